@@ -1,0 +1,62 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Plugins are shared objects; everything they export beyond the one entry function is hidden
+/// by this version script so that two plugins never interpose each other's symbols.
+let pluginLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "--version-script=Plugins/plugin.exports"])
+]
+
+let package = Package(
+    name: "standfit-host",
+    products: [
+        .executable(name: "standfit-host", targets: ["standfit-host"]),
+        .library(name: "PluginAPI", targets: ["PluginAPI"]),
+        // Example plugins double as SDK documentation (see Plugins/Examples/README.md).
+        .library(name: "GreeterExample", type: .dynamic, targets: ["GreeterExample"]),
+        .library(name: "HelloCExample", type: .dynamic, targets: ["HelloCExample"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // The C ABI: the one contract between the host and its plugins.
+        .target(name: "CStandFitABI"),
+        // libffi, found through pkg-config, with a shim that hands out the ffi_type_* globals.
+        .systemLibrary(name: "CLibFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
+        .target(name: "PluginAPI", dependencies: ["CStandFitABI", "CLibFFI"]),
+        .target(
+            name: "StandFitHost",
+            dependencies: [
+                "CStandFitABI", "CLibFFI",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Host"
+        ),
+        .executableTarget(
+            name: "standfit-host",
+            dependencies: [
+                "StandFitHost",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "GreeterExample",
+            dependencies: ["PluginAPI"],
+            path: "Plugins/Examples/Greeter",
+            linkerSettings: pluginLinkerSettings
+        ),
+        .target(
+            name: "HelloCExample",
+            dependencies: ["CStandFitABI"],
+            path: "Plugins/Examples/HelloC",
+            publicHeadersPath: ".",
+            cSettings: [.unsafeFlags(["-fvisibility=hidden"])]
+        ),
+        .testTarget(name: "HostTests", dependencies: ["StandFitHost", "CStandFitABI"]),
+        .testTarget(name: "PluginAPITests", dependencies: ["PluginAPI"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["StandFitHost"]),
+    ]
+)

@@ -1,0 +1,70 @@
+// Greeter — a standfit-host plugin in Swift, written with the PluginAPI SDK.
+//
+// Two actions that between them use every parameter kind: String, Int, Double, Bool, optionals
+// and defaults. Try:
+//
+//     standfit-host run com.example.greeter.greet name=Ada times=2 excited=true
+//     standfit-host run tip amount=42.50 people=3
+import Foundation
+import PluginAPI
+
+struct Greet: ShortcutAction {
+    static let type = "com.example.greeter.greet"
+    static let title = "Greet"
+    static let subtitle: String? = "Say hello to someone"
+    static let icon: String? = "hand.wave"
+
+    @Parameter(title: "Name") var name: String
+    @Parameter(title: "Times") var times: Int = 1
+    @Parameter(title: "Excited") var excited: Bool = false
+    @Parameter(title: "Greeting") var greeting: String?
+
+    func perform(_ context: ActionContext) throws -> ActionResult {
+        guard (1...5).contains(times) else {
+            return .invalidInput("times: expected a number from 1 to 5, got \(times)")
+        }
+        let line = "\(greeting ?? "Hello"), \(name)\(excited ? "!" : ".")"
+        return .handled(Array(repeating: line, count: times).joined(separator: " "))
+    }
+}
+
+struct Tip: ShortcutAction {
+    static let type = "com.example.greeter.tip"
+    static let title = "Split the Bill"
+    static let icon: String? = "dollarsign.circle"
+
+    @Parameter(title: "Amount") var amount: Double
+    @Parameter(title: "Tip %") var percent: Double = 15
+    @Parameter(title: "People") var people: Int?
+
+    struct Split: Encodable {
+        let total: Double
+        let perPerson: Double
+        let people: Int
+    }
+
+    func perform(_ context: ActionContext) throws -> ActionResult {
+        let people = people ?? 1
+        guard amount >= 0 else { return .invalidInput("amount: expected 0 or more, got \(amount)") }
+        guard people >= 1 else { return .invalidInput("people: expected 1 or more, got \(people)") }
+        let total = (amount * (1 + percent / 100) * 100).rounded() / 100
+        let share = (total / Double(people) * 100).rounded() / 100
+        let dialog = people == 1
+            ? String(format: "Total with %g%% tip: %.2f", percent, total)
+            : String(format: "Total with %g%% tip: %.2f, or %.2f each for %d people", percent, total, share, people)
+        return .handled(dialog, data: Split(total: total, perPerson: share, people: people))
+    }
+}
+
+enum Greeter: Plugin {
+    static let id = "com.example.greeter"
+    static let name = "Greeter (Swift example)"
+    static let version = "1.0.0"
+    static let actions: [any ShortcutAction.Type] = [Greet.self, Tip.self]
+    static let staticItems = [
+        ShortcutItem(type: Greet.type, title: "Greet the World", icon: "globe", userInfo: ["name": "World"]),
+    ]
+}
+
+@_cdecl("standfit_plugin_entry_v1")
+public func standfitPluginEntry() -> UnsafePointer<standfit_plugin_entry>? { export(Greeter.self) }

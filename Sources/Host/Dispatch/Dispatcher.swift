@@ -1,0 +1,161 @@
+/// Finds the handler for a requested type, binds its parameters and runs it.
+///
+/// Resolution order, first match wins:
+/// 1. the exact type;
+/// 2. a unique last component (`logexercise` → `com.standfit.logexercise`, case-insensitive);
+///    two or more matches are ambiguous and answered with the candidates;
+/// 3. a namespace handler a plugin registered (`com.example.*`), the longest prefix first;
+/// 4. the manifest's fallback type, whose handler then receives the original type;
+/// 5. the built-in answer: `unknown-type` with did-you-mean suggestions.
+///
+/// Known types, for steps 1 and 2, are the registered ones and those of the menu's items.
+public struct Dispatcher {
+    public var registry: ActionRegistry
+    /// The merged menu items, in menu order: where userInfo and titles come from.
+    public var items: [ShortcutItem]
+    public var fallbackType: String?
+    /// The language handed to handlers.
+    public var locale: String
+
+    public init(registry: ActionRegistry, items: [ShortcutItem] = [], fallbackType: String? = nil,
+                locale: String = "en") {
+        self.registry = registry
+        self.items = items
+        self.fallbackType = fallbackType
+        self.locale = locale
+    }
+
+    /// How a requested type was matched.
+    public enum Route: String, Sendable {
+        case exact, lastComponent = "last-component", namespace, fallback
+    }
+
+    public enum Resolution {
+        /// `type` is the full type asked for; `action` the handler that runs it.
+        case handler(RegisteredAction, type: String, route: Route)
+        case ambiguous(name: String, candidates: [String])
+        case unknown(type: String)
+    }
+
+    public func resolve(_ requested: String) -> Resolution {
+        let type: String
+        var route = Route.exact
+        switch fullType(for: requested) {
+        case .success(let full):
+            type = full
+            if full != requested { route = .lastComponent }
+        case .failure(let ambiguity):
+            return .ambiguous(name: requested, candidates: ambiguity.candidates)
+        }
+        if let action = registry.action(exactly: type) {
+            return .handler(action, type: type, route: route)
+        }
+        if let action = registry.namespaceHandler(for: type) {
+            return .handler(action, type: type, route: .namespace)
+        }
+        if let fallbackType, let action = registry.handler(for: fallbackType) {
+            return .handler(action, type: type, route: .fallback)
+        }
+        return .unknown(type: type)
+    }
+
+    /// Resolves, binds and runs `type` with `arguments`.
+    public func run(_ requested: String, arguments: [NamedArgument]) -> Outcome {
+        switch resolve(requested) {
+        case .ambiguous(let name, let candidates):
+            let list = candidates.joined(separator: ", ")
+            return Outcome(status: .unknownType, type: name,
+                           message: "Shortcut type '\(name)' is ambiguous: it matches \(list); run one of them by its full type.",
+                           suggestions: candidates)
+        case .unknown(let type):
+            return unknownOutcome(type)
+        case .handler(let action, let type, let route):
+            // A fallback handler binds from its own item's userInfo, not the unknown type's.
+            let itemType = route == .fallback ? (fallbackType ?? type) : type
+            let userInfo = items.first { $0.type == itemType }?.userInfo ?? [:]
+            let binder = ParameterBinder(type: route == .fallback ? action.type : type, parameters: action.parameters)
+            switch binder.bind(arguments: arguments, userInfo: userInfo) {
+            case .failure(let failure):
+                return Outcome(status: .invalidInput, type: type, message: failure.message,
+                               parameter: failure.parameter, plugin: action.pluginID)
+            case .success(let values):
+                let reply = action.perform(Invocation(requestedType: type, userInfo: userInfo,
+                                                      arguments: values, locale: locale))
+                return outcome(of: reply, action: action, type: type)
+            }
+        }
+    }
+
+    private struct Ambiguity: Error {
+        var candidates: [String]
+    }
+
+    private func fullType(for requested: String) -> Result<String, Ambiguity> {
+        let known = knownTypes()
+        if known.contains(requested) { return .success(requested) }
+        let wanted = requested.lowercased()
+        let matches = known.filter { Suggester.lastComponent(of: $0).lowercased() == wanted }
+        switch matches.count {
+        case 0: return .success(requested)
+        case 1: return .success(matches[0])
+        default: return .failure(Ambiguity(candidates: matches.sorted()))
+        }
+    }
+
+    /// Registered full types and item types, without duplicates, in a stable order.
+    private func knownTypes() -> [String] {
+        var seen = Set<String>()
+        return (registry.actions.filter { !$0.isNamespace }.map(\.type) + items.map(\.type))
+            .filter { seen.insert($0).inserted }
+    }
+
+    private func unknownOutcome(_ type: String) -> Outcome {
+        var candidates = registry.actions.map { Suggester.Candidate(type: $0.type, title: $0.title) }
+        candidates += items.map { Suggester.Candidate(type: $0.type, title: $0.title) }
+        let suggestions = Suggester(candidates: candidates).suggestions(for: type)
+        let listed = items.contains { $0.type == type }
+        let message: String
+        if listed {
+            message = "No plugin handles shortcut type '\(type)', which the menu lists; install the plugin that provides it or remove the item (see 'standfit-host plugins')."
+        } else if suggestions.isEmpty {
+            message = "Unknown shortcut type '\(type)'; run 'standfit-host list --all' to see the types there are."
+        } else {
+            let described = suggestions.map { suggestion in
+                let title = registry.action(exactly: suggestion)?.title ?? items.first { $0.type == suggestion }?.title
+                return title.map { "\(suggestion) (\($0))" } ?? suggestion
+            }
+            message = "Unknown shortcut type '\(type)'; did you mean \(described.joined(separator: " or "))?"
+        }
+        return Outcome(status: .unknownType, type: type, message: message, suggestions: suggestions)
+    }
+
+    private func outcome(of reply: HandlerReply, action: RegisteredAction, type: String) -> Outcome {
+        let plugin = action.pluginID
+        if let fault = reply.fault {
+            return Outcome(status: .pluginFailed, type: type,
+                           message: "Plugin '\(plugin)' \(fault) while running \(type); report this to the plugin's author.",
+                           plugin: plugin)
+        }
+        let message = reply.message.flatMap { $0.isEmpty ? nil : $0 }
+        switch reply.status {
+        case 0:
+            return Outcome(status: .handled, type: type, message: message ?? "Ran \(action.title).",
+                           data: reply.data, plugin: plugin)
+        case 1:
+            return Outcome(status: .declined, type: type, message: message ?? "\(action.title) declined to run.",
+                           data: reply.data, plugin: plugin)
+        case 2:
+            return Outcome(status: .invalidInput, type: type,
+                           message: message ?? "Plugin '\(plugin)' refused the parameters of \(type) without saying why.",
+                           data: reply.data, plugin: plugin)
+        case 3:
+            return Outcome(status: .pluginFailed, type: type,
+                           message: "Plugin '\(plugin)' failed to run \(type): \(message ?? "it gave no reason")",
+                           data: reply.data, plugin: plugin)
+        default:
+            return Outcome(status: .pluginFailed, type: type,
+                           message: "Plugin '\(plugin)' returned status \(reply.status) from \(type), which is not a STANDFIT_STATUS_* code; report this to the plugin's author.",
+                           plugin: plugin)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// The answer to a run: what happened, the one sentence to show, and what else there is.
+public struct Outcome: Sendable, Equatable {
+    public enum Status: String, Sendable, CaseIterable {
+        case handled
+        case declined
+        case unknownType = "unknown-type"
+        case invalidInput = "invalid-input"
+        case pluginFailed = "plugin-failed"
+    }
+
+    public var status: Status
+    /// The type that ran (fully resolved), or the one asked for when none resolved.
+    public var type: String
+    public var message: String
+    /// Did-you-mean types for `unknown-type`; the candidates of an ambiguous name.
+    public var suggestions: [String]?
+    /// Structured output from the handler.
+    public var data: JSONValue?
+    /// The parameter an `invalid-input` is about, when there is one.
+    public var parameter: String?
+    /// The plugin that handled or failed, when one ran.
+    public var plugin: String?
+
+    public init(status: Status, type: String, message: String, suggestions: [String]? = nil,
+                data: JSONValue? = nil, parameter: String? = nil, plugin: String? = nil) {
+        self.status = status
+        self.type = type
+        self.message = message
+        self.suggestions = suggestions
+        self.data = data
+        self.parameter = parameter
+        self.plugin = plugin
+    }
+}

@@ -1,0 +1,43 @@
+/// The one error type of the host: a code callers switch on, a one-sentence message for the
+/// user that names the file, plugin, type or parameter and the way out, and an optional cause.
+public struct HostError: Error, CustomStringConvertible, Sendable {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Value: String, Sendable {
+            case manifestNotFound = "manifest-not-found"
+            case manifestInvalid = "manifest-invalid"
+            case variableUnresolved = "variable-unresolved"
+            case stringsInvalid = "strings-invalid"
+            case invalidOption = "invalid-option"
+            case io = "io"
+        }
+        private let value: Value
+        private init(_ value: Value) { self.value = value }
+
+        /// `--manifest` names a file or directory that does not exist or holds no manifest.
+        public static let manifestNotFound = Code(.manifestNotFound)
+        /// The manifest cannot be parsed or has a wrong value at a key path.
+        public static let manifestInvalid = Code(.manifestInvalid)
+        /// A `$(NAME)` in the manifest has no `--define` and no environment variable.
+        public static let variableUnresolved = Code(.variableUnresolved)
+        /// An `InfoPlist.strings` table cannot be parsed.
+        public static let stringsInvalid = Code(.stringsInvalid)
+        /// A command-line option has a value the host cannot use.
+        public static let invalidOption = Code(.invalidOption)
+        /// Reading or writing a file failed.
+        public static let io = Code(.io)
+
+        public var description: String { value.rawValue }
+    }
+
+    public let code: Code
+    public let message: String
+    public let cause: (any Error & Sendable)?
+
+    public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.cause = cause
+    }
+
+    public var description: String { message }
+}

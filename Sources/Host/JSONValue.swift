@@ -1,0 +1,91 @@
+import Foundation
+
+/// A JSON-shaped value: what userInfo, parameter values and result data are made of.
+///
+/// Decodes from JSON and from property lists alike (a plist `<date>` becomes an ISO 8601 string
+/// and `<data>` a base64 string, since both must cross to plugins as JSON text).
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// Compact JSON text with sorted keys: the canonical form, used for identity and for plugins.
+    public var jsonText: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding a JSONValue cannot fail: every case is a JSON value and doubles are finite.
+        return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "null"
+    }
+
+    /// Parses JSON text; nil when it is not valid JSON.
+    public init?(jsonText: String) {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(jsonText.utf8)) else {
+            return nil
+        }
+        self = value
+    }
+
+    /// The value as text for messages: strings bare, everything else as JSON.
+    public var displayText: String {
+        if case .string(let string) = self { return string }
+        return jsonText
+    }
+
+    /// A short name of the value's kind, for messages ("an integer", "a string").
+    public var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .int: "an integer"
+        case .double: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "a dictionary"
+        }
+    }
+}
+
+extension JSONValue: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else if let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
+        } else if let value = try? container.decode(Date.self) {
+            self = .string(value.formatted(.iso8601))
+        } else if let value = try? container.decode(Data.self) {
+            self = .string(value.base64EncodedString())
+        } else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "expected a string, number, boolean, array or dictionary")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import CStandFitABI
+import Foundation
+
+/// The `standfit_host` table handed to a plugin's init: one per plugin, so that `host_data`
+/// says which plugin is calling. Allocated once and never freed: a plugin may keep it.
+enum HostTable {
+    static let version = "1.0.0"
+
+    static func make(for registrar: PluginRegistrar) -> UnsafePointer<standfit_host> {
+        let table = UnsafeMutablePointer<standfit_host>.allocate(capacity: 1)
+        table.initialize(to: standfit_host(
+            abi: .host(for: standfit_host.self),
+            host_version: hostVersion,
+            host_data: Unmanaged.passRetained(registrar).toOpaque(),
+            log: log, register_action: registerAction, register_static_item: registerStaticItem,
+            register_dynamic_provider: registerProvider, data_directory: dataDirectory,
+            get_extension: getExtension))
+        return UnsafePointer(table)
+    }
+
+    /// Rationale for `nonisolated(unsafe)`: written once here, never changed, read by plugins.
+    nonisolated(unsafe) private static let hostVersion = UnsafePointer(strdup(version))
+}
+
+/// `standfit_host.log`.
+private let log: @convention(c) (UnsafePointer<standfit_host>?, Int32, UnsafePointer<CChar>?) -> Void = { host, level, message in
+    guard let registrar = PluginRegistrar.from(host), let message else { return }
+    registrar.log(level: level, message: CText.string(message) ?? String(decoding: Data(bytes: message, count: strlen(message)), as: UTF8.self))
+}
+
+/// `standfit_host.register_action`.
+private let registerAction: @convention(c) (UnsafePointer<standfit_host>?, UnsafePointer<standfit_action>?) -> Int32 = { host, action in
+    PluginRegistrar.from(host)?.registerAction(action) ?? STANDFIT_ERR_INVALID_ARGUMENT
+}
+
+/// `standfit_host.register_static_item`.
+private let registerStaticItem: @convention(c) (UnsafePointer<standfit_host>?, UnsafePointer<standfit_item>?) -> Int32 = { host, item in
+    PluginRegistrar.from(host)?.registerStaticItem(item) ?? STANDFIT_ERR_INVALID_ARGUMENT
+}
+
+/// `standfit_host.register_dynamic_provider`.
+private let registerProvider: @convention(c) (UnsafePointer<standfit_host>?, UnsafePointer<standfit_dynamic_provider>?) -> Int32 = { host, provider in
+    PluginRegistrar.from(host)?.registerProvider(provider) ?? STANDFIT_ERR_INVALID_ARGUMENT
+}
+
+/// `standfit_host.data_directory`.
+private let dataDirectory: @convention(c) (UnsafePointer<standfit_host>?) -> UnsafePointer<CChar>? = { host in
+    PluginRegistrar.from(host)?.dataDirectoryPath()
+}
+
+/// `standfit_host.get_extension`: ABI 1.0 hosts offer no extensions yet.
+private let getExtension: @convention(c) (UnsafePointer<standfit_host>?, UnsafePointer<CChar>?) -> UnsafeRawPointer? = { _, _ in
+    nil
+}

@@ -1,0 +1,111 @@
+import CStandFitABI
+import Foundation
+import Logging
+
+/// One plugin's side of the host table: what `host_data` points to. It checks and copies what
+/// the plugin registers, and lives for the process, since a plugin may keep the host table.
+final class PluginRegistrar {
+    let pluginID: String
+    let path: String
+    let logger: Logger
+    let dataDirectory: URL
+    /// Open only while the plugin's `init` runs.
+    var acceptsRegistrations = false
+    private weak var session: LoadSession?
+    private var dataDirectoryCString: UnsafeMutablePointer<CChar>?
+
+    init(pluginID: String, path: String, logger: Logger, dataDirectory: URL, session: LoadSession) {
+        self.pluginID = pluginID
+        self.path = path
+        self.logger = logger
+        self.dataDirectory = dataDirectory
+        self.session = session
+    }
+
+    static func from(_ host: UnsafePointer<standfit_host>?) -> PluginRegistrar? {
+        guard let hostData = host?.pointee.host_data else { return nil }
+        return Unmanaged<PluginRegistrar>.fromOpaque(hostData).takeUnretainedValue()
+    }
+
+    func log(level: Int32, message: String) {
+        let level: Logger.Level = switch level {
+        case STANDFIT_LOG_DEBUG: .debug
+        case STANDFIT_LOG_INFO: .info
+        case STANDFIT_LOG_WARNING: .warning
+        default: .error
+        }
+        logger.log(level: level, "\(message)", metadata: ["plugin": "\(pluginID)"])
+    }
+
+    func registerAction(_ pointer: UnsafePointer<standfit_action>?) -> Int32 {
+        guard acceptsRegistrations, let session else { return refuseOutsideInit("register_action") }
+        let action: RegisteredAction
+        switch ActionDescriptor.read(pointer, pluginID: pluginID) {
+        case .failure(let problem):
+            logger.warning("Plugin '\(pluginID)' (\(path)): \(problem.message)")
+            return STANDFIT_ERR_INVALID_ARGUMENT
+        case .success(let read):
+            action = read
+        }
+        if let existing = session.pluginSet.registry.register(action) {
+            if existing.pluginID == pluginID {
+                logger.warning("Plugin '\(pluginID)' (\(path)) registers shortcut type '\(action.type)' twice; the first registration is kept.")
+            } else {
+                let other = session.path(ofPlugin: existing.pluginID) ?? "?"
+                logger.warning("Shortcut type '\(action.type)' is registered by both '\(existing.pluginID)' (\(other)) and '\(pluginID)' (\(path)); '\(existing.pluginID)' loaded first and keeps it, so remove one of the two or change its type.")
+            }
+            return STANDFIT_ERR_DUPLICATE
+        }
+        return STANDFIT_OK
+    }
+
+    func registerStaticItem(_ pointer: UnsafePointer<standfit_item>?) -> Int32 {
+        guard acceptsRegistrations, let session else { return refuseOutsideInit("register_static_item") }
+        switch ItemDescriptor.read(pointer, source: .static, origin: pluginID) {
+        case .failure(let problem):
+            logger.warning("Plugin '\(pluginID)' (\(path)): static item not registered: \(problem.message)")
+            return STANDFIT_ERR_INVALID_ARGUMENT
+        case .success(let item):
+            session.pluginSet.staticItems.append(item)
+            return STANDFIT_OK
+        }
+    }
+
+    func registerProvider(_ pointer: UnsafePointer<standfit_dynamic_provider>?) -> Int32 {
+        guard acceptsRegistrations, let session else { return refuseOutsideInit("register_dynamic_provider") }
+        guard let pointer else { return STANDFIT_ERR_INVALID_ARGUMENT }
+        if let problem = pointer.pointee.abi.problem(minimumSize: MemoryLayout<standfit_dynamic_provider>.size) {
+            logger.warning("Plugin '\(pluginID)' (\(path)): its dynamic provider \(problem).")
+            return STANDFIT_ERR_INVALID_ARGUMENT
+        }
+        guard let provide = pointer.pointee.provide else {
+            logger.warning("Plugin '\(pluginID)' (\(path)): its dynamic provider has no provide function.")
+            return STANDFIT_ERR_INVALID_ARGUMENT
+        }
+        let id = pluginID
+        session.pluginSet.providers.removeAll { $0.pluginID == id }
+        session.pluginSet.providers.append(DynamicProvider(pluginID: id) { locale in
+            ItemSink.collect(from: provide, pluginID: id, locale: locale)
+        })
+        return STANDFIT_OK
+    }
+
+    /// The plugin's data directory as a C string owned by the registrar; created on first call.
+    func dataDirectoryPath() -> UnsafePointer<CChar>? {
+        if let dataDirectoryCString { return UnsafePointer(dataDirectoryCString) }
+        do {
+            try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            logger.error("Cannot create the data directory \(dataDirectory.path) of plugin '\(pluginID)': \(error.localizedDescription); check the permissions of \(dataDirectory.deletingLastPathComponent().path).")
+            return nil
+        }
+        dataDirectoryCString = strdup(dataDirectory.path)
+        return UnsafePointer(dataDirectoryCString)
+    }
+
+    private func refuseOutsideInit(_ function: String) -> Int32 {
+        logger.warning("Plugin '\(pluginID)' (\(path)) called \(function) outside init; register everything inside init.")
+        return STANDFIT_ERR_NOT_IN_INIT
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Which language a user wants, as an ordered list of `.lproj` names to try.
+///
+/// The order is: `--locale`, else the first of `LC_ALL`, `LC_MESSAGES`, `LANG` that names a
+/// language (`C` and `POSIX` do not), then the manifest's `CFBundleDevelopmentRegion`, then
+/// `Base`. A POSIX locale such as `nl_NL.UTF-8@euro` tries `nl_NL`, `nl-NL`, then `nl`.
+public struct LanguagePreference: Sendable, Equatable {
+    /// The user's language without the manifest's fallback, e.g. "nl_NL"; nil when none is set.
+    public let userLanguage: String?
+
+    public init(explicit: String?, environment: [String: String]) {
+        let candidates = [explicit, environment["LC_ALL"], environment["LC_MESSAGES"], environment["LANG"]]
+        userLanguage = candidates.lazy.compactMap { $0.flatMap(LanguagePreference.normalize) }.first
+    }
+
+    /// The language handed to plugins: the user's, else `fallback`, else English.
+    public func language(fallback: String?) -> String {
+        userLanguage ?? fallback.flatMap(LanguagePreference.normalize) ?? "en"
+    }
+
+    /// `.lproj` directory names to look in, most wanted first.
+    public func lprojNames(developmentRegion: String?) -> [String] {
+        var names: [String] = []
+        for language in [userLanguage, developmentRegion.flatMap(LanguagePreference.normalize)] {
+            guard let language else { continue }
+            names += LanguagePreference.variants(of: language)
+        }
+        names.append("Base")
+        var seen = Set<String>()
+        return names.filter { seen.insert($0).inserted }
+    }
+
+    /// `nl_NL.UTF-8@euro` → `nl_NL`; nil for empty, `C` and `POSIX`.
+    static func normalize(_ raw: String) -> String? {
+        let name = String(raw.prefix { $0 != "." && $0 != "@" })
+        guard !name.isEmpty, name != "C", name != "POSIX" else { return nil }
+        return name
+    }
+
+    /// `nl_NL` → [`nl_NL`, `nl-NL`, `nl`]; `pt-BR` → [`pt-BR`, `pt_BR`, `pt`].
+    static func variants(of language: String) -> [String] {
+        let base = String(language.prefix { $0 != "_" && $0 != "-" })
+        guard base.count < language.count else { return [language] }
+        let other = language.contains("_")
+            ? language.replacingOccurrences(of: "_", with: "-")
+            : language.replacingOccurrences(of: "-", with: "_")
+        return [language, other, base]
+    }
+}

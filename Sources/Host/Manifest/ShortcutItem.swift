@@ -1,0 +1,34 @@
+/// A quick action as menus show it: what to run, how it is titled and what it carries.
+public struct ShortcutItem: Hashable, Sendable {
+    /// Where an item came from.
+    public enum Source: String, Sendable {
+        /// The manifest, or a plugin's default items.
+        case `static`
+        /// A dynamic-actions provider.
+        case dynamic
+    }
+
+    public var type: String
+    public var title: String
+    public var subtitle: String?
+    public var icon: String?
+    /// String-keyed values handed to the handler; parameters bind from them.
+    public var userInfo: [String: JSONValue]
+    public var source: Source
+    /// Who supplied it: the manifest's path or a plugin's id.
+    public var origin: String
+
+    public init(type: String, title: String, subtitle: String? = nil, icon: String? = nil,
+                userInfo: [String: JSONValue] = [:], source: Source = .static, origin: String = "") {
+        self.type = type
+        self.title = title
+        self.subtitle = subtitle
+        self.icon = icon
+        self.userInfo = userInfo
+        self.source = source
+        self.origin = origin
+    }
+
+    /// Two items are the same quick action when type and userInfo match (titles may differ).
+    public var identity: String { type + " " + JSONValue.object(userInfo).jsonText }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// An Apple `.strings` table (`"key" = "value";`, with comments and escapes), as used by
+/// `<lang>.lproj/InfoPlist.strings` to localize an Info.plist.
+public struct StringsTable: Sendable {
+    public let entries: [String: String]
+
+    public init(entries: [String: String]) {
+        self.entries = entries
+    }
+
+    /// Reads a table; Xcode writes these as UTF-16 with a byte-order mark or as UTF-8.
+    public init(contentsOf url: URL) throws(HostError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw HostError(.io, "Cannot read \(url.path): \(error.localizedDescription); check the file's permissions.")
+        }
+        try self.init(data: data, path: url.path)
+    }
+
+    init(data: Data, path: String) throws(HostError) {
+        guard let text = StringsTable.decodeText(data) else {
+            throw HostError(.stringsInvalid, "\(path) is neither UTF-8 nor UTF-16 text; save it as UTF-8.")
+        }
+        if text.allSatisfy(\.isWhitespace) {
+            self.init(entries: [:])
+            return
+        }
+        let parsed: Any
+        do {
+            // The .strings syntax is the old-style property-list dictionary without its braces,
+            // which PropertyListSerialization reads as such.
+            parsed = try PropertyListSerialization.propertyList(from: Data(text.utf8), format: nil)
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            throw HostError(.stringsInvalid, "\(path) is not a valid .strings table (\(detail ?? "\(error)")); write each entry as \"key\" = \"value\"; with the semicolon.")
+        }
+        guard let dictionary = parsed as? [String: Any] else {
+            throw HostError(.stringsInvalid, "\(path) is not a valid .strings table; write each entry as \"key\" = \"value\";.")
+        }
+        var entries: [String: String] = [:]
+        for (key, value) in dictionary {
+            guard let string = value as? String else {
+                throw HostError(.stringsInvalid, "\(path): the value of \"\(key)\" is not a string; quote it.")
+            }
+            entries[key] = string
+        }
+        self.init(entries: entries)
+    }
+
+    private static func decodeText(_ data: Data) -> String? {
+        let bytes = [UInt8](data.prefix(3))
+        if bytes.starts(with: [0xFF, 0xFE]) {
+            return String(data: data.dropFirst(2), encoding: .utf16LittleEndian)
+        }
+        if bytes.starts(with: [0xFE, 0xFF]) {
+            return String(data: data.dropFirst(2), encoding: .utf16BigEndian)
+        }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            return String(data: data.dropFirst(3), encoding: .utf8)
+        }
+        return String(data: data, encoding: .utf8)
+    }
+}

@@ -1,0 +1,44 @@
+/// Every registered shortcut type, in registration order.
+///
+/// Policy for a type registered twice: the first registration wins. Plugins load in search-path
+/// order, then by file name within a directory, so which one wins is stable and documented; the
+/// loser is refused with a diagnostic naming both plugins.
+public struct ActionRegistry {
+    public private(set) var actions: [RegisteredAction] = []
+    private var indexByType: [String: Int] = [:]
+
+    public init(_ actions: [RegisteredAction] = []) {
+        for action in actions { _ = register(action) }
+    }
+
+    /// Adds `action`, or answers the registration it collides with.
+    public mutating func register(_ action: RegisteredAction) -> RegisteredAction? {
+        if let existing = indexByType[action.type] { return actions[existing] }
+        indexByType[action.type] = actions.count
+        actions.append(action)
+        return nil
+    }
+
+    /// Drops everything a plugin registered (when its init fails after registering).
+    public mutating func removeAll(fromPlugin pluginID: String) {
+        actions.removeAll { $0.pluginID == pluginID }
+        indexByType = Dictionary(uniqueKeysWithValues: actions.enumerated().map { ($1.type, $0) })
+    }
+
+    /// The action registered for exactly `type`.
+    public func action(exactly type: String) -> RegisteredAction? {
+        indexByType[type].map { actions[$0] }
+    }
+
+    /// The namespace handler with the longest prefix that covers `type`.
+    public func namespaceHandler(for type: String) -> RegisteredAction? {
+        actions
+            .filter { $0.isNamespace && type.hasPrefix($0.type.dropLast()) && type.count > $0.type.count - 1 }
+            .max { $0.type.count < $1.type.count }
+    }
+
+    /// The handler for `type`: exact, else a namespace handler.
+    public func handler(for type: String) -> RegisteredAction? {
+        action(exactly: type) ?? namespaceHandler(for: type)
+    }
+}

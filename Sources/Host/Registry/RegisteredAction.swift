@@ -1,0 +1,66 @@
+/// A shortcut type some plugin handles, with its declared parameters and a way to call it.
+public struct RegisteredAction {
+    /// The registered type: a full type, or a namespace ending in `.*`.
+    public var type: String
+    public var title: String
+    public var subtitle: String?
+    public var icon: String?
+    public var parameters: [ParameterSpec]
+    /// The id of the plugin that registered it.
+    public var pluginID: String
+    /// Calls the handler; for a loaded plugin, through libffi.
+    public var perform: (Invocation) -> HandlerReply
+
+    public init(type: String, title: String, subtitle: String? = nil, icon: String? = nil,
+                parameters: [ParameterSpec] = [], pluginID: String,
+                perform: @escaping (Invocation) -> HandlerReply) {
+        self.type = type
+        self.title = title
+        self.subtitle = subtitle
+        self.icon = icon
+        self.parameters = parameters
+        self.pluginID = pluginID
+        self.perform = perform
+    }
+
+    /// True for a namespace handler such as `com.example.*`.
+    public var isNamespace: Bool { type.hasSuffix(".*") }
+}
+
+/// One call of a handler: what was asked for and the bound arguments, in declared order.
+public struct Invocation: Sendable, Equatable {
+    /// The type as the user resolved it (differs from the registered one for namespace and
+    /// fallback handlers).
+    public var requestedType: String
+    public var userInfo: [String: JSONValue]
+    /// One entry per declared parameter; nil where no value bound.
+    public var arguments: [ArgumentValue?]
+    public var locale: String
+
+    public init(requestedType: String, userInfo: [String: JSONValue] = [:],
+                arguments: [ArgumentValue?] = [], locale: String = "en") {
+        self.requestedType = requestedType
+        self.userInfo = userInfo
+        self.arguments = arguments
+        self.locale = locale
+    }
+}
+
+/// What a handler answered.
+public struct HandlerReply: Sendable, Equatable {
+    /// The raw `STANDFIT_STATUS_*` code it returned.
+    public var status: Int32
+    /// The dialog it set, if any.
+    public var message: String?
+    /// The structured data it attached, if any.
+    public var data: JSONValue?
+    /// A fault the host saw in how the plugin answered (e.g. a non-UTF-8 message).
+    public var fault: String?
+
+    public init(status: Int32, message: String? = nil, data: JSONValue? = nil, fault: String? = nil) {
+        self.status = status
+        self.message = message
+        self.data = data
+        self.fault = fault
+    }
+}

@@ -1,0 +1,39 @@
+/// `plugins`: what is loaded and what was refused, as text and as JSON.
+extension PluginSet {
+    public struct Document: Encodable {
+        public struct Plugin: Encodable {
+            public var id, name, version, abi, path: String
+            public var types: [String]
+        }
+
+        public struct Refused: Encodable {
+            public var path, reason: String
+        }
+
+        public var plugins: [Plugin]
+        public var refused: [Refused]
+    }
+
+    public var document: Document {
+        Document(
+            plugins: plugins.map {
+                Document.Plugin(id: $0.id, name: $0.name, version: $0.version,
+                                abi: "\($0.abiMajor).\($0.abiMinor)", path: $0.path, types: $0.types)
+            },
+            refused: refusals.map { Document.Refused(path: $0.path, reason: $0.reason) })
+    }
+
+    public var textLines: [String] {
+        var lines: [String] = []
+        for plugin in plugins {
+            lines.append("\(plugin.id) \(plugin.version) (ABI \(plugin.abiMajor).\(plugin.abiMinor)): \(plugin.name)")
+            lines.append("  path: \(plugin.path)")
+            lines.append("  types: \(plugin.types.isEmpty ? "none" : plugin.types.joined(separator: ", "))")
+        }
+        for refusal in refusals {
+            lines.append("refused: \(refusal.path)")
+            lines.append("  \(refusal.reason)")
+        }
+        return lines
+    }
+}

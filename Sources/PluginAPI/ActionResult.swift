@@ -1,0 +1,48 @@
+import Foundation
+
+/// What an action reports back: an outcome, the one sentence the user sees, and optional data.
+public struct ActionResult {
+    /// The outcome, mirroring the ABI's `STANDFIT_STATUS_*` codes.
+    public enum Status: Int32, Sendable {
+        case handled = 0
+        case declined = 1
+        case invalidInput = 2
+        case failed = 3
+    }
+
+    public var status: Status
+    /// The dialog: one sentence, shown as the result of the run.
+    public var dialog: String
+    /// Structured output, encoded as JSON and shown under `data` by `--json`.
+    public var data: (any Encodable)?
+
+    public init(status: Status, dialog: String, data: (any Encodable)? = nil) {
+        self.status = status
+        self.dialog = dialog
+        self.data = data
+    }
+
+    public static func handled(_ dialog: String, data: (any Encodable)? = nil) -> ActionResult {
+        ActionResult(status: .handled, dialog: dialog, data: data)
+    }
+
+    public static func declined(_ reason: String) -> ActionResult {
+        ActionResult(status: .declined, dialog: reason)
+    }
+
+    public static func invalidInput(_ reason: String) -> ActionResult {
+        ActionResult(status: .invalidInput, dialog: reason)
+    }
+
+    public static func failed(_ reason: String) -> ActionResult {
+        ActionResult(status: .failed, dialog: reason)
+    }
+
+    /// The data as compact JSON text with sorted keys, or nil when there is none.
+    func encodedData() throws -> String? {
+        guard let data else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(data), as: UTF8.self)
+    }
+}

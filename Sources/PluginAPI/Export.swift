@@ -1,0 +1,118 @@
+import Foundation
+
+/// Builds the plugin's C entry table; call it from the one exported function:
+///
+/// ```swift
+/// @_cdecl("standfit_plugin_entry_v1")
+/// public func standfitPluginEntry() -> UnsafePointer<standfit_plugin_entry>? { export(Greeter.self) }
+/// ```
+///
+/// The table and its strings live for the life of the process, as the ABI requires.
+public func export<P: Plugin>(_ plugin: P.Type) -> UnsafePointer<standfit_plugin_entry>? {
+    if let entry = SDKState.entry { return entry }
+    SDKState.pluginType = plugin
+    let entry = UnsafeMutablePointer<standfit_plugin_entry>.allocate(capacity: 1)
+    entry.initialize(to: standfit_plugin_entry(
+        abi: .current(for: standfit_plugin_entry.self),
+        id: UnsafePointer(strdup(P.id)),
+        name: UnsafePointer(strdup(P.name)),
+        version: UnsafePointer(strdup(P.version)),
+        init: pluginInit,
+        get_extension: nil
+    ))
+    SDKState.entry = UnsafePointer(entry)
+    return SDKState.entry
+}
+
+extension standfit_abi_header {
+    /// The header for a table of type `T` compiled against this SDK's ABI.
+    static func current<T>(for _: T.Type) -> standfit_abi_header {
+        standfit_abi_header(
+            abi_major: UInt32(STANDFIT_ABI_MAJOR), abi_minor: UInt32(STANDFIT_ABI_MINOR),
+            struct_size: UInt32(MemoryLayout<T>.size))
+    }
+}
+
+/// `init` of the entry table: registers every action, static item and the provider.
+/// Idempotent: the prepared handlers are made once and registered again on a second call.
+private let pluginInit: @convention(c) (UnsafePointer<standfit_host>?) -> Int32 = { table in
+    guard let table, let plugin = SDKState.pluginType else { return STANDFIT_ERR_INVALID_ARGUMENT }
+    let host = PluginHost(table: table)
+    SDKState.host = host
+    let prepared: [PreparedAction]
+    if let cached = SDKState.preparedActions {
+        prepared = cached
+    } else {
+        do {
+            prepared = try plugin.actions.map(PreparedAction.init)
+        } catch {
+            host.log(.error, "\(error)")
+            return STANDFIT_ERR_INVALID_ARGUMENT
+        }
+        SDKState.preparedActions = prepared
+    }
+    // A refused registration (a duplicate type, say) is reported by the host and does not stop
+    // the plugin's other actions from loading.
+    for action in prepared {
+        _ = table.pointee.register_action(table, action.descriptor)
+    }
+    for item in plugin.staticItems {
+        do {
+            _ = try item.withCItem { table.pointee.register_static_item(table, $0) }
+        } catch {
+            host.log(.error, "Static item '\(item.type)' was not registered: \(error)")
+        }
+    }
+    if plugin.dynamicItems != nil {
+        var provider = standfit_dynamic_provider(
+            abi: .current(for: standfit_dynamic_provider.self), provide: provideItems)
+        _ = table.pointee.register_dynamic_provider(table, &provider)
+    }
+    return STANDFIT_OK
+}
+
+/// `provide` of the dynamic provider: asks the Swift provider and hands its items to the sink.
+private let provideItems: @convention(c) (UnsafePointer<standfit_item_sink>?) -> Int32 = { sink in
+    guard let sink, let provider = SDKState.pluginType?.dynamicItems else {
+        return STANDFIT_ERR_INVALID_ARGUMENT
+    }
+    let locale = sink.pointee.locale.map { String(cString: $0) } ?? "en"
+    do {
+        for item in try provider(ProviderContext(locale: locale)) {
+            let status = try item.withCItem { sink.pointee.add(sink, $0) }
+            if status != STANDFIT_OK { return status }
+        }
+        return STANDFIT_OK
+    } catch {
+        SDKState.host?.log(.error, "Dynamic items failed: \(error)")
+        return STANDFIT_ERR_INVALID_ARGUMENT
+    }
+}
+
+extension ShortcutItem {
+    /// Calls `body` with a C view of the item, valid only during the call.
+    func withCItem<R>(_ body: (UnsafePointer<standfit_item>) throws -> R) throws -> R {
+        let strings = CStringArena()
+        var item = standfit_item(
+            abi: .current(for: standfit_item.self),
+            type: strings.copy(type), title: strings.copy(title),
+            subtitle: strings.copy(subtitle), icon: strings.copy(icon),
+            user_info_json: strings.copy(try userInfoJSON()))
+        return try withUnsafePointer(to: &item) { try body($0) }
+    }
+}
+
+/// C copies of Swift strings, freed together when the arena goes away.
+final class CStringArena {
+    private var pointers: [UnsafeMutablePointer<CChar>] = []
+
+    func copy(_ string: String?) -> UnsafePointer<CChar>? {
+        guard let string, let pointer = strdup(string) else { return nil }
+        pointers.append(pointer)
+        return UnsafePointer(pointer)
+    }
+
+    deinit {
+        pointers.forEach { free($0) }
+    }
+}

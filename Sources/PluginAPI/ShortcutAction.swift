@@ -1,0 +1,38 @@
+/// One shortcut type and its typed handler, declared with ordinary Swift types.
+///
+/// ```swift
+/// struct Greet: ShortcutAction {
+///     static let type = "com.example.greet"
+///     static let title = "Greet"
+///     @Parameter(title: "Name") var name: String
+///     @Parameter var times: Int = 1
+///     func perform(_ context: ActionContext) throws -> ActionResult {
+///         .handled(Array(repeating: "Hello, \(name)!", count: times).joined(separator: " "))
+///     }
+/// }
+/// ```
+///
+/// Parameters are the `@Parameter` properties, in declaration order; their Swift types give
+/// their kinds (`Bool`, `Int`, `Double`, `String`, or an optional of one). A property with an
+/// initial value has that default; a non-optional one without is required.
+public protocol ShortcutAction: SendableMetatype {
+    /// The reverse-DNS type, or a namespace such as `"com.example.*"`.
+    static var type: String { get }
+    /// Shown in menus.
+    static var title: String { get }
+    /// Shown under the title, or nil.
+    static var subtitle: String? { get }
+    /// An SF Symbol or `UIApplicationShortcutIconType` name, or nil.
+    static var icon: String? { get }
+
+    /// Creates the action with its parameters unset; the SDK fills them before `perform`.
+    init()
+
+    /// Runs the action. A thrown error is reported as a failure with the error's description.
+    func perform(_ context: ActionContext) throws -> ActionResult
+}
+
+extension ShortcutAction {
+    public static var subtitle: String? { nil }
+    public static var icon: String? { nil }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A quick action as a menu shows it: a type to run, a title, and what to pass along.
+public struct ShortcutItem: Sendable, Equatable {
+    public var type: String
+    public var title: String
+    public var subtitle: String?
+    public var icon: String?
+    /// String-keyed values handed to the action as its userInfo; parameters bind from it.
+    public var userInfo: [String: UserInfoValue]
+
+    public init(type: String, title: String, subtitle: String? = nil, icon: String? = nil,
+                userInfo: [String: UserInfoValue] = [:]) {
+        self.type = type
+        self.title = title
+        self.subtitle = subtitle
+        self.icon = icon
+        self.userInfo = userInfo
+    }
+
+    func userInfoJSON() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(userInfo), as: UTF8.self)
+    }
+}
+
+/// A userInfo value: the JSON-shaped values a quick action may carry.
+public enum UserInfoValue: Sendable, Equatable, Encodable {
+    case string(String)
+    case int(Int)
+    case double(Double)
+    case bool(Bool)
+    case array([UserInfoValue])
+    case object([String: UserInfoValue])
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .bool(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}
+
+extension UserInfoValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}

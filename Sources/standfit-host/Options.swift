@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import Logging
+import StandFitHost
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Flag(help: "Print one JSON document on stdout instead of text.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Log what the host does, and plugins' debug lines, on stderr.")
+    var verbose = false
+
+    var logger: Logger {
+        let level: Logger.Level = verbose ? .debug : .warning
+        return Logger(label: "standfit-host") { _ in StderrLogHandler(level: level) }
+    }
+}
+
+/// Options of commands that read the manifest.
+struct ManifestOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The manifest: an Info.plist or manifest.json, or a directory holding one.",
+                               valueName: "path"))
+    var manifest: String?
+
+    @Option(name: .customLong("define"),
+            help: ArgumentHelp("A value for $(NAME) in the manifest (repeatable).", valueName: "NAME=VALUE"))
+    var defines: [String] = []
+
+    @Option(help: ArgumentHelp("The language for titles and messages, e.g. nl or en_US (default: LC_ALL, LC_MESSAGES, LANG).",
+                               valueName: "language"))
+    var locale: String?
+
+    func validate() throws {
+        for define in defines where NamedArgument(parsing: define) == nil {
+            throw ValidationError("--define '\(define)' is not of the form NAME=VALUE; write it as e.g. --define PRODUCT_BUNDLE_IDENTIFIER=com.example.app.")
+        }
+    }
+
+    func hostOptions() -> HostOptions {
+        var values: [String: String] = [:]
+        for define in defines {
+            if let pair = NamedArgument(parsing: define) { values[pair.name] = pair.value }
+        }
+        return HostOptions(manifestPath: manifest, defines: values, locale: locale,
+                           environment: ProcessInfo.processInfo.environment,
+                           executableDirectory: Executable.directory)
+    }
+}
+
+enum Executable {
+    /// The directory of the running executable, symlinks resolved, so bundled plugins are
+    /// found beside the real binary.
+    static var directory: URL {
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: path).deletingLastPathComponent()
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import StandFitHost
+
+/// The executable's one output path: stdout for results, stderr for errors, and the one place
+/// where outcomes and errors become exit statuses.
+enum Output {
+    /// Exit statuses, documented in the README and in `--help`.
+    enum Status {
+        static let handled: Int32 = 0
+        static let declined: Int32 = 1
+        static let unknownType: Int32 = 2
+        static let invalidInput: Int32 = 3
+        static let pluginFailed: Int32 = 4
+        static let configuration: Int32 = 5
+    }
+
+    static func exit(for status: Outcome.Status) throws {
+        let code: Int32 = switch status {
+        case .handled: Status.handled
+        case .declined: Status.declined
+        case .unknownType: Status.unknownType
+        case .invalidInput: Status.invalidInput
+        case .pluginFailed: Status.pluginFailed
+        }
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    /// Builds the session, or reports its `HostError` and exits with the configuration status.
+    static func session<T>(_ global: GlobalOptions, _ make: () throws(HostError) -> T) throws -> T {
+        do {
+            return try make()
+        } catch {
+            if global.json {
+                printJSON(ErrorDocument(code: error.code.description, message: error.message))
+            } else {
+                printError("error: \(error.message)")
+            }
+            throw ExitCode(Status.configuration)
+        }
+    }
+
+    struct ErrorDocument: Encodable {
+        var status = "error"
+        var code: String
+        var message: String
+    }
+
+    static func printJSON(_ value: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        } catch {
+            printError("error: the result could not be written as JSON: \(error)")
+        }
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("standfit-host: \(message)\n".utf8))
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import StandFitHost
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run one quick action.",
+        discussion: """
+            TYPE is a full type (com.example.greeter.greet) or a unique last component (greet). \
+            Parameters bind from name=value arguments, then the manifest item's userInfo, then \
+            the declared defaults.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var manifestOptions: ManifestOptions
+
+    @Argument(help: "The shortcut type to run.")
+    var type: String
+
+    @Argument(help: ArgumentHelp("Parameters for the action.", valueName: "name=value"))
+    var parameters: [String] = []
+
+    func run() throws {
+        let session = try Output.session(global) { () throws(HostError) in
+            try HostSession(options: manifestOptions.hostOptions(), logger: global.logger)
+        }
+        let outcome = session.run(type, arguments: parameters)
+        if global.json {
+            Output.printJSON(outcome)
+        } else if outcome.status == .handled {
+            print(outcome.message)
+        } else {
+            Output.printError(outcome.message)
+        }
+        try Output.exit(for: outcome.status)
+    }
+}
