@@ -53,10 +53,12 @@ let package = Package(
             dependencies: ["CStandFitABI"],
             path: "Plugins/Examples/HelloC",
             publicHeadersPath: ".",
-            cSettings: [.unsafeFlags(["-fvisibility=hidden"])]
+            cSettings: [.unsafeFlags(["-fvisibility=hidden"])],
+            linkerSettings: pluginLinkerSettings
         ),
-        .testTarget(name: "HostTests", dependencies: ["StandFitHost", "CStandFitABI"]),
-        .testTarget(name: "PluginAPITests", dependencies: ["PluginAPI"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["StandFitHost"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "HostTests", dependencies: ["StandFitHost", "CStandFitABI", "TestSupport"]),
+        .testTarget(name: "PluginAPITests", dependencies: ["PluginAPI", "CLibFFI"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ]
 )

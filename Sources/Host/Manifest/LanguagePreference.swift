@@ -3,8 +3,8 @@ import Foundation
 /// Which language a user wants, as an ordered list of `.lproj` names to try.
 ///
 /// The order is: `--locale`, else the first of `LC_ALL`, `LC_MESSAGES`, `LANG` that names a
-/// language (`C` and `POSIX` do not), then the manifest's `CFBundleDevelopmentRegion`, then
-/// `Base`. A POSIX locale such as `nl_NL.UTF-8@euro` tries `nl_NL`, `nl-NL`, then `nl`.
+/// language (`C` and `POSIX` do not); the manifest loader then adds the manifest's
+/// `CFBundleDevelopmentRegion` and `Base`. A POSIX locale such as `nl_NL.UTF-8@euro` tries `nl_NL`, `nl-NL`, then `nl`.
 public struct LanguagePreference: Sendable, Equatable {
     /// The user's language without the manifest's fallback, e.g. "nl_NL"; nil when none is set.
     public let userLanguage: String?
@@ -19,16 +19,14 @@ public struct LanguagePreference: Sendable, Equatable {
         userLanguage ?? fallback.flatMap(LanguagePreference.normalize) ?? "en"
     }
 
-    /// `.lproj` directory names to look in, most wanted first.
-    public func lprojNames(developmentRegion: String?) -> [String] {
-        var names: [String] = []
-        for language in [userLanguage, developmentRegion.flatMap(LanguagePreference.normalize)] {
-            guard let language else { continue }
-            names += LanguagePreference.variants(of: language)
-        }
-        names.append("Base")
-        var seen = Set<String>()
-        return names.filter { seen.insert($0).inserted }
+    /// The `.lproj` directory names of the user's language, most specific first.
+    public var userLprojNames: [String] {
+        LanguagePreference.lprojNames(for: userLanguage)
+    }
+
+    /// The `.lproj` directory names of a language (`nl_NL`, `nl-NL`, `nl`); none for nil.
+    public static func lprojNames(for language: String?) -> [String] {
+        language.flatMap(normalize).map(variants) ?? []
     }
 
     /// `nl_NL.UTF-8@euro` → `nl_NL`; nil for empty, `C` and `POSIX`.

@@ -6,7 +6,8 @@ public struct Manifest: Sendable, Equatable {
     public var items: [ShortcutItem]
     /// The type that unknown types fall back to (`StandFitFallbackShortcutItemType`).
     public var fallbackType: String?
-    /// The manifest's `CFBundleDevelopmentRegion`, expanded; the language of last resort.
+    /// The manifest's `CFBundleDevelopmentRegion`, expanded: the language of last resort, read
+    /// only when the user names no language (nil otherwise).
     public var developmentRegion: String?
 
     public init(path: String? = nil, items: [ShortcutItem] = [], fallbackType: String? = nil,

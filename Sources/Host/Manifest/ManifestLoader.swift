@@ -48,10 +48,16 @@ public struct ManifestLoader: Sendable {
             throw HostError(.io, "Cannot read manifest \(url.path): \(error.localizedDescription); check that it is a readable file.")
         }
         let document = try decode(data, path: url.path)
-        let developmentRegion = try document.developmentRegion.map { region throws(HostError) in
-            try expand(region, at: "CFBundleDevelopmentRegion", in: url.path)
+        // As on iOS, the user's language comes first, then the development region, then Base.
+        // The region is expanded only when the user's language has no table, so an Apple
+        // Info.plist's $(DEVELOPMENT_LANGUAGE) needs no --define for a translated language.
+        var strings = try localizationTables(besides: url, names: language.userLprojNames)
+        var developmentRegion: String?
+        if strings.isEmpty, let region = document.developmentRegion {
+            developmentRegion = try expand(region, at: "CFBundleDevelopmentRegion", in: url.path)
+            strings = try localizationTables(besides: url, names: LanguagePreference.lprojNames(for: developmentRegion))
         }
-        let strings = try localizationTables(besides: url, developmentRegion: developmentRegion)
+        strings += try localizationTables(besides: url, names: ["Base"])
         var items: [ShortcutItem] = []
         for (index, entry) in (document.shortcutItems ?? []).enumerated() {
             items.append(try item(from: entry, index: index, strings: strings, path: url.path))
@@ -115,10 +121,10 @@ public struct ManifestLoader: Sendable {
         tables.lazy.compactMap { $0.entries[key] }.first ?? key
     }
 
-    private func localizationTables(besides url: URL, developmentRegion: String?) throws(HostError) -> [StringsTable] {
+    private func localizationTables(besides url: URL, names: [String]) throws(HostError) -> [StringsTable] {
         let directory = url.deletingLastPathComponent()
         var tables: [StringsTable] = []
-        for name in language.lprojNames(developmentRegion: developmentRegion) {
+        for name in names {
             let file = directory.appendingPathComponent("\(name).lproj/InfoPlist.strings")
             if FileManager.default.fileExists(atPath: file.path) {
                 tables.append(try StringsTable(contentsOf: file))

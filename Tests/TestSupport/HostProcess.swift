@@ -1,0 +1,84 @@
+import Foundation
+
+/// What a finished process printed and how it exited.
+public struct ProcessResult: Sendable, Equatable, CustomStringConvertible {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+
+    public var description: String {
+        "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+    }
+}
+
+/// Runs `executable` to completion with `arguments` and exactly `environment`.
+public func runProcess(_ executable: URL, arguments: [String], environment: [String: String]? = nil,
+                       stdin: String? = nil) -> ProcessResult {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let output = Pipe(), error = Pipe(), input = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = input
+    do {
+        try process.run()
+    } catch {
+        return ProcessResult(status: -1, stdout: "", stderr: "could not start \(executable.path): \(error)")
+    }
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try? input.fileHandleForWriting.close()
+    // Read both pipes to the end before waiting, so a chatty process cannot block on a full pipe.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errorData = Data()
+    group.enter()
+    DispatchQueue.global().async {
+        errorData = error.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return ProcessResult(status: process.terminationStatus,
+                         stdout: String(decoding: outputData, as: UTF8.self),
+                         stderr: String(decoding: errorData, as: UTF8.self))
+}
+
+/// `standfit-host` run against a private home: its own XDG directories and plugin path.
+public struct HostSandbox: Sendable {
+    public let root: URL
+    public var pluginPath: [URL]
+    public var extraEnvironment: [String: String] = [:]
+
+    /// A sandbox whose plugin path holds the two example plugins.
+    public init(pluginPath: [URL] = [Fixtures.swiftExamplePlugin, Fixtures.cExamplePlugin]) {
+        root = makeTemporaryDirectory("standfit-e2e")
+        self.pluginPath = pluginPath
+    }
+
+    public var configDirectory: URL { root.appendingPathComponent("config/standfit") }
+
+    public var environment: [String: String] {
+        var environment = [
+            "HOME": root.path,
+            "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
+            "XDG_DATA_HOME": root.appendingPathComponent("data").path,
+            "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
+            "STANDFIT_PLUGIN_PATH": pluginPath.map(\.path).joined(separator: ":"),
+            "LANG": "C",
+            "PATH": "/usr/bin:/bin",
+        ]
+        environment.merge(extraEnvironment) { $1 }
+        return environment
+    }
+
+    /// Runs the built `standfit-host` with `arguments`.
+    public func run(_ arguments: String...) -> ProcessResult {
+        run(arguments)
+    }
+
+    public func run(_ arguments: [String]) -> ProcessResult {
+        runProcess(Fixtures.hostBinary, arguments: arguments, environment: environment)
+    }
+}
