@@ -46,6 +46,9 @@ public struct HostSession {
         manifest = try location.map { url throws(HostError) in try loader.load(url) } ?? Manifest()
         language = preference.language(fallback: manifest.developmentRegion)
         plugins = HostSession.loadPlugins(options: options, paths: paths, logger: logger)
+        for refusal in plugins.refusals {
+            logger.warning("\(refusal.reason)")
+        }
     }
 
     /// Loads only the plugins (for commands that do not read the manifest).

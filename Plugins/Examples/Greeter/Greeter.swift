@@ -47,7 +47,9 @@ struct Tip: ShortcutAction {
         let people = people ?? 1
         guard amount >= 0 else { return .invalidInput("amount: expected 0 or more, got \(amount)") }
         guard people >= 1 else { return .invalidInput("people: expected 1 or more, got \(people)") }
-        let total = (amount * (1 + percent / 100) * 100).rounded() / 100
+        // Cents are rounded half away from zero, from amount × (100 + percent), which is exact
+        // for amounts in cents and whole percents (42.50 at 15% is 48.88, not 48.87).
+        let total = (amount * (100 + percent)).rounded() / 100
         let share = (total / Double(people) * 100).rounded() / 100
         let dialog = people == 1
             ? String(format: "Total with %g%% tip: %.2f", percent, total)

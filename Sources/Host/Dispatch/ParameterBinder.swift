@@ -13,6 +13,11 @@ public struct ParameterBinder: Sendable {
     public struct Failure: Error, Equatable, Sendable {
         public var message: String
         public var parameter: String?
+
+        public init(message: String, parameter: String?) {
+            self.message = message
+            self.parameter = parameter
+        }
     }
 
     public func bind(arguments: [NamedArgument], userInfo: [String: JSONValue]) -> Result<[ArgumentValue?], Failure> {

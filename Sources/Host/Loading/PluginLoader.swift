@@ -7,7 +7,8 @@ import Logging
 /// Candidates are the `*.so` files of each search directory in file-name order (a search
 /// entry may also name one file). Each is opened with `RTLD_NOW | RTLD_LOCAL` once per inode
 /// and never closed: unloading Swift code is unsupported, and a refused plugin stays mapped
-/// rather than risk it. A refusal names the file and the fix; the other plugins load on.
+/// rather than risk it. A refusal names the file and the fix; the other plugins load on. The
+/// loader only collects refusals: the command decides whether to warn or to list them.
 public struct PluginLoader {
     public var searchPath: [URL]
     public var paths: HostPaths
@@ -75,7 +76,6 @@ final class LoadSession {
         case .success(let plugin?): pluginSet.plugins.append(plugin)
         case .success(nil): break
         case .failure(let refusal):
-            logger.warning("\(refusal.reason)")
             pluginSet.refusals.append(refusal)
         }
     }

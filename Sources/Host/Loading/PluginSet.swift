@@ -15,6 +15,11 @@ public struct PluginInfo: Sendable, Equatable {
 public struct PluginRefusal: Error, Sendable, Equatable {
     public var path: String
     public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
 }
 
 /// A plugin's source of dynamic items.
