@@ -6,6 +6,12 @@ public struct ProcessResult: Sendable, Equatable, CustomStringConvertible {
     public var stdout: String
     public var stderr: String
 
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
     public var description: String {
         "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
     }

@@ -18,19 +18,26 @@ public struct Suggester: Sendable {
         self.candidates = candidates
     }
 
-    /// The types nearest to `input`, nearest first; empty when none is near.
+    /// The types nearest to `input`, nearest first; empty when none is near. Only the
+    /// nearest ones are kept (within one edit of the best), so a near miss is not drowned.
     public func suggestions(for input: String) -> [String] {
-        let needle = Suggester.fold(input)
-        guard !needle.isEmpty else { return [] }
-        var best: [String: Int] = [:]
+        let needles = Set([input, Suggester.lastComponent(of: input)].map(Suggester.fold)).filter { !$0.isEmpty }
+        guard !needles.isEmpty else { return [] }
+        var scores: [String: Int] = [:]
         for candidate in candidates where !candidate.type.hasSuffix(".*") {
             let keys = [candidate.type, Suggester.lastComponent(of: candidate.type), candidate.title ?? ""]
                 .map(Suggester.fold).filter { !$0.isEmpty }
-            let score = keys.map { Suggester.distance(needle, $0, containsBonus: true) }.min() ?? .max
-            let allowed = max(2, needle.count / 3)
-            if score <= allowed { best[candidate.type] = min(best[candidate.type] ?? .max, score) }
+            for needle in needles {
+                let allowed = max(2, needle.count / 3)
+                for key in keys {
+                    let score = Suggester.distance(needle, key, containsBonus: true)
+                    if score <= allowed { scores[candidate.type] = min(scores[candidate.type] ?? .max, score) }
+                }
+            }
         }
-        return best.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(limit).map(\.key)
+        guard let best = scores.values.min() else { return [] }
+        return scores.filter { $0.value <= best + 1 }
+            .sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(limit).map(\.key)
     }
 
     static func lastComponent(of type: String) -> String {

@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("standfit-host list and plugins")
+struct ListAndPluginsCommandTests {
+    let sandbox = HostSandbox()
+    let examples = Fixtures.url("Manifests/examples.plist").path
+    let appleSample = Fixtures.url("ApplicationShortcuts").path
+
+    @Test("without a manifest, list shows the plugins' default items")
+    func pluginDefaults() {
+        #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: """
+            1. Greet the World  (com.example.greeter.greet)
+            2. Say Hello — to the world  (com.example.hello.greet)
+
+            """, stderr: ""))
+    }
+
+    @Test("the manifest's items come first; the limit and --all mark what is hidden")
+    func manifestOrderAndLimit() {
+        #expect(sandbox.run("list", "--manifest", examples, "--define", "GREETEE=Ann") == ProcessResult(status: 0, stdout: """
+            1. Greet Ann  (com.example.greeter.greet)
+            2. 5K Pace — 25 minutes  (com.example.hello.pace)
+            3. Greet the World  (com.example.greeter.greet)
+            4. Say Hello — to the world  (com.example.hello.greet)
+
+            """, stderr: ""))
+        #expect(sandbox.run("list", "--manifest", examples, "--define", "GREETEE=Ann", "--limit", "2", "--all").stdout == """
+            1. Greet Ann  (com.example.greeter.greet)
+            2. 5K Pace — 25 minutes  (com.example.hello.pace)
+            -  Weather Today  (com.example.weather.today)  unavailable: no plugin handles this type
+            -  Greet the World  (com.example.greeter.greet)  hidden: beyond the limit of the menu
+            -  Say Hello — to the world  (com.example.hello.greet)  hidden: beyond the limit of the menu
+
+            """)
+    }
+
+    @Test("list --json has every key for every item")
+    func json() {
+        #expect(sandbox.run("list", "--manifest", examples, "--define", "GREETEE=Ann", "--limit", "1", "--json") == ProcessResult(status: 0, stdout: """
+            [
+              {
+                "available" : true,
+                "icon" : "person.wave.2",
+                "source" : "static",
+                "subtitle" : null,
+                "title" : "Greet Ann",
+                "type" : "com.example.greeter.greet",
+                "userInfo" : {
+                  "name" : "Ann",
+                  "times" : 2
+                },
+                "withinLimit" : true
+              }
+            ]
+
+            """, stderr: ""))
+    }
+
+    @Test("an Apple Info.plist, localized from --locale and from LANG")
+    func localizedAppleSample() {
+        let expected = """
+            -  Zoeken — Zoek een item  (com.example.apple.First)  unavailable: no plugin handles this type
+            -  Delen — Deel een "item" met één tik  (com.example.apple.Second)  unavailable: no plugin handles this type
+            1. Greet the World  (com.example.greeter.greet)
+            2. Say Hello — to the world  (com.example.hello.greet)
+
+            """
+        let define = ["--define", "PRODUCT_BUNDLE_IDENTIFIER=com.example.apple"]
+        #expect(sandbox.run(["list", "--all", "--manifest", appleSample, "--locale", "nl"] + define).stdout == expected)
+        var dutch = sandbox
+        dutch.extraEnvironment = ["LANG": "nl_NL.UTF-8"]
+        #expect(dutch.run(["list", "--all", "--manifest", appleSample] + define).stdout == expected)
+        #expect(sandbox.run(["list", "--all", "--manifest", appleSample, "--locale", "en_US"] + define).stdout.hasPrefix(
+            "-  Search — Search for an item  (com.example.apple.First)"))
+    }
+
+    @Test("the default manifest is $XDG_CONFIG_HOME/standfit/Info.plist")
+    func defaultLocation() throws {
+        try FileManager.default.createDirectory(at: sandbox.configDirectory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Fixtures.url("Manifests/examples.plist"),
+                                         to: sandbox.configDirectory.appendingPathComponent("Info.plist"))
+        var sandbox = sandbox
+        sandbox.extraEnvironment = ["GREETEE": "Env"]
+        #expect(sandbox.run("list", "--limit", "1") == ProcessResult(status: 0, stdout: "1. Greet Env  (com.example.greeter.greet)\n", stderr: ""))
+        #expect(sandbox.run("run", "com.example.greeter.greet") == ProcessResult(status: 0, stdout: "Hello, Env. Hello, Env.\n", stderr: ""))
+    }
+
+    @Test("a malformed manifest exits 5 naming the file and line")
+    func malformedManifest() {
+        let path = Fixtures.url("Manifests/malformed.plist").path
+        let message = "\(path) is not a valid property list file (Close tag on line 8 does not match open tag string); fix the syntax there."
+        #expect(sandbox.run("list", "--manifest", path) == ProcessResult(status: 5, stdout: "", stderr: "standfit-host: error: \(message)\n"))
+        #expect(sandbox.run("run", "pace", "--manifest", path, "--json") == ProcessResult(status: 5, stdout: """
+            {
+              "code" : "manifest-invalid",
+              "message" : "\(message)",
+              "status" : "error"
+            }
+
+            """, stderr: ""))
+    }
+
+    @Test("an unresolved $(VAR) exits 5 naming it and the way out")
+    func unresolvedVariable() {
+        #expect(sandbox.run("list", "--manifest", examples) == ProcessResult(status: 5, stdout: "", stderr: """
+            standfit-host: error: \(examples): UIApplicationShortcutItems[0].UIApplicationShortcutItemTitle uses $(GREETEE), which is not defined; pass --define GREETEE=VALUE or set it in the environment.
+
+            """))
+    }
+
+    @Test("a --manifest that does not exist exits 5")
+    func missingManifest() {
+        #expect(sandbox.run("list", "--manifest", "/nonexistent/Info.plist") == ProcessResult(status: 5, stdout: "", stderr: """
+            standfit-host: error: Manifest /nonexistent/Info.plist does not exist; pass --manifest with the path of an Info.plist or manifest.json, or of a directory holding one.
+
+            """))
+    }
+
+    @Test("plugins lists id, version, ABI, path and types, and the refused with their reasons")
+    func plugins() {
+        var sandbox = sandbox
+        let noEntry = FixturePlugins.url("abi-noentry.so").path
+        sandbox.pluginPath = [Fixtures.cExamplePlugin, FixturePlugins.url("abi-noentry.so")]
+        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: """
+            com.example.hello 1.0.0 (ABI 1.0): Hello (C example)
+              path: \(Fixtures.cExamplePlugin.path)
+              types: com.example.hello.greet, com.example.hello.pace
+            refused: \(noEntry)
+              Plugin \(noEntry) does not export standfit_plugin_entry_v1; export it with STANDFIT_EXPORT (C) or @_cdecl("standfit_plugin_entry_v1") (Swift).
+
+            """, stderr: ""))
+        sandbox.pluginPath = [Fixtures.swiftExamplePlugin]
+        #expect(sandbox.run("plugins", "--json").stdout == """
+            {
+              "plugins" : [
+                {
+                  "abi" : "1.0",
+                  "id" : "com.example.greeter",
+                  "name" : "Greeter (Swift example)",
+                  "path" : "\(Fixtures.swiftExamplePlugin.path)",
+                  "types" : [
+                    "com.example.greeter.greet",
+                    "com.example.greeter.tip"
+                  ],
+                  "version" : "1.0.0"
+                }
+              ],
+              "refused" : [
+
+              ]
+            }
+
+            """)
+    }
+
+    @Test("without STANDFIT_PLUGIN_PATH: the user plugin directory, then the plugins beside the executable")
+    func defaultSearchPath() throws {
+        var sandbox = sandbox
+        sandbox.pluginPath = []
+        let userPlugins = sandbox.root.appendingPathComponent("data/standfit/plugins")
+        try FileManager.default.createDirectory(at: userPlugins, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: FixturePlugins.url("kinds.so"), to: userPlugins.appendingPathComponent("kinds.so"))
+        var environment = sandbox.environment
+        environment["STANDFIT_PLUGIN_PATH"] = nil
+        let result = runProcess(Fixtures.hostBinary, arguments: ["plugins", "--json"], environment: environment)
+        let ids = try JSONDecoder().decode(PluginsDocument.self, from: Data(result.stdout.utf8)).plugins.map(\.id)
+        #expect(ids == ["com.fixture.kinds", "com.example.greeter", "com.example.hello"])
+    }
+
+    struct PluginsDocument: Decodable {
+        struct Plugin: Decodable { var id: String }
+        var plugins: [Plugin]
+    }
+
+    @Test("no plugins and no manifest: an empty list says where to add items")
+    func empty() {
+        var sandbox = sandbox
+        sandbox.pluginPath = []
+        #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: "", stderr: """
+            standfit-host: No quick actions to show; add items to \(sandbox.configDirectory.path)/Info.plist or install a plugin (see 'standfit-host plugins').
+
+            """))
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `standfit-host run`, as a user runs it: the built binary, real plugins, exact output.
+@Suite("standfit-host run")
+struct RunCommandTests {
+    let sandbox = HostSandbox()
+
+    @Test("a handled Swift action prints its dialog and exits 0")
+    func handledSwift() {
+        #expect(sandbox.run("run", "com.example.greeter.greet", "name=Ada", "times=2", "excited=true")
+            == ProcessResult(status: 0, stdout: "Hello, Ada! Hello, Ada!\n", stderr: ""))
+    }
+
+    @Test("a handled C action, by its last component, with --json")
+    func handledCJSON() {
+        #expect(sandbox.run("run", "pace", "km=5", "minutes=27.5", "--json") == ProcessResult(status: 0, stdout: """
+            {
+              "data" : {
+                "minutesPerKm" : 5.5
+              },
+              "message" : "5.00 km in 27.50 min is 5:30 min/km",
+              "plugin" : "com.example.hello",
+              "status" : "handled",
+              "type" : "com.example.hello.pace"
+            }
+
+            """, stderr: ""))
+    }
+
+    @Test("a plugin's static item supplies userInfo the arguments can override")
+    func userInfoThenArguments() {
+        #expect(sandbox.run("run", "com.example.hello.greet").stdout == "Hello, world!\n")
+        #expect(sandbox.run("run", "com.example.hello.greet", "name=Bea").stdout == "Hello, Bea!\n")
+    }
+
+    @Test("an unknown type exits 2 with did-you-mean suggestions")
+    func unknownType() {
+        #expect(sandbox.run("run", "com.example.greeter.gret") == ProcessResult(
+            status: 2, stdout: "",
+            stderr: "standfit-host: Unknown shortcut type 'com.example.greeter.gret'; did you mean com.example.greeter.greet (Greet) or com.example.hello.greet (Say Hello)?\n"))
+        #expect(sandbox.run("run", "pase", "--json") == ProcessResult(status: 2, stdout: """
+            {
+              "message" : "Unknown shortcut type 'pase'; did you mean com.example.hello.pace (Running Pace)?",
+              "status" : "unknown-type",
+              "suggestions" : [
+                "com.example.hello.pace"
+              ],
+              "type" : "pase"
+            }
+
+            """, stderr: ""))
+    }
+
+    @Test("an ambiguous last component exits 2 and lists the candidates")
+    func ambiguous() {
+        #expect(sandbox.run("run", "greet") == ProcessResult(
+            status: 2, stdout: "",
+            stderr: "standfit-host: Shortcut type 'greet' is ambiguous: it matches com.example.greeter.greet, com.example.hello.greet; run one of them by its full type.\n"))
+    }
+
+    @Test("a parameter of the wrong kind exits 3 naming it")
+    func badParameter() {
+        #expect(sandbox.run("run", "com.example.greeter.greet", "name=Ada", "times=ten") == ProcessResult(
+            status: 3, stdout: "", stderr: "standfit-host: times: expected an integer, got \"ten\"\n"))
+    }
+
+    @Test("a missing required parameter exits 3, and --json names it")
+    func missingParameter() {
+        #expect(sandbox.run("run", "tip") == ProcessResult(
+            status: 3, stdout: "",
+            stderr: "standfit-host: Missing required parameter 'amount' for com.example.greeter.tip; pass amount=VALUE.\n"))
+        #expect(sandbox.run("run", "tip", "--json") == ProcessResult(status: 3, stdout: """
+            {
+              "message" : "Missing required parameter 'amount' for com.example.greeter.tip; pass amount=VALUE.",
+              "parameter" : "amount",
+              "plugin" : "com.example.greeter",
+              "status" : "invalid-input",
+              "type" : "com.example.greeter.tip"
+            }
+
+            """, stderr: ""))
+    }
+
+    @Test("an unknown parameter and a bare word exit 3")
+    func unknownParameterAndBareWord() {
+        #expect(sandbox.run("run", "tip", "amount=10", "peeple=2") == ProcessResult(
+            status: 3, stdout: "",
+            stderr: "standfit-host: Unknown parameter 'peeple' for com.example.greeter.tip (did you mean 'people'?); it takes amount, percent, people.\n"))
+        #expect(sandbox.run("run", "tip", "10") == ProcessResult(
+            status: 3, stdout: "",
+            stderr: "standfit-host: Argument '10' is not of the form name=value; write each parameter as NAME=VALUE.\n"))
+    }
+
+    @Test("a handler's own invalid-input answer exits 3 with its words")
+    func handlerInvalidInput() {
+        #expect(sandbox.run("run", "com.example.greeter.greet", "name=Ada", "times=9") == ProcessResult(
+            status: 3, stdout: "", stderr: "standfit-host: times: expected a number from 1 to 5, got 9\n"))
+    }
+
+    @Test("declined exits 1, a plugin failure or a bad status exits 4")
+    func declinedAndFailed() {
+        var sandbox = sandbox
+        sandbox.pluginPath = [FixturePlugins.url("kinds.so")]
+        #expect(sandbox.run("run", "status", "code=1", "message=Not today.")
+            == ProcessResult(status: 1, stdout: "", stderr: "standfit-host: Not today.\n"))
+        #expect(sandbox.run("run", "status", "code=3", "message=Disk full.") == ProcessResult(
+            status: 4, stdout: "", stderr: "standfit-host: Plugin 'com.fixture.kinds' failed to run com.fixture.kinds.status: Disk full.\n"))
+        #expect(sandbox.run("run", "status", "code=42", "--json").status == 4)
+    }
+
+    @Test("the manifest's fallback type handles unknown types")
+    func fallback() {
+        var sandbox = sandbox
+        sandbox.pluginPath = [FixturePlugins.url("kinds.so")]
+        let manifest = Fixtures.url("Manifests/fallback.json").path
+        #expect(sandbox.run("run", "com.nowhere.thing", "--manifest", manifest)
+            == ProcessResult(status: 0, stdout: "fallback for com.nowhere.thing (unknown shortcut)\n", stderr: ""))
+        #expect(sandbox.run("run", "echo", "--manifest", manifest).stdout
+            == #"flag=true number=12 ratio=0.5 text=[from manifest] note=NULL provided=0x0f type=com.fixture.kinds.echo locale=en userInfo={"flag":"yes","number":12,"text":"from manifest"}"# + "\n")
+    }
+
+    @Test("a broken plugin on the path is reported and the others still run")
+    func brokenPluginDoesNotStopOthers() throws {
+        var sandbox = sandbox
+        let broken = sandbox.root.appendingPathComponent("broken.so")
+        try Data(String(repeating: "not a library\n", count: 8).utf8).write(to: broken)
+        sandbox.pluginPath = [broken, FixturePlugins.url("abi-major2.so"), Fixtures.cExamplePlugin]
+        let major2 = FixturePlugins.url("abi-major2.so").path
+        #expect(sandbox.run("run", "pace", "km=10", "minutes=50") == ProcessResult(status: 0, stdout: "10.00 km in 50.00 min is 5:00 min/km\n", stderr: """
+            standfit-host: warning: Cannot load plugin \(broken.path): \(broken.path): invalid ELF header; rebuild it as a shared library for this machine or remove it from the plugin path.
+            standfit-host: warning: Plugin \(major2) was built for ABI 2.x; this host speaks 1.x; rebuild it against standfit_plugin.h 1.0.
+
+            """))
+    }
+
+    @Test("usage errors exit 64")
+    func usage() {
+        let result = sandbox.run("run")
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: Missing expected argument '<type>'\n"))
+        #expect(sandbox.run("run", "pace", "--define", "NOEQUALS").stderr.hasPrefix("Error: --define 'NOEQUALS' is not of the form NAME=VALUE; write it as e.g. --define PRODUCT_BUNDLE_IDENTIFIER=com.example.app.\n"))
+    }
+}
