@@ -43,7 +43,13 @@ public struct HostSession {
             language: preference)
         let location = try ManifestLoader.locate(options.manifestPath ?? paths.configDirectory.path,
                                                  required: options.manifestPath != nil)
-        manifest = try location.map { url throws(HostError) in try loader.load(url) } ?? Manifest()
+        let manifest = try location.map { url throws(HostError) in try loader.load(url) } ?? Manifest()
+        if let path = manifest.path {
+            logger.debug("Manifest \(path): \(manifest.items.count) items")
+        } else {
+            logger.debug("No manifest in \(paths.configDirectory.path)")
+        }
+        self.manifest = manifest
         language = preference.language(fallback: manifest.developmentRegion)
         plugins = HostSession.loadPlugins(options: options, paths: paths, logger: logger)
         for refusal in plugins.refusals {

@@ -22,6 +22,7 @@ public struct PluginLoader {
 
     public func load() -> PluginSet {
         let session = LoadSession(paths: paths, logger: logger)
+        logger.debug("Plugin search path: \(searchPath.map(\.path).joined(separator: ":"))")
         for candidate in candidates() {
             session.load(candidate)
         }
@@ -73,7 +74,9 @@ final class LoadSession {
 
     func load(_ path: String) {
         switch open(path) {
-        case .success(let plugin?): pluginSet.plugins.append(plugin)
+        case .success(let plugin?):
+            logger.debug("Loaded plugin '\(plugin.id)' \(plugin.version) from \(path): \(plugin.types.joined(separator: ", "))")
+            pluginSet.plugins.append(plugin)
         case .success(nil): break
         case .failure(let refusal):
             pluginSet.refusals.append(refusal)
