@@ -7,7 +7,6 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
             case manifestInvalid = "manifest-invalid"
             case variableUnresolved = "variable-unresolved"
             case stringsInvalid = "strings-invalid"
-            case invalidOption = "invalid-option"
             case io = "io"
         }
         private let value: Value
@@ -21,8 +20,6 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
         public static let variableUnresolved = Code(.variableUnresolved)
         /// An `InfoPlist.strings` table cannot be parsed.
         public static let stringsInvalid = Code(.stringsInvalid)
-        /// A command-line option has a value the host cannot use.
-        public static let invalidOption = Code(.invalidOption)
         /// Reading or writing a file failed.
         public static let io = Code(.io)
 

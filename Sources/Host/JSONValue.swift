@@ -28,25 +28,6 @@ public enum JSONValue: Hashable, Sendable {
         }
         self = value
     }
-
-    /// The value as text for messages: strings bare, everything else as JSON.
-    public var displayText: String {
-        if case .string(let string) = self { return string }
-        return jsonText
-    }
-
-    /// A short name of the value's kind, for messages ("an integer", "a string").
-    public var kindDescription: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .int: "an integer"
-        case .double: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "a dictionary"
-        }
-    }
 }
 
 extension JSONValue: Codable {

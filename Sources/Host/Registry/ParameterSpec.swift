@@ -32,15 +32,6 @@ public enum ArgumentValue: Hashable, Sendable {
         }
     }
 
-    /// The value as JSON, for `--dry-run`-style output and tests.
-    public var jsonValue: JSONValue {
-        switch self {
-        case .bool(let value): .bool(value)
-        case .int64(let value): .int(value)
-        case .double(let value): .double(value)
-        case .string(let value): .string(value)
-        }
-    }
 }
 
 /// One declared parameter of a registered action.
