@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .executable(name: "standfit-host", targets: ["standfit-host"]),
         .library(name: "PluginAPI", targets: ["PluginAPI"]),
+        // StandFit, the bundled plugin: exercise logging.
+        .library(name: "StandFit", type: .dynamic, targets: ["StandFit"]),
         // Example plugins double as SDK documentation (see Plugins/Examples/README.md).
         .library(name: "GreeterExample", type: .dynamic, targets: ["GreeterExample"]),
         .library(name: "HelloCExample", type: .dynamic, targets: ["HelloCExample"]),
@@ -19,6 +21,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The C ABI: the one contract between the host and its plugins.
@@ -31,6 +34,7 @@ let package = Package(
             dependencies: [
                 "CStandFitABI", "CLibFFI",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/Host"
         ),
@@ -41,6 +45,20 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // StandFit's model (catalogue, log store, streak, progress), kept apart from the plugin
+        // shell so that it can be tested without loading a plugin.
+        .target(
+            name: "StandFitCore",
+            dependencies: ["PluginAPI", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Plugins/StandFit/Core"
+        ),
+        .target(
+            name: "StandFit",
+            dependencies: ["StandFitCore", "PluginAPI"],
+            path: "Plugins/StandFit/Plugin",
+            resources: [.copy("Localization")],
+            linkerSettings: pluginLinkerSettings
         ),
         .target(
             name: "GreeterExample",
@@ -60,5 +78,6 @@ let package = Package(
         .testTarget(name: "HostTests", dependencies: ["StandFitHost", "CStandFitABI", "TestSupport"]),
         .testTarget(name: "PluginAPITests", dependencies: ["PluginAPI", "CLibFFI"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "StandFitTests", dependencies: ["StandFitCore", "PluginAPI"]),
     ]
 )

@@ -51,18 +51,21 @@ public struct HostSession {
         }
         self.manifest = manifest
         language = preference.language(fallback: manifest.developmentRegion)
-        plugins = HostSession.loadPlugins(options: options, paths: paths, logger: logger)
+        plugins = HostSession.loadPlugins(options: options, paths: paths, language: language, logger: logger)
         for refusal in plugins.refusals {
             logger.warning("\(refusal.reason)")
         }
     }
 
     /// Loads only the plugins (for commands that do not read the manifest).
-    public static func loadPlugins(options: HostOptions, paths: HostPaths? = nil, logger: Logger) -> PluginSet {
+    public static func loadPlugins(options: HostOptions, paths: HostPaths? = nil, language: String? = nil,
+                                   logger: Logger) -> PluginSet {
         let paths = paths ?? HostPaths(environment: options.environment)
         let searchPath = paths.pluginSearchPath(environment: options.environment,
                                                 executableDirectory: options.executableDirectory)
-        return PluginLoader(searchPath: searchPath, paths: paths, logger: logger).load()
+        let language = language
+            ?? LanguagePreference(explicit: options.locale, environment: options.environment).language(fallback: nil)
+        return PluginLoader(searchPath: searchPath, paths: paths, logger: logger, language: language).load()
     }
 
     /// The static items: the manifest's, then the plugins' defaults.

@@ -43,6 +43,8 @@ public struct ActionResult {
         guard let data else { return nil }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Dates cross as ISO 8601 instants, which every JSON reader understands.
+        encoder.dateEncodingStrategy = .iso8601
         return String(decoding: try encoder.encode(data), as: UTF8.self)
     }
 }

@@ -24,6 +24,21 @@ public struct PluginHost: @unchecked Sendable {
         message.withCString { log(table, level.rawValue, $0) }
     }
 
+    /// The language of this run ("nl", "en_US"), from the host's `standfit.locale/1`
+    /// extension; "en" when the host does not offer it. Use it for what `init` registers
+    /// (action titles, static items); handlers and providers get it in their context.
+    public var language: String {
+        guard let lookup = table.pointee.get_extension,
+              let raw = STANDFIT_EXT_LOCALE.withCString({ lookup(table, $0) })
+        else { return "en" }
+        let ext = raw.assumingMemoryBound(to: standfit_locale_ext.self)
+        guard ext.pointee.abi.abi_major == UInt32(STANDFIT_ABI_MAJOR),
+              ext.pointee.abi.struct_size >= UInt32(MemoryLayout<standfit_locale_ext>.size),
+              let language = ext.pointee.language
+        else { return "en" }
+        return String(cString: language)
+    }
+
     /// The plugin's private data directory, created by the host on first use; nil if it
     /// could not be created (the host has logged why).
     public var dataDirectory: URL? {

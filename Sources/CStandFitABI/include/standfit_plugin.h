@@ -256,6 +256,20 @@ typedef struct standfit_plugin_entry {
    dlopen, before init. Thread: [main-thread]. */
 typedef const standfit_plugin_entry *(*standfit_plugin_entry_fn)(void);
 
+/* ---- Host extensions (through standfit_host.get_extension) ------------------------------- */
+
+/* "standfit.locale/1": the language of this run, for plugins that localize what they register
+   in init (action titles, static items). Handlers and providers get the same language in
+   standfit_invocation.locale and standfit_item_sink.locale. */
+#define STANDFIT_EXT_LOCALE "standfit.locale/1"
+
+typedef struct standfit_locale_ext {
+    standfit_abi_header abi;
+    /* language: the user's preferred language ("nl", "en_US"), from --locale, LC_ALL,
+       LC_MESSAGES or LANG. Memory: host-owned, lives for the process. */
+    const char *language;
+} standfit_locale_ext;
+
 #ifdef __cplusplus
 }
 #endif

@@ -48,7 +48,8 @@ private let dataDirectory: @convention(c) (UnsafePointer<standfit_host>?) -> Uns
     PluginRegistrar.from(host)?.dataDirectoryPath()
 }
 
-/// `standfit_host.get_extension`: ABI 1.0 hosts offer no extensions yet.
-private let getExtension: @convention(c) (UnsafePointer<standfit_host>?, UnsafePointer<CChar>?) -> UnsafeRawPointer? = { _, _ in
-    nil
+/// `standfit_host.get_extension`: `standfit.locale/1`; anything else is NULL.
+private let getExtension: @convention(c) (UnsafePointer<standfit_host>?, UnsafePointer<CChar>?) -> UnsafeRawPointer? = { host, id in
+    guard let registrar = PluginRegistrar.from(host), let id else { return nil }
+    return registrar.hostExtension(String(cString: id))
 }

@@ -13,15 +13,18 @@ public struct PluginLoader {
     public var searchPath: [URL]
     public var paths: HostPaths
     public var logger: Logger
+    /// The language plugins are told through the `standfit.locale/1` extension.
+    public var language: String
 
-    public init(searchPath: [URL], paths: HostPaths, logger: Logger) {
+    public init(searchPath: [URL], paths: HostPaths, logger: Logger, language: String = "en") {
         self.searchPath = searchPath
         self.paths = paths
         self.logger = logger
+        self.language = language
     }
 
     public func load() -> PluginSet {
-        let session = LoadSession(paths: paths, logger: logger)
+        let session = LoadSession(paths: paths, logger: logger, language: language)
         logger.debug("Plugin search path: \(searchPath.map(\.path).joined(separator: ":"))")
         for candidate in candidates() {
             session.load(candidate)
@@ -60,12 +63,14 @@ final class LoadSession {
     var pluginSet = PluginSet()
     private let paths: HostPaths
     private let logger: Logger
+    private let language: String
     private struct FileID: Hashable { var device: UInt64; var inode: UInt64 }
     private var loadedFiles: [FileID: String] = [:]
 
-    init(paths: HostPaths, logger: Logger) {
+    init(paths: HostPaths, logger: Logger, language: String) {
         self.paths = paths
         self.logger = logger
+        self.language = language
     }
 
     func path(ofPlugin id: String) -> String? {
@@ -128,7 +133,8 @@ final class LoadSession {
             return refuse("Plugin \(path) ('\(id)') has no init function in its entry table; set one.")
         }
         let registrar = PluginRegistrar(pluginID: id, path: path, logger: logger,
-                                        dataDirectory: paths.pluginDataDirectory(for: id), session: self)
+                                        dataDirectory: paths.pluginDataDirectory(for: id), language: language,
+                                        session: self)
         let host = HostTable.make(for: registrar)
         let registeredBefore = pluginSet.registry.actions.count
         let itemsBefore = pluginSet.staticItems.count

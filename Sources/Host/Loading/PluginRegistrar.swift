@@ -9,17 +9,32 @@ final class PluginRegistrar {
     let path: String
     let logger: Logger
     let dataDirectory: URL
+    /// The `standfit.locale/1` extension table; made once, never freed (plugins may keep it).
+    let localeExtension: UnsafePointer<standfit_locale_ext>
     /// Open only while the plugin's `init` runs.
     var acceptsRegistrations = false
     private weak var session: LoadSession?
     private var dataDirectoryCString: UnsafeMutablePointer<CChar>?
 
-    init(pluginID: String, path: String, logger: Logger, dataDirectory: URL, session: LoadSession) {
+    init(pluginID: String, path: String, logger: Logger, dataDirectory: URL, language: String,
+         session: LoadSession) {
         self.pluginID = pluginID
         self.path = path
         self.logger = logger
         self.dataDirectory = dataDirectory
         self.session = session
+        let table = UnsafeMutablePointer<standfit_locale_ext>.allocate(capacity: 1)
+        table.initialize(to: standfit_locale_ext(abi: .host(for: standfit_locale_ext.self),
+                                                 language: UnsafePointer(strdup(language))))
+        localeExtension = UnsafePointer(table)
+    }
+
+    /// The host extension named `id` ("name/rev"), or nil when this host has none by that id.
+    func hostExtension(_ id: String) -> UnsafeRawPointer? {
+        switch id {
+        case STANDFIT_EXT_LOCALE: UnsafeRawPointer(localeExtension)
+        default: nil
+        }
     }
 
     static func from(_ host: UnsafePointer<standfit_host>?) -> PluginRegistrar? {

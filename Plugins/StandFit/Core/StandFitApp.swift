@@ -1,0 +1,131 @@
+import Foundation
+import PluginAPI
+
+/// StandFit's actions as plain functions over the store, the clock and the words: the plugin
+/// shell only binds parameters and calls these. Tests call them directly.
+public struct StandFitApp: Sendable {
+    public var store: ExerciseStore
+    public var clock: StandFitClock
+    public var text: StandFitText
+    public var catalogue: ExerciseCatalogue
+
+    public init(store: ExerciseStore, clock: StandFitClock, text: StandFitText,
+                catalogue: ExerciseCatalogue = .standard) {
+        self.store = store
+        self.clock = clock
+        self.text = text
+        self.catalogue = catalogue
+    }
+
+    /// What `logexercise` and `loglast` return as data.
+    public struct Logged: Encodable, Sendable {
+        public var id: Int64
+        public var exercise: String
+        public var count: Int
+        public var unit: Exercise.Unit
+        public var note: String?
+        public var loggedAt: Date
+    }
+
+    /// The largest count one log may hold (an hour of seconds, or 1,000 reps, is plenty; more
+    /// is a typo).
+    public static let maximumCount = 3_600
+
+    public func logExercise(_ name: String, count: Int?, note: String?) throws -> ActionResult {
+        guard let exercise = catalogue.match(name, names: text.names(in: catalogue)) else {
+            let known = catalogue.exercises.map(\.id).joined(separator: ", ")
+            return .invalidInput(text("error.unknownExercise", ["value": name, "known": known]))
+        }
+        let count = count ?? exercise.defaultCount
+        guard (1...StandFitApp.maximumCount).contains(count) else {
+            return .invalidInput(text("error.count", ["value": "\(count)", "max": "\(StandFitApp.maximumCount)"]))
+        }
+        let note = note.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        let entry = try store.log(LogEntry(exercise: exercise.id, count: count, note: note, loggedAt: clock.now()))
+        return .handled(text.sentence("logged", entry: entry, unit: exercise.unit), data: logged(entry, exercise))
+    }
+
+    public func logLast() throws -> ActionResult {
+        guard let last = try store.last() else { return .declined(text("loglast.none")) }
+        return try logExercise(last.exercise, count: last.count, note: nil)
+    }
+
+    public func streak() throws -> Streak {
+        let now = clock.now()
+        guard let tomorrow = clock.calendar.date(byAdding: .day, value: 1, to: clock.calendar.startOfDay(for: now))
+        else { return Streak(days: 0, includesToday: false) }
+        return Streak(logTimes: try store.logTimes(before: tomorrow), now: now, calendar: clock.calendar)
+    }
+
+    public func viewStreak() throws -> ActionResult {
+        let streak = try streak()
+        let key = streak.days == 0 ? "streak.none" : (streak.includesToday ? "streak.days" : "streak.pending")
+        return .handled(text(key, ["days": text.days(streak.days)]), data: streak)
+    }
+
+    public func progress() throws -> WeeklyProgress {
+        let now = clock.now()
+        guard let week = WeeklyProgress.week(containing: now, calendar: clock.calendar) else {
+            throw StandFitError("The week of \(now) cannot be computed in time zone \(clock.calendar.timeZone.identifier).")
+        }
+        return WeeklyProgress(week: week, entries: try store.entries(in: week), calendar: clock.calendar,
+                              catalogue: catalogue)
+    }
+
+    public func viewProgress() throws -> ActionResult {
+        let progress = try progress()
+        return .handled(ProgressChart(progress: progress, text: text).lines.joined(separator: "\n"), data: progress)
+    }
+
+    public func undo() throws -> ActionResult {
+        guard let entry = try store.removeLast() else { return .declined(text("undo.nothing")) }
+        let exercise = catalogue.exercise(id: entry.exercise)
+        let sentence = text.sentence("undo", entry: entry, unit: exercise?.unit ?? .reps,
+                                     ["when": text.when(entry.loggedAt, now: clock.now())])
+        return .handled(sentence, data: logged(entry, exercise))
+    }
+
+    /// The dynamic items: "Log ⟨last exercise⟩" with its count, "View Streak" with the days
+    /// when there is a streak, "View Progress" when anything is logged.
+    public func dynamicItems() throws -> [ShortcutItem] {
+        var items: [ShortcutItem] = []
+        if let last = try store.last(), let exercise = catalogue.exercise(id: last.exercise) {
+            items.append(ShortcutItem(
+                type: StandFitTypes.logExercise,
+                title: text("item.loglast.title", ["exercise": text.title(exercise.id)]),
+                subtitle: text.amount(last.count, unit: exercise.unit),
+                icon: exercise.icon,
+                userInfo: ["exercise": .string(exercise.id), "count": .int(last.count)]))
+        }
+        let streak = try streak()
+        if streak.days > 0 {
+            items.append(ShortcutItem(type: StandFitTypes.viewStreak, title: text("action.viewstreak.title"),
+                                      subtitle: text.days(streak.days), icon: "flame.fill"))
+        }
+        if try !store.isEmpty() {
+            items.append(ShortcutItem(type: StandFitTypes.viewProgress, title: text("action.viewprogress.title"),
+                                      icon: "chart.bar.fill"))
+        }
+        return items
+    }
+
+    private func logged(_ entry: LogEntry, _ exercise: Exercise?) -> Logged {
+        Logged(id: entry.id ?? 0, exercise: entry.exercise, count: entry.count, unit: exercise?.unit ?? .reps,
+               note: entry.note, loggedAt: entry.loggedAt)
+    }
+}
+
+/// The shortcut types StandFit registers.
+public enum StandFitTypes {
+    public static let logExercise = "com.standfit.logexercise"
+    public static let logLast = "com.standfit.loglast"
+    public static let viewStreak = "com.standfit.viewstreak"
+    public static let viewProgress = "com.standfit.viewprogress"
+    public static let undo = "com.standfit.undo"
+}
+
+/// A fault in StandFit's own state, reported as the action's failure.
+public struct StandFitError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

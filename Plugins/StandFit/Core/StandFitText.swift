@@ -1,0 +1,74 @@
+import Foundation
+import PluginAPI
+
+/// StandFit's words in the user's language: exercise names with their plural forms, amounts
+/// with units, dates and times. Everything shown goes through the `.strings` tables.
+public struct StandFitText: Sendable {
+    public let strings: LocalizedStrings
+    public let calendar: Calendar
+
+    public init(strings: LocalizedStrings, calendar: Calendar) {
+        self.strings = strings
+        self.calendar = calendar
+    }
+
+    public func callAsFunction(_ key: String, _ values: [String: String] = [:]) -> String {
+        strings(key, values)
+    }
+
+    /// "squat" / "squats"; mass nouns ("plank") have one form.
+    public func name(_ exercise: String, count: Int) -> String {
+        strings("exercise.\(exercise).\(count == 1 ? "one" : "other")")
+    }
+
+    /// "Squats", as a title.
+    public func title(_ exercise: String) -> String {
+        strings("exercise.\(exercise).title")
+    }
+
+    /// Every localized name of each exercise, for matching what a user types.
+    public func names(in catalogue: ExerciseCatalogue) -> [String: [String]] {
+        Dictionary(uniqueKeysWithValues: catalogue.exercises.map { exercise in
+            (exercise.id, ["one", "other", "title"].map { strings("exercise.\(exercise.id).\($0)") })
+        })
+    }
+
+    /// "20 reps", "1 second".
+    public func amount(_ count: Int, unit: Exercise.Unit) -> String {
+        strings("amount.\(unit.rawValue).\(count == 1 ? "one" : "other")", ["count": "\(count)"])
+    }
+
+    /// "Logged 20 squats" / "Logged 60 seconds of plank", or the same with another verb key
+    /// (`undo.reps`, `undo.seconds`), plus any extra placeholders.
+    public func sentence(_ key: String, entry: LogEntry, unit: Exercise.Unit, _ extra: [String: String] = [:]) -> String {
+        var values = extra
+        values["count"] = "\(entry.count)"
+        values["name"] = name(entry.exercise, count: entry.count)
+        values["amount"] = amount(entry.count, unit: unit)
+        return strings("\(key).\(unit.rawValue)", values)
+    }
+
+    /// "1 day" / "5 days".
+    public func days(_ count: Int) -> String {
+        strings("days.\(count == 1 ? "one" : "other")", ["count": "\(count)"])
+    }
+
+    /// "at 14:05" today, "on 21 Nov at 14:05" another day.
+    public func when(_ date: Date, now: Date) -> String {
+        let time = format(date, "HH:mm")
+        if calendar.isDate(date, inSameDayAs: now) {
+            return strings("when.today", ["time": time])
+        }
+        return strings("when.other", ["date": format(date, "d MMM"), "time": time])
+    }
+
+    /// `date` in the user's time zone and language with a fixed ICU pattern.
+    public func format(_ date: Date, _ pattern: String) -> String {
+        let formatter = DateFormatter()
+        formatter.calendar = calendar
+        formatter.timeZone = calendar.timeZone
+        formatter.locale = Locale(identifier: strings.language)
+        formatter.dateFormat = pattern
+        return formatter.string(from: date)
+    }
+}
