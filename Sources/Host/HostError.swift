@@ -8,6 +8,9 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
             case variableUnresolved = "variable-unresolved"
             case stringsInvalid = "strings-invalid"
             case io = "io"
+            case state = "state"
+            case dynamicItemsInvalid = "dynamic-items-invalid"
+            case configInvalid = "config-invalid"
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -22,6 +25,12 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
         public static let stringsInvalid = Code(.stringsInvalid)
         /// Reading or writing a file failed.
         public static let io = Code(.io)
+        /// The host's state database cannot be opened, read or written.
+        public static let state = Code(.state)
+        /// `dynamic set` was given items that are not a valid list; nothing was changed.
+        public static let dynamicItemsInvalid = Code(.dynamicItemsInvalid)
+        /// `config.json` cannot be parsed or has a wrong value.
+        public static let configInvalid = Code(.configInvalid)
 
         public var description: String { value.rawValue }
     }

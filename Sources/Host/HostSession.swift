@@ -31,12 +31,17 @@ public struct HostSession {
     public let plugins: PluginSet
     /// The language handed to plugins and used for titles.
     public let language: String
-    private let logger: Logger
+    public let config: HostConfig
+    /// The host's state: stored dynamic items and settings.
+    public let state: HostState
+    let logger: Logger
 
     /// Loads the manifest and the plugins.
     public init(options: HostOptions, logger: Logger) throws(HostError) {
         self.logger = logger
         paths = HostPaths(environment: options.environment)
+        config = try HostConfig.load(from: paths.configDirectory)
+        state = try HostState(directory: paths.dataDirectory)
         let preference = LanguagePreference(explicit: options.locale, environment: options.environment)
         let loader = ManifestLoader(
             expander: VariableExpander(defines: options.defines, environment: options.environment),
@@ -71,21 +76,33 @@ public struct HostSession {
     /// The static items: the manifest's, then the plugins' defaults.
     public var staticItems: [ShortcutItem] { manifest.items + plugins.staticItems }
 
-    /// The merged menu, asking each dynamic provider for its current items.
-    public func menu(limit: Int = Menu.defaultLimit) -> Menu {
-        var dynamic: [ShortcutItem] = []
-        for provider in plugins.providers {
-            switch provider.items(language) {
-            case .success(let items): dynamic += items
-            case .failure(let failure): logger.warning("\(failure.message)")
-            }
-        }
+    /// The merged menu from the static items and the stored dynamic items; no plugin code runs.
+    public func menu(limit: Int? = nil) throws(HostError) -> Menu {
         let registry = plugins.registry
-        return Menu(items: staticItems + dynamic, isHandled: { registry.handler(for: $0) != nil }, limit: limit)
+        let versions = Dictionary(plugins.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
+        let order = Dictionary(plugins.plugins.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let sources = try state.dynamicSources(language: language).sorted { left, right in
+            let rank = { (source: DynamicSource) in source.source == HostState.scriptSource ? -1 : (order[source.source] ?? Int.max) }
+            return (rank(left), left.source) < (rank(right), right.source)
+        }
+        return Menu(staticItems: staticItems, dynamic: sources,
+                    isHandled: { registry.handler(for: $0) != nil },
+                    prune: { source in
+                        guard source.source != HostState.scriptSource else { return nil }
+                        guard let version = versions[source.source] else {
+                            return "plugin \(source.source), which provided it, is gone"
+                        }
+                        if let stored = source.pluginVersion, stored != version {
+                            return "plugin \(source.source) changed version (\(stored) → \(version)) since it provided it; run 'standfit-host refresh'"
+                        }
+                        return nil
+                    },
+                    limit: limit ?? config.menuLimit)
     }
 
-    /// Runs `type` with `name=value` arguments.
-    public func run(_ type: String, arguments: [String]) -> Outcome {
+    /// Runs `type` with `name=value` arguments and, when given, the chosen item's userInfo.
+    /// After a plugin handled it, that plugin's dynamic items are asked for again and stored.
+    public func run(_ type: String, arguments: [String], userInfo: [String: JSONValue]? = nil) -> Outcome {
         var named: [NamedArgument] = []
         for text in arguments {
             guard let argument = NamedArgument(parsing: text) else {
@@ -96,6 +113,10 @@ public struct HostSession {
         }
         let dispatcher = Dispatcher(registry: plugins.registry, items: staticItems,
                                     fallbackType: manifest.fallbackType, locale: language)
-        return dispatcher.run(type, arguments: named)
+        let outcome = dispatcher.run(type, arguments: named, userInfo: userInfo)
+        if outcome.status == .handled, let plugin = outcome.plugin {
+            refreshDynamicItems(of: [plugin])
+        }
+        return outcome
     }
 }

@@ -4,20 +4,28 @@ import StandFitHost
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "Show the quick actions in menu order."
+        abstract: "Show the quick actions in menu order.",
+        discussion: """
+            Static items come first (the manifest's, then plugins' defaults), then dynamic items \
+            by rank. No plugin code runs to list dynamic items: they are the providers' stored \
+            answers (see 'refresh').
+            """
     )
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var manifestOptions: ManifestOptions
 
-    @Flag(help: "Also show items beyond the limit and items no plugin handles, marked.")
+    @Flag(help: "Also show items the limit cut and items that were pruned, marked.")
     var all = false
 
-    @Option(help: "How many items the menu shows.")
-    var limit = Menu.defaultLimit
+    @Flag(help: "Show every item with where it came from, its rank, whether the limit cut it and what it shadowed.")
+    var explain = false
+
+    @Option(help: "How many items the menu shows (default: menuLimit in config.json, else 4).")
+    var limit: Int?
 
     func validate() throws {
-        guard limit >= 1 else {
+        if let limit, limit < 1 {
             throw ValidationError("--limit must be 1 or more, got \(limit).")
         }
     }
@@ -26,12 +34,12 @@ struct ListCommand: ParsableCommand {
         let session = try Output.session(global) { () throws(HostError) in
             try HostSession(options: manifestOptions.hostOptions(), logger: global.logger)
         }
-        let menu = session.menu(limit: limit)
+        let menu = try Output.session(global) { () throws(HostError) in try session.menu(limit: limit) }
         if global.json {
-            Output.printJSON(menu.documents(all: all))
+            Output.printJSON(menu.documents(all: all, explain: explain))
             return
         }
-        let lines = menu.textLines(all: all)
+        let lines = menu.textLines(all: all, explain: explain)
         if lines.isEmpty {
             Output.printError("No quick actions to show; add items to \(session.paths.configDirectory.path)/Info.plist or install a plugin (see 'standfit-host plugins').")
         }

@@ -56,6 +56,11 @@ enum Output {
         }
     }
 
+    /// Prints a command's summary: the document under `--json`, else its message.
+    static func report<T: Encodable>(_ global: GlobalOptions, _ document: T, message: KeyPath<T, String>) {
+        if global.json { printJSON(document) } else { print(document[keyPath: message]) }
+    }
+
     static func printError(_ message: String) {
         FileHandle.standardError.write(Data("standfit-host: \(message)\n".utf8))
     }

@@ -21,11 +21,27 @@ struct RunCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Parameters for the action.", valueName: "name=value"))
     var parameters: [String] = []
 
+    @Option(name: .customLong("user-info"),
+            help: ArgumentHelp("The chosen item's userInfo, a JSON object (menus and desktop files pass it).",
+                               valueName: "json"))
+    var userInfoText: String?
+
+    var userInfo: [String: JSONValue]? {
+        guard let userInfoText, case .object(let values)? = JSONValue(jsonText: userInfoText) else { return nil }
+        return values
+    }
+
+    func validate() throws {
+        if let userInfoText, userInfo == nil {
+            throw ValidationError("--user-info must be a JSON object such as '{\"exercise\": \"squats\"}', got \(userInfoText).")
+        }
+    }
+
     func run() throws {
         let session = try Output.session(global) { () throws(HostError) in
             try HostSession(options: manifestOptions.hostOptions(), logger: global.logger)
         }
-        let outcome = session.run(type, arguments: parameters)
+        let outcome = session.run(type, arguments: parameters, userInfo: userInfo)
         if global.json {
             Output.printJSON(outcome)
         } else if outcome.status == .handled {

@@ -10,6 +10,7 @@ struct StandFitHostCommand: ParsableCommand {
             5 bad manifest or configuration, 64 usage error.
             """,
         version: "1.0.0",
-        subcommands: [RunCommand.self, ListCommand.self, PluginsCommand.self]
+        subcommands: [RunCommand.self, ListCommand.self, MenuCommand.self, RefreshCommand.self,
+                      DynamicCommand.self, ExportCommand.self, PluginsCommand.self]
     )
 }

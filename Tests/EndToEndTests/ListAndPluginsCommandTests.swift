@@ -29,9 +29,9 @@ struct ListAndPluginsCommandTests {
         #expect(sandbox.run("list", "--manifest", examples, "--define", "GREETEE=Ann", "--limit", "2", "--all").stdout == """
             1. Greet Ann  (com.example.greeter.greet)
             2. 5K Pace — 25 minutes  (com.example.hello.pace)
-            -  Weather Today  (com.example.weather.today)  unavailable: no plugin handles this type
-            -  Greet the World  (com.example.greeter.greet)  hidden: beyond the limit of the menu
-            -  Say Hello — to the world  (com.example.hello.greet)  hidden: beyond the limit of the menu
+            -  Weather Today  (com.example.weather.today)  pruned: no plugin handles com.example.weather.today
+            -  Greet the World  (com.example.greeter.greet)  cut: beyond the limit of 2
+            -  Say Hello — to the world  (com.example.hello.greet)  cut: beyond the limit of 2
 
             """)
     }
@@ -43,6 +43,8 @@ struct ListAndPluginsCommandTests {
               {
                 "available" : true,
                 "icon" : "person.wave.2",
+                "origin" : "\(examples)",
+                "rank" : null,
                 "source" : "static",
                 "subtitle" : null,
                 "title" : "Greet Ann",
@@ -61,8 +63,8 @@ struct ListAndPluginsCommandTests {
     @Test("an Apple Info.plist, localized from --locale and from LANG")
     func localizedAppleSample() {
         let expected = """
-            -  Zoeken — Zoek een item  (com.example.apple.First)  unavailable: no plugin handles this type
-            -  Delen — Deel een "item" met één tik  (com.example.apple.Second)  unavailable: no plugin handles this type
+            -  Zoeken — Zoek een item  (com.example.apple.First)  pruned: no plugin handles com.example.apple.First
+            -  Delen — Deel een "item" met één tik  (com.example.apple.Second)  pruned: no plugin handles com.example.apple.Second
             1. Greet the World  (com.example.greeter.greet)
             2. Say Hello — to the world  (com.example.hello.greet)
 

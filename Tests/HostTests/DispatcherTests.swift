@@ -218,32 +218,90 @@ struct ParameterBindingTests {
 
 @Suite("Menu")
 struct MenuTests {
-    @Test("order, identity, availability and the limit")
+    let registry = ActionRegistry([
+        RegisteredAction(type: "a.one", title: "", pluginID: "p") { _ in HandlerReply(status: 0) },
+        RegisteredAction(type: "a.two", title: "", pluginID: "p") { _ in HandlerReply(status: 0) },
+        RegisteredAction(type: "ns.*", title: "", pluginID: "p") { _ in HandlerReply(status: 0) },
+    ])
+
+    func menu(_ statics: [ShortcutItem], _ dynamic: [DynamicSource] = [], limit: Int = 3,
+              prune: @escaping (DynamicSource) -> String? = { _ in nil }) -> Menu {
+        Menu(staticItems: statics, dynamic: dynamic, isHandled: { registry.handler(for: $0) != nil },
+             prune: prune, limit: limit)
+    }
+
+    @Test("static order, identity, pruning of unhandled types and the limit")
     func rules() {
-        let items = [
-            ShortcutItem(type: "a.one", title: "One"),
-            ShortcutItem(type: "gone.x", title: "Gone"),
-            ShortcutItem(type: "a.two", title: "Two", userInfo: ["k": .int(1)]),
-            ShortcutItem(type: "a.two", title: "Two again", userInfo: ["k": .int(1)], source: .dynamic),
-            ShortcutItem(type: "a.two", title: "Two, other", userInfo: ["k": .int(2)], source: .dynamic),
-            ShortcutItem(type: "ns.deep.thing", title: "Namespaced"),
-        ]
-        let registry = ActionRegistry([
-            RegisteredAction(type: "a.one", title: "", pluginID: "p") { _ in HandlerReply(status: 0) },
-            RegisteredAction(type: "a.two", title: "", pluginID: "p") { _ in HandlerReply(status: 0) },
-            RegisteredAction(type: "ns.*", title: "", pluginID: "p") { _ in HandlerReply(status: 0) },
+        let menu = menu([
+            ShortcutItem(type: "a.one", title: "One", origin: "/m/Info.plist"),
+            ShortcutItem(type: "gone.x", title: "Gone", origin: "/m/Info.plist"),
+            ShortcutItem(type: "a.two", title: "Two", userInfo: ["k": .int(1)], origin: "/m/Info.plist"),
+            ShortcutItem(type: "a.two", title: "Two again", userInfo: ["k": .int(1)], origin: "p"),
+            ShortcutItem(type: "a.two", title: "Two, other", userInfo: ["k": .int(2)], origin: "p"),
+            ShortcutItem(type: "ns.deep.thing", title: "Namespaced", origin: "p"),
         ])
-        let menu = Menu(items: items, isHandled: { registry.handler(for: $0) != nil }, limit: 3)
         #expect(menu.entries.map(\.item.title) == ["One", "Gone", "Two", "Two, other", "Namespaced"])
         #expect(menu.entries.map(\.available) == [true, false, true, true, true])
+        #expect(menu.entries[2].shadowed.map(\.title) == ["Two again"])
         #expect(menu.visible.map(\.item.title) == ["One", "Two", "Two, other"])
         #expect(menu.textLines(all: true) == [
             "1. One  (a.one)",
-            "-  Gone  (gone.x)  unavailable: no plugin handles this type",
+            "-  Gone  (gone.x)  pruned: no plugin handles gone.x",
             "2. Two  (a.two)",
             "3. Two, other  (a.two)",
-            "-  Namespaced  (ns.deep.thing)  hidden: beyond the limit of the menu",
+            "-  Namespaced  (ns.deep.thing)  cut: beyond the limit of 3",
         ])
+    }
+
+    @Test("dynamic items interleave by rank, script list first at equal rank")
+    func dynamicRank() {
+        let script = DynamicSource(source: "script", pluginVersion: nil, items: [
+            ShortcutItem(type: "a.one", title: "S1", userInfo: ["s": .int(1)], source: .dynamic, origin: "script"),
+            ShortcutItem(type: "a.one", title: "S2", userInfo: ["s": .int(2)], source: .dynamic, origin: "script"),
+        ])
+        let provider = DynamicSource(source: "p", pluginVersion: "1", items: [
+            ShortcutItem(type: "a.two", title: "P1", source: .dynamic, origin: "p"),
+            ShortcutItem(type: "a.two", title: "P2", userInfo: ["n": .int(2)], source: .dynamic, origin: "p"),
+        ])
+        let menu = menu([], [script, provider], limit: 10)
+        #expect(menu.entries.map(\.item.title) == ["S1", "P1", "S2", "P2"])
+        #expect(menu.entries.map(\.rank) == [1, 1, 2, 2])
+    }
+
+    @Test("a dynamic twin replaces a static item in place; a later dynamic twin is shadowed")
+    func replacement() {
+        let statics = [
+            ShortcutItem(type: "a.one", title: "Log", origin: "p"),
+            ShortcutItem(type: "a.two", title: "View Streak", origin: "p"),
+        ]
+        let provider = DynamicSource(source: "p", pluginVersion: "1", items: [
+            ShortcutItem(type: "a.one", title: "Log Squats", userInfo: ["e": .string("squats")], source: .dynamic, origin: "p"),
+            ShortcutItem(type: "a.two", title: "View Streak", subtitle: "1 day", source: .dynamic, origin: "p"),
+        ])
+        let script = DynamicSource(source: "script", pluginVersion: nil, items: [
+            ShortcutItem(type: "a.two", title: "Streak!", source: .dynamic, origin: "script"),
+        ])
+        let menu = menu(statics, [script, provider], limit: 2)
+        #expect(menu.entries.map(\.item.title) == ["Log", "Streak!", "Log Squats"])
+        #expect(menu.entries[1].shadowed.map(\.title) == ["View Streak", "View Streak"])
+        #expect(menu.textLines(all: false, explain: true) == [
+            "1. Log  (a.one)",
+            "     default item of plugin p",
+            "2. Streak!  (a.two)",
+            "     dynamic, from the script list (dynamic set), rank 1; replaces \"View Streak\" (default item of plugin p); shadows \"View Streak\" (dynamic, from plugin p's provider)",
+            "-  Log Squats  (a.one)  cut: beyond the limit of 2",
+            "     dynamic, from plugin p's provider, rank 1",
+        ])
+    }
+
+    @Test("a provider whose plugin is gone or changed is pruned whole")
+    func prunedProvider() {
+        let provider = DynamicSource(source: "old", pluginVersion: "1", items: [
+            ShortcutItem(type: "a.one", title: "Stale", userInfo: ["x": .int(1)], source: .dynamic, origin: "old"),
+        ])
+        let menu = menu([], [provider], prune: { $0.source == "old" ? "plugin old is gone" : nil })
+        #expect(menu.visible.isEmpty)
+        #expect(menu.entries.map(\.pruned) == ["plugin old is gone"])
     }
 
     @Test("the first registration of a type wins")

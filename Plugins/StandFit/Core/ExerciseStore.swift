@@ -12,6 +12,7 @@ public struct ExerciseStore: Sendable {
 
     public init(directory: URL) throws {
         url = directory.appendingPathComponent("standfit.sqlite")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         pool = try DatabasePool(path: url.path, configuration: configuration)

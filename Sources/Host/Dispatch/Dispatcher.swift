@@ -59,8 +59,9 @@ public struct Dispatcher {
         return .unknown(type: type)
     }
 
-    /// Resolves, binds and runs `type` with `arguments`.
-    public func run(_ requested: String, arguments: [NamedArgument]) -> Outcome {
+    /// Resolves, binds and runs `type` with `arguments`. `userInfo` is the chosen item's (a
+    /// menu or desktop entry passes it); nil takes the first item of that type in `items`.
+    public func run(_ requested: String, arguments: [NamedArgument], userInfo explicit: [String: JSONValue]? = nil) -> Outcome {
         switch resolve(requested) {
         case .ambiguous(let name, let candidates):
             let list = candidates.joined(separator: ", ")
@@ -72,7 +73,7 @@ public struct Dispatcher {
         case .handler(let action, let type, let route):
             // A fallback handler binds from its own item's userInfo, not the unknown type's.
             let itemType = route == .fallback ? (fallbackType ?? type) : type
-            let userInfo = items.first { $0.type == itemType }?.userInfo ?? [:]
+            let userInfo = explicit ?? items.first { $0.type == itemType }?.userInfo ?? [:]
             let binder = ParameterBinder(type: route == .fallback ? action.type : type, parameters: action.parameters)
             switch binder.bind(arguments: arguments, userInfo: userInfo) {
             case .failure(let failure):

@@ -1,8 +1,8 @@
-/// `list`: the menu as text and as JSON.
+/// `list`: the menu as text and as JSON, and `--explain`'s account of each item.
 extension Menu {
     /// One object per item with every key present (`null` where absent), so scripts can rely
-    /// on the shape: `type`, `title`, `subtitle`, `icon`, `userInfo`, `source`, `available`,
-    /// `withinLimit`.
+    /// on the shape: `type`, `title`, `subtitle`, `icon`, `userInfo`, `source`, `origin`,
+    /// `rank`, `available`, `withinLimit`; with `--explain` also `pruned` and `shadows`.
     public struct ItemDocument: Encodable, Equatable {
         public var type: String
         public var title: String
@@ -10,8 +10,24 @@ extension Menu {
         public var icon: String?
         public var userInfo: [String: JSONValue]
         public var source: String
+        public var origin: String
+        public var rank: Int?
         public var available: Bool
         public var withinLimit: Bool
+        /// Only with `--explain`.
+        public var explanation: Explanation?
+
+        public struct Explanation: Encodable, Equatable {
+            public var pruned: String?
+            public var shadows: [Shadowed]
+        }
+
+        public struct Shadowed: Encodable, Equatable {
+            public var type: String
+            public var title: String
+            public var source: String
+            public var origin: String
+        }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -21,12 +37,18 @@ extension Menu {
             try container.encode(icon, forKey: .icon)
             try container.encode(userInfo, forKey: .userInfo)
             try container.encode(source, forKey: .source)
+            try container.encode(origin, forKey: .origin)
+            try container.encode(rank, forKey: .rank)
             try container.encode(available, forKey: .available)
             try container.encode(withinLimit, forKey: .withinLimit)
+            if let explanation {
+                try container.encode(explanation.pruned, forKey: .pruned)
+                try container.encode(explanation.shadows, forKey: .shadows)
+            }
         }
 
         enum CodingKeys: String, CodingKey {
-            case type, title, subtitle, icon, userInfo, source, available, withinLimit
+            case type, title, subtitle, icon, userInfo, source, origin, rank, available, withinLimit, pruned, shadows
         }
     }
 
@@ -35,19 +57,28 @@ extension Menu {
         all ? entries : visible
     }
 
-    public func documents(all: Bool) -> [ItemDocument] {
-        listed(all: all).map { entry in
-            ItemDocument(type: entry.item.type, title: entry.item.title, subtitle: entry.item.subtitle,
-                         icon: entry.item.icon, userInfo: entry.item.userInfo,
-                         source: entry.item.source.rawValue, available: entry.available,
-                         withinLimit: entry.withinLimit)
+    public func documents(all: Bool, explain: Bool = false) -> [ItemDocument] {
+        listed(all: all || explain).map { entry in
+            ItemDocument(
+                type: entry.item.type, title: entry.item.title, subtitle: entry.item.subtitle,
+                icon: entry.item.icon, userInfo: entry.item.userInfo, source: entry.item.source.rawValue,
+                origin: entry.item.origin, rank: entry.rank, available: entry.available,
+                withinLimit: entry.withinLimit,
+                explanation: explain ? ItemDocument.Explanation(
+                    pruned: entry.pruned,
+                    shadows: entry.shadowed.map {
+                        ItemDocument.Shadowed(type: $0.type, title: $0.title, source: $0.source.rawValue, origin: $0.origin)
+                    }) : nil)
         }
     }
 
-    /// One line per item: `1. Title — Subtitle  (type)`, then what `--all` adds.
-    public func textLines(all: Bool) -> [String] {
+    /// One line per item: `1. Title — Subtitle  (type)`, then what `--all` adds; with
+    /// `explain`, every item and an indented line saying where it came from and why it is
+    /// where it is.
+    public func textLines(all: Bool, explain: Bool = false) -> [String] {
         var number = 0
-        return listed(all: all).map { entry in
+        var lines: [String] = []
+        for entry in listed(all: all || explain) {
             var line: String
             if entry.available && entry.withinLimit {
                 number += 1
@@ -58,12 +89,37 @@ extension Menu {
             line += entry.item.title
             if let subtitle = entry.item.subtitle { line += " — \(subtitle)" }
             line += "  (\(entry.item.type))"
-            if !entry.available {
-                line += "  unavailable: no plugin handles this type"
+            if let pruned = entry.pruned {
+                line += "  pruned: \(pruned)"
             } else if !entry.withinLimit {
-                line += "  hidden: beyond the limit of the menu"
+                line += "  cut: beyond the limit of \(limit)"
             }
-            return line
+            lines.append(line)
+            if explain {
+                var reasons = [Menu.describeOrigin(entry.item, rank: entry.rank)]
+                for (position, shadowed) in entry.shadowed.enumerated() {
+                    let verb = position == 0 && entry.rank != nil && shadowed.source == .static ? "replaces" : "shadows"
+                    reasons.append("\(verb) \"\(shadowed.title)\" (\(Menu.describeOrigin(shadowed, rank: nil)))")
+                }
+                lines.append("     " + reasons.joined(separator: "; "))
+            }
+        }
+        return lines
+    }
+
+    /// "from the manifest /path", "default item of plugin X", "from plugin X's provider, rank 2",
+    /// "from the script list, rank 1".
+    static func describeOrigin(_ item: ShortcutItem, rank: Int?) -> String {
+        let rankText = rank.map { ", rank \($0)" } ?? ""
+        switch item.source {
+        case .static where item.origin.hasPrefix("/"):
+            return "from the manifest \(item.origin)"
+        case .static:
+            return "default item of plugin \(item.origin)"
+        case .dynamic where item.origin == HostState.scriptSource:
+            return "dynamic, from the script list (dynamic set)\(rankText)"
+        case .dynamic:
+            return "dynamic, from plugin \(item.origin)'s provider\(rankText)"
         }
     }
 }

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The user's settings: `$XDG_CONFIG_HOME/standfit/config.json`, every key optional.
+///
+/// ```json
+/// { "menuLimit": 4 }
+/// ```
+///
+/// An unknown key is an error rather than ignored, so a typo does not silently do nothing.
+public struct HostConfig: Sendable, Equatable {
+    /// How many items menus show (`--limit` overrides it).
+    public var menuLimit: Int = Menu.defaultLimit
+
+    public init() {}
+
+    static let keys = ["menuLimit"]
+
+    /// Reads `config.json` in `directory`; defaults when there is none.
+    public static func load(from directory: URL) throws(HostError) -> HostConfig {
+        let url = directory.appendingPathComponent("config.json")
+        guard FileManager.default.fileExists(atPath: url.path) else { return HostConfig() }
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: url))
+        } catch {
+            throw HostError(.configInvalid, "The settings file \(url.path) is not valid JSON; fix it or remove it to use the defaults.", cause: error)
+        }
+        guard case .object(let values) = value else {
+            throw HostError(.configInvalid, "The settings file \(url.path) must hold one JSON object, like {\"menuLimit\": 4}.")
+        }
+        var config = HostConfig()
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            switch (key, value) {
+            case ("menuLimit", .int(let limit)) where limit >= 1 && limit <= 100:
+                config.menuLimit = Int(limit)
+            case ("menuLimit", _):
+                throw HostError(.configInvalid, "menuLimit in \(url.path) must be a whole number from 1 to 100, got \(value.jsonText).")
+            default:
+                throw HostError(.configInvalid, "Unknown setting '\(key)' in \(url.path); the settings are \(keys.joined(separator: ", ")).")
+            }
+        }
+        return config
+    }
+}

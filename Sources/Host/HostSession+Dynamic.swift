@@ -1,0 +1,94 @@
+import Foundation
+
+/// Keeping the stored dynamic items current: providers are asked after their plugin handled
+/// an action and on `refresh`; `dynamic set` and `dynamic clear` own the script list.
+extension HostSession {
+    /// What one refresh did, per provider.
+    public struct RefreshReport: Sendable, Equatable {
+        public var pluginID: String
+        /// Items stored in the run's language, or nil when the provider failed.
+        public var itemCount: Int?
+        /// Why it failed, or what else happened.
+        public var note: String?
+    }
+
+    /// Asks the providers of `pluginIDs` (all when nil) for their items and stores them, in the
+    /// run's language and in every other language already stored for them. A provider that
+    /// fails keeps its previous items. Providers whose plugin is gone are forgotten.
+    @discardableResult
+    public func refreshDynamicItems(of pluginIDs: [String]? = nil) -> [RefreshReport] {
+        var reports: [RefreshReport] = []
+        var changed = false
+        let versions = Dictionary(plugins.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
+        for provider in plugins.providers where pluginIDs?.contains(provider.pluginID) ?? true {
+            let id = provider.pluginID
+            var languages = [language]
+            do {
+                languages += try state.languages(of: id).filter { $0 != language }
+            } catch {
+                logger.warning("\(error.message)")
+            }
+            var report = RefreshReport(pluginID: id, itemCount: nil, note: nil)
+            for (position, language) in languages.enumerated() {
+                switch provider.items(language) {
+                case .success(let items):
+                    do {
+                        try state.replaceItems(source: id, language: language, pluginVersion: versions[id], items: items)
+                        changed = true
+                        if position == 0 { report.itemCount = items.count }
+                    } catch {
+                        report.note = error.message
+                        logger.warning("\(error.message)")
+                    }
+                case .failure(let failure):
+                    report.note = failure.message
+                    logger.warning("\(failure.message)")
+                }
+            }
+            reports.append(report)
+        }
+        if pluginIDs == nil {
+            changed = forgetGoneProviders(reports: &reports) || changed
+        }
+        if changed { dynamicItemsChanged() }
+        return reports
+    }
+
+    /// Replaces the script-owned dynamic list.
+    public func setScriptItems(_ items: [ShortcutItem]) throws(HostError) {
+        try state.replaceItems(source: HostState.scriptSource, language: "", pluginVersion: nil, items: items)
+        dynamicItemsChanged()
+    }
+
+    /// Empties the script-owned dynamic list.
+    public func clearScriptItems() throws(HostError) {
+        try state.removeSource(HostState.scriptSource)
+        dynamicItemsChanged()
+    }
+
+    /// Called whenever the stored dynamic items changed: keeps an installed desktop file current.
+    func dynamicItemsChanged() {
+        do {
+            try DesktopInstallation.update(session: self)
+        } catch {
+            logger.warning("\(error.message)")
+        }
+    }
+
+    private func forgetGoneProviders(reports: inout [RefreshReport]) -> Bool {
+        let providing = Set(plugins.providers.map(\.pluginID))
+        var changed = false
+        do {
+            for source in try state.dynamicSources(language: language)
+            where source.source != HostState.scriptSource && !providing.contains(source.source) {
+                try state.removeSource(source.source)
+                reports.append(RefreshReport(pluginID: source.source, itemCount: 0,
+                                             note: "its plugin is gone or no longer provides items; its stored items were removed"))
+                changed = true
+            }
+        } catch {
+            logger.warning("\(error.message)")
+        }
+        return changed
+    }
+}

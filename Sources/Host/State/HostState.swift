@@ -1,0 +1,186 @@
+import Foundation
+import GRDB
+
+/// The host's own state, in SQLite through GRDB: `$XDG_DATA_HOME/standfit/state.sqlite`.
+///
+/// It holds the dynamic items — each provider's last answer and the script-owned list — so
+/// that `list`, `menu` and the desktop export read them without running plugin code, and the
+/// host's settings (where the desktop file is installed). WAL mode (a `DatabasePool`), one
+/// transaction per change, and a busy timeout, since several commands may run at once.
+public struct HostState: Sendable {
+    public let url: URL
+    private let pool: DatabasePool
+
+    /// The source name of the items `dynamic set` owns.
+    public static let scriptSource = "script"
+
+    public init(directory: URL) throws(HostError) {
+        url = directory.appendingPathComponent("state.sqlite")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            pool = try DatabasePool(path: url.path, configuration: configuration)
+            try HostState.migrator.migrate(pool)
+        } catch {
+            throw HostError(.state, "The host's state \(url.path) cannot be opened (\(HostState.describe(error))); check that the directory is writable, or move the file aside to start afresh.", cause: error)
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            // One row per (source, language): a provider's answer in one language, or the
+            // script list (language ""). pluginVersion is the provider's version at the time.
+            try db.create(table: "dynamicSource") { table in
+                table.column("source", .text).notNull()
+                table.column("language", .text).notNull()
+                table.column("pluginVersion", .text)
+                table.column("updatedAt", .datetime).notNull()
+                table.primaryKey(["source", "language"])
+            }
+            try db.create(table: "dynamicItem") { table in
+                table.column("source", .text).notNull()
+                table.column("language", .text).notNull()
+                table.column("rank", .integer).notNull()
+                table.column("type", .text).notNull()
+                table.column("title", .text).notNull()
+                table.column("subtitle", .text)
+                table.column("icon", .text)
+                table.column("userInfo", .text).notNull()
+                table.primaryKey(["source", "language", "rank"])
+                table.foreignKey(["source", "language"], references: "dynamicSource", onDelete: .cascade)
+            }
+            try db.create(table: "setting") { table in
+                table.primaryKey("key", .text)
+                table.column("value", .text).notNull()
+            }
+        }
+        return migrator
+    }
+
+    // MARK: Dynamic items
+
+    /// Replaces everything `source` offers in `language` with `items`, in one transaction.
+    public func replaceItems(source: String, language: String, pluginVersion: String?,
+                             items: [ShortcutItem], at date: Date = Date()) throws(HostError) {
+        try write("store the dynamic items of '\(source)'") { db in
+            try db.execute(sql: "DELETE FROM dynamicSource WHERE source = ? AND language = ?",
+                           arguments: [source, language])
+            try db.execute(sql: "INSERT INTO dynamicSource (source, language, pluginVersion, updatedAt) VALUES (?, ?, ?, ?)",
+                           arguments: [source, language, pluginVersion, date])
+            for (index, item) in items.enumerated() {
+                try db.execute(sql: """
+                    INSERT INTO dynamicItem (source, language, rank, type, title, subtitle, icon, userInfo)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [source, language, index + 1, item.type, item.title, item.subtitle,
+                                     item.icon, JSONValue.object(item.userInfo).jsonText])
+            }
+        }
+    }
+
+    /// Forgets `source` in every language (a provider that went away, `dynamic clear`).
+    public func removeSource(_ source: String) throws(HostError) {
+        try write("remove the dynamic items of '\(source)'") { db in
+            try db.execute(sql: "DELETE FROM dynamicSource WHERE source = ?", arguments: [source])
+        }
+    }
+
+    /// Languages `source` has stored items in.
+    public func languages(of source: String) throws(HostError) -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT language FROM dynamicSource WHERE source = ? ORDER BY language",
+                                arguments: [source])
+        }
+    }
+
+    /// Each source's stored items for `language`: the rows in that language, or else the
+    /// source's most recent answer in another one (better a title in English than none).
+    public func dynamicSources(language: String) throws(HostError) -> [DynamicSource] {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT source, language, pluginVersion FROM dynamicSource
+                ORDER BY source, language = ? DESC, language = '' DESC, updatedAt DESC
+                """, arguments: [language])
+            var chosen: [DynamicSource] = []
+            for row in rows {
+                let source: String = row["source"]
+                if chosen.last?.source == source { continue }
+                let rowLanguage: String = row["language"]
+                let items = try Row.fetchAll(db, sql: """
+                    SELECT * FROM dynamicItem WHERE source = ? AND language = ? ORDER BY rank
+                    """, arguments: [source, rowLanguage]).map { item in
+                    ShortcutItem(type: item["type"], title: item["title"], subtitle: item["subtitle"],
+                                 icon: item["icon"], userInfo: HostState.userInfo(item["userInfo"]),
+                                 source: .dynamic, origin: source)
+                }
+                chosen.append(DynamicSource(source: source, pluginVersion: row["pluginVersion"], items: items))
+            }
+            return chosen
+        }
+    }
+
+    // MARK: Settings
+
+    public func setting(_ key: String) throws(HostError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
+    }
+
+    public func setSetting(_ key: String, _ value: String?) throws(HostError) {
+        try write("save the setting '\(key)'") { db in
+            if let value {
+                try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)", arguments: [key, value])
+            } else {
+                try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key])
+            }
+        }
+    }
+
+    /// `PRAGMA integrity_check`'s answer: "ok" for a sound database.
+    public func integrityCheck() throws(HostError) -> String {
+        try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
+    }
+
+    // MARK: Plumbing
+
+    private func read<T>(_ body: (Database) throws -> T) throws(HostError) -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw HostError(.state, "The host's state \(url.path) cannot be read (\(HostState.describe(error))); move the file aside to start afresh.", cause: error)
+        }
+    }
+
+    private func write(_ what: String, _ body: (Database) throws -> Void) throws(HostError) {
+        do {
+            try pool.write(body)
+        } catch {
+            throw HostError(.state, "Could not \(what) in the host's state \(url.path) (\(HostState.describe(error))); nothing was changed. Check that the disk is not full and the file is writable.", cause: error)
+        }
+    }
+
+    private static func userInfo(_ text: String) -> [String: JSONValue] {
+        if case .object(let values)? = JSONValue(jsonText: text) { return values }
+        return [:]
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        (error as? DatabaseError)?.message ?? "\(error)"
+    }
+}
+
+/// One source's stored dynamic items.
+public struct DynamicSource: Sendable, Equatable {
+    /// A plugin id, or `HostState.scriptSource`.
+    public var source: String
+    /// The provider's version when it answered; nil for the script list.
+    public var pluginVersion: String?
+    public var items: [ShortcutItem]
+
+    public init(source: String, pluginVersion: String?, items: [ShortcutItem]) {
+        self.source = source
+        self.pluginVersion = pluginVersion
+        self.items = items
+    }
+}

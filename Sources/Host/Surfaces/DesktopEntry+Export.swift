@@ -1,0 +1,51 @@
+/// The quick actions as a `.desktop` file: the Linux desktop's app-icon menu.
+extension DesktopEntry {
+    /// The icon of an entry whose first item has no icon the catalog knows.
+    public static let fallbackIcon = "applications-utilities"
+
+    /// The entry for `items`: opening it runs `executable menu` in a terminal, and each item is
+    /// an action running `executable run TYPE [--user-info JSON]`.
+    ///
+    /// An action is named by the item's title, plus ` — ` and the subtitle when there is one;
+    /// its id comes from the type (`actionID(for:taken:)`), unique within the file.
+    ///
+    /// Rationale: the entry's icon is the first item's, the app's primary action (for StandFit,
+    /// logging exercise), so the launcher shows what the app is for; `fallbackIcon` otherwise.
+    public static func export(items: [ShortcutItem], executable: String, applicationName: String) -> DesktopEntry {
+        var taken = Set<String>()
+        let actions = items.map { item in
+            let id = actionID(for: item.type, taken: taken)
+            taken.insert(id)
+            var exec = [executable, "run", item.type]
+            if !item.userInfo.isEmpty { exec += ["--user-info", userInfoArgument(item.userInfo)] }
+            var name = item.title
+            if let subtitle = item.subtitle, !subtitle.isEmpty { name += " — \(subtitle)" }
+            return Action(id: id, name: name, icon: IconCatalog.themeName(for: item.icon), exec: exec)
+        }
+        return DesktopEntry(
+            name: applicationName,
+            icon: IconCatalog.themeName(for: items.first?.icon) ?? fallbackIcon,
+            exec: [executable, "menu"],
+            terminal: true,
+            categories: ["Utility"],
+            actions: actions)
+    }
+
+    /// `userInfo` as the canonical JSON text, with DEL written `\u007f`.
+    ///
+    /// Rationale: JSON leaves DEL raw inside strings, and an Exec line cannot carry it (see
+    /// `execLine`); as a JSON escape it costs nothing and the value still decodes the same.
+    static func userInfoArgument(_ userInfo: [String: JSONValue]) -> String {
+        let text = JSONValue.object(userInfo).jsonText
+        guard text.unicodeScalars.contains("\u{7F}") else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\u{7F}" {
+                result.append(contentsOf: "\\u007f".unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+}

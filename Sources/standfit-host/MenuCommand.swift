@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import StandFitHost
+
+/// `menu`: the long-press menu in the terminal. Arrows or digits choose, Enter runs the item
+/// (with its userInfo, as a desktop click would), Esc or q leaves.
+struct MenuCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "menu",
+        abstract: "Choose a quick action from a menu in the terminal and run it.",
+        discussion: "Needs a terminal on standard input and output; scripts use 'list' and 'run'."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var manifestOptions: ManifestOptions
+
+    @Option(help: "How many items the menu shows (default: menuLimit in config.json, else 4).")
+    var limit: Int?
+
+    func validate() throws {
+        if let limit, limit < 1 {
+            throw ValidationError("--limit must be 1 or more, got \(limit).")
+        }
+        if global.json {
+            throw ValidationError("menu is interactive and has no --json; use 'standfit-host list --json'.")
+        }
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw ValidationError("menu needs a terminal on standard input and output; in scripts use 'standfit-host list' to see the actions and 'standfit-host run TYPE' to run one.")
+        }
+    }
+
+    func run() throws {
+        let session = try Output.session(global) { () throws(HostError) in
+            try HostSession(options: manifestOptions.hostOptions(), logger: global.logger)
+        }
+        let entries = try Output.session(global) { () throws(HostError) in try session.menu(limit: limit) }.visible
+        guard !entries.isEmpty else {
+            Output.printError("No quick actions to show; add items to \(session.paths.configDirectory.path)/Info.plist or install a plugin (see 'standfit-host plugins').")
+            return
+        }
+        let rows = entries.map { TerminalMenu.Row(glyph: IconCatalog.glyph(for: $0.item.icon), title: $0.item.title,
+                                                  subtitle: $0.item.subtitle) }
+        guard let chosen = try TerminalMenu(title: "Quick actions", rows: rows).choose() else { return }
+        let item = entries[chosen].item
+        let outcome = session.run(item.type, arguments: [], userInfo: item.userInfo)
+        if outcome.status == .handled {
+            print(outcome.message)
+        } else {
+            Output.printError(outcome.message)
+        }
+        try Output.exit(for: outcome.status)
+    }
+}

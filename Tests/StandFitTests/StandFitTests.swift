@@ -1,0 +1,213 @@
+import Foundation
+import PluginAPI
+import StandFitCore
+import Testing
+
+/// StandFit's model without a host: a store in a temporary directory, a fixed clock in a
+/// chosen time zone, and the real `.strings` tables.
+struct StandFitFixture {
+    static let localization = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Plugins/StandFit/Plugin/Localization")
+
+    let directory: URL
+    let timeZone: TimeZone
+    let language: String
+
+    init(timeZone: String = "Europe/Amsterdam", language: String = "en") {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("standfit-tests-\(UUID().uuidString)")
+        self.timeZone = TimeZone(identifier: timeZone)!
+        self.language = language
+    }
+
+    /// An instant given as local wall-clock time in the fixture's zone: "2026-03-29 02:30".
+    func local(_ text: String) -> Date {
+        let formatter = DateFormatter()
+        formatter.timeZone = timeZone
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.date(from: text)!
+    }
+
+    var calendar: Calendar { StandFitClock.calendar(language: language, timeZone: timeZone) }
+
+    func app(at now: String) throws -> StandFitApp {
+        let instant = local(now)
+        let strings = LocalizedStrings(directory: StandFitFixture.localization, language: language)
+        return StandFitApp(store: try ExerciseStore(directory: directory),
+                           clock: StandFitClock(now: { instant }, calendar: calendar),
+                           text: StandFitText(strings: strings, calendar: calendar))
+    }
+
+    /// Logs `exercise` at each local time.
+    func log(_ exercise: String, count: Int = 10, at times: String...) throws {
+        let store = try ExerciseStore(directory: directory)
+        for time in times {
+            _ = try store.log(LogEntry(exercise: exercise, count: count, loggedAt: local(time)))
+        }
+    }
+}
+
+@Suite("StandFit catalogue")
+struct CatalogueTests {
+    @Test("names match ignoring case, spaces and punctuation, in both languages",
+          arguments: ["push ups", "push-ups", "Pushups", "PUSH-UP", "opdrukken", "Push-Ups"])
+    func matching(text: String) {
+        let strings = LocalizedStrings(directory: StandFitFixture.localization, language: "nl")
+        let names = StandFitText(strings: strings, calendar: Calendar(identifier: .gregorian))
+            .names(in: .standard)
+        #expect(ExerciseCatalogue.standard.match(text, names: names)?.id == "pushups")
+    }
+
+    @Test("localized names match too, and unknown names do not")
+    func localizedNames() {
+        let strings = LocalizedStrings(directory: StandFitFixture.localization, language: "nl")
+        let names = StandFitText(strings: strings, calendar: Calendar(identifier: .gregorian)).names(in: .standard)
+        #expect(ExerciseCatalogue.standard.match("Kuitheffingen", names: names)?.id == "calfraises")
+        #expect(ExerciseCatalogue.standard.match("yoga", names: names) == nil)
+        #expect(ExerciseCatalogue.standard.match("  -- ", names: names) == nil)
+    }
+
+    @Test("at least eight exercises, each with a name in English and Dutch")
+    func catalogue() {
+        #expect(ExerciseCatalogue.standard.exercises.count >= 8)
+        for language in ["en", "nl"] {
+            let strings = LocalizedStrings(directory: StandFitFixture.localization, language: language)
+            for exercise in ExerciseCatalogue.standard.exercises {
+                for form in ["one", "other", "title"] {
+                    #expect(strings.has("exercise.\(exercise.id).\(form)"), "\(language): exercise.\(exercise.id).\(form)")
+                }
+            }
+        }
+    }
+}
+
+@Suite("StandFit streaks")
+struct StreakTests {
+    @Test("consecutive local days ending today, across midnight")
+    func acrossMidnight() throws {
+        let fixture = StandFitFixture()
+        try fixture.log("squats", at: "2026-11-20 23:59", "2026-11-21 00:01", "2026-11-22 08:00")
+        #expect(try fixture.app(at: "2026-11-22 09:00").streak() == Streak(days: 3, includesToday: true))
+    }
+
+    @Test("a streak ending yesterday still counts; one ending the day before does not")
+    func endingYesterday() throws {
+        let fixture = StandFitFixture()
+        try fixture.log("plank", at: "2026-11-20 12:00", "2026-11-21 12:00")
+        #expect(try fixture.app(at: "2026-11-22 09:00").streak() == Streak(days: 2, includesToday: false))
+        #expect(try fixture.app(at: "2026-11-23 00:00").streak() == Streak(days: 0, includesToday: false))
+    }
+
+    @Test("a gap ends the streak")
+    func gap() throws {
+        let fixture = StandFitFixture()
+        try fixture.log("squats", at: "2026-11-18 12:00", "2026-11-20 12:00", "2026-11-21 12:00", "2026-11-21 18:00")
+        #expect(try fixture.app(at: "2026-11-21 20:00").streak() == Streak(days: 2, includesToday: true))
+    }
+
+    @Test("days across the spring DST change (23 hours) and the autumn one (25 hours) count once each")
+    func daylightSaving() throws {
+        let spring = StandFitFixture()
+        // Amsterdam moves from 02:00 to 03:00 on 29 March 2026.
+        try spring.log("squats", at: "2026-03-28 23:30", "2026-03-29 03:30", "2026-03-30 00:15")
+        #expect(try spring.app(at: "2026-03-30 07:00").streak() == Streak(days: 3, includesToday: true))
+        let autumn = StandFitFixture()
+        // ... and back from 03:00 to 02:00 on 25 October 2026.
+        try autumn.log("squats", at: "2026-10-24 23:50", "2026-10-25 02:30", "2026-10-26 00:05")
+        #expect(try autumn.app(at: "2026-10-26 23:59").streak() == Streak(days: 3, includesToday: true))
+    }
+
+    @Test("the same instants make a different streak in another time zone")
+    func timeZones() throws {
+        let amsterdam = StandFitFixture(timeZone: "Europe/Amsterdam")
+        // 22:30 UTC is 23:30 in Amsterdam but already the next day in Tokyo.
+        try amsterdam.log("squats", at: "2026-11-20 23:30", "2026-11-21 23:30")
+        #expect(try amsterdam.app(at: "2026-11-21 23:45").streak().days == 2)
+        let tokyo = StandFitFixture(timeZone: "Asia/Tokyo")
+        let store = try ExerciseStore(directory: tokyo.directory)
+        for time in ["2026-11-20 23:30", "2026-11-21 23:30"] {
+            _ = try store.log(LogEntry(exercise: "squats", count: 1, loggedAt: amsterdam.local(time)))
+        }
+        // In Tokyo both logs fall on 21 and 22 November: still two days, ending "today".
+        let now = amsterdam.local("2026-11-21 23:45")
+        let calendar = StandFitClock.calendar(language: "en", timeZone: tokyo.timeZone)
+        let streak = Streak(logTimes: try store.logTimes(before: now.addingTimeInterval(86_400)), now: now, calendar: calendar)
+        #expect(streak == Streak(days: 2, includesToday: true))
+    }
+}
+
+@Suite("StandFit actions")
+struct ActionTests {
+    @Test("log, repeat the last, undo; messages in English and Dutch")
+    func logAndUndo() throws {
+        let fixture = StandFitFixture()
+        let app = try fixture.app(at: "2026-11-22 14:05")
+        let logged = try app.logExercise("Squats", count: 20, note: nil)
+        #expect(logged.status == .handled)
+        #expect(logged.dialog == "Logged 20 squats")
+        #expect(try app.logExercise("plank", count: nil, note: "  ").dialog == "Logged 60 seconds of plank")
+        #expect(try app.logLast().dialog == "Logged 60 seconds of plank")
+        #expect(try app.undo().dialog == "Removed 60 seconds of plank logged at 14:05")
+        let dutch = StandFitFixture(language: "nl")
+        let nl = try dutch.app(at: "2026-11-22 14:05")
+        #expect(try nl.logExercise("push-ups", count: 1, note: nil).dialog == "1 push-up gelogd")
+        #expect(try nl.undo().dialog == "1 push-up van 14:05 gewist")
+        #expect(try nl.undo().status == .declined)
+    }
+
+    @Test("bad exercise and count are invalid input naming the parameter; nothing is stored")
+    func invalid() throws {
+        let fixture = StandFitFixture()
+        let app = try fixture.app(at: "2026-11-22 14:05")
+        let unknown = try app.logExercise("yoga", count: 5, note: nil)
+        #expect(unknown.status == .invalidInput)
+        #expect(unknown.dialog.hasPrefix("exercise: no exercise is called 'yoga'; choose one of squats, pushups,"))
+        #expect(try app.logExercise("squats", count: 0, note: nil).dialog == "count: expected a number from 1 to 3600, got 0.")
+        #expect(try app.store.isEmpty())
+        #expect(try app.logLast().status == .declined)
+    }
+
+    @Test("dynamic items follow the state: last exercise, streak only when > 0, progress only with logs")
+    func dynamicItems() throws {
+        let fixture = StandFitFixture()
+        #expect(try fixture.app(at: "2026-11-22 10:00").dynamicItems().isEmpty)
+        try fixture.log("lunges", count: 12, at: "2026-11-20 10:00")
+        let stale = try fixture.app(at: "2026-11-22 10:00").dynamicItems()
+        #expect(stale.map(\.title) == ["Log Lunges", "View Progress"])
+        #expect(stale[0].userInfo == ["exercise": "lunges", "count": 12])
+        #expect(stale[0].subtitle == "12 reps")
+        try fixture.log("squats", count: 20, at: "2026-11-22 09:00")
+        let dutch = StandFitFixture(language: "nl")
+        let current = try StandFitApp(store: ExerciseStore(directory: fixture.directory),
+                                      clock: fixture.app(at: "2026-11-22 10:00").clock,
+                                      text: dutch.app(at: "2026-11-22 10:00").text).dynamicItems()
+        #expect(current.map(\.title) == ["Squats loggen", "Reeks bekijken", "Voortgang bekijken"])
+        #expect(current[1].subtitle == "1 dag")
+    }
+
+    @Test("this week's progress per day and per exercise, drawn as bars with a legend")
+    func progress() throws {
+        let fixture = StandFitFixture(language: "nl")
+        try fixture.log("squats", count: 20, at: "2026-11-16 08:00", "2026-11-18 08:00", "2026-11-18 12:00")
+        try fixture.log("plank", count: 60, at: "2026-11-18 13:00")
+        try fixture.log("squats", count: 5, at: "2026-11-15 23:59")   // last week (Sunday)
+        let result = try fixture.app(at: "2026-11-19 10:00").viewProgress()
+        #expect(result.dialog == """
+            Deze week, 16 nov – 22 nov 2026
+            ma 16  █ 1
+            di 17  · 0
+            wo 18  ███ 3
+            do 19  · 0
+            vr 20  · 0
+            za 21  · 0
+            zo 22  · 0
+
+            Per oefening
+            Squats  ███ 3 logs, 60 herhalingen
+            Plank   █ 1 log, 60 seconden
+
+            █ = 1 log
+            """)
+    }
+}
