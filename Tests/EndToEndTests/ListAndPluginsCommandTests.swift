@@ -168,7 +168,7 @@ struct ListAndPluginsCommandTests {
         environment["STANDFIT_PLUGIN_PATH"] = nil
         let result = runProcess(Fixtures.hostBinary, arguments: ["plugins", "--json"], environment: environment)
         let ids = try JSONDecoder().decode(PluginsDocument.self, from: Data(result.stdout.utf8)).plugins.map(\.id)
-        #expect(ids == ["com.fixture.kinds", "com.example.greeter", "com.example.hello"])
+        #expect(ids == ["com.fixture.kinds", "com.example.greeter", "com.example.hello", "com.standfit"])
     }
 
     struct PluginsDocument: Decodable {

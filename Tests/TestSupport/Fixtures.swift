@@ -31,6 +31,7 @@ public enum Fixtures {
 
     public static var hostBinary: URL { productsDirectory.appendingPathComponent("standfit-host") }
     public static var swiftExamplePlugin: URL { productsDirectory.appendingPathComponent("libGreeterExample.so") }
+    public static var standFitPlugin: URL { productsDirectory.appendingPathComponent("libStandFit.so") }
     public static var cExamplePlugin: URL { productsDirectory.appendingPathComponent("libHelloCExample.so") }
 }
 

@@ -84,7 +84,10 @@ public struct HostSandbox: Sendable {
         run(arguments)
     }
 
-    public func run(_ arguments: [String]) -> ProcessResult {
-        runProcess(Fixtures.hostBinary, arguments: arguments, environment: environment)
+    public func run(_ arguments: [String], stdin: String? = nil) -> ProcessResult {
+        runProcess(Fixtures.hostBinary, arguments: arguments, environment: environment, stdin: stdin)
     }
+
+    /// `$XDG_DATA_HOME` of the sandbox.
+    public var dataHome: URL { root.appendingPathComponent("data") }
 }

@@ -4,7 +4,7 @@ extension DesktopEntry {
     public static let fallbackIcon = "applications-utilities"
 
     /// The entry for `items`: opening it runs `executable menu` in a terminal, and each item is
-    /// an action running `executable run TYPE [--user-info JSON]`.
+    /// an action running `executable run [--user-info JSON] -- TYPE`.
     ///
     /// An action is named by the item's title, plus ` — ` and the subtitle when there is one;
     /// its id comes from the type (`actionID(for:taken:)`), unique within the file.
@@ -16,8 +16,10 @@ extension DesktopEntry {
         let actions = items.map { item in
             let id = actionID(for: item.type, taken: taken)
             taken.insert(id)
-            var exec = [executable, "run", item.type]
+            // `--` ends the options, so no type (not even one starting with "-") reads as one.
+            var exec = [executable, "run"]
             if !item.userInfo.isEmpty { exec += ["--user-info", userInfoArgument(item.userInfo)] }
+            exec += ["--", item.type]
             var name = item.title
             if let subtitle = item.subtitle, !subtitle.isEmpty { name += " — \(subtitle)" }
             return Action(id: id, name: name, icon: IconCatalog.themeName(for: item.icon), exec: exec)

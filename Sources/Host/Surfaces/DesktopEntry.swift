@@ -29,7 +29,9 @@ public struct DesktopEntry: Hashable, Sendable {
     /// The command line as argv: the program, then its arguments, unquoted.
     public var exec: [String]
     public var terminal: Bool
-    /// Registered categories (`Utility`) or `X-` extensions; the caller picks registered ones.
+    /// Registered categories (`Utility`) or `X-` extensions. A name that could split or end the
+    /// list is dropped; whether a name is registered is the caller's business (desktop-file-validate
+    /// rejects unregistered ones and hints when no main category is present).
     public var categories: [String]
     public var actions: [Action]
 
@@ -46,9 +48,9 @@ public struct DesktopEntry: Hashable, Sendable {
 
     /// The specification version the file declares.
     ///
-    /// Rationale: the file uses nothing newer than 1.1 (`Actions`), and desktop-file-utils 0.26,
-    /// still the packaged version on current distributions, rejects `Version=1.5` as "not a
-    /// known version" (an error). 1.4 is the newest version both it and newer validators accept.
+    /// Rationale: the file uses nothing newer than 1.1 (`Actions`), and desktop-file-utils 0.26
+    /// (Debian 12's, the one installed here) rejects `Version=1.5` with the error "is not a known
+    /// version". 1.4 is the newest version it accepts, and later validators accept it too.
     public static let specificationVersion = "1.4"
 
     /// The file's contents: UTF-8 text, LF line ends, a blank line between groups.

@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The product's main job on the built binary and the built StandFit plugin: log exercise,
+/// then see it in the menu, in English and Dutch.
+@Suite("StandFit through standfit-host")
+struct StandFitCommandTests {
+    let sandbox: HostSandbox
+
+    init() {
+        var sandbox = HostSandbox(pluginPath: [Fixtures.standFitPlugin])
+        // A fixed instant and zone: Sunday 22 November 2026, 14:05 in Amsterdam.
+        sandbox.extraEnvironment = ["TZ": "Europe/Amsterdam", "STANDFIT_NOW": "2026-11-22T13:05:00Z"]
+        self.sandbox = sandbox
+    }
+
+    @Test("logging shows up in the menu: Log Squats, and View Streak with 1 day")
+    func mainJob() {
+        #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: """
+            1. Log Exercise  (com.standfit.logexercise)
+            2. View Streak  (com.standfit.viewstreak)
+            3. View Progress  (com.standfit.viewprogress)
+
+            """, stderr: ""))
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20")
+            == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
+        #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: """
+            1. Log Exercise  (com.standfit.logexercise)
+            2. View Streak — 1 day  (com.standfit.viewstreak)
+            3. View Progress  (com.standfit.viewprogress)
+            4. Log Squats — 20 reps  (com.standfit.logexercise)
+
+            """, stderr: ""))
+        #expect(sandbox.run("run", "viewstreak").stdout == "Streak: 1 day\n")
+        #expect(sandbox.integrityCheck() == "ok")
+    }
+
+    @Test("the dynamic item runs with its userInfo, as the menu and the desktop pass it")
+    func runDynamicItem() {
+        _ = sandbox.run("run", "logexercise", "exercise=plank", "count=90")
+        #expect(sandbox.run("run", "com.standfit.logexercise", "--user-info", #"{"count":90,"exercise":"plank"}"#)
+            == ProcessResult(status: 0, stdout: "Logged 90 seconds of plank\n", stderr: ""))
+        // Without userInfo or arguments the exercise is missing.
+        let bare = sandbox.run("run", "logexercise")
+        #expect(bare.status == 3)
+        #expect(bare.stderr.contains("exercise"))
+    }
+
+    @Test("Dutch: messages, plugin titles and dynamic items")
+    func dutch() {
+        #expect(sandbox.run("run", "logexercise", "exercise=Push-Ups", "count=12", "--locale", "nl").stdout
+            == "12 push-ups gelogd\n")
+        #expect(sandbox.run("list", "--locale", "nl") == ProcessResult(status: 0, stdout: """
+            1. Oefening loggen  (com.standfit.logexercise)
+            2. Reeks bekijken — 1 dag  (com.standfit.viewstreak)
+            3. Voortgang bekijken  (com.standfit.viewprogress)
+            4. Push-ups loggen — 12 herhalingen  (com.standfit.logexercise)
+
+            """, stderr: ""))
+        var dutch = sandbox
+        dutch.extraEnvironment["LANG"] = "nl_NL.UTF-8"
+        #expect(dutch.run("run", "undo").stdout == "12 push-ups van 14:05 gewist\n")
+    }
+
+    @Test("loglast, undo and bad input: statuses and one-sentence answers")
+    func statuses() {
+        let none = sandbox.run("run", "loglast")
+        #expect(none.status == 1)
+        #expect(none.stderr == "standfit-host: Nothing is logged yet, so there is no last exercise to repeat; log one first, e.g. standfit-host run logexercise exercise=squats.\n")
+        #expect(sandbox.run("run", "undo") == ProcessResult(status: 1, stdout: "", stderr: "standfit-host: Nothing to undo: the log is empty.\n"))
+        let unknown = sandbox.run("run", "logexercise", "exercise=yoga")
+        #expect(unknown.status == 3)
+        #expect(unknown.stderr.hasPrefix("standfit-host: exercise: no exercise is called 'yoga'; choose one of squats, pushups, plank,"))
+        let ten = sandbox.run("run", "logexercise", "exercise=squats", "count=ten")
+        #expect(ten.status == 3)
+        #expect(ten.stderr.hasPrefix("standfit-host: count: expected an integer, got \"ten\""))
+        _ = sandbox.run("run", "logexercise", "exercise=squats")
+        #expect(sandbox.run("run", "loglast").stdout == "Logged 15 squats\n")
+        #expect(sandbox.run("run", "undo").stdout == "Removed 15 squats logged at 14:05\n")
+        #expect(sandbox.integrityCheck() == "ok")
+    }
+
+    @Test("logexercise --json carries the stored entry under data")
+    func json() {
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20", "note=after lunch", "--json").stdout == """
+            {
+              "data" : {
+                "count" : 20,
+                "exercise" : "squats",
+                "id" : 1,
+                "loggedAt" : "2026-11-22T13:05:00Z",
+                "note" : "after lunch",
+                "unit" : "reps"
+              },
+              "message" : "Logged 20 squats",
+              "plugin" : "com.standfit",
+              "status" : "handled",
+              "type" : "com.standfit.logexercise"
+            }
+
+            """)
+    }
+
+    @Test("streak across midnight in the user's time zone, and the week's chart")
+    func acrossMidnight() {
+        var late = sandbox
+        late.extraEnvironment["STANDFIT_NOW"] = "2026-11-20T22:59:00Z"   // 23:59 Friday in Amsterdam
+        _ = late.run("run", "logexercise", "exercise=squats", "count=10")
+        var early = sandbox
+        early.extraEnvironment["STANDFIT_NOW"] = "2026-11-20T23:01:00Z"  // 00:01 Saturday
+        _ = early.run("run", "logexercise", "exercise=plank", "count=30")
+        #expect(early.run("run", "viewstreak").stdout == "Streak: 2 days\n")
+        var tokyo = early
+        tokyo.extraEnvironment["TZ"] = "Asia/Tokyo"   // both fall on Saturday there
+        #expect(tokyo.run("run", "viewstreak").stdout == "Streak: 1 day\n")
+        var monday = sandbox
+        monday.extraEnvironment["STANDFIT_NOW"] = "2026-11-23T08:00:00Z"
+        #expect(monday.run("run", "viewstreak").stdout == "No streak yet: log an exercise today to start one.\n")
+        var sunday = sandbox
+        sunday.extraEnvironment["STANDFIT_NOW"] = "2026-11-22T08:00:00Z"
+        #expect(sunday.run("run", "viewstreak").stdout == "Streak: 2 days; log an exercise today to keep it going.\n")
+        #expect(monday.run("run", "viewprogress", "--locale", "nl").stdout == """
+            Deze week, 23 nov – 29 nov 2026
+            ma 23  · 0
+            di 24  · 0
+            wo 25  · 0
+            do 26  · 0
+            vr 27  · 0
+            za 28  · 0
+            zo 29  · 0
+            Deze week is er nog niets gelogd.
+
+            █ = 1 log
+
+            """)
+        #expect(sandbox.run("run", "viewprogress").stdout == """
+            This week, 22 Nov – 28 Nov 2026
+            Sun 22  · 0
+            Mon 23  · 0
+            Tue 24  · 0
+            Wed 25  · 0
+            Thu 26  · 0
+            Fri 27  · 0
+            Sat 28  · 0
+            Nothing logged this week yet.
+
+            █ = 1 log
+
+            """)
+        var friday = sandbox
+        friday.extraEnvironment["STANDFIT_NOW"] = "2026-11-21T08:00:00Z"
+        let chart = friday.run("run", "viewprogress", "--json")
+        #expect(chart.stdout.contains(#""totalLogs" : 2"#))
+        #expect(friday.run("run", "viewprogress").stdout == """
+            This week, 15 Nov – 21 Nov 2026
+            Sun 15  · 0
+            Mon 16  · 0
+            Tue 17  · 0
+            Wed 18  · 0
+            Thu 19  · 0
+            Fri 20  █ 1
+            Sat 21  █ 1
+
+            By exercise
+            Squats  █ 1 log, 10 reps
+            Plank   █ 1 log, 30 seconds
+
+            █ = 1 log
+
+            """)
+    }
+}
+
+extension HostSandbox {
+    /// `PRAGMA integrity_check` of the host's and StandFit's databases, "ok" when both are sound.
+    func integrityCheck() -> String {
+        let files = [dataHome.appendingPathComponent("standfit/state.sqlite"),
+                     dataHome.appendingPathComponent("standfit/data/com.standfit/standfit.sqlite")]
+        let answers = files.map { file in
+            runProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [file.path, "PRAGMA integrity_check;"])
+                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return Set(answers) == ["ok"] ? "ok" : answers.joined(separator: " / ")
+    }
+}
