@@ -76,6 +76,19 @@ static const standfit_action actions[] = {
       0, STANDFIT_HANDLER(bad_data) },
 };
 
+#ifndef FIXTURE_VERSION
+#define FIXTURE_VERSION "0.1.0"
+#endif
+
+/* The dynamic provider: one item whose subtitle is the language it was asked in. */
+static int32_t provide(const standfit_item_sink *sink) {
+    standfit_item item = {
+        STANDFIT_HEADER(standfit_item), "com.fixture.kinds.echo", "Echo Dynamic", sink->locale, NULL,
+        "{\"number\":42}",
+    };
+    return sink->add(sink, &item);
+}
+
 static int32_t init(const standfit_host *host) {
     for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++) {
         host->register_action(host, &actions[i]);
@@ -85,11 +98,13 @@ static int32_t init(const standfit_host *host) {
         "{\"flag\":true,\"number\":7,\"note\":\"from userInfo\"}",
     };
     host->register_static_item(host, &item);
+    static const standfit_dynamic_provider provider = { STANDFIT_HEADER(standfit_dynamic_provider), provide };
+    host->register_dynamic_provider(host, &provider);
     return STANDFIT_OK;
 }
 
 static const standfit_plugin_entry entry = {
-    STANDFIT_HEADER(standfit_plugin_entry), "com.fixture.kinds", "Kinds fixture", "0.1.0", init,
+    STANDFIT_HEADER(standfit_plugin_entry), "com.fixture.kinds", "Kinds fixture", FIXTURE_VERSION, init,
     NULL,
 };
 

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `dynamic set|clear`, `refresh`, `list --explain` and pruning, on the built binary.
+@Suite("standfit-host dynamic items")
+struct DynamicItemsCommandTests {
+    let sandbox = HostSandbox(pluginPath: [FixturePlugins.url("kinds.so")])
+
+    @Test("providers answer on refresh; list reads the stored answer and explains it")
+    func refreshAndExplain() {
+        #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: "1. Echo Seven  (com.fixture.kinds.echo)\n", stderr: ""))
+        #expect(sandbox.run("refresh") == ProcessResult(status: 0, stdout: "com.fixture.kinds: 1 item\n", stderr: ""))
+        #expect(sandbox.run("list", "--explain") == ProcessResult(status: 0, stdout: """
+            1. Echo Seven  (com.fixture.kinds.echo)
+                 default item of plugin com.fixture.kinds
+            2. Echo Dynamic — en  (com.fixture.kinds.echo)
+                 dynamic, from plugin com.fixture.kinds's provider, rank 1
+
+            """, stderr: ""))
+        // Asked once in Dutch, the provider is asked in both languages from then on.
+        _ = sandbox.run("refresh", "--locale", "nl")
+        #expect(sandbox.run("list", "--locale", "nl").stdout.contains("Echo Dynamic — nl"))
+        #expect(sandbox.run("list").stdout.contains("Echo Dynamic — en"))
+    }
+
+    @Test("a provider whose plugin changed version or is gone is pruned, and refresh forgets it")
+    func pruning() {
+        _ = sandbox.run("refresh")
+        var upgraded = sandbox
+        upgraded.pluginPath = [FixturePlugins.url("kinds-v2.so")]
+        #expect(upgraded.run("list", "--all").stdout == """
+            1. Echo Seven  (com.fixture.kinds.echo)
+            -  Echo Dynamic — en  (com.fixture.kinds.echo)  pruned: plugin com.fixture.kinds changed version (0.1.0 → 0.2.0) since it provided it; run 'standfit-host refresh'
+
+            """)
+        _ = upgraded.run("refresh")
+        #expect(upgraded.run("list").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n2. Echo Dynamic — en  (com.fixture.kinds.echo)\n")
+        var gone = sandbox
+        gone.pluginPath = [Fixtures.cExamplePlugin]
+        #expect(gone.run("list", "--all").stdout == """
+            1. Say Hello — to the world  (com.example.hello.greet)
+            -  Echo Dynamic — en  (com.fixture.kinds.echo)  pruned: plugin com.fixture.kinds, which provided it, is gone
+
+            """)
+        #expect(gone.run("refresh").stdout == "com.fixture.kinds: 0 items — its plugin is gone or no longer provides items; its stored items were removed\n")
+        #expect(sandbox.run("list").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n")
+    }
+
+    @Test("dynamic set takes list --json's shape; the script list ranks first; clear empties it")
+    func setAndClear() {
+        let items = #"""
+            [{"type": "com.fixture.kinds.echo", "title": "Echo Nine", "subtitle": "script", "userInfo": {"flag": false, "number": 9}},
+             {"type": "com.fixture.kinds.echo", "title": "Seven again", "userInfo": {"flag": true, "number": 7, "note": "from userInfo"}}]
+            """#
+        #expect(sandbox.run(["dynamic", "set", "-"], stdin: items)
+            == ProcessResult(status: 0, stdout: "Stored 2 script items; see 'standfit-host list'.\n", stderr: ""))
+        #expect(sandbox.run("list", "--explain").stdout == """
+            1. Seven again  (com.fixture.kinds.echo)
+                 dynamic, from the script list (dynamic set), rank 2; replaces "Echo Seven" (default item of plugin com.fixture.kinds)
+            2. Echo Nine — script  (com.fixture.kinds.echo)
+                 dynamic, from the script list (dynamic set), rank 1
+
+            """)
+        // What list --json prints can be fed back as it is.
+        let listed = sandbox.run("list", "--json").stdout
+        #expect(sandbox.run(["dynamic", "set", "-"], stdin: listed).status == 0)
+        #expect(sandbox.run("list").stdout == "1. Seven again  (com.fixture.kinds.echo)\n2. Echo Nine — script  (com.fixture.kinds.echo)\n")
+        // Running an item with its userInfo; the plugin handled it, so its provider is asked.
+        // Fed back in menu order, "Seven again" now has rank 1 and ties with the provider's item.
+        #expect(sandbox.run("run", "com.fixture.kinds.echo", "--user-info", #"{"flag": false, "number": 9}"#).stdout
+            .hasPrefix("flag=false number=9 "))
+        #expect(sandbox.run("list").stdout == """
+            1. Seven again  (com.fixture.kinds.echo)
+            2. Echo Dynamic — en  (com.fixture.kinds.echo)
+            3. Echo Nine — script  (com.fixture.kinds.echo)
+
+            """)
+        #expect(sandbox.run("dynamic", "clear") == ProcessResult(status: 0, stdout: "Cleared the script items.\n", stderr: ""))
+        #expect(sandbox.run("list").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n2. Echo Dynamic — en  (com.fixture.kinds.echo)\n")
+    }
+
+    @Test("bad lists are refused whole with the index and the reason", arguments: [
+        (#"{"type": "a"}"#, "standard input must hold a JSON array of items, not an object; nothing was changed."),
+        (#"[{"title": "No type"}]"#, "standard input: the item at index 0 has no type; nothing was changed."),
+        (#"[{"type": "a.b", "title": "Fine"}, {"type": "a.b", "title": "  "}]"#, "standard input: the item at index 1 has a blank title; nothing was changed."),
+        (#"[{"type": "a.b"}]"#, "standard input: the item at index 0 has no title; nothing was changed."),
+        (#"[{"type": "a.b", "title": "T", "userInfo": [1, 2]}]"#, "standard input: the item at index 0 has a userInfo that is an array; userInfo must be an object of strings, numbers, booleans, arrays and objects; nothing was changed."),
+        (#"[{"type": "a.b", "title": "T", "userInfo": {"k": {"deep": null}}}]"#, "standard input: the item at index 0 has null at userInfo.k.deep; userInfo holds strings, numbers, booleans, arrays and objects only; nothing was changed."),
+        (#"[{"type": "a.b", "title": "T", "colour": "red"}]"#, "standard input: the item at index 0 has an unknown key 'colour' (the keys are type, title, subtitle, icon and userInfo); nothing was changed."),
+        ("[{", "standard input is not valid JSON; give a JSON array of items like [{\"type\": \"com.standfit.logexercise\", \"title\": \"Log Squats\"}]. Nothing was changed."),
+    ])
+    func refused(input: String, message: String) {
+        _ = sandbox.run(["dynamic", "set", "-"], stdin: #"[{"type": "com.fixture.kinds.echo", "title": "Kept", "userInfo": {"number": 1}}]"#)
+        #expect(sandbox.run(["dynamic", "set", "-"], stdin: input)
+            == ProcessResult(status: 5, stdout: "", stderr: "standfit-host: error: \(message)\n"))
+        #expect(sandbox.run("list").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n2. Kept  (com.fixture.kinds.echo)\n")
+    }
+
+    @Test("a missing file is named; config.json sets the limit and a bad one is an error")
+    func fileAndConfig() throws {
+        let missing = sandbox.run("dynamic", "set", "/nonexistent/items.json")
+        #expect(missing.status == 5)
+        #expect(missing.stderr.hasPrefix("standfit-host: error: Cannot read /nonexistent/items.json ("))
+        try FileManager.default.createDirectory(at: sandbox.configDirectory, withIntermediateDirectories: true)
+        let config = sandbox.configDirectory.appendingPathComponent("config.json")
+        _ = sandbox.run(["dynamic", "set", "-"], stdin: #"[{"type": "com.fixture.kinds.echo", "title": "Second", "userInfo": {"number": 2}}]"#)
+        try Data(#"{"menuLimit": 1}"#.utf8).write(to: config)
+        #expect(sandbox.run("list").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n")
+        #expect(sandbox.run("list", "--limit", "2").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n2. Second  (com.fixture.kinds.echo)\n")
+        try Data(#"{"menuLimt": 1}"#.utf8).write(to: config)
+        #expect(sandbox.run("list") == ProcessResult(status: 5, stdout: "", stderr: "standfit-host: error: Unknown setting 'menuLimt' in \(config.path); the settings are menuLimit.\n"))
+    }
+}
