@@ -43,7 +43,8 @@ struct TerminalMenu {
             case .digit(let number) where (1...rows.count).contains(number): selected = number - 1
             case .enter:
                 erase()
-                write("\(rows[selected].glyph) \(rows[selected].title)\n")
+                let row = rows[selected]
+                write("\(row.glyph) \(row.title)\(row.subtitle.map { " — \($0)" } ?? "")\n")
                 return selected
             case .leave:
                 erase()

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `menu` driven in tmux, and `export desktop` checked by desktop-file-validate and by running
+/// each action's Exec line as a desktop would.
+@Suite("standfit-host menu and export desktop", .serialized)
+struct MenuAndDesktopTests {
+    let sandbox: HostSandbox
+
+    init() {
+        var sandbox = HostSandbox(pluginPath: [Fixtures.standFitPlugin])
+        sandbox.extraEnvironment = ["TZ": "Europe/Amsterdam", "STANDFIT_NOW": "2026-11-22T13:05:00Z"]
+        self.sandbox = sandbox
+        _ = sandbox.run("run", "logexercise", "exercise=squats", "count=20")
+    }
+
+    @Test("the menu shows icons, titles and subtitles; arrows choose, Enter runs the item with its userInfo")
+    func menuRuns() throws {
+        let tmux = try TmuxSession(command: sandbox.shellCommand(["menu"]))
+        #expect(tmux.wait(for: "Esc or q to leave") == """
+            Quick actions
+            ❯ 1. ➕ Log Exercise
+              2. 🔥 View Streak — 1 day
+              3. 📊 View Progress
+              4. 🏃 Log Squats — 20 reps
+            ↑/↓ or 1–4 to choose · Enter to run · Esc or q to leave
+            """)
+        tmux.send("Down")
+        tmux.send("Up")
+        tmux.send("Up")   // wraps to the last item
+        #expect(tmux.wait(for: "❯ 4.").contains("❯ 4. 🏃 Log Squats — 20 reps"))
+        tmux.send("Enter")
+        #expect(tmux.wait(for: "EXIT=") == """
+            🏃 Log Squats — 20 reps
+            Logged 20 squats
+            EXIT=0
+            """)
+        #expect(sandbox.run("run", "viewprogress", "--json").stdout.contains(#""totalLogs" : 2"#))
+    }
+
+    @Test("digits choose; Esc and q leave without running anything")
+    func menuLeaves() throws {
+        let digits = try TmuxSession(command: sandbox.shellCommand(["menu"]))
+        digits.wait(for: "Esc or q to leave")
+        digits.send("2")
+        #expect(digits.wait(for: "❯ 2.").contains("❯ 2. 🔥 View Streak — 1 day"))
+        digits.send("Enter")
+        #expect(digits.wait(for: "EXIT=").hasSuffix("Streak: 1 day\nEXIT=0"))
+        for key in ["Escape", "q"] {
+            let tmux = try TmuxSession(command: sandbox.shellCommand(["menu", "--locale", "nl"]))
+            #expect(tmux.wait(for: "Esc or q to leave").contains("❯ 1. ➕ Oefening loggen"))
+            tmux.send(key)
+            #expect(tmux.wait(for: "EXIT=") == "EXIT=0")
+        }
+        #expect(sandbox.run("run", "viewprogress", "--json").stdout.contains(#""totalLogs" : 1"#))
+    }
+
+    @Test("menu refuses without a terminal")
+    func menuNeedsTerminal() {
+        let result = sandbox.run("menu")
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("Error: menu needs a terminal on standard input and output; in scripts use 'standfit-host list' to see the actions and 'standfit-host run TYPE' to run one.\n"))
+    }
+
+    @Test("the exported file validates, and each action's Exec runs that item")
+    func exportRuns() throws {
+        let file = sandbox.root.appendingPathComponent("standfit.desktop")
+        #expect(sandbox.run("export", "desktop", "--output", file.path)
+            == ProcessResult(status: 0, stdout: "Wrote \(file.path) with 4 actions.\n", stderr: ""))
+        #expect(validate(file) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        let desktop = try DesktopFile(parsing: String(contentsOf: file, encoding: .utf8))
+        let main = try #require(desktop["Desktop Entry"])
+        let ids = try #require(main["Actions"]).split(separator: ";").map(String.init)
+        #expect(ids.compactMap { desktop["Desktop Action \($0)"]?["Name"] }
+            == ["Log Exercise", "View Streak — 1 day", "View Progress", "Log Squats — 20 reps"])
+        let squats = try DesktopExecParser.parse(try #require(desktop["Desktop Action \(ids[3])"]?["Exec"]))
+        #expect(URL(fileURLWithPath: squats[0]).resolvingSymlinksInPath() == Fixtures.hostBinary.resolvingSymlinksInPath())
+        #expect(Array(squats.dropFirst()) == ["run", "--user-info", #"{"count":20,"exercise":"squats"}"#, "--", "com.standfit.logexercise"])
+        #expect(sandbox.run(Array(squats.dropFirst())) == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
+    }
+
+    @Test("--install keeps the file current; hostile titles and userInfo cannot inject arguments or field codes")
+    func installAndHostile() throws {
+        try FileManager.default.createDirectory(at: sandbox.configDirectory, withIntermediateDirectories: true)
+        try Data(#"{"menuLimit": 10}"#.utf8).write(to: sandbox.configDirectory.appendingPathComponent("config.json"))
+        let installed = sandbox.dataHome.appendingPathComponent("applications/standfit-host.desktop")
+        #expect(sandbox.run("export", "desktop", "--install").stdout == "Wrote \(installed.path) with 4 actions.\n")
+        _ = sandbox.run("run", "logexercise", "exercise=plank", "count=30")
+        #expect(try String(contentsOf: installed, encoding: .utf8).contains("Name=Log Plank — 30 seconds\n"))
+        let hostile = [
+            #"Say "hi" & 'bye'"#, "$HOME $(id) `id` ${PATH}", "100% %f %u %%U", "a;b;c\\d", "two\nlines\tand tab",
+            "Løg squåts 💪 — ünïcødé", "--help", "-e", "=",
+        ]
+        let items: [[String: Any]] = hostile.enumerated().map { index, text in
+            ["type": "com.standfit.logexercise", "title": text,
+             "userInfo": ["exercise": "squats", "count": index + 1, "note": text, text: [text, index]]]
+        }
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: items), as: UTF8.self)
+        #expect(sandbox.run(["dynamic", "set", "-"], stdin: json).status == 0)
+        #expect(validate(installed) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        let desktop = try DesktopFile(parsing: String(contentsOf: installed, encoding: .utf8))
+        let ids = try #require(desktop["Desktop Entry"]?["Actions"]).split(separator: ";").map(String.init)
+        let listed = try JSONSerialization.jsonObject(with: Data(sandbox.run("list", "--json").stdout.utf8)) as? [[String: Any]]
+        let expected = try #require(listed)
+        #expect(ids.count == expected.count)
+        for (id, item) in zip(ids, expected) {
+            let argv = try DesktopExecParser.parse(try #require(desktop["Desktop Action \(id)"]?["Exec"]))
+            #expect(argv.last == item["type"] as? String)
+            if argv.count == 6 {
+                let sent = try JSONSerialization.jsonObject(with: Data(argv[3].utf8)) as? NSDictionary
+                #expect(sent == item["userInfo"] as? NSDictionary, "\(id)")
+            } else {
+                #expect(argv.count == 4 && (item["userInfo"] as? [String: Any])?.isEmpty == true, "\(id): \(argv)")
+            }
+        }
+        // Running a hostile item as the desktop would logs exactly its count.
+        let percent = try #require(desktop.groups.first { $0["Name"] == hostile[2] })
+        let argv = try DesktopExecParser.parse(try #require(percent["Exec"]))
+        #expect(sandbox.run(Array(argv.dropFirst())).stdout == "Logged 3 squats\n")
+    }
+
+    func validate(_ file: URL) -> ProcessResult {
+        runProcess(URL(fileURLWithPath: "/usr/bin/desktop-file-validate"), arguments: [file.path])
+    }
+}
