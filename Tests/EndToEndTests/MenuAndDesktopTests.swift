@@ -6,12 +6,9 @@ import TestSupport
 /// each action's Exec line as a desktop would.
 @Suite("standfit-host menu and export desktop", .serialized)
 struct MenuAndDesktopTests {
-    let sandbox: HostSandbox
+    let sandbox = HostSandbox.standFit()
 
     init() {
-        var sandbox = HostSandbox(pluginPath: [Fixtures.standFitPlugin])
-        sandbox.extraEnvironment = ["TZ": "Europe/Amsterdam", "STANDFIT_NOW": "2026-11-22T13:05:00Z"]
-        self.sandbox = sandbox
         _ = sandbox.run("run", "logexercise", "exercise=squats", "count=20")
     }
 

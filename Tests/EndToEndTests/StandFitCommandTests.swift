@@ -6,14 +6,7 @@ import TestSupport
 /// then see it in the menu, in English and Dutch.
 @Suite("StandFit through standfit-host")
 struct StandFitCommandTests {
-    let sandbox: HostSandbox
-
-    init() {
-        var sandbox = HostSandbox(pluginPath: [Fixtures.standFitPlugin])
-        // A fixed instant and zone: Sunday 22 November 2026, 14:05 in Amsterdam.
-        sandbox.extraEnvironment = ["TZ": "Europe/Amsterdam", "STANDFIT_NOW": "2026-11-22T13:05:00Z"]
-        self.sandbox = sandbox
-    }
+    let sandbox = HostSandbox.standFit()
 
     @Test("logging shows up in the menu: Log Squats, and View Streak with 1 day")
     func mainJob() {

@@ -63,6 +63,14 @@ public struct HostSandbox: Sendable {
         self.pluginPath = pluginPath
     }
 
+    /// A sandbox with only the built StandFit plugin, at a fixed instant and zone: Sunday
+    /// 22 November 2026, 14:05 in Amsterdam.
+    public static func standFit() -> HostSandbox {
+        var sandbox = HostSandbox(pluginPath: [Fixtures.standFitPlugin])
+        sandbox.extraEnvironment = ["TZ": "Europe/Amsterdam", "STANDFIT_NOW": "2026-11-22T13:05:00Z"]
+        return sandbox
+    }
+
     public var configDirectory: URL { root.appendingPathComponent("config/standfit") }
 
     public var environment: [String: String] {
