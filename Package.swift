@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // The C ABI: the one contract between the host and its plugins.
@@ -29,12 +30,15 @@ let package = Package(
         // libffi, found through pkg-config, with a shim that hands out the ffi_type_* globals.
         .systemLibrary(name: "CLibFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
         .target(name: "PluginAPI", dependencies: ["CStandFitABI", "CLibFFI"]),
+        // The few Linux calls Swift's Glibc module hides behind _GNU_SOURCE (memfd seals, dladdr1).
+        .target(name: "CHostSystem"),
         .target(
             name: "StandFitHost",
             dependencies: [
-                "CStandFitABI", "CLibFFI",
+                "CStandFitABI", "CLibFFI", "CHostSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/Host"
         ),

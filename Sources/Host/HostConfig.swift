@@ -3,17 +3,23 @@ import Foundation
 /// The user's settings: `$XDG_CONFIG_HOME/standfit/config.json`, every key optional.
 ///
 /// ```json
-/// { "menuLimit": 4 }
+/// { "menuLimit": 4, "scanTimeout": 5, "handlerTimeout": 10, "requireTrusted": false }
 /// ```
 ///
 /// An unknown key is an error rather than ignored, so a typo does not silently do nothing.
 public struct HostConfig: Sendable, Equatable {
     /// How many items menus show (`--limit` overrides it).
     public var menuLimit: Int = Menu.defaultLimit
+    /// Seconds a plugin may take to load and initialise while it is scanned.
+    public var scanTimeout: Double = 5
+    /// Seconds a handler in a worker process may take.
+    public var handlerTimeout: Double = 10
+    /// Load only plugins pinned with `plugins trust`.
+    public var requireTrusted = false
 
     public init() {}
 
-    static let keys = ["menuLimit"]
+    static let keys = ["menuLimit", "scanTimeout", "handlerTimeout", "requireTrusted"]
 
     /// Reads `config.json` in `directory`; defaults when there is none.
     public static func load(from directory: URL) throws(HostError) -> HostConfig {
@@ -35,6 +41,20 @@ public struct HostConfig: Sendable, Equatable {
                 config.menuLimit = Int(limit)
             case ("menuLimit", _):
                 throw HostError(.configInvalid, "menuLimit in \(url.path) must be a whole number from 1 to 100, got \(value.jsonText).")
+            case ("scanTimeout", _), ("handlerTimeout", _):
+                let seconds: Double? = switch value {
+                case .int(let number): Double(number)
+                case .double(let number): number
+                default: nil
+                }
+                guard let seconds, seconds > 0, seconds <= 3600 else {
+                    throw HostError(.configInvalid, "\(key) in \(url.path) must be a number of seconds above 0 and at most 3600, got \(value.jsonText).")
+                }
+                if key == "scanTimeout" { config.scanTimeout = seconds } else { config.handlerTimeout = seconds }
+            case ("requireTrusted", .bool(let flag)):
+                config.requireTrusted = flag
+            case ("requireTrusted", _):
+                throw HostError(.configInvalid, "requireTrusted in \(url.path) must be true or false, got \(value.jsonText).")
             default:
                 throw HostError(.configInvalid, "Unknown setting '\(key)' in \(url.path); the settings are \(keys.joined(separator: ", ")).")
             }

@@ -11,6 +11,7 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
             case state = "state"
             case dynamicItemsInvalid = "dynamic-items-invalid"
             case configInvalid = "config-invalid"
+            case pluginUntrustworthy = "plugin-untrustworthy"
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -31,6 +32,8 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
         public static let dynamicItemsInvalid = Code(.dynamicItemsInvalid)
         /// `config.json` cannot be parsed or has a wrong value.
         public static let configInvalid = Code(.configInvalid)
+        /// A plugin fails the checks made before any of its code runs (`plugins trust`).
+        public static let pluginUntrustworthy = Code(.pluginUntrustworthy)
 
         public var description: String { value.rawValue }
     }

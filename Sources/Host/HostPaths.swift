@@ -42,10 +42,24 @@ public struct HostPaths: Sendable, Equatable {
         if let explicit = environment["STANDFIT_PLUGIN_PATH"] {
             return explicit.split(separator: ":").map { URL(fileURLWithPath: String($0)) }
         }
-        return [
-            userPluginDirectory,
+        return [userPluginDirectory] + bundledPluginDirectories(executableDirectory: executableDirectory)
+    }
+
+    /// Where the plugins that come with the host are: trusted to run in its process.
+    public func bundledPluginDirectories(executableDirectory: URL) -> [URL] {
+        [
             executableDirectory.deletingLastPathComponent().appendingPathComponent("lib/standfit/plugins", isDirectory: true),
             executableDirectory,
         ]
+    }
+}
+
+/// Real paths: symlinks resolved, as the kernel sees them.
+public enum RealPath {
+    /// `path` with every symlink resolved, or `path` itself when it does not exist.
+    public static func of(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -10,17 +10,31 @@ public struct HostOptions: Sendable {
     /// `--locale`.
     public var locale: String?
     public var environment: [String: String]
-    /// Where the running executable is; bundled plugins are found from here.
-    public var executableDirectory: URL
+    /// The running executable (symlinks resolved): bundled plugins are found beside it, and it
+    /// is started again as the scan helper and the handler worker.
+    public var executable: URL
+    /// `--isolate`: run every plugin's handlers in a worker process, trusted or not.
+    public var isolate: Bool
+    /// `--require-trusted`: load only plugins pinned with `plugins trust` (config.json's
+    /// `requireTrusted` sets it too).
+    public var requireTrusted: Bool
+    /// `--verbose`, passed on to helper processes.
+    public var verbose: Bool
 
     public init(manifestPath: String? = nil, defines: [String: String] = [:], locale: String? = nil,
-                environment: [String: String], executableDirectory: URL) {
+                environment: [String: String], executable: URL, isolate: Bool = false,
+                requireTrusted: Bool = false, verbose: Bool = false) {
         self.manifestPath = manifestPath
         self.defines = defines
         self.locale = locale
         self.environment = environment
-        self.executableDirectory = executableDirectory
+        self.executable = executable
+        self.isolate = isolate
+        self.requireTrusted = requireTrusted
+        self.verbose = verbose
     }
+
+    public var executableDirectory: URL { executable.deletingLastPathComponent() }
 }
 
 /// The composition root of one command: reads the manifest, loads the plugins, and hands the
@@ -29,6 +43,8 @@ public struct HostSession {
     public let paths: HostPaths
     public let manifest: Manifest
     public let plugins: PluginSet
+    /// The catalog's answer: the plugins, where each was loaded from, and how it runs.
+    public let loaded: PluginCatalog.Loaded
     /// The language handed to plugins and used for titles.
     public let language: String
     public let config: HostConfig
@@ -56,21 +72,35 @@ public struct HostSession {
         }
         self.manifest = manifest
         language = preference.language(fallback: manifest.developmentRegion)
-        plugins = HostSession.loadPlugins(options: options, paths: paths, language: language, logger: logger)
+        let catalog = try HostSession.catalog(options: options, paths: paths, config: config, state: state,
+                                              language: language, logger: logger)
+        loaded = catalog.load()
+        plugins = loaded.plugins
         for refusal in plugins.refusals {
             logger.warning("\(refusal.reason)")
         }
+        let state = state, language = language
+        loaded.executor.refreshLanguages = { id in
+            [language] + ((try? state.languages(of: id)) ?? []).filter { $0 != language }
+        }
     }
 
-    /// Loads only the plugins (for commands that do not read the manifest).
-    public static func loadPlugins(options: HostOptions, paths: HostPaths? = nil, language: String? = nil,
-                                   logger: Logger) -> PluginSet {
-        let paths = paths ?? HostPaths(environment: options.environment)
-        let searchPath = paths.pluginSearchPath(environment: options.environment,
-                                                executableDirectory: options.executableDirectory)
+    /// The plugin catalog the options, settings and pins describe (for commands that do not
+    /// read the manifest, too).
+    public static func catalog(options: HostOptions, paths: HostPaths, config: HostConfig, state: HostState,
+                               language: String? = nil, logger: Logger) throws(HostError) -> PluginCatalog {
         let language = language
             ?? LanguagePreference(explicit: options.locale, environment: options.environment).language(fallback: nil)
-        return PluginLoader(searchPath: searchPath, paths: paths, logger: logger, language: language).load()
+        let bundled = paths.bundledPluginDirectories(executableDirectory: options.executableDirectory)
+        let settings = PluginCatalog.Settings(
+            searchPath: paths.pluginSearchPath(environment: options.environment,
+                                               executableDirectory: options.executableDirectory),
+            paths: paths, language: language,
+            bundledDirectories: Set(bundled.map { RealPath.of($0.path) }),
+            pins: try state.pins(), requireTrusted: options.requireTrusted || config.requireTrusted,
+            executable: options.executable.path, scanTimeout: config.scanTimeout,
+            handlerTimeout: config.handlerTimeout, isolate: options.isolate, verbose: options.verbose)
+        return PluginCatalog(settings: settings, logger: logger)
     }
 
     /// The static items: the manifest's, then the plugins' defaults.

@@ -28,15 +28,31 @@ public struct PluginHost: @unchecked Sendable {
     /// extension; "en" when the host does not offer it. Use it for what `init` registers
     /// (action titles, static items); handlers and providers get it in their context.
     public var language: String {
-        guard let lookup = table.pointee.get_extension,
-              let raw = STANDFIT_EXT_LOCALE.withCString({ lookup(table, $0) })
-        else { return "en" }
-        let ext = raw.assumingMemoryBound(to: standfit_locale_ext.self)
-        guard ext.pointee.abi.abi_major == UInt32(STANDFIT_ABI_MAJOR),
-              ext.pointee.abi.struct_size >= UInt32(MemoryLayout<standfit_locale_ext>.size),
+        guard let ext = hostExtension(STANDFIT_EXT_LOCALE, as: standfit_locale_ext.self),
               let language = ext.pointee.language
         else { return "en" }
         return String(cString: language)
+    }
+
+    /// Where the plugin's `.so` is installed, from the host's `standfit.plugin-file/1`
+    /// extension; nil when the host does not offer it.
+    public var pluginFile: URL? {
+        guard let ext = hostExtension(STANDFIT_EXT_PLUGIN_FILE, as: standfit_plugin_file_ext.self),
+              let path = ext.pointee.path
+        else { return nil }
+        return URL(fileURLWithPath: String(cString: path))
+    }
+
+    /// The host extension `id`, when the host offers it in a version this SDK can read.
+    private func hostExtension<T>(_ id: String, as _: T.Type) -> UnsafePointer<T>? {
+        guard let lookup = table.pointee.get_extension, let raw = id.withCString({ lookup(table, $0) }) else {
+            return nil
+        }
+        let header = raw.assumingMemoryBound(to: standfit_abi_header.self).pointee
+        guard header.abi_major == UInt32(STANDFIT_ABI_MAJOR), header.struct_size >= UInt32(MemoryLayout<T>.size) else {
+            return nil
+        }
+        return raw.assumingMemoryBound(to: T.self)
     }
 
     /// The plugin's private data directory, created by the host on first use; nil if it

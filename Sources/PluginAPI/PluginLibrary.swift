@@ -3,11 +3,18 @@ import Foundation
 /// The shared library this SDK is linked into: where it was loaded from, so a plugin can find
 /// the resources installed beside it.
 public enum PluginLibrary {
-    /// The directory of the plugin's `.so`, or nil when it cannot be told.
+    /// The directory of the plugin's `.so`, or nil when it cannot be told: as the host says
+    /// (`standfit.plugin-file/1`), else as the kernel's map of this process says.
     ///
-    /// Rationale: `dladdr` would answer this, but glibc hides it from Swift's Glibc module
-    /// (it needs `_GNU_SOURCE`); the kernel's map of this process says the same thing.
-    public static let directory: URL? = {
+    /// Rationale: the host may load the plugin from a sealed in-memory copy (a plugin the user
+    /// pinned), whose mapping has no directory; only the host knows where the file is installed.
+    public static var directory: URL? {
+        PluginHost.current?.pluginFile?.deletingLastPathComponent() ?? mappedDirectory
+    }
+
+    /// The directory of the file this image is mapped from. `dladdr` would answer this, but
+    /// glibc hides it from Swift's Glibc module (it needs `_GNU_SOURCE`).
+    private static let mappedDirectory: URL? = {
         // `#dsohandle` is this image's own header: the plugin library that links this SDK.
         let address = UInt(bitPattern: #dsohandle)
         guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }

@@ -39,7 +39,7 @@ struct DynamicCommand: ParsableCommand {
                 return try ScriptItems.parse(data, origin: origin)
             }
             try Output.session(global) { () throws(HostError) in
-                try HostSession(options: manifestOptions.hostOptions(), logger: global.logger).setScriptItems(items)
+                try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger).setScriptItems(items)
             }
             Output.report(global, Summary(items: items.count, message: "Stored \(items.count) script item\(items.count == 1 ? "" : "s"); see 'standfit-host list'."), message: \.message)
         }
@@ -56,7 +56,7 @@ struct DynamicCommand: ParsableCommand {
 
         func run() throws {
             try Output.session(global) { () throws(HostError) in
-                try HostSession(options: manifestOptions.hostOptions(), logger: global.logger).clearScriptItems()
+                try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger).clearScriptItems()
             }
             Output.report(global, Summary(items: 0, message: "Cleared the script items."), message: \.message)
         }
@@ -78,6 +78,7 @@ struct RefreshCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var manifestOptions: ManifestOptions
+    @OptionGroup var isolation: IsolationOptions
 
     struct Report: Encodable {
         var plugin: String
@@ -87,7 +88,7 @@ struct RefreshCommand: ParsableCommand {
 
     func run() throws {
         let session = try Output.session(global) { () throws(HostError) in
-            try HostSession(options: manifestOptions.hostOptions(), logger: global.logger)
+            try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
         }
         let reports = session.refreshDynamicItems()
         if global.json {

@@ -44,9 +44,9 @@ struct ExportCommand: ParsableCommand {
         }
 
         func run() throws {
-            let executable = Executable.directory.appendingPathComponent("standfit-host").path
+            let executable = Executable.url.path
             let (entry, path) = try Output.session(global) { () throws(HostError) -> (DesktopEntry, String?) in
-                let session = try HostSession(options: manifestOptions.hostOptions(), logger: global.logger)
+                let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
                 if install {
                     let url = try DesktopInstallation.install(session: session, executable: executable)
                     return (try DesktopInstallation.entry(session: session, executable: executable), url.path)

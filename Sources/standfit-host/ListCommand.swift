@@ -32,7 +32,7 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let session = try Output.session(global) { () throws(HostError) in
-            try HostSession(options: manifestOptions.hostOptions(), logger: global.logger)
+            try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
         }
         let menu = try Output.session(global) { () throws(HostError) in try session.menu(limit: limit) }
         if global.json {

@@ -13,6 +13,7 @@ struct MenuCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var manifestOptions: ManifestOptions
+    @OptionGroup var isolation: IsolationOptions
 
     @Option(help: "How many items the menu shows (default: menuLimit in config.json, else 4).")
     var limit: Int?
@@ -31,7 +32,7 @@ struct MenuCommand: ParsableCommand {
 
     func run() throws {
         let session = try Output.session(global) { () throws(HostError) in
-            try HostSession(options: manifestOptions.hostOptions(), logger: global.logger)
+            try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
         }
         let entries = try Output.session(global) { () throws(HostError) in try session.menu(limit: limit) }.visible
         guard !entries.isEmpty else {

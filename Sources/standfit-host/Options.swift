@@ -11,7 +11,9 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log what the host does, and plugins' debug lines, on stderr.")
     var verbose = false
 
-    var logger: Logger {
+    var logger: Logger { GlobalOptions.logger(verbose: verbose) }
+
+    static func logger(verbose: Bool) -> Logger {
         let level: Logger.Level = verbose ? .debug : .warning
         return Logger(label: "standfit-host") { _ in StderrLogHandler(level: level) }
     }
@@ -31,29 +33,39 @@ struct ManifestOptions: ParsableArguments {
                                valueName: "language"))
     var locale: String?
 
+    @Flag(name: .customLong("require-trusted"),
+          help: "Load only plugins pinned with 'plugins trust' (config.json: requireTrusted).")
+    var requireTrusted = false
+
     func validate() throws {
         for define in defines where NamedArgument(parsing: define) == nil {
             throw ValidationError("--define '\(define)' is not of the form NAME=VALUE; write it as e.g. --define PRODUCT_BUNDLE_IDENTIFIER=com.example.app.")
         }
     }
 
-    func hostOptions() -> HostOptions {
+    func hostOptions(_ global: GlobalOptions, isolate: Bool = false) -> HostOptions {
         var values: [String: String] = [:]
         for define in defines {
             if let pair = NamedArgument(parsing: define) { values[pair.name] = pair.value }
         }
         return HostOptions(manifestPath: manifest, defines: values, locale: locale,
-                           environment: ProcessInfo.processInfo.environment,
-                           executableDirectory: Executable.directory)
+                           environment: ProcessInfo.processInfo.environment, executable: Executable.url,
+                           isolate: isolate, requireTrusted: requireTrusted, verbose: global.verbose)
     }
 }
 
+/// `--isolate`, for the commands that run plugin code.
+struct IsolationOptions: ParsableArguments {
+    @Flag(help: "Run plugins' handlers and providers in a worker process even when they are trusted.")
+    var isolate = false
+}
+
 enum Executable {
-    /// The directory of the running executable, symlinks resolved, so bundled plugins are
-    /// found beside the real binary.
-    static var directory: URL {
+    /// The running executable, symlinks resolved, so bundled plugins are found beside the real
+    /// binary, and helpers start the same one.
+    static var url: URL {
         let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: path).deletingLastPathComponent()
+        return URL(fileURLWithPath: path)
     }
 }

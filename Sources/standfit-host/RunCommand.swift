@@ -14,6 +14,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var manifestOptions: ManifestOptions
+    @OptionGroup var isolation: IsolationOptions
 
     @Argument(help: "The shortcut type to run.")
     var type: String
@@ -39,7 +40,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let session = try Output.session(global) { () throws(HostError) in
-            try HostSession(options: manifestOptions.hostOptions(), logger: global.logger)
+            try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
         }
         let outcome = session.run(type, arguments: parameters, userInfo: userInfo)
         if global.json {

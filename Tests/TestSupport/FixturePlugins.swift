@@ -1,7 +1,7 @@
 import Foundation
 
-/// The C plugins of `Tests/Fixtures/Plugins`, compiled once per test process with the system C
-/// compiler against the real ABI header.
+/// The plugins of `Tests/Fixtures/Plugins`, compiled once per test process against the real ABI
+/// header: the C fixtures with the system C compiler, the zoo's Swift fixture with `swiftc`.
 public enum FixturePlugins {
     /// A plugin variant: its file name and how it is compiled.
     struct Variant {
@@ -24,14 +24,8 @@ public enum FixturePlugins {
     /// The directory holding every compiled variant; compiling fails the process loudly.
     public static let directory: URL = {
         let output = makeTemporaryDirectory("standfit-fixture-plugins")
-        let include = Fixtures.packageRoot.appendingPathComponent("Sources/CStandFitABI/include").path
         for variant in variants {
-            let arguments = ["-shared", "-fPIC", "-fvisibility=hidden", "-Wall", "-Werror", "-I", include]
-                + variant.flags
-                + ["-o", output.appendingPathComponent(variant.file).path,
-                   Fixtures.url("Plugins/\(variant.source)").path]
-            let result = runProcess(URL(fileURLWithPath: "/usr/bin/cc"), arguments: arguments)
-            precondition(result.status == 0, "cc failed for \(variant.file): \(result.stderr)")
+            compileC(variant, into: output)
         }
         return output
     }()
@@ -39,5 +33,157 @@ public enum FixturePlugins {
     /// The compiled fixture named `file` (e.g. "kinds.so").
     public static func url(_ file: String) -> URL {
         directory.appendingPathComponent(file)
+    }
+
+    // MARK: - The hostile plugin zoo
+
+    /// The zoo's C variants (`zoo.c`), each named after its `ZOO_ID`. "plain.so" misbehaves in no
+    /// way; it is the good plugin the file-level zoo members below are copied from.
+    static let zooVariants: [Variant] = [
+        zooVariant("plain"),
+        zooVariant("crash-init", "-DZOO_INIT_FAULT=ZOO_CRASH"),
+        zooVariant("crash-handler", "-DZOO_HANDLER_FAULT=ZOO_CRASH"),
+        zooVariant("abort-init", "-DZOO_INIT_FAULT=ZOO_ABORT"),
+        zooVariant("abort-handler", "-DZOO_HANDLER_FAULT=ZOO_ABORT"),
+        zooVariant("trap-init", "-DZOO_INIT_FAULT=ZOO_TRAP"),
+        zooVariant("exit-init", "-DZOO_INIT_FAULT=ZOO_EXIT"),
+        zooVariant("exit-handler", "-DZOO_HANDLER_FAULT=ZOO_EXIT"),
+        zooVariant("hang-init", "-DZOO_INIT_FAULT=ZOO_HANG"),
+        zooVariant("hang-handler", "-DZOO_HANDLER_FAULT=ZOO_HANG"),
+        zooVariant("null-entry", "-DZOO_NULL_ENTRY"),
+        zooVariant("data-entry", "-DZOO_DATA_ENTRY"),
+        zooVariant("late-register", "-DZOO_LATE_REGISTER"),
+        zooVariant("bad-status", "-DZOO_BAD_STATUS"),
+        zooVariant("bad-utf8", "-DZOO_BAD_UTF8"),
+        zooVariant("stdout-noise", "-DZOO_STDOUT"),
+    ]
+
+    private static func zooVariant(_ id: String, _ flags: String...) -> Variant {
+        Variant(file: "\(id).so", source: "zoo.c", flags: ["-DZOO_ID=\"\(id)\""] + flags)
+    }
+
+    /// The directory holding the compiled zoo: every `zooVariants` file plus the Swift fixture
+    /// `zoo_precondition.swift` as "precondition-init.so" and "precondition-handler.so". Kept apart
+    /// from `directory` so a test that loads a whole directory never meets the zoo by accident.
+    /// Compiling fails the process loudly.
+    public static let zooDirectory: URL = {
+        let output = makeTemporaryDirectory("standfit-zoo-plugins")
+        for variant in zooVariants {
+            compileC(variant, into: output)
+        }
+        let header = Fixtures.packageRoot.appendingPathComponent("Sources/CStandFitABI/include/standfit_plugin.h")
+        let moduleDirectory = makeTemporaryDirectory("standfit-zoo-modulemap")
+        let moduleMap = "module CStandFitABI {\n    header \"\(header.path)\"\n    export *\n}\n"
+        do {
+            try Data(moduleMap.utf8).write(to: moduleDirectory.appendingPathComponent("module.modulemap"))
+        } catch {
+            preconditionFailure("cannot write the zoo's module map: \(error)")
+        }
+        let source = Fixtures.url("Plugins/zoo_precondition.swift").path
+        for (file, flags) in [("precondition-init.so", ["-D", "ZOO_INIT_TRAP"]), ("precondition-handler.so", [])] {
+            let arguments = ["-emit-library", "-parse-as-library", "-module-name", "ZooPrecondition",
+                             "-I", moduleDirectory.path]
+                + flags
+                + ["-o", output.appendingPathComponent(file).path, source]
+            let result = runProcess(swiftCompiler, arguments: arguments)
+            precondition(result.status == 0, "swiftc failed for \(file): \(result.stderr)")
+        }
+        return output
+    }()
+
+    /// The compiled zoo member named `file` (e.g. "crash-init.so").
+    public static func zoo(_ file: String) -> URL {
+        zooDirectory.appendingPathComponent(file)
+    }
+
+    /// Compiles one C variant into `output` with the flags every fixture is held to.
+    private static func compileC(_ variant: Variant, into output: URL) {
+        let include = Fixtures.packageRoot.appendingPathComponent("Sources/CStandFitABI/include").path
+        let arguments = ["-shared", "-fPIC", "-fvisibility=hidden", "-Wall", "-Werror", "-I", include]
+            + variant.flags
+            + ["-o", output.appendingPathComponent(variant.file).path,
+               Fixtures.url("Plugins/\(variant.source)").path]
+        let result = runProcess(URL(fileURLWithPath: "/usr/bin/cc"), arguments: arguments)
+        precondition(result.status == 0, "cc failed for \(variant.file): \(result.stderr)")
+    }
+
+    /// The Swift compiler for the Swift zoo fixture: the toolchain's at /opt/swift, else the first
+    /// `swiftc` on `PATH`.
+    static let swiftCompiler: URL = {
+        let fileManager = FileManager.default
+        let candidates = ["/opt/swift/usr/bin"]
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        for directory in candidates where !directory.isEmpty {
+            let swiftc = URL(fileURLWithPath: directory).appendingPathComponent("swiftc")
+            if fileManager.isExecutableFile(atPath: swiftc.path) { return swiftc }
+        }
+        preconditionFailure("no swiftc in /opt/swift/usr/bin or on PATH to build the zoo's Swift fixture")
+    }()
+
+    // MARK: Zoo members that are files, not compiled plugins
+
+    /// Makes "text.so" in `directory`: a text file with a shared library's name.
+    @discardableResult
+    public static func textFileNamedSO(in directory: URL) throws -> URL {
+        let url = directory.appendingPathComponent("text.so")
+        try Data("this is not a shared library\n".utf8).write(to: url)
+        return url
+    }
+
+    /// Makes "empty.so" in `directory`: zero bytes.
+    @discardableResult
+    public static func emptyFile(in directory: URL) throws -> URL {
+        let url = directory.appendingPathComponent("empty.so")
+        try Data().write(to: url)
+        return url
+    }
+
+    /// Makes "other-arch.so" in `directory`: the good "plain.so" with its ELF header claiming
+    /// AArch64 (`e_machine`, 2 bytes little-endian at offset 18, set to 183, EM_AARCH64), so the
+    /// only thing wrong with it is the machine it was built for.
+    @discardableResult
+    public static func otherArchitecture(in directory: URL) throws -> URL {
+        let url = directory.appendingPathComponent("other-arch.so")
+        try FileManager.default.copyItem(at: zoo("plain.so"), to: url)
+        let file = try FileHandle(forUpdating: url)
+        defer { try? file.close() }
+        let magic = try file.read(upToCount: 4)
+        precondition(magic == Data([0x7F, 0x45, 0x4C, 0x46]), "plain.so is not an ELF file")
+        try file.seek(toOffset: 18)
+        try file.write(contentsOf: Data([183, 0]))
+        return url
+    }
+
+    /// Makes "dangling.so" in `directory`: a symbolic link to "missing-target.so", which does not
+    /// exist.
+    @discardableResult
+    public static func danglingSymlink(in directory: URL) throws -> URL {
+        let url = directory.appendingPathComponent("dangling.so")
+        try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: "missing-target.so")
+        return url
+    }
+
+    /// Makes "world-writable.so" in `directory`: a copy of the good "plain.so" with mode 0666, so
+    /// anyone may replace the code the host would run.
+    @discardableResult
+    public static func worldWritableFile(in directory: URL) throws -> URL {
+        let url = directory.appendingPathComponent("world-writable.so")
+        try FileManager.default.copyItem(at: zoo("plain.so"), to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: url.path)
+        return url
+    }
+
+    /// Makes the subdirectory "open-dir" of `directory` with mode 0777 (set explicitly, as the umask
+    /// would narrow it at creation) and puts "in-open-dir.so", a copy of the good "plain.so", in
+    /// it: a plugin that is safe itself in a directory where anyone may swap it. Returns the
+    /// plugin's URL.
+    @discardableResult
+    public static func worldWritableDirectory(in directory: URL) throws -> URL {
+        let openDirectory = directory.appendingPathComponent("open-dir", isDirectory: true)
+        try FileManager.default.createDirectory(at: openDirectory, withIntermediateDirectories: false)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: openDirectory.path)
+        let url = openDirectory.appendingPathComponent("in-open-dir.so")
+        try FileManager.default.copyItem(at: zoo("plain.so"), to: url)
+        return url
     }
 }

@@ -197,9 +197,11 @@ struct standfit_host {
     void (*log)(const standfit_host *host, int32_t level, const char *message);
 
     /* register_action: declares a shortcut type this plugin handles.
-       Returns STANDFIT_OK; STANDFIT_ERR_DUPLICATE when the type is taken (the first registration
-       wins and the host prints a diagnostic naming both plugins); STANDFIT_ERR_INVALID_ARGUMENT for
-       a malformed descriptor; STANDFIT_ERR_NOT_IN_INIT outside init.
+       Returns STANDFIT_OK; STANDFIT_ERR_DUPLICATE when this plugin registered the type already
+       (its first registration is kept); STANDFIT_ERR_INVALID_ARGUMENT for a malformed
+       descriptor; STANDFIT_ERR_NOT_IN_INIT outside init. Each plugin is scanned on its own, so a
+       type two plugins register is settled when the host puts them together: the plugin that
+       loads first keeps it, and the host prints a diagnostic naming both.
        Memory: the host copies the descriptor, its strings and its parameter array; the handler
        pointer must stay valid for the life of the process. Thread: [main-thread], inside init. */
     int32_t (*register_action)(const standfit_host *host, const standfit_action *action);
@@ -269,6 +271,18 @@ typedef struct standfit_locale_ext {
        LC_MESSAGES or LANG. Memory: host-owned, lives for the process. */
     const char *language;
 } standfit_locale_ext;
+
+/* "standfit.plugin-file/1": where the plugin's shared object is installed. A plugin finds the
+   resources installed beside it from here; dladdr and /proc/self/maps cannot tell, since the
+   host loads a plugin the user pinned from a sealed in-memory copy of its bytes. */
+#define STANDFIT_EXT_PLUGIN_FILE "standfit.plugin-file/1"
+
+typedef struct standfit_plugin_file_ext {
+    standfit_abi_header abi;
+    /* path: the absolute path of the plugin's .so, symlinks resolved.
+       Memory: host-owned, lives for the process. */
+    const char *path;
+} standfit_plugin_file_ext;
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,10 @@ import Logging
 
 /// One plugin's side of the host table: what `host_data` points to. It checks and copies what
 /// the plugin registers, and lives for the process, since a plugin may keep the host table.
+///
+/// It keeps one plugin's registrations only: which plugin keeps a type two plugins register is
+/// decided when the plugins are put together (`PluginSetBuilder`), so that each plugin can be
+/// scanned, cached and loaded on its own.
 final class PluginRegistrar {
     let pluginID: String
     let path: String
@@ -11,28 +15,39 @@ final class PluginRegistrar {
     let dataDirectory: URL
     /// The `standfit.locale/1` extension table; made once, never freed (plugins may keep it).
     let localeExtension: UnsafePointer<standfit_locale_ext>
+    /// The `standfit.plugin-file/1` extension table; made once, never freed.
+    let pluginFileExtension: UnsafePointer<standfit_plugin_file_ext>
     /// Open only while the plugin's `init` runs.
     var acceptsRegistrations = false
-    private weak var session: LoadSession?
+    /// What the plugin registered, in order.
+    private(set) var actions: [RegisteredAction] = []
+    private(set) var staticItems: [ShortcutItem] = []
+    private(set) var provider: DynamicProvider?
+    /// Sentences about what it registered that the host did not take.
+    private(set) var warnings: [String] = []
     private var dataDirectoryCString: UnsafeMutablePointer<CChar>?
 
     init(pluginID: String, path: String, logger: Logger, dataDirectory: URL, language: String,
-         session: LoadSession) {
+         pluginFile: String) {
         self.pluginID = pluginID
         self.path = path
         self.logger = logger
         self.dataDirectory = dataDirectory
-        self.session = session
         let table = UnsafeMutablePointer<standfit_locale_ext>.allocate(capacity: 1)
         table.initialize(to: standfit_locale_ext(abi: .host(for: standfit_locale_ext.self),
                                                  language: UnsafePointer(strdup(language))))
         localeExtension = UnsafePointer(table)
+        let file = UnsafeMutablePointer<standfit_plugin_file_ext>.allocate(capacity: 1)
+        file.initialize(to: standfit_plugin_file_ext(abi: .host(for: standfit_plugin_file_ext.self),
+                                                     path: UnsafePointer(strdup(pluginFile))))
+        pluginFileExtension = UnsafePointer(file)
     }
 
     /// The host extension named `id` ("name/rev"), or nil when this host has none by that id.
     func hostExtension(_ id: String) -> UnsafeRawPointer? {
         switch id {
         case STANDFIT_EXT_LOCALE: UnsafeRawPointer(localeExtension)
+        case STANDFIT_EXT_PLUGIN_FILE: UnsafeRawPointer(pluginFileExtension)
         default: nil
         }
     }
@@ -53,55 +68,50 @@ final class PluginRegistrar {
     }
 
     func registerAction(_ pointer: UnsafePointer<standfit_action>?) -> Int32 {
-        guard acceptsRegistrations, let session else { return refuseOutsideInit("register_action") }
+        guard acceptsRegistrations else { return refuseOutsideInit("register_action") }
         let action: RegisteredAction
         switch ActionDescriptor.read(pointer, pluginID: pluginID) {
         case .failure(let problem):
-            logger.warning("Plugin '\(pluginID)' (\(path)): \(problem.message)")
+            warnings.append("Plugin '\(pluginID)' (\(path)): \(problem.message).")
             return STANDFIT_ERR_INVALID_ARGUMENT
         case .success(let read):
             action = read
         }
-        if let existing = session.pluginSet.registry.register(action) {
-            if existing.pluginID == pluginID {
-                logger.warning("Plugin '\(pluginID)' (\(path)) registers shortcut type '\(action.type)' twice; the first registration is kept.")
-            } else {
-                let other = session.path(ofPlugin: existing.pluginID) ?? "?"
-                logger.warning("Shortcut type '\(action.type)' is registered by both '\(existing.pluginID)' (\(other)) and '\(pluginID)' (\(path)); '\(existing.pluginID)' loaded first and keeps it, so remove one of the two or change its type.")
-            }
+        if actions.contains(where: { $0.type == action.type }) {
+            warnings.append("Plugin '\(pluginID)' (\(path)) registers shortcut type '\(action.type)' twice; the first registration is kept.")
             return STANDFIT_ERR_DUPLICATE
         }
+        actions.append(action)
         return STANDFIT_OK
     }
 
     func registerStaticItem(_ pointer: UnsafePointer<standfit_item>?) -> Int32 {
-        guard acceptsRegistrations, let session else { return refuseOutsideInit("register_static_item") }
+        guard acceptsRegistrations else { return refuseOutsideInit("register_static_item") }
         switch ItemDescriptor.read(pointer, source: .static, origin: pluginID) {
         case .failure(let problem):
-            logger.warning("Plugin '\(pluginID)' (\(path)): static item not registered: \(problem.message)")
+            warnings.append("Plugin '\(pluginID)' (\(path)): static item not registered: \(problem.message).")
             return STANDFIT_ERR_INVALID_ARGUMENT
         case .success(let item):
-            session.pluginSet.staticItems.append(item)
+            staticItems.append(item)
             return STANDFIT_OK
         }
     }
 
     func registerProvider(_ pointer: UnsafePointer<standfit_dynamic_provider>?) -> Int32 {
-        guard acceptsRegistrations, let session else { return refuseOutsideInit("register_dynamic_provider") }
+        guard acceptsRegistrations else { return refuseOutsideInit("register_dynamic_provider") }
         guard let pointer else { return STANDFIT_ERR_INVALID_ARGUMENT }
         if let problem = pointer.pointee.abi.problem(minimumSize: MemoryLayout<standfit_dynamic_provider>.size) {
-            logger.warning("Plugin '\(pluginID)' (\(path)): its dynamic provider \(problem).")
+            warnings.append("Plugin '\(pluginID)' (\(path)): its dynamic provider \(problem).")
             return STANDFIT_ERR_INVALID_ARGUMENT
         }
         guard let provide = pointer.pointee.provide else {
-            logger.warning("Plugin '\(pluginID)' (\(path)): its dynamic provider has no provide function.")
+            warnings.append("Plugin '\(pluginID)' (\(path)): its dynamic provider has no provide function.")
             return STANDFIT_ERR_INVALID_ARGUMENT
         }
         let id = pluginID
-        session.pluginSet.providers.removeAll { $0.pluginID == id }
-        session.pluginSet.providers.append(DynamicProvider(pluginID: id) { locale in
+        provider = DynamicProvider(pluginID: id) { locale in
             ItemSink.collect(from: provide, pluginID: id, locale: locale)
-        })
+        }
         return STANDFIT_OK
     }
 

@@ -7,18 +7,27 @@ public struct PluginInfo: Sendable, Equatable {
     public var abiMinor: UInt32
     /// The path it was found at (before symlinks are resolved).
     public var path: String
-    /// The types it registered, in registration order.
+    /// The types it registered and kept, in registration order.
     public var types: [String]
+    /// Bundled with the host or pinned by the user.
+    public var isTrusted: Bool = false
+    /// Its handlers run in the host's process (trusted, and no `--isolate`), else in a worker.
+    public var runsInProcess: Bool = true
+    /// How long its `init` took when it was scanned, in milliseconds.
+    public var initMilliseconds: Double?
 }
 
 /// A plugin file the loader would not load, and why: one sentence naming the file and the fix.
 public struct PluginRefusal: Error, Sendable, Equatable {
     public var path: String
     public var reason: String
+    /// It crashed, hung or exited while it was scanned, and is skipped until the file changes.
+    public var isQuarantined: Bool
 
-    public init(path: String, reason: String) {
+    public init(path: String, reason: String, isQuarantined: Bool = false) {
         self.path = path
         self.reason = reason
+        self.isQuarantined = isQuarantined
     }
 }
 

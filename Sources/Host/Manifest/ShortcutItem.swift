@@ -1,7 +1,7 @@
 /// A quick action as menus show it: what to run, how it is titled and what it carries.
-public struct ShortcutItem: Hashable, Sendable {
+public struct ShortcutItem: Hashable, Sendable, Codable {
     /// Where an item came from.
-    public enum Source: String, Sendable {
+    public enum Source: String, Sendable, Codable {
         /// The manifest, or a plugin's default items.
         case `static`
         /// A dynamic-actions provider.

@@ -28,7 +28,7 @@ public struct RegisteredAction {
 }
 
 /// One call of a handler: what was asked for and the bound arguments, in declared order.
-public struct Invocation: Sendable, Equatable {
+public struct Invocation: Sendable, Equatable, Codable {
     /// The type as the user resolved it (differs from the registered one for namespace and
     /// fallback handlers).
     public var requestedType: String
@@ -47,7 +47,7 @@ public struct Invocation: Sendable, Equatable {
 }
 
 /// What a handler answered.
-public struct HandlerReply: Sendable, Equatable {
+public struct HandlerReply: Sendable, Equatable, Codable {
     /// The raw `STANDFIT_STATUS_*` code it returned.
     public var status: Int32
     /// The dialog it set, if any.

@@ -57,7 +57,43 @@ public struct HostState: Sendable {
                 table.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v2") { db in
+            // Plugins the user trusted: loaded only from bytes with this SHA-256.
+            try db.create(table: "trustedPlugin") { table in
+                table.primaryKey("realPath", .text)
+                table.column("sha256", .text).notNull()
+                table.column("trustedAt", .datetime).notNull()
+            }
+        }
         return migrator
+    }
+
+    // MARK: Trusted plugins
+
+    /// Real path → pinned SHA-256 of every plugin the user trusted.
+    public func pins() throws(HostError) -> [String: String] {
+        try read { db in
+            Dictionary(try Row.fetchAll(db, sql: "SELECT realPath, sha256 FROM trustedPlugin").map { ($0["realPath"], $0["sha256"]) },
+                       uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Pins `realPath` to `sha256`, replacing an earlier pin.
+    public func pin(_ realPath: String, sha256: String) throws(HostError) {
+        try write("trust the plugin \(realPath)") { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO trustedPlugin (realPath, sha256, trustedAt) VALUES (?, ?, ?)",
+                           arguments: [realPath, sha256, Date()])
+        }
+    }
+
+    /// Removes the pin of `realPath`; false when there was none.
+    public func unpin(_ realPath: String) throws(HostError) -> Bool {
+        var removed = false
+        try write("stop trusting the plugin \(realPath)") { db in
+            try db.execute(sql: "DELETE FROM trustedPlugin WHERE realPath = ?", arguments: [realPath])
+            removed = db.changesCount > 0
+        }
+        return removed
     }
 
     // MARK: Dynamic items

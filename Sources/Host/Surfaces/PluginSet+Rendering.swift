@@ -1,9 +1,12 @@
-/// `plugins`: what is loaded and what was refused, as text and as JSON.
+/// `plugins`: what is loaded, what was refused and what is quarantined, as text and as JSON.
 extension PluginSet {
     public struct Document: Encodable {
         public struct Plugin: Encodable {
             public var id, name, version, abi, path: String
             public var types: [String]
+            public var trusted: Bool
+            /// "in-process" or "worker".
+            public var runs: String
         }
 
         public struct Refused: Encodable {
@@ -12,15 +15,18 @@ extension PluginSet {
 
         public var plugins: [Plugin]
         public var refused: [Refused]
+        public var quarantined: [Refused]
     }
 
     public var document: Document {
         Document(
             plugins: plugins.map {
                 Document.Plugin(id: $0.id, name: $0.name, version: $0.version,
-                                abi: "\($0.abiMajor).\($0.abiMinor)", path: $0.path, types: $0.types)
+                                abi: "\($0.abiMajor).\($0.abiMinor)", path: $0.path, types: $0.types,
+                                trusted: $0.isTrusted, runs: $0.runsInProcess ? "in-process" : "worker")
             },
-            refused: refusals.map { Document.Refused(path: $0.path, reason: $0.reason) })
+            refused: refusals.filter { !$0.isQuarantined }.map { Document.Refused(path: $0.path, reason: $0.reason) },
+            quarantined: refusals.filter(\.isQuarantined).map { Document.Refused(path: $0.path, reason: $0.reason) })
     }
 
     public var textLines: [String] {
@@ -29,9 +35,10 @@ extension PluginSet {
             lines.append("\(plugin.id) \(plugin.version) (ABI \(plugin.abiMajor).\(plugin.abiMinor)): \(plugin.name)")
             lines.append("  path: \(plugin.path)")
             lines.append("  types: \(plugin.types.isEmpty ? "none" : plugin.types.joined(separator: ", "))")
+            lines.append("  runs: \(plugin.runsInProcess ? "in the host's process" : "in a worker process")\(plugin.isTrusted ? " (trusted)" : "")")
         }
         for refusal in refusals {
-            lines.append("refused: \(refusal.path)")
+            lines.append("\(refusal.isQuarantined ? "quarantined" : "refused"): \(refusal.path)")
             lines.append("  \(refusal.reason)")
         }
         return lines

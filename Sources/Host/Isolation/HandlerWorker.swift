@@ -1,0 +1,107 @@
+import Foundation
+import Logging
+
+/// Runs one plugin's handler, or its dynamic provider, in a worker process: the host binary in
+/// its hidden `handler-worker` mode. The worker loads only that plugin, runs the call, and, when
+/// the handler ran, asks the plugin's provider for its items in the languages the host keeps,
+/// so that one process does both. It never touches the host's state: the host writes what the
+/// worker answered only after a clean answer, so a crash leaves nothing half-written.
+public enum HandlerWorker {
+    struct Request: Codable {
+        var candidate: PluginCandidate
+        var pluginID: String
+        /// The language told to the plugin's `init`.
+        var language: String
+        /// The handler to run, or nil to ask only the provider.
+        var call: Call?
+        /// The languages to ask the provider in (after a handled call, or alone).
+        var provideLanguages: [String]
+    }
+
+    struct Call: Codable {
+        /// The type the action was registered under (a namespace handler's `com.example.*`).
+        var registeredType: String
+        var invocation: Invocation
+    }
+
+    struct Reply: Codable {
+        var reply: HandlerReply?
+        /// Per language, the provider's items or why there are none.
+        var provided: [String: ProviderAnswer] = [:]
+        /// Why the plugin could not be loaded in the worker.
+        var loadFailure: String?
+    }
+
+    enum ProviderAnswer: Codable, Equatable {
+        case items([ShortcutItem])
+        case failure(String)
+
+        var result: Result<[ShortcutItem], ProviderFailure> {
+            switch self {
+            case .items(let items): .success(items)
+            case .failure(let message): .failure(ProviderFailure(message: message))
+            }
+        }
+    }
+
+    /// The worker's side: reads the request on stdin, answers on the result pipe.
+    public static func serve(paths: HostPaths, logger: Logger) -> Int32 {
+        let input = FileHandle.standardInput.readDataToEndOfFile()
+        guard let request = try? JSONDecoder().decode(Request.self, from: input) else {
+            logger.error("handler-worker: the request on stdin is not valid; this mode is for the host's own use.")
+            return 64
+        }
+        ResultPipe().send(answer(request, paths: paths, logger: logger))
+        return 0
+    }
+
+    static func answer(_ request: Request, paths: HostPaths, logger: Logger) -> Reply {
+        let plugin: LoadedPlugin
+        switch PluginImage.open(request.candidate, paths: paths, logger: logger, language: request.language) {
+        case .failure(let refusal): return Reply(loadFailure: refusal.reason)
+        case .success(let loaded): plugin = loaded
+        }
+        guard plugin.info.id == request.pluginID else {
+            return Reply(loadFailure: "Plugin \(request.candidate.path) now has id '\(plugin.info.id)', not '\(request.pluginID)'; run 'standfit-host plugins rescan'.")
+        }
+        var reply = Reply()
+        if let call = request.call {
+            guard let action = plugin.actions.first(where: { $0.type == call.registeredType }) else {
+                return Reply(loadFailure: "Plugin '\(request.pluginID)' (\(request.candidate.path)) no longer registers \(call.registeredType); run 'standfit-host plugins rescan'.")
+            }
+            let handlerReply = action.perform(call.invocation)
+            reply.reply = handlerReply
+            guard handlerReply.status == 0, handlerReply.fault == nil else { return reply }
+        }
+        if let provider = plugin.provider {
+            for language in request.provideLanguages {
+                reply.provided[language] = switch provider.items(language) {
+                case .success(let items): .items(items)
+                case .failure(let failure): .failure(failure.message)
+                }
+            }
+        }
+        return reply
+    }
+}
+
+
+extension ArgumentValue: Codable {
+    private enum CodingKeys: String, CodingKey { case kind, value }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let raw = try container.decode(Int32.self, forKey: .kind)
+        let text = try container.decode(String.self, forKey: .value)
+        guard let kind = ParameterKind(rawValue: raw), let value = ArgumentCoercion.coerce(text, to: kind) else {
+            throw DecodingError.dataCorruptedError(forKey: .value, in: container, debugDescription: "not a value of kind \(raw)")
+        }
+        self = value
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind.rawValue, forKey: .kind)
+        try container.encode(text, forKey: .value)
+    }
+}

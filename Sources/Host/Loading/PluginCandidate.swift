@@ -1,0 +1,147 @@
+import Foundation
+
+/// A plugin file that passed every check that runs no plugin code: it exists, is a regular
+/// file, is not a second path to a file already seen, passes the trust checks, and is an ELF
+/// shared object for this machine.
+public struct PluginCandidate: Sendable, Equatable, Codable {
+    /// The path it was found at (before symlinks are resolved): what messages show.
+    public var path: String
+    /// Symlinks resolved: what is opened and what the cache is keyed by.
+    public var realPath: String
+    public var identity: FileIdentity
+    /// Found where the host's own plugins are installed (beside the executable, or
+    /// `<prefix>/lib/standfit/plugins`): trusted to run in the host's process.
+    public var isBundled: Bool
+    /// The SHA-256 the user pinned with `plugins trust`, when there is one: the plugin is then
+    /// loaded only from bytes with exactly this hash.
+    public var pinnedSHA256: String?
+
+    /// Trusted plugins may run in the host's process; the others run in a worker.
+    public var isTrusted: Bool { isBundled || pinnedSHA256 != nil }
+}
+
+/// What the cache is keyed by: a file changed when any of these did.
+public struct FileIdentity: Sendable, Hashable, Codable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    /// Modification time in nanoseconds since 1970.
+    public var modified: Int64
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+
+    public init(device: UInt64, inode: UInt64, size: Int64, modified: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modified = modified
+    }
+}
+
+/// One entry of the search path, checked: a candidate, a refusal, or a second path to a file
+/// already seen (skipped quietly).
+enum VettedFile {
+    case candidate(PluginCandidate)
+    case refused(PluginRefusal)
+}
+
+/// Turns the search path into vetted files, in load order, running no plugin code.
+///
+/// Rationale: every check here reads file metadata or a file's first bytes only, so it is run
+/// on every command, before the registry cache is trusted: a `chmod o+w` changes no
+/// modification time, and must still stop the plugin from loading.
+struct PluginVetting {
+    var searchPath: [URL]
+    /// Directories whose plugins are bundled with the host (real paths).
+    var bundledDirectories: Set<String>
+    /// Real path → pinned SHA-256 (hex).
+    var pins: [String: String]
+    /// Only pinned plugins may load.
+    var requireTrusted: Bool
+    var trust = TrustCheck()
+
+    /// The plugin files on the search path in load order, with the search root each was found
+    /// under: the files of each directory by name, or the entry itself when it names a file.
+    func files(logger: (String) -> Void = { _ in }) -> [(path: String, root: String)] {
+        var files: [(String, String)] = []
+        for entry in searchPath {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: entry.path, isDirectory: &isDirectory)
+            if exists, !isDirectory.boolValue {
+                files.append((entry.path, entry.deletingLastPathComponent().path))
+                continue
+            }
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: entry.path)
+            } catch {
+                // A directory of the default path that does not exist (yet) is normal.
+                logger("Plugin directory \(entry.path) is not readable: \(error.localizedDescription)")
+                continue
+            }
+            files += names.filter { $0.hasSuffix(".so") && !$0.hasPrefix(".") }
+                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                .map { (entry.appendingPathComponent($0).path, entry.path) }
+        }
+        return files
+    }
+
+    /// Vets every file on the search path, in load order; second paths to one file are dropped.
+    func vet(logger: (String) -> Void = { _ in }) -> [VettedFile] {
+        struct Inode: Hashable { var device: UInt64; var inode: UInt64 }
+        var seen: [Inode: String] = [:]
+        var result: [VettedFile] = []
+        for (path, root) in files(logger: logger) {
+            switch vet(path, root: root) {
+            case .success(let candidate):
+                let key = Inode(device: candidate.identity.device, inode: candidate.identity.inode)
+                if let first = seen[key] {
+                    logger("Plugin \(path) is the same file as \(first), which is already loaded")
+                    continue
+                }
+                seen[key] = path
+                result.append(.candidate(candidate))
+            case .failure(let refusal):
+                result.append(.refused(refusal))
+            }
+        }
+        return result
+    }
+
+    func vet(_ path: String, root: String) -> Result<PluginCandidate, PluginRefusal> {
+        func refuse(_ reason: String) -> Result<PluginCandidate, PluginRefusal> {
+            .failure(PluginRefusal(path: path, reason: reason))
+        }
+        guard let resolved = realpath(path, nil) else {
+            return refuse("Plugin \(path) is a symbolic link to a file that does not exist; remove the link or reinstall the plugin.")
+        }
+        let realPath = String(cString: resolved)
+        free(resolved)
+        var info = stat()
+        guard stat(realPath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            return refuse("Plugin \(path) is not a regular file; plugins must be shared-object files.")
+        }
+        let realRoot = realpath(root, nil).map { pointer in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        } ?? root
+        if let problem = trust.problem(file: realPath, info: info, root: realRoot) {
+            return refuse("Plugin \(path) \(problem).")
+        }
+        if let problem = ELFHeader.problem(path: realPath) {
+            return refuse("Plugin \(path) \(problem); rebuild it as a shared library for this machine or remove it from the plugin path.")
+        }
+        let pin = pins[realPath]
+        if requireTrusted, pin == nil {
+            return refuse("Plugin \(path) is not trusted and only trusted plugins may load (--require-trusted); check it with 'standfit-host plugins check \(path)', then run 'standfit-host plugins trust \(path)'.")
+        }
+        let directory = (realPath as NSString).deletingLastPathComponent
+        return .success(PluginCandidate(path: path, realPath: realPath, identity: FileIdentity(info),
+                                        isBundled: bundledDirectories.contains(directory), pinnedSHA256: pin))
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Logging
+
+/// The plugins on the search path as commands see them: vetted without running plugin code,
+/// answered from the registry cache where a plugin has not changed, and scanned in a helper
+/// process where it has. No plugin code runs in the host to build it: an action's handler and
+/// a provider load their plugin only when called (`PluginExecutor`).
+public struct PluginCatalog {
+    public struct Settings {
+        public var searchPath: [URL]
+        public var paths: HostPaths
+        public var language: String
+        /// Real directories whose plugins come with the host.
+        public var bundledDirectories: Set<String>
+        /// Real path → pinned SHA-256.
+        public var pins: [String: String]
+        public var requireTrusted: Bool
+        /// The host binary, started again as scan helper and handler worker.
+        public var executable: String
+        public var scanTimeout: Double
+        public var handlerTimeout: Double
+        public var isolate: Bool
+        public var verbose: Bool
+    }
+
+    public var settings: Settings
+    public var logger: Logger
+
+    public init(settings: Settings, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// What loading found, with the executor its actions call through.
+    public struct Loaded {
+        public var plugins: PluginSet
+        /// Per plugin id, the file it was loaded from.
+        public var candidates: [String: PluginCandidate]
+        /// Scanned now rather than answered from the cache.
+        public var scannedCount: Int
+        let executor: PluginExecutor
+    }
+
+    var cache: RegistryCache? { RegistryCache(directory: settings.paths.cacheDirectory, logger: logger) }
+
+    /// Forgets every cached scan, so the next load scans every plugin again.
+    public func clearCache() throws {
+        try cache?.clear()
+    }
+
+    public func load() -> Loaded {
+        let settings = settings
+        logger.debug("Plugin search path: \(settings.searchPath.map(\.path).joined(separator: ":"))")
+        let vetting = PluginVetting(searchPath: settings.searchPath, bundledDirectories: settings.bundledDirectories,
+                                    pins: settings.pins, requireTrusted: settings.requireTrusted)
+        let files = vetting.vet(logger: { logger.debug("\($0)") })
+        let cache = self.cache
+        var results: [String: ScanResult] = [:]
+        var stale: [PluginCandidate] = []
+        for case .candidate(let candidate) in files {
+            if let cached = cache?.lookup(candidate, language: settings.language) {
+                results[candidate.realPath] = cached
+            } else {
+                stale.append(candidate)
+            }
+        }
+        if !stale.isEmpty {
+            logger.debug("Scanning \(stale.count) new or changed plugin(s) in a helper process: \(stale.map(\.path).joined(separator: ", "))")
+            let helper = ScanHelper(executable: settings.executable, timeout: settings.scanTimeout,
+                                    language: settings.language, verbose: settings.verbose, logger: logger)
+            let scanned = helper.scan(stale)
+            var fresh: [(PluginCandidate, ScanResult)] = []
+            for (candidate, result) in zip(stale, scanned) {
+                guard let result else { continue }
+                results[candidate.realPath] = result
+                fresh.append((candidate, result))
+            }
+            cache?.store(fresh, language: settings.language, logger: logger)
+        }
+        let executor = PluginExecutor(
+            settings: PluginExecutor.Settings(paths: settings.paths, executable: settings.executable,
+                                              language: settings.language, handlerTimeout: settings.handlerTimeout,
+                                              isolate: settings.isolate, verbose: settings.verbose),
+            logger: logger)
+        var builder = PluginSetBuilder(logger: logger)
+        var candidates: [String: PluginCandidate] = [:]
+        for file in files {
+            switch file {
+            case .refused(let refusal):
+                builder.refuse(refusal)
+            case .candidate(let candidate):
+                switch results[candidate.realPath] {
+                case nil:
+                    continue
+                case .refused(let reason):
+                    builder.refuse(PluginRefusal(path: candidate.path, reason: reason))
+                case .quarantined(let reason):
+                    builder.refuse(PluginRefusal(path: candidate.path, reason: reason, isQuarantined: true))
+                case .loaded(let record):
+                    if builder.set.plugins.contains(where: { $0.id == record.id }) == false {
+                        candidates[record.id] = candidate
+                    }
+                    add(record, from: candidate, executor: executor, to: &builder)
+                }
+            }
+        }
+        return Loaded(plugins: builder.set, candidates: candidates, scannedCount: stale.count, executor: executor)
+    }
+
+    /// Adds a cached plugin whose handlers and provider call through `executor`.
+    private func add(_ record: PluginRecord, from candidate: PluginCandidate, executor: PluginExecutor,
+                     to builder: inout PluginSetBuilder) {
+        let id = record.id
+        let actions = record.actions.map { action in
+            RegisteredAction(type: action.type, title: action.title, subtitle: action.subtitle, icon: action.icon,
+                             parameters: action.parameters, pluginID: id) { invocation in
+                executor.perform(candidate, pluginID: id, registeredType: action.type, invocation: invocation)
+            }
+        }
+        let provider = record.hasProvider ? DynamicProvider(pluginID: id) { locale in
+            executor.provide(candidate, pluginID: id, locale: locale)
+        } : nil
+        let info = PluginInfo(id: id, name: record.name, version: record.version, abiMajor: record.abiMajor,
+                              abiMinor: record.abiMinor, path: candidate.path, types: [],
+                              isTrusted: candidate.isTrusted, runsInProcess: executor.runsInProcess(candidate),
+                              initMilliseconds: record.initMilliseconds)
+        builder.add(info: info, actions: actions, staticItems: record.staticItems, provider: provider,
+                    warnings: record.warnings)
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// `plugins check PATH`: what a plugin author runs before shipping. The plugin is vetted and
+/// then loaded in a scan helper (never in the host), and the report says what it registered
+/// and everything the host would warn about or refuse, each with the fix.
+public struct PluginCheck: Sendable {
+    public var path: String
+    /// Why it cannot load, when it cannot (the sentence names the file and the fix).
+    public var refusal: String?
+    public var isQuarantined = false
+    public var record: PluginRecord?
+    public var sha256: String?
+    public var isTrusted = false
+    public var warnings: [String] = []
+
+    /// `init` should be quicker than this (milliseconds): it runs before every menu a cold cache shows.
+    public static let slowInitMilliseconds = 100.0
+    /// Titles longer than this are cut short by menus (iOS shows about as much).
+    public static let longTitle = 25
+
+    public var loads: Bool { refusal == nil && record != nil }
+
+    /// Checks the plugin at `path` as the catalog would load it.
+    public static func run(path: String, catalog: PluginCatalog) -> PluginCheck {
+        var check = PluginCheck(path: path)
+        let settings = catalog.settings
+        let url = URL(fileURLWithPath: path)
+        let vetting = PluginVetting(searchPath: [url], bundledDirectories: settings.bundledDirectories,
+                                    pins: settings.pins, requireTrusted: false)
+        guard FileManager.default.fileExists(atPath: path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil else {
+            check.refusal = "There is no file at \(path); give the path of the plugin's .so file."
+            return check
+        }
+        let candidate: PluginCandidate
+        switch vetting.vet(path, root: url.deletingLastPathComponent().path) {
+        case .failure(let refusal):
+            check.refusal = refusal.reason
+            return check
+        case .success(let vetted):
+            candidate = vetted
+        }
+        check.isTrusted = candidate.isTrusted
+        check.sha256 = try? SealedImage.sha256(ofFile: candidate.realPath)
+        let helper = ScanHelper(executable: settings.executable, timeout: settings.scanTimeout,
+                                language: settings.language, verbose: settings.verbose, logger: catalog.logger)
+        switch helper.scan([candidate]).first ?? nil {
+        case nil:
+            check.refusal = "The scan helper could not run, so \(path) was not checked; run with --verbose to see why."
+        case .refused(let reason):
+            check.refusal = reason
+        case .quarantined(let reason):
+            check.refusal = reason
+            check.isQuarantined = true
+        case .loaded(let record):
+            check.record = record
+            check.warnings = record.warnings + warnings(for: record)
+        }
+        return check
+    }
+
+    static func warnings(for record: PluginRecord) -> [String] {
+        var warnings: [String] = []
+        if record.initMilliseconds > slowInitMilliseconds {
+            warnings.append(String(format: "init took %.0f ms; keep it under %.0f ms (no I/O beyond the plugin's own files), since it runs whenever the plugin is scanned.",
+                                   record.initMilliseconds, slowInitMilliseconds))
+        }
+        if record.actions.isEmpty {
+            warnings.append("It registers no actions; register them with host->register_action inside init.")
+        }
+        let titled = record.actions.map { ("action \($0.type)", $0.title, $0.subtitle, $0.icon) }
+            + record.staticItems.map { ("static item \($0.type)", $0.title, $0.subtitle, $0.icon) }
+        for (what, title, subtitle, icon) in titled {
+            for text in [title, subtitle].compactMap({ $0 }) where text.count > longTitle {
+                warnings.append("The \(what) has the \(text == title ? "title" : "subtitle") \"\(text)\" of \(text.count) characters; menus show about \(longTitle), so shorten it.")
+            }
+            if let icon, !IconCatalog.isKnown(icon) {
+                warnings.append("The \(what) has the icon \"\(icon)\", which is neither an SF Symbol nor a UIApplicationShortcutIconType name the host knows; it shows as a plain bullet, so pick a known name.")
+            }
+        }
+        return warnings
+    }
+
+    /// The report, as lines of text.
+    public var textLines: [String] {
+        var lines = ["Plugin \(path)"]
+        guard let record, refusal == nil else {
+            lines.append("  \(isQuarantined ? "quarantined" : "refused"): \(refusal ?? "")")
+            return lines
+        }
+        lines.append("  id: \(record.id) \(record.version) (\"\(record.name)\"), ABI \(record.abiMajor).\(record.abiMinor)")
+        lines.append(String(format: "  init: %.1f ms", record.initMilliseconds))
+        if let sha256 { lines.append("  sha256: \(sha256)") }
+        lines.append("  runs: \(isTrusted ? "in the host's process (trusted)" : "in a worker process (not trusted; 'standfit-host plugins trust' pins it)")")
+        lines.append("  types:")
+        for action in record.actions {
+            let parameters = action.parameters.map(\.signature).joined(separator: ", ")
+            lines.append("    \(action.type) \"\(action.title)\"\(parameters.isEmpty ? "" : " (\(parameters))")")
+        }
+        if record.actions.isEmpty { lines.append("    none") }
+        lines.append("  static items:\(record.staticItems.isEmpty ? " none" : "")")
+        for item in record.staticItems {
+            let userInfo = item.userInfo.isEmpty ? "" : " \(JSONValue.object(item.userInfo).jsonText)"
+            lines.append("    \(item.type) \"\(item.title)\"\(userInfo)")
+        }
+        lines.append("  dynamic provider: \(record.hasProvider ? "yes" : "no")")
+        if warnings.isEmpty {
+            lines.append("OK: \(record.id) loads, with \(record.actions.count) type\(record.actions.count == 1 ? "" : "s") and no warnings.")
+        } else {
+            lines.append("  warnings:")
+            lines += warnings.map { "    - \($0)" }
+            lines.append("OK with \(warnings.count) warning\(warnings.count == 1 ? "" : "s"): \(record.id) loads, with \(record.actions.count) type\(record.actions.count == 1 ? "" : "s").")
+        }
+        return lines
+    }
+}
+
+extension ParameterSpec {
+    /// "times: int = 1", "name: string, required", "note: string?"
+    var signature: String {
+        if let defaultValue { return "\(name): \(kind.name) = \(defaultValue.text)" }
+        return required ? "\(name): \(kind.name), required" : "\(name): \(kind.name)?"
+    }
+}
+
+extension PluginCheck {
+    public struct Document: Encodable {
+        public var path: String
+        public var loads: Bool
+        public var quarantined: Bool
+        public var refusal: String?
+        public var plugin: PluginRecord?
+        public var sha256: String?
+        public var trusted: Bool
+        public var warnings: [String]
+    }
+
+    public var document: Document {
+        Document(path: path, loads: loads, quarantined: isQuarantined, refusal: refusal, plugin: record,
+                 sha256: sha256, trusted: isTrusted, warnings: warnings)
+    }
+}

@@ -1,0 +1,102 @@
+import CHostSystem
+import CStandFitABI
+import Foundation
+import Logging
+
+/// One plugin loaded into this process: what it registered, with handlers that call its code.
+public struct LoadedPlugin {
+    public var info: PluginInfo
+    /// Its actions, in registration order, each type once.
+    public var actions: [RegisteredAction]
+    public var staticItems: [ShortcutItem]
+    public var provider: DynamicProvider?
+    /// Sentences about what it registered that the host did not take.
+    public var warnings: [String]
+    public var initDuration: Duration
+
+    /// The plain-value snapshot the scan helper sends and the registry cache keeps.
+    public var record: PluginRecord {
+        PluginRecord(
+            id: info.id, name: info.name, version: info.version, abiMajor: info.abiMajor, abiMinor: info.abiMinor,
+            actions: actions.map {
+                ActionRecord(type: $0.type, title: $0.title, subtitle: $0.subtitle, icon: $0.icon, parameters: $0.parameters)
+            },
+            staticItems: staticItems, hasProvider: provider != nil, warnings: warnings,
+            initMilliseconds: Double(initDuration.components.seconds) * 1000
+                + Double(initDuration.components.attoseconds) / 1e15)
+    }
+}
+
+/// Opens one vetted plugin file in this process and lets it register.
+///
+/// It is opened with `RTLD_NOW | RTLD_LOCAL` and never closed: unloading Swift code is
+/// unsupported, and a refused plugin stays mapped rather than risk it. A pinned plugin is
+/// loaded from a sealed memory file holding the exact bytes whose hash was checked, so that
+/// swapping the file after the check loads nothing.
+enum PluginImage {
+    static func open(_ candidate: PluginCandidate, paths: HostPaths, logger: Logger,
+                     language: String) -> Result<LoadedPlugin, PluginRefusal> {
+        let path = candidate.path
+        func refuse(_ reason: String) -> Result<LoadedPlugin, PluginRefusal> {
+            .failure(PluginRefusal(path: path, reason: reason))
+        }
+        var loadPath = candidate.realPath
+        if let pin = candidate.pinnedSHA256 {
+            switch SealedImage.make(realPath: candidate.realPath, expectedSHA256: pin) {
+            case .success(let image): loadPath = image.path
+            case .failure(let problem): return refuse("Plugin \(path) \(problem.message)")
+            }
+        }
+        guard let handle = dlopen(loadPath, RTLD_NOW | RTLD_LOCAL) else {
+            let detail = dlerror().map { String(cString: $0) } ?? "unknown error"
+            return refuse("Cannot load plugin \(path): \(detail); rebuild it as a shared library for this machine or remove it from the plugin path.")
+        }
+        guard let symbol = dlsym(handle, STANDFIT_ENTRY_SYMBOL) else {
+            return refuse("Plugin \(path) does not export \(STANDFIT_ENTRY_SYMBOL); export it with STANDFIT_EXPORT (C) or @_cdecl(\"\(STANDFIT_ENTRY_SYMBOL)\") (Swift).")
+        }
+        // Calling a data symbol would jump into data: refuse it before it can crash the host.
+        guard standfit_symbol_is_function(symbol) != 0 else {
+            return refuse("Plugin \(path) exports \(STANDFIT_ENTRY_SYMBOL) as data, not as a function; declare it as a function that returns the entry table.")
+        }
+        let entryFunction = unsafeBitCast(symbol, to: standfit_plugin_entry_fn.self)
+        guard let entry = entryFunction() else {
+            return refuse("Plugin \(path) returned no entry table from \(STANDFIT_ENTRY_SYMBOL); it refuses to load, so check its own documentation or log.")
+        }
+        if let problem = entry.pointee.abi.problem(minimumSize: MemoryLayout<standfit_plugin_entry>.size) {
+            return refuse("Plugin \(path) \(problem).")
+        }
+        let raw = entry.pointee
+        guard let id = CText.string(raw.id), PluginID.isValid(id) else {
+            return refuse("Plugin \(path) has id \(CText.quoted(raw.id)), which is not a reverse-DNS id such as com.example.tools; fix the entry table's id.")
+        }
+        guard let initialize = raw.`init` else {
+            return refuse("Plugin \(path) ('\(id)') has no init function in its entry table; set one.")
+        }
+        let registrar = PluginRegistrar(pluginID: id, path: path, logger: logger,
+                                        dataDirectory: paths.pluginDataDirectory(for: id), language: language,
+                                        pluginFile: candidate.realPath)
+        let host = HostTable.make(for: registrar)
+        registrar.acceptsRegistrations = true
+        let clock = ContinuousClock()
+        let start = clock.now
+        let status = initialize(host)
+        let duration = clock.now - start
+        registrar.acceptsRegistrations = false
+        guard status == STANDFIT_OK else {
+            return refuse("Plugin \(path) ('\(id)') failed to initialise (status \(status)); see its log lines above, or run with --verbose.")
+        }
+        let info = PluginInfo(id: id, name: CText.string(raw.name) ?? id, version: CText.string(raw.version) ?? "?",
+                              abiMajor: raw.abi.abi_major, abiMinor: raw.abi.abi_minor, path: path,
+                              types: registrar.actions.map(\.type))
+        return .success(LoadedPlugin(info: info, actions: registrar.actions, staticItems: registrar.staticItems,
+                                     provider: registrar.provider, warnings: registrar.warnings,
+                                     initDuration: duration))
+    }
+}
+
+/// What a plugin id may look like: a reverse-DNS name, safe as a directory name.
+enum PluginID {
+    static func isValid(_ id: String) -> Bool {
+        TypeName.isValid(id) && !id.hasSuffix(".*") && !id.hasPrefix(".")
+    }
+}

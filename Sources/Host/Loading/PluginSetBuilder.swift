@@ -1,0 +1,45 @@
+import Logging
+
+/// Puts plugins together in load order: a second plugin with an id already taken is refused,
+/// and a type two plugins register stays with the one that loaded first.
+struct PluginSetBuilder {
+    private(set) var set = PluginSet()
+    let logger: Logger
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    mutating func refuse(_ refusal: PluginRefusal) {
+        set.refusals.append(refusal)
+    }
+
+    /// Adds one plugin's registrations; `info.types` becomes the types it keeps.
+    mutating func add(info: PluginInfo, actions: [RegisteredAction], staticItems: [ShortcutItem],
+                      provider: DynamicProvider?, warnings: [String]) {
+        if let other = set.plugins.first(where: { $0.id == info.id }) {
+            refuse(PluginRefusal(path: info.path, reason: "Plugin \(info.path) has id '\(info.id)', which \(other.path) already uses; remove one of the two."))
+            return
+        }
+        var kept: [String] = []
+        for action in actions {
+            if let existing = set.registry.register(action) {
+                let other = set.plugins.first { $0.id == existing.pluginID }?.path ?? "?"
+                logger.warning("Shortcut type '\(action.type)' is registered by both '\(existing.pluginID)' (\(other)) and '\(info.id)' (\(info.path)); '\(existing.pluginID)' loaded first and keeps it, so remove one of the two or change its type.")
+            } else {
+                kept.append(action.type)
+            }
+        }
+        for warning in warnings { logger.warning("\(warning)") }
+        var info = info
+        info.types = kept
+        set.plugins.append(info)
+        set.staticItems += staticItems
+        if let provider { set.providers.append(provider) }
+    }
+
+    mutating func add(_ plugin: LoadedPlugin) {
+        add(info: plugin.info, actions: plugin.actions, staticItems: plugin.staticItems,
+            provider: plugin.provider, warnings: plugin.warnings)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// The checks sshd's StrictModes makes of a key file, made of a plugin before any of its code
+/// runs: the file and every directory above it up to the search root must belong to the user
+/// or to root and must not be writable by the group or by others, so that nobody else can swap
+/// the code the host is about to load.
+///
+/// Rationale for the one exception: a directory writable by all but sticky and owned by root
+/// (`/tmp`) lets nobody else rename or remove what the user put in it, so it cannot be used to
+/// swap the plugin either.
+struct TrustCheck {
+    /// The user the host runs as.
+    var userID = getuid()
+
+    /// Why `file` (a real path, with its `stat`) must not load, as the end of a sentence that
+    /// starts with "Plugin PATH", or nil when it may.
+    func problem(file: String, info: stat, root: String) -> String? {
+        if let problem = problem(of: info) {
+            return "\(problem.description); run '\(problem.fix(file))' or remove it"
+        }
+        var directory = (file as NSString).deletingLastPathComponent
+        let stop = file.hasPrefix(root.hasSuffix("/") ? root : root + "/") ? root : "/"
+        while true {
+            var info = stat()
+            guard lstat(directory, &info) == 0 else {
+                return "is in \(directory), which cannot be examined (\(String(cString: strerror(errno)))); check its permissions"
+            }
+            if let problem = problem(of: info) {
+                return "is in \(directory), which \(problem.description); run '\(problem.fix(directory))' or move the plugin to a directory only you can write to"
+            }
+            if directory == stop || directory == "/" || directory.isEmpty { return nil }
+            directory = (directory as NSString).deletingLastPathComponent
+        }
+    }
+
+    private struct Problem {
+        /// "is owned by user 1001, who is neither you nor root", "is writable by others (mode 0666)"
+        var description: String
+        /// The command that mends it, for a path.
+        var fix: (String) -> String
+    }
+
+    private func problem(of info: stat) -> Problem? {
+        let uid = info.st_uid
+        if uid != userID && uid != 0 {
+            return Problem(description: "is owned by user \(uid), who is neither you nor root",
+                           fix: { "chown \(userID) \($0)" })
+        }
+        let mode = info.st_mode & 0o7777
+        let isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
+        if isDirectory, mode & 0o1000 != 0, uid == 0 { return nil }
+        guard mode & 0o022 != 0 else { return nil }
+        let who = mode & 0o002 != 0 ? (mode & 0o020 != 0 ? "its group and by others" : "others") : "its group"
+        return Problem(description: "is writable by \(who) (mode \(String(format: "%04o", mode)))",
+                       fix: { "chmod go-w \($0)" })
+    }
+}
+
+/// The first bytes of a plugin file, checked before `dlopen` so that a file that cannot be a
+/// plugin for this machine is refused in plain words.
+enum ELFHeader {
+    /// `e_machine` of this host.
+    static var hostMachine: (number: UInt16, name: String) {
+        #if arch(x86_64)
+        (62, "x86_64")
+        #elseif arch(arm64)
+        (183, "aarch64")
+        #else
+        (0, "this architecture")
+        #endif
+    }
+
+    /// Why the file at `path` is not a 64-bit shared object for this machine, or nil.
+    static func problem(path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            return "cannot be read (\(String(cString: strerror(errno))))"
+        }
+        defer { try? handle.close() }
+        let header = [UInt8]((try? handle.read(upToCount: 64)) ?? Data())
+        if header.isEmpty { return "is an empty file" }
+        guard header.count >= 20, header[0..<4] == [0x7F, 0x45, 0x4C, 0x46] else {
+            return "is not a shared library (it does not start with an ELF header)"
+        }
+        guard header[4] == 2 else { return "is a 32-bit ELF file, and this host is 64-bit" }
+        let type = UInt16(header[16]) | UInt16(header[17]) << 8
+        let machine = UInt16(header[18]) | UInt16(header[19]) << 8
+        if machine != hostMachine.number {
+            let name = machineNames[machine].map { "\($0) (ELF machine \(machine))" } ?? "ELF machine \(machine)"
+            return "is built for \(name), not for this machine's \(hostMachine.name)"
+        }
+        guard type == 3 else { return "is an ELF file but not a shared object (ELF type \(type))" }
+        return nil
+    }
+
+    private static let machineNames: [UInt16: String] = [
+        3: "i386", 8: "mips", 20: "powerpc", 21: "powerpc64", 22: "s390", 40: "arm", 62: "x86_64",
+        183: "aarch64", 243: "riscv", 258: "loongarch",
+    ]
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Logging
+
+/// What the plugin commands (`plugins`, `doctor`) need without a manifest: the paths, the
+/// settings, the host's state (where pins are kept) and the plugin catalog.
+public struct PluginContext {
+    public let paths: HostPaths
+    public let config: HostConfig
+    public let state: HostState
+    public let catalog: PluginCatalog
+
+    public init(options: HostOptions, logger: Logger) throws(HostError) {
+        paths = HostPaths(environment: options.environment)
+        config = try HostConfig.load(from: paths.configDirectory)
+        state = try HostState(directory: paths.dataDirectory)
+        catalog = try HostSession.catalog(options: options, paths: paths, config: config, state: state, logger: logger)
+    }
+
+    /// `plugins rescan`: forgets every cached scan and scans every plugin again.
+    public func rescan() throws(HostError) -> PluginCatalog.Loaded {
+        do {
+            try catalog.clearCache()
+        } catch {
+            throw HostError(.io, "The registry cache in \(paths.cacheDirectory.path) cannot be cleared (\(error)); remove \(paths.cacheDirectory.appendingPathComponent("registry.sqlite").path) by hand.", cause: error)
+        }
+        return catalog.load()
+    }
+
+    /// `plugins trust PATH`: pins the plugin's current bytes. It must pass the checks that run
+    /// no plugin code first; the answer is its real path and hash.
+    public func trust(_ path: String) throws(HostError) -> (realPath: String, sha256: String) {
+        let url = URL(fileURLWithPath: path)
+        let vetting = PluginVetting(searchPath: [url], bundledDirectories: [], pins: [:], requireTrusted: false)
+        let candidate: PluginCandidate
+        switch vetting.vet(path, root: url.deletingLastPathComponent().path) {
+        case .failure(let refusal): throw HostError(.pluginUntrustworthy, refusal.reason)
+        case .success(let vetted): candidate = vetted
+        }
+        let sha256: String
+        do {
+            sha256 = try SealedImage.sha256(ofFile: candidate.realPath)
+        } catch {
+            throw HostError(.io, "Plugin \(path) cannot be read (\(error.localizedDescription)); check its permissions.", cause: error)
+        }
+        try state.pin(candidate.realPath, sha256: sha256)
+        return (candidate.realPath, sha256)
+    }
+
+    /// `plugins untrust PATH`: removes the pin; false when there was none.
+    public func untrust(_ path: String) throws(HostError) -> Bool {
+        try state.unpin(RealPath.of(path))
+    }
+}
