@@ -129,6 +129,7 @@ struct ListAndPluginsCommandTests {
             com.example.hello 1.0.0 (ABI 1.0): Hello (C example)
               path: \(Fixtures.cExamplePlugin.path)
               types: com.example.hello.greet, com.example.hello.pace
+              runs: in the host's process (trusted)
             refused: \(noEntry)
               Plugin \(noEntry) does not export standfit_plugin_entry_v1; export it with STANDFIT_EXPORT (C) or @_cdecl("standfit_plugin_entry_v1") (Swift).
 
@@ -142,12 +143,17 @@ struct ListAndPluginsCommandTests {
                   "id" : "com.example.greeter",
                   "name" : "Greeter (Swift example)",
                   "path" : "\(Fixtures.swiftExamplePlugin.path)",
+                  "runs" : "in-process",
+                  "trusted" : true,
                   "types" : [
                     "com.example.greeter.greet",
                     "com.example.greeter.tip"
                   ],
                   "version" : "1.0.0"
                 }
+              ],
+              "quarantined" : [
+
               ],
               "refused" : [
 

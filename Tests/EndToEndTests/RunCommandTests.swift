@@ -129,7 +129,7 @@ struct RunCommandTests {
         sandbox.pluginPath = [broken, FixturePlugins.url("abi-major2.so"), Fixtures.cExamplePlugin]
         let major2 = FixturePlugins.url("abi-major2.so").path
         #expect(sandbox.run("run", "pace", "km=10", "minutes=50") == ProcessResult(status: 0, stdout: "10.00 km in 50.00 min is 5:00 min/km\n", stderr: """
-            standfit-host: warning: Cannot load plugin \(broken.path): \(broken.path): invalid ELF header; rebuild it as a shared library for this machine or remove it from the plugin path.
+            standfit-host: warning: Plugin \(broken.path) is not a shared library (it does not start with an ELF header); rebuild it as a shared library for this machine or remove it from the plugin path.
             standfit-host: warning: Plugin \(major2) was built for ABI 2.x; this host speaks 1.x; rebuild it against standfit_plugin.h 1.0.
 
             """))

@@ -56,6 +56,7 @@ public enum FixturePlugins {
         zooVariant("bad-status", "-DZOO_BAD_STATUS"),
         zooVariant("bad-utf8", "-DZOO_BAD_UTF8"),
         zooVariant("stdout-noise", "-DZOO_STDOUT"),
+        zooVariant("sloppy", "-DZOO_SLOPPY"),
     ]
 
     private static func zooVariant(_ id: String, _ flags: String...) -> Variant {

@@ -34,8 +34,10 @@ final class HelperProcess {
         case timedOut
     }
 
-    /// Starts `executable` with `arguments` and hands it `input` on stdin.
-    init(executable: String, arguments: [String], input: Data) throws(HelperError) {
+    /// Starts `executable` with `arguments` and hands it `input` on stdin. Unless `verbose`,
+    /// Swift's crash backtracer is off in the child: the host reports a crash in one sentence,
+    /// and a plugin author asks for the full backtrace with --verbose.
+    init(executable: String, arguments: [String], input: Data, verbose: Bool) throws(HelperError) {
         // A child that dies before reading its input must not take the host down with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var request: [Int32] = [0, 0], answer: [Int32] = [0, 0]
@@ -50,10 +52,13 @@ final class HelperProcess {
         posix_spawn_file_actions_adddup2(&actions, request[0], 0)
         posix_spawn_file_actions_adddup2(&actions, 2, 1)
         posix_spawn_file_actions_adddup2(&actions, answer[1], HelperProcess.resultDescriptor)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        let argv = ([executable] + arguments + (verbose ? ["--verbose"] : [])).map { strdup($0) } + [nil]
+        var environment = ProcessInfo.processInfo.environment
+        if !verbose { environment["SWIFT_BACKTRACE"] = "enable=no" }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
         var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, nil, argv, environ)
+        let status = posix_spawn(&child, executable, &actions, nil, argv, envp)
         close(request[0])
         close(answer[1])
         guard status == 0 else {

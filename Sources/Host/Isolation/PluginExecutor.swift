@@ -112,9 +112,8 @@ final class PluginExecutor {
         logger.debug("Running plugin '\(request.pluginID)' from \(request.candidate.path) in a worker process")
         let worker: HelperProcess
         do {
-            worker = try HelperProcess(executable: settings.executable,
-                                       arguments: ["handler-worker"] + (settings.verbose ? ["--verbose"] : []),
-                                       input: try JSONEncoder().encode(request))
+            worker = try HelperProcess(executable: settings.executable, arguments: ["handler-worker"],
+                                       input: try JSONEncoder().encode(request), verbose: settings.verbose)
         } catch {
             return .failure(PluginFault("could not be started in a worker process (\(error))"))
         }

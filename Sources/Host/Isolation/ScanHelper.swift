@@ -38,9 +38,8 @@ public struct ScanHelper {
             let helper: HelperProcess
             do {
                 let input = try JSONEncoder().encode(Request(candidates: batch, language: language))
-                helper = try HelperProcess(executable: executable,
-                                           arguments: ["scan-helper"] + (verbose ? ["--verbose"] : []),
-                                           input: input)
+                helper = try HelperProcess(executable: executable, arguments: ["scan-helper"], input: input,
+                                           verbose: verbose)
             } catch {
                 logger.warning("The plugin scan helper could not be started (\(error)); plugins that are not in the registry cache are left out this time.")
                 return results

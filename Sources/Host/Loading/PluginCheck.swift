@@ -93,7 +93,7 @@ public struct PluginCheck: Sendable {
         lines.append("  runs: \(isTrusted ? "in the host's process (trusted)" : "in a worker process (not trusted; 'standfit-host plugins trust' pins it)")")
         lines.append("  types:")
         for action in record.actions {
-            let parameters = action.parameters.map(\.signature).joined(separator: ", ")
+            let parameters = action.parameters.map(\.signature).joined(separator: "; ")
             lines.append("    \(action.type) \"\(action.title)\"\(parameters.isEmpty ? "" : " (\(parameters))")")
         }
         if record.actions.isEmpty { lines.append("    none") }

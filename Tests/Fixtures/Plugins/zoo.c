@@ -9,7 +9,9 @@
    -DZOO_LATE_REGISTER  the handler calls register_action after init and reports the result;
    -DZOO_BAD_STATUS     the handler returns 42, which is no STANDFIT_STATUS_*;
    -DZOO_BAD_UTF8       the handler's message is not UTF-8;
-   -DZOO_STDOUT         init and the handler print to stdout, which the host uses for its output. */
+   -DZOO_STDOUT         init and the handler print to stdout, which the host uses for its output;
+   -DZOO_SLOPPY         loads and works, but init is slow (150 ms) and the action's title is long
+                        and its icon unknown: what 'plugins check' warns about. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -81,8 +83,14 @@ static int32_t run(const standfit_invocation *ctx) {
 #endif
 }
 
+#ifdef ZOO_SLOPPY
+static const standfit_action action = { STANDFIT_HEADER(standfit_action), "com.zoo." ZOO_ID ".run",
+                                        "Run the sloppy zoo plugin's only action", NULL, "no.such.icon",
+                                        NULL, 0, STANDFIT_HANDLER(run) };
+#else
 static const standfit_action action = { STANDFIT_HEADER(standfit_action), "com.zoo." ZOO_ID ".run",
                                         "Run " ZOO_ID, NULL, NULL, NULL, 0, STANDFIT_HANDLER(run) };
+#endif
 
 static int32_t init(const standfit_host *host) {
 #ifdef ZOO_INIT_FAULT
@@ -90,6 +98,9 @@ static int32_t init(const standfit_host *host) {
 #endif
 #ifdef ZOO_LATE_REGISTER
     kept_host = host;
+#endif
+#ifdef ZOO_SLOPPY
+    usleep(150 * 1000);
 #endif
 #ifdef ZOO_STDOUT
     printf("zoo noise on stdout during init\n");
