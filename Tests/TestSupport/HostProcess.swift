@@ -99,3 +99,29 @@ public struct HostSandbox: Sendable {
     /// `$XDG_DATA_HOME` of the sandbox.
     public var dataHome: URL { root.appendingPathComponent("data") }
 }
+
+extension HostSandbox {
+    /// A sandbox with `plugins` on its path and short deadlines in `config.json`: one second to
+    /// scan a plugin and one for a handler in a worker, so hanging plugins are found quickly.
+    public static func zoo(_ plugins: [URL]) -> HostSandbox {
+        let sandbox = HostSandbox(pluginPath: plugins)
+        sandbox.writeConfig(#"{"scanTimeout": 1, "handlerTimeout": 1}"#)
+        return sandbox
+    }
+
+    /// Writes `config.json`.
+    public func writeConfig(_ json: String) {
+        try? FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
+        try? Data(json.utf8).write(to: configDirectory.appendingPathComponent("config.json"))
+    }
+
+    /// `PRAGMA integrity_check` of the host's state database, "ok" when it is sound.
+    public func stateIntegrity() -> String {
+        let file = dataHome.appendingPathComponent("standfit/state.sqlite")
+        return runProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [file.path, "PRAGMA integrity_check;"])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The registry cache file.
+    public var registryCache: URL { root.appendingPathComponent("cache/standfit/registry.sqlite") }
+}

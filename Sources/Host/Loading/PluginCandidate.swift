@@ -72,7 +72,9 @@ struct PluginVetting {
         for entry in searchPath {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: entry.path, isDirectory: &isDirectory)
-            if exists, !isDirectory.boolValue {
+            var link = stat()
+            let isDanglingLink = !exists && lstat(entry.path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
+            if (exists && !isDirectory.boolValue) || isDanglingLink {
                 files.append((entry.path, entry.deletingLastPathComponent().path))
                 continue
             }

@@ -6,8 +6,9 @@ import Logging
 /// `list` and `menu` run no plugin code and `run` loads only the plugin that owns the type.
 ///
 /// An entry is keyed by the plugin's real path and the language its `init` was told, and holds
-/// the file's device, inode, size and modification time when it was scanned: when any of them
-/// differs the entry is stale and the plugin is scanned again. Quarantined and refused plugins
+/// the file's device, inode, size and modification time when it was scanned, and the SHA-256
+/// the user had pinned then: when any of them differs the entry is stale and the plugin is
+/// scanned again. Quarantined and refused plugins
 /// are kept too, so they are skipped until the file changes. The file carries its own format
 /// version; one of another version, or one that cannot be read, is rebuilt from scratch.
 struct RegistryCache {
@@ -59,6 +60,7 @@ struct RegistryCache {
                     table.column("inode", .integer).notNull()
                     table.column("size", .integer).notNull()
                     table.column("modified", .integer).notNull()
+                    table.column("pin", .text)
                     table.column("result", .text).notNull()
                     table.column("scannedAt", .datetime).notNull()
                     table.primaryKey(["realPath", "language"])
@@ -81,6 +83,7 @@ struct RegistryCache {
         guard let row,
               FileIdentity(device: UInt64(bitPattern: row["device"]), inode: UInt64(bitPattern: row["inode"]),
                            size: row["size"], modified: row["modified"]) == candidate.identity,
+              (row["pin"] as String?) == candidate.pinnedSHA256,
               let text: String = row["result"]
         else { return nil }
         return try? JSONDecoder().decode(ScanResult.self, from: Data(text.utf8))
@@ -93,11 +96,11 @@ struct RegistryCache {
                 for (candidate, result) in scans {
                     let text = String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
                     try db.execute(sql: """
-                        INSERT OR REPLACE INTO plugin (realPath, language, device, inode, size, modified, result, scannedAt)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT OR REPLACE INTO plugin (realPath, language, device, inode, size, modified, pin, result, scannedAt)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """, arguments: [candidate.realPath, language, Int64(bitPattern: candidate.identity.device),
                                          Int64(bitPattern: candidate.identity.inode), candidate.identity.size,
-                                         candidate.identity.modified, text, Date()])
+                                         candidate.identity.modified, candidate.pinnedSHA256, text, Date()])
                 }
             }
         } catch {

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The hostile-plugin zoo against the built binary: each misbehaving plugin is named with its
+/// fault, the host survives, the other plugins keep working and the state stays sound.
+@Suite("The hostile plugin zoo")
+struct PluginZooTests {
+    static let plain = FixturePlugins.zoo("plain.so")
+
+    /// The quarantine sentence for a plugin that died while it was scanned.
+    static func quarantined(_ path: String, _ how: String) -> String {
+        "Plugin \(path) \(how) while it was loaded and initialised; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again)."
+    }
+
+    static let plainListing = """
+        com.zoo.plain 0.1.0 (ABI 1.0): Zoo plain
+          path: \(plain.path)
+          types: com.zoo.plain.run
+          runs: in a worker process
+
+        """
+
+    @Test("a plugin that crashes, aborts, traps, fails a Swift precondition, exits or hangs in init is quarantined, named with its fault, and skipped until the file changes")
+    func faultsInInit() {
+        let faults: [(file: String, how: String)] = [
+            ("crash-init.so", "crashed with SIGSEGV (segmentation fault)"),
+            ("abort-init.so", "crashed with SIGABRT (aborted)"),
+            ("trap-init.so", "crashed with SIGILL (illegal instruction)"),
+            ("precondition-init.so", "crashed with SIGILL (illegal instruction)"),
+            ("exit-init.so", "exited with status 3"),
+            ("hang-init.so", "timed out after 1 s"),
+        ]
+        let sandbox = HostSandbox.zoo([Self.plain] + faults.map { FixturePlugins.zoo($0.file) })
+        let expected = Self.plainListing + faults.map { fault in
+            let path = FixturePlugins.zoo(fault.file).path
+            return "quarantined: \(path)\n  \(Self.quarantined(path, fault.how))\n"
+        }.joined()
+        let first = sandbox.run("plugins")
+        #expect(first.status == 0)
+        #expect(first.stdout == expected)
+        // Only the scan ran their code; the second look answers from the cache and runs none.
+        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: expected, stderr: ""))
+        #expect(sandbox.run("run", "com.zoo.plain.run") == ProcessResult(status: 0, stdout: "zoo plain ran\n", stderr: """
+            standfit-host: warning: \(faults.map { Self.quarantined(FixturePlugins.zoo($0.file).path, $0.how) }.joined(separator: "\nstandfit-host: warning: "))
+
+            """))
+        #expect(sandbox.stateIntegrity() == "ok")
+    }
+
+    @Test("a quarantined plugin is scanned again when its file changes, and on 'plugins rescan'")
+    func quarantineEndsWhenTheFileChanges() throws {
+        let directory = makeTemporaryDirectory("standfit-zoo-change")
+        let plugin = directory.appendingPathComponent("changing.so")
+        try FileManager.default.copyItem(at: FixturePlugins.zoo("exit-init.so"), to: plugin)
+        let sandbox = HostSandbox.zoo([plugin])
+        let quarantine = "quarantined: \(plugin.path)\n  \(Self.quarantined(plugin.path, "exited with status 3"))\n"
+        #expect(sandbox.run("plugins").stdout == quarantine)
+        // rescan forgets the cache: the plugin is tried again (and quarantined again).
+        let rescan = sandbox.run("plugins", "rescan")
+        #expect(rescan == ProcessResult(status: 0, stdout: quarantine, stderr: ""))
+        // A fixed build of the plugin replaces the file: it is scanned anew and loads.
+        try FileManager.default.removeItem(at: plugin)
+        try FileManager.default.copyItem(at: Self.plain, to: plugin)
+        #expect(sandbox.run("plugins").stdout == """
+            com.zoo.plain 0.1.0 (ABI 1.0): Zoo plain
+              path: \(plugin.path)
+              types: com.zoo.plain.run
+              runs: in a worker process
+
+            """)
+        #expect(sandbox.run("run", "com.zoo.plain.run").stdout == "zoo plain ran\n")
+    }
+
+    @Test("a handler that crashes, aborts, traps, exits or hangs fails alone: plugin-failed names the plugin, the type and the fault", arguments: [
+        ("crash-handler", "crashed with SIGSEGV (segmentation fault)"),
+        ("abort-handler", "crashed with SIGABRT (aborted)"),
+        ("precondition-handler", "crashed with SIGILL (illegal instruction)"),
+        ("exit-handler", "exited with status 3"),
+        ("hang-handler", "timed out after 1 s and was stopped"),
+    ])
+    func faultsInHandlers(id: String, how: String) {
+        let sandbox = HostSandbox.zoo([Self.plain, FixturePlugins.zoo("\(id).so")])
+        let result = sandbox.run("run", "com.zoo.\(id).run")
+        #expect(result.status == 4)
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasSuffix("standfit-host: Plugin 'com.zoo.\(id)' \(how) while running com.zoo.\(id).run; report this to the plugin's author.\n"))
+        let json = sandbox.run("run", "com.zoo.\(id).run", "--json")
+        #expect(json.status == 4)
+        #expect(json.stdout.contains(#""status" : "plugin-failed""#))
+        #expect(sandbox.run("run", "com.zoo.plain.run") == ProcessResult(status: 0, stdout: "zoo plain ran\n", stderr: ""))
+        #expect(sandbox.stateIntegrity() == "ok")
+    }
+
+    @Test("a handler that answers outside the ABI, or registers after init, is reported in words")
+    func answersOutsideTheABI() {
+        let sandbox = HostSandbox.zoo([Self.plain, FixturePlugins.zoo("bad-status.so"), FixturePlugins.zoo("bad-utf8.so"),
+                                       FixturePlugins.zoo("late-register.so")])
+        #expect(sandbox.run("run", "com.zoo.bad-status.run") == ProcessResult(status: 4, stdout: "", stderr: """
+            standfit-host: Plugin 'com.zoo.bad-status' returned status 42 from com.zoo.bad-status.run, which is not a STANDFIT_STATUS_* code; report this to the plugin's author.
+
+            """))
+        #expect(sandbox.run("run", "com.zoo.bad-utf8.run") == ProcessResult(status: 4, stdout: "", stderr: """
+            standfit-host: Plugin 'com.zoo.bad-utf8' set a message that is not valid UTF-8 while running com.zoo.bad-utf8.run; report this to the plugin's author.
+
+            """))
+        let late = FixturePlugins.zoo("late-register.so").path
+        #expect(sandbox.run("run", "com.zoo.late-register.run") == ProcessResult(status: 0, stdout: "register_action after init returned -3\n", stderr: """
+            standfit-host: warning: Plugin 'com.zoo.late-register' (\(late)) called register_action outside init; register everything inside init.
+
+            """))
+        // The late type was never registered.
+        #expect(sandbox.run("run", "com.zoo.late-register.late").status == 2)
+        #expect(sandbox.run("run", "com.zoo.plain.run").stdout == "zoo plain ran\n")
+        #expect(sandbox.stateIntegrity() == "ok")
+    }
+
+    @Test("a plugin printing to stdout during its scan and its handler cannot touch the host's output")
+    func stdoutNoise() {
+        let sandbox = HostSandbox.zoo([FixturePlugins.zoo("stdout-noise.so")])
+        let plugins = sandbox.run("plugins", "--json")
+        #expect(plugins.status == 0)
+        #expect(plugins.stdout.hasPrefix("{\n  \"plugins\" : [\n"))
+        #expect(plugins.stderr == "zoo noise on stdout during init\n")
+        #expect(sandbox.run("run", "com.zoo.stdout-noise.run") == ProcessResult(status: 0, stdout: "zoo stdout-noise ran\n", stderr: """
+            zoo noise on stdout during init
+            zoo noise on stdout in the handler
+
+            """))
+    }
+
+    @Test("files that cannot be plugins are refused before any of their code runs, naming file and fix")
+    func fileRefusals() throws {
+        let directory = makeTemporaryDirectory("standfit-zoo-files")
+        let text = try FixturePlugins.textFileNamedSO(in: directory)
+        let empty = try FixturePlugins.emptyFile(in: directory)
+        let arm = try FixturePlugins.otherArchitecture(in: directory)
+        let dangling = try FixturePlugins.danglingSymlink(in: directory)
+        let open = try FixturePlugins.worldWritableFile(in: directory)
+        let inOpenDirectory = try FixturePlugins.worldWritableDirectory(in: directory)
+        let openDirectory = inOpenDirectory.deletingLastPathComponent().path
+        let refused: [(URL, String)] = [
+            (text, "is not a shared library (it does not start with an ELF header); rebuild it as a shared library for this machine or remove it from the plugin path."),
+            (empty, "is an empty file; rebuild it as a shared library for this machine or remove it from the plugin path."),
+            (arm, "is built for aarch64 (ELF machine 183), not for this machine's x86_64; rebuild it as a shared library for this machine or remove it from the plugin path."),
+            (dangling, "is a symbolic link to a file that does not exist; remove the link or reinstall the plugin."),
+            (open, "is writable by its group and by others (mode 0666); run 'chmod go-w \(open.path)' or remove it."),
+            (inOpenDirectory, "is in \(openDirectory), which is writable by its group and by others (mode 0777); run 'chmod go-w \(openDirectory)' or move the plugin to a directory only you can write to."),
+        ]
+        let sandbox = HostSandbox.zoo([Self.plain] + refused.map(\.0))
+        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: Self.plainListing + refused.map { file, reason in
+            "refused: \(file.path)\n  Plugin \(file.path) \(reason)\n"
+        }.joined(), stderr: ""))
+        #expect(sandbox.run("run", "com.zoo.plain.run").stdout == "zoo plain ran\n")
+    }
+
+    @Test("entry tables the ABI does not allow are refused with the fix", arguments: [
+        ("null-entry", "returned no entry table from standfit_plugin_entry_v1; it refuses to load, so check its own documentation or log."),
+        ("data-entry", "exports standfit_plugin_entry_v1 as data, not as a function; declare it as a function that returns the entry table."),
+    ])
+    func entryRefusals(id: String, reason: String) {
+        let bad = FixturePlugins.zoo("\(id).so")
+        let sandbox = HostSandbox.zoo([Self.plain, bad])
+        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: Self.plainListing + """
+            refused: \(bad.path)
+              Plugin \(bad.path) \(reason)
+
+            """, stderr: ""))
+    }
+
+    @Test("ABI too new, minor too new, a short table and no entry symbol are refused; two plugins registering one type keep it with the first")
+    func abiRefusalsAndDuplicates() {
+        let files = ["abi-major2.so", "abi-minor9.so", "abi-short.so", "abi-noentry.so"].map(FixturePlugins.url)
+        let kinds = FixturePlugins.url("kinds.so"), duplicate = FixturePlugins.url("duplicate.so")
+        let sandbox = HostSandbox.zoo([kinds, duplicate] + files)
+        let result = sandbox.run("plugins", "--json")
+        #expect(result.status == 0)
+        #expect(result.stderr == """
+            standfit-host: warning: Shortcut type 'com.fixture.kinds.echo' is registered by both 'com.fixture.kinds' (\(kinds.path)) and 'com.fixture.duplicate' (\(duplicate.path)); 'com.fixture.kinds' loaded first and keeps it, so remove one of the two or change its type.
+            standfit-host: warning: Plugin 'com.fixture.duplicate' (\(duplicate.path)) registers shortcut type 'com.fixture.dup.twice' twice; the first registration is kept.
+
+            """)
+        for (file, words) in zip(files, ["was built for ABI 2.x", "was built for ABI 1.9, newer", "declares a table of 12 bytes", "does not export standfit_plugin_entry_v1"]) {
+            #expect(result.stdout.contains(#""reason" : "Plugin \#(file.path) \#(words)"#))
+        }
+        #expect(sandbox.run("run", "com.fixture.dup.twice").stdout == "duplicate fixture ran\n")
+    }
+}

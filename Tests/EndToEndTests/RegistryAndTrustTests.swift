@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The registry cache, lazy loading, isolation and trust, seen from outside: which shared
+/// objects each command makes the dynamic linker open (`LD_DEBUG=files`), and what the host says.
+@Suite("Registry cache, lazy loading and trust")
+struct RegistryAndTrustTests {
+    static let plain = FixturePlugins.zoo("plain.so")
+
+    /// The plugin files the dynamic linker opened while `arguments` ran, in the host and in
+    /// every helper it started, in order.
+    static func pluginsOpened(_ sandbox: HostSandbox, _ arguments: String...) -> (result: ProcessResult, files: [String]) {
+        var traced = sandbox
+        traced.extraEnvironment["LD_DEBUG"] = "files"
+        let result = traced.run(arguments)
+        let plugins = Set(sandbox.pluginPath.map(\.path))
+        let files = result.stderr.split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.range(of: "file="), line.contains("dynamically loaded by") else { return nil }
+            let file = line[range.upperBound...].prefix { $0 != " " }
+            return plugins.contains(String(file)) || file.hasPrefix("/proc/self/fd/") ? String(file) : nil
+        }
+        return (result, files)
+    }
+
+    @Test("list and menu-reading commands load no plugin code once the cache is fresh; run loads only the owner of the type")
+    func lazyLoading() {
+        let kinds = FixturePlugins.url("kinds.so")
+        let sandbox = HostSandbox.zoo([Fixtures.cExamplePlugin, kinds, Self.plain])
+        // The first list scans the three in one helper process, and the host itself opens none.
+        let first = Self.pluginsOpened(sandbox, "list")
+        #expect(first.result.status == 0)
+        #expect(first.files == [Fixtures.cExamplePlugin.path, kinds.path, Self.plain.path])
+        #expect(Self.pluginsOpened(sandbox, "list").files == [])
+        #expect(Self.pluginsOpened(sandbox, "list", "--json").files == [])
+        #expect(Self.pluginsOpened(sandbox, "plugins").files == [])
+        // A bundled plugin runs in the host's process; only its own file is opened.
+        let pace = Self.pluginsOpened(sandbox, "run", "pace", "km=5", "minutes=25")
+        #expect(pace.result == ProcessResult(status: 0, stdout: "5.00 km in 25.00 min is 5:00 min/km\n", stderr: pace.result.stderr))
+        #expect(pace.files == [Fixtures.cExamplePlugin.path])
+        // Another plugin runs in a worker, which opens only that one.
+        let zoo = Self.pluginsOpened(sandbox, "run", "com.zoo.plain.run")
+        #expect(zoo.result.stdout == "zoo plain ran\n")
+        #expect(zoo.files == [Self.plain.path])
+        // Its dynamic provider ran in the same worker: one file opened for handler and provider.
+        let echo = Self.pluginsOpened(sandbox, "run", "com.fixture.kinds.echo", "flag=1", "number=3")
+        #expect(echo.result.status == 0)
+        #expect(echo.files == [kinds.path])
+        #expect(sandbox.run("list", "--all").stdout.contains("Echo Dynamic — en"))
+    }
+
+    @Test("a changed plugin is scanned again; a corrupt cache is rebuilt with a note under --verbose")
+    func staleAndCorruptCache() throws {
+        let directory = makeTemporaryDirectory("standfit-cache")
+        let plugin = directory.appendingPathComponent("plugin.so")
+        try FileManager.default.copyItem(at: Self.plain, to: plugin)
+        let sandbox = HostSandbox.zoo([plugin])
+        #expect(Self.pluginsOpened(sandbox, "list").files == [plugin.path])
+        #expect(Self.pluginsOpened(sandbox, "list").files == [])
+        // A new build of the plugin (another size and time) is scanned again.
+        try FileManager.default.removeItem(at: plugin)
+        try FileManager.default.copyItem(at: FixturePlugins.zoo("late-register.so"), to: plugin)
+        #expect(Self.pluginsOpened(sandbox, "list").files == [plugin.path])
+        #expect(sandbox.run("run", "com.zoo.late-register.run").status == 0)
+
+        try Data("this is not a database, it was damaged\n".utf8).write(to: sandbox.registryCache)
+        let verbose = sandbox.run("list", "--verbose")
+        #expect(verbose.status == 0)
+        #expect(verbose.stderr.contains("standfit-host: info: The registry cache \(sandbox.registryCache.path) was unreadable; it was removed and is rebuilt.\n"))
+        #expect(Self.pluginsOpened(sandbox, "list").files == [])
+        #expect(sandbox.run("run", "com.zoo.late-register.run").stdout == "register_action after init returned -3\n")
+    }
+
+    @Test("--isolate runs even a bundled plugin in a worker")
+    func isolate() {
+        let sandbox = HostSandbox.zoo([Fixtures.cExamplePlugin])
+        let verbose = sandbox.run("run", "pace", "km=5", "minutes=25", "--isolate", "--verbose")
+        #expect(verbose.status == 0)
+        #expect(verbose.stdout == "5.00 km in 25.00 min is 5:00 min/km\n")
+        #expect(verbose.stderr.contains("Running plugin 'com.example.hello' from \(Fixtures.cExamplePlugin.path) in a worker process"))
+        let inProcess = sandbox.run("run", "pace", "km=5", "minutes=25", "--verbose")
+        #expect(inProcess.stderr.contains("Loading plugin 'com.example.hello' from \(Fixtures.cExamplePlugin.path) into the host's process"))
+    }
+
+    @Test("trust pins a plugin's SHA-256: it then runs in-process from a sealed copy, and a swapped file loads nothing")
+    func trustAndPins() throws {
+        let directory = makeTemporaryDirectory("standfit-trust")
+        let plugin = directory.appendingPathComponent("mine.so")
+        let other = directory.appendingPathComponent("other.so")
+        try FileManager.default.copyItem(at: Self.plain, to: plugin)
+        try FileManager.default.copyItem(at: FixturePlugins.zoo("late-register.so"), to: other)
+        let sandbox = HostSandbox.zoo([plugin, other])
+        let hash = runProcess(URL(fileURLWithPath: "/usr/bin/sha256sum"), arguments: [plugin.path]).stdout.prefix(64)
+        #expect(sandbox.run("plugins", "trust", plugin.path) == ProcessResult(status: 0, stdout: """
+            Trusted \(plugin.path) with SHA-256 \(hash); it loads only while its bytes match.
+
+            """, stderr: ""))
+        #expect(sandbox.run("plugins").stdout.contains("""
+              path: \(plugin.path)
+              types: com.zoo.plain.run
+              runs: in the host's process (trusted)
+            """))
+        // Trusted: loaded in the host's process, from the sealed in-memory copy of the checked bytes.
+        let run = Self.pluginsOpened(sandbox, "run", "com.zoo.plain.run")
+        #expect(run.result.stdout == "zoo plain ran\n")
+        #expect(run.files.count == 1)
+        #expect(run.files.first?.hasPrefix("/proc/self/fd/") == true)
+        // Only pinned plugins load under --require-trusted (or requireTrusted in config.json).
+        let strict = sandbox.run("plugins", "--require-trusted")
+        #expect(strict.stdout.hasSuffix("""
+            refused: \(other.path)
+              Plugin \(other.path) is not trusted and only trusted plugins may load (--require-trusted); check it with 'standfit-host plugins check \(other.path)', then run 'standfit-host plugins trust \(other.path)'.
+
+            """))
+        sandbox.writeConfig(#"{"requireTrusted": true}"#)
+        #expect(sandbox.run("run", "com.zoo.late-register.run").status == 2)
+        #expect(sandbox.run("run", "com.zoo.plain.run").stdout == "zoo plain ran\n")
+        // Change a byte in place and put the time back: inode, size and time are as cached, so
+        // the menu still lists it, yet the bytes no longer match the pin and nothing runs.
+        var before = stat()
+        stat(plugin.path, &before)
+        let handle = try FileHandle(forUpdating: plugin)
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size - 1)
+        let last = try handle.read(upToCount: 1) ?? Data([0])
+        try handle.seek(toOffset: size - 1)
+        try handle.write(contentsOf: Data([last[0] ^ 0xFF]))
+        try handle.close()
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, plugin.path, &times, 0) == 0)
+        #expect(sandbox.run("plugins").stdout.contains("  types: com.zoo.plain.run\n  runs: in the host's process (trusted)\n"))
+        let swapped = sandbox.run("run", "com.zoo.plain.run")
+        #expect(swapped.status == 4)
+        #expect(swapped.stderr.contains("\nstandfit-host: Plugin 'com.zoo.plain' could not be loaded (Plugin \(plugin.path) changed since you trusted it (its SHA-256 is "))
+        // Scanned again, it is refused with the same words.
+        #expect(sandbox.run("plugins", "rescan").stdout.contains("Plugin \(plugin.path) changed since you trusted it"))
+        let doctor = sandbox.run("doctor")
+        #expect(doctor.status == 1)
+        #expect(doctor.stdout.contains("  \(plugin.path): CHANGED since it was trusted\n"))
+        #expect(sandbox.run("plugins", "untrust", plugin.path).stdout == "No longer trusting \(plugin.path).\n")
+    }
+
+    @Test("plugins check reports what a plugin registers and what to fix; doctor sums up")
+    func checkAndDoctor() {
+        let sandbox = HostSandbox.zoo([Self.plain])
+        let sloppy = FixturePlugins.zoo("sloppy.so")
+        let check = sandbox.run("plugins", "check", sloppy.path)
+        #expect(check.status == 0)
+        let lines = check.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "Plugin \(sloppy.path)")
+        #expect(lines.contains("  id: com.zoo.sloppy 0.1.0 (\"Zoo sloppy\"), ABI 1.0"))
+        #expect(lines.contains("    com.zoo.sloppy.run \"Run the sloppy zoo plugin's only action\""))
+        #expect(lines.contains("  runs: in a worker process (not trusted; 'standfit-host plugins trust' pins it)"))
+        #expect(lines.contains { $0.hasPrefix("    - init took ") && $0.hasSuffix(" ms; keep it under 100 ms (no I/O beyond the plugin's own files), since it runs whenever the plugin is scanned.") })
+        #expect(lines.contains("    - The action com.zoo.sloppy.run has the title \"Run the sloppy zoo plugin's only action\" of 39 characters; menus show about 25, so shorten it."))
+        #expect(lines.contains("    - The action com.zoo.sloppy.run has the icon \"no.such.icon\", which is neither an SF Symbol nor a UIApplicationShortcutIconType name the host knows; it shows as a plain bullet, so pick a known name."))
+        #expect(lines.suffix(2) == ["OK with 3 warnings: com.zoo.sloppy loads, with 1 type.", ""])
+
+        let greeter = sandbox.run("plugins", "check", Fixtures.swiftExamplePlugin.path)
+        #expect(greeter.stdout.contains("""
+              types:
+                com.example.greeter.greet "Greet" (name: string, required; times: int = 1; excited: bool = false; greeting: string?)
+            """))
+        #expect(greeter.stdout.hasSuffix("OK: com.example.greeter loads, with 2 types and no warnings.\n"))
+
+        let crash = FixturePlugins.zoo("crash-init.so").path
+        #expect(sandbox.run("plugins", "check", crash) == ProcessResult(status: 4, stdout: """
+            Plugin \(crash)
+              quarantined: Plugin \(crash) crashed with SIGSEGV (segmentation fault) while it was loaded and initialised; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).
+
+            """, stderr: ""))
+        #expect(sandbox.run("plugins", "check", "/nonexistent/x.so").stdout == """
+            Plugin /nonexistent/x.so
+              refused: There is no file at /nonexistent/x.so; give the path of the plugin's .so file.
+
+            """)
+
+        let doctor = sandbox.run("doctor")
+        #expect(doctor.status == 0)
+        #expect(doctor.stdout.contains("Plugins: 1 loaded, 0 refused, 0 quarantined"))
+        #expect(doctor.stdout.contains("  ok: com.zoo.plain 0.1.0, 1 type, runs worker: \(Self.plain.path)\n"))
+        #expect(doctor.stdout.hasSuffix("No problems found.\n"))
+        var broken = sandbox
+        broken.pluginPath.append(FixturePlugins.zoo("exit-init.so"))
+        let sick = broken.run("doctor")
+        #expect(sick.status == 1)
+        #expect(sick.stdout.hasSuffix("""
+            1 problem:
+              - Plugin \(FixturePlugins.zoo("exit-init.so").path) exited with status 3 while it was loaded and initialised; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).
+
+            """))
+    }
+}
