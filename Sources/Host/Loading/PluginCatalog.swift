@@ -34,8 +34,6 @@ public struct PluginCatalog {
     /// What loading found, with the executor its actions call through.
     public struct Loaded {
         public var plugins: PluginSet
-        /// Per plugin id, the file it was loaded from.
-        public var candidates: [String: PluginCandidate]
         /// Scanned now rather than answered from the cache.
         public var scannedCount: Int
         let executor: PluginExecutor
@@ -83,7 +81,6 @@ public struct PluginCatalog {
                                               isolate: settings.isolate, verbose: settings.verbose),
             logger: logger)
         var builder = PluginSetBuilder(logger: logger)
-        var candidates: [String: PluginCandidate] = [:]
         for file in files {
             switch file {
             case .refused(let refusal):
@@ -97,14 +94,11 @@ public struct PluginCatalog {
                 case .quarantined(let reason):
                     builder.refuse(PluginRefusal(path: candidate.path, reason: reason, isQuarantined: true))
                 case .loaded(let record):
-                    if builder.set.plugins.contains(where: { $0.id == record.id }) == false {
-                        candidates[record.id] = candidate
-                    }
                     add(record, from: candidate, executor: executor, to: &builder)
                 }
             }
         }
-        return Loaded(plugins: builder.set, candidates: candidates, scannedCount: stale.count, executor: executor)
+        return Loaded(plugins: builder.set, scannedCount: stale.count, executor: executor)
     }
 
     /// Adds a cached plugin whose handlers and provider call through `executor`.

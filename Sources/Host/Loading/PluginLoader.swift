@@ -8,9 +8,10 @@ import Logging
 /// code (`PluginVetting`). A refusal names the file and the fix; the other plugins load on.
 /// The loader only collects refusals: the command decides whether to warn or to list them.
 ///
-/// Commands use `PluginCatalog`, which answers from the registry cache and loads a plugin only
-/// when one of its actions runs; this loader is the in-process path it uses for that, and
-/// what the scan helper runs.
+/// Commands use `PluginCatalog` instead, which answers from the registry cache and runs plugin
+/// code only in a scan helper, a handler worker, or (trusted plugins) when an action runs. This
+/// loader opens every plugin in this process at once, through the same `PluginImage` the helpers
+/// use: for tools and tests that want the whole set in one process.
 public struct PluginLoader {
     public var searchPath: [URL]
     public var paths: HostPaths

@@ -1,0 +1,51 @@
+import Foundation
+import StandFitHost
+import Testing
+import TestSupport
+
+/// `config.json`: every key, its bounds, and the sentence a bad value gets.
+@Suite("Settings")
+struct HostConfigTests {
+    func load(_ json: String) throws(HostError) -> HostConfig {
+        let directory = makeTemporaryDirectory()
+        try? Data(json.utf8).write(to: directory.appendingPathComponent("config.json"))
+        return try HostConfig.load(from: directory)
+    }
+
+    @Test("defaults: 4 items, 5 s to scan a plugin, 10 s per handler in a worker, any plugin may load")
+    func defaults() throws {
+        let config = try HostConfig.load(from: makeTemporaryDirectory())
+        #expect(config.menuLimit == 4)
+        #expect(config.scanTimeout == 5)
+        #expect(config.handlerTimeout == 10)
+        #expect(config.requireTrusted == false)
+    }
+
+    @Test("every key is read, whole or fractional seconds")
+    func everyKey() throws {
+        let config = try load(#"{"menuLimit": 6, "scanTimeout": 0.5, "handlerTimeout": 30, "requireTrusted": true}"#)
+        #expect(config.menuLimit == 6)
+        #expect(config.scanTimeout == 0.5)
+        #expect(config.handlerTimeout == 30)
+        #expect(config.requireTrusted)
+    }
+
+    @Test("bad values are refused with the key, the range and the value", arguments: [
+        (#"{"scanTimeout": 0}"#, "scanTimeout in PATH must be a number of seconds above 0 and at most 3600, got 0."),
+        (#"{"handlerTimeout": "ten"}"#, #"handlerTimeout in PATH must be a number of seconds above 0 and at most 3600, got "ten"."#),
+        (#"{"requireTrusted": "yes"}"#, #"requireTrusted in PATH must be true or false, got "yes"."#),
+        (#"{"handlerTimout": 3}"#, "Unknown setting 'handlerTimout' in PATH; the settings are menuLimit, scanTimeout, handlerTimeout, requireTrusted."),
+    ])
+    func badValues(json: String, message: String) {
+        let directory = makeTemporaryDirectory()
+        let file = directory.appendingPathComponent("config.json")
+        try? Data(json.utf8).write(to: file)
+        #expect(throws: HostError.self) { try HostConfig.load(from: directory) }
+        do {
+            _ = try HostConfig.load(from: directory)
+        } catch {
+            #expect(error.message == message.replacingOccurrences(of: "PATH", with: file.path))
+            #expect(error.code == .configInvalid)
+        }
+    }
+}
