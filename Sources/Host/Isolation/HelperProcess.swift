@@ -117,12 +117,32 @@ final class HelperProcess {
         finished = .timedOut
     }
 
+    /// Gives the child until `deadline` to exit after it answered (or closed its pipe), then
+    /// kills it: a plugin's exit handlers must not hold the host up either.
+    @discardableResult
+    func reap(by deadline: ContinuousClock.Instant) -> Termination {
+        if let finished { return finished }
+        while ContinuousClock.now < deadline {
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { return record(status) }
+            if reaped < 0 && errno != EINTR { break }
+            usleep(1000)
+        }
+        stop()
+        return .timedOut
+    }
+
     /// Waits for the child to end and says how it did.
     @discardableResult
     func wait() -> Termination {
         if let finished { return finished }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return record(status)
+    }
+
+    private func record(_ status: Int32) -> Termination {
         let signal = status & 0x7F
         let termination: Termination = signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
         finished = termination

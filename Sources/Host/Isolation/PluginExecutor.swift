@@ -118,9 +118,10 @@ final class PluginExecutor {
             return .failure(PluginFault("could not be started in a worker process (\(error))"))
         }
         let timeout = settings.handlerTimeout
-        switch worker.nextLine(deadline: .now + .seconds(timeout)) {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        switch worker.nextLine(deadline: deadline) {
         case .line(let data):
-            worker.wait()
+            worker.reap(by: max(deadline, .now + .seconds(1)))
             guard let reply = try? JSONDecoder().decode(HandlerWorker.Reply.self, from: data) else {
                 return .failure(PluginFault("answered from its worker in a form the host cannot read"))
             }
@@ -129,7 +130,11 @@ final class PluginExecutor {
             worker.stop()
             return .failure(PluginFault("timed out after \(Seconds.format(timeout)) s and was stopped"))
         case .end:
-            return .failure(PluginFault(worker.wait().describe(timeout: timeout)))
+            let termination = worker.reap(by: deadline)
+            if termination == .timedOut {
+                return .failure(PluginFault("timed out after \(Seconds.format(timeout)) s and was stopped"))
+            }
+            return .failure(PluginFault(termination.describe(timeout: timeout)))
         }
     }
 }

@@ -67,11 +67,11 @@ public struct ScanHelper {
                     break reading
                 }
             }
-            let termination = helper.wait()
+            let termination = helper.reap(by: max(deadline, .now + .seconds(1)))
             if finishedAll { return results }
             guard let current else {
-                // The helper died before it started on a plugin: a fault of the host, not of a plugin.
-                logger.warning("The plugin scan helper \(termination.describe(timeout: timeout)) before it scanned anything; plugins that are not in the registry cache are left out this time.")
+                // The helper died outside any plugin's code: a fault of the host, not of a plugin.
+                logger.warning("The plugin scan helper \(termination.describe(timeout: timeout)) outside any plugin's code; the plugins it had not scanned are left out this time and scanned again next time.")
                 return results
             }
             let path = batch[current].path
