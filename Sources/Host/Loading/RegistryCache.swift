@@ -46,6 +46,10 @@ struct RegistryCache {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            // Every command opens the cache: only a new or outdated file pays for a write.
+            if try queue.read({ db in try Int.fetchOne(db, sql: "PRAGMA user_version") }) == formatVersion {
+                return queue
+            }
             try queue.write { db in
                 let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
                 guard version != formatVersion else { return }
