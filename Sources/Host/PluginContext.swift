@@ -29,10 +29,8 @@ public struct PluginContext {
     /// `plugins trust PATH`: pins the plugin's current bytes. It must pass the checks that run
     /// no plugin code first; the answer is its real path and hash.
     public func trust(_ path: String) throws(HostError) -> (realPath: String, sha256: String) {
-        let url = URL(fileURLWithPath: path)
-        let vetting = PluginVetting(searchPath: [url], bundledDirectories: [], pins: [:], requireTrusted: false)
         let candidate: PluginCandidate
-        switch vetting.vet(path, root: url.deletingLastPathComponent().path) {
+        switch PluginVetting.vet(file: path) {
         case .failure(let refusal): throw HostError(.pluginUntrustworthy, refusal.reason)
         case .success(let vetted): candidate = vetted
         }

@@ -119,6 +119,7 @@ final class PluginExecutor {
         }
         let timeout = settings.handlerTimeout
         let deadline = ContinuousClock.now + .seconds(timeout)
+        let timedOut = PluginFault("timed out after \(Seconds.format(timeout)) s and was stopped")
         switch worker.nextLine(deadline: deadline) {
         case .line(let data):
             worker.reap(by: max(deadline, .now + .seconds(1)))
@@ -128,13 +129,10 @@ final class PluginExecutor {
             return .success(reply)
         case .timedOut:
             worker.stop()
-            return .failure(PluginFault("timed out after \(Seconds.format(timeout)) s and was stopped"))
+            return .failure(timedOut)
         case .end:
             let termination = worker.reap(by: deadline)
-            if termination == .timedOut {
-                return .failure(PluginFault("timed out after \(Seconds.format(timeout)) s and was stopped"))
-            }
-            return .failure(PluginFault(termination.describe(timeout: timeout)))
+            return .failure(termination == .timedOut ? timedOut : PluginFault(termination.describe(timeout: timeout)))
         }
     }
 }

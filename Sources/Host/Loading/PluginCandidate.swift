@@ -115,6 +115,16 @@ struct PluginVetting {
         return result
     }
 
+    /// Vets one file named on its own (`plugins check`, `plugins trust`): its directory is the
+    /// search root the trust checks stop at.
+    static func vet(file path: String, bundledDirectories: Set<String> = [],
+                    pins: [String: String] = [:]) -> Result<PluginCandidate, PluginRefusal> {
+        let url = URL(fileURLWithPath: path)
+        let vetting = PluginVetting(searchPath: [url], bundledDirectories: bundledDirectories, pins: pins,
+                                    requireTrusted: false)
+        return vetting.vet(path, root: url.deletingLastPathComponent().path)
+    }
+
     func vet(_ path: String, root: String) -> Result<PluginCandidate, PluginRefusal> {
         func refuse(_ reason: String) -> Result<PluginCandidate, PluginRefusal> {
             .failure(PluginRefusal(path: path, reason: reason))

@@ -24,15 +24,12 @@ public struct PluginCheck: Sendable {
     public static func run(path: String, catalog: PluginCatalog) -> PluginCheck {
         var check = PluginCheck(path: path)
         let settings = catalog.settings
-        let url = URL(fileURLWithPath: path)
-        let vetting = PluginVetting(searchPath: [url], bundledDirectories: settings.bundledDirectories,
-                                    pins: settings.pins, requireTrusted: false)
         guard FileManager.default.fileExists(atPath: path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil else {
             check.refusal = "There is no file at \(path); give the path of the plugin's .so file."
             return check
         }
         let candidate: PluginCandidate
-        switch vetting.vet(path, root: url.deletingLastPathComponent().path) {
+        switch PluginVetting.vet(file: path, bundledDirectories: settings.bundledDirectories, pins: settings.pins) {
         case .failure(let refusal):
             check.refusal = refusal.reason
             return check
