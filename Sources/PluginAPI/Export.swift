@@ -56,6 +56,7 @@ private let pluginInit: @convention(c) (UnsafePointer<standfit_host>?) -> Int32 
     for action in prepared {
         _ = table.pointee.register_action(table, action.descriptor)
     }
+    IntentsRegistration.register(prepared, host: host)
     for item in plugin.staticItems {
         do {
             _ = try item.withCItem { table.pointee.register_static_item(table, $0) }

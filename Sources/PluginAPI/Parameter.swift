@@ -8,18 +8,35 @@ public struct Parameter<Value: ParameterValue> {
     let name: String?
     let title: String?
     let defaultValue: Value?
+    let makePrompt: () -> String?
+    let entity: (any EntityQuery.Type)?
+    let makeChoices: () -> [EntityValue]
     let storage = ParameterStorage<Value>()
 
-    public init(_ name: String? = nil, title: String? = nil) {
+    /// - Parameters:
+    ///   - prompt: the question asked on a terminal when the value is missing ("How many?"),
+    ///     read when the plugin registers, in the run's language.
+    ///   - entity: for a string, the entity whose values it names; the handler gets the id.
+    ///   - choices: for a string, the fixed values it may take (an enumeration).
+    public init(_ name: String? = nil, title: String? = nil, prompt: @autoclosure @escaping () -> String? = nil,
+                entity: (any EntityQuery.Type)? = nil, choices: @autoclosure @escaping () -> [EntityValue] = []) {
         self.name = name
         self.title = title
         self.defaultValue = nil
+        self.makePrompt = prompt
+        self.entity = entity
+        self.makeChoices = choices
     }
 
-    public init(wrappedValue: Value, _ name: String? = nil, title: String? = nil) {
+    public init(wrappedValue: Value, _ name: String? = nil, title: String? = nil,
+                prompt: @autoclosure @escaping () -> String? = nil, entity: (any EntityQuery.Type)? = nil,
+                choices: @autoclosure @escaping () -> [EntityValue] = []) {
         self.name = name
         self.title = title
         self.defaultValue = wrappedValue
+        self.makePrompt = prompt
+        self.entity = entity
+        self.makeChoices = choices
     }
 
     /// The bound value. Reading it outside `perform` (before the host bound it) is a programming
@@ -43,6 +60,9 @@ protocol AnyParameter {
     var kind: Int32 { get }
     var isRequired: Bool { get }
     var defaultText: String? { get }
+    var prompt: String? { get }
+    var entity: (any EntityQuery.Type)? { get }
+    var choices: [EntityValue] { get }
     /// Reads the C argument at `argument` into the parameter.
     func bind(argument: UnsafeRawPointer, provided: Bool)
 }
@@ -52,6 +72,8 @@ extension Parameter: AnyParameter {
     var kind: Int32 { Value.parameterKind }
     var isRequired: Bool { defaultValue == nil && !Value.isOptionalParameter }
     var defaultText: String? { defaultValue?.parameterText }
+    var prompt: String? { makePrompt() }
+    var choices: [EntityValue] { makeChoices() }
 
     func bind(argument: UnsafeRawPointer, provided: Bool) {
         storage.value = Value.read(argument: argument, provided: provided)

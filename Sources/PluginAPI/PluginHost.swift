@@ -44,7 +44,7 @@ public struct PluginHost: @unchecked Sendable {
     }
 
     /// The host extension `id`, when the host offers it in a version this SDK can read.
-    private func hostExtension<T>(_ id: String, as _: T.Type) -> UnsafePointer<T>? {
+    func hostExtension<T>(_ id: String, as _: T.Type) -> UnsafePointer<T>? {
         guard let lookup = table.pointee.get_extension, let raw = id.withCString({ lookup(table, $0) }) else {
             return nil
         }

@@ -9,10 +9,19 @@ import Foundation
 final class PreparedAction {
     let descriptor: UnsafePointer<standfit_action>
     let actionType: any ShortcutAction.Type
+    /// Its `@Parameter`s as declared, for the intents registered after the action.
+    let parameters: [(name: String, value: any AnyParameter)]
+
+    /// True when it has anything for `standfit.intents/1`.
+    var hasIntents: Bool {
+        !actionType.phrases.isEmpty
+            || parameters.contains { $0.value.entity != nil || !$0.value.choices.isEmpty || $0.value.prompt != nil }
+    }
 
     init(_ actionType: any ShortcutAction.Type) throws {
         self.actionType = actionType
         let parameters = PreparedAction.parameters(of: actionType)
+        self.parameters = parameters
         guard parameters.count <= Int(STANDFIT_MAX_PARAMS) else {
             throw PluginAPIError("Action '\(actionType.type)' declares \(parameters.count) parameters; the ABI allows at most \(STANDFIT_MAX_PARAMS).")
         }

@@ -24,6 +24,9 @@ public protocol ShortcutAction: SendableMetatype {
     static var subtitle: String? { get }
     /// An SF Symbol or `UIApplicationShortcutIconType` name, or nil.
     static var icon: String? { get }
+    /// Sentences that run the action, with `{parameter}` placeholders, per language
+    /// ("log {count} {exercise}"); `standfit-host say` understands them.
+    static var phrases: [Phrase] { get }
 
     /// Creates the action with its parameters unset; the SDK fills them before `perform`.
     init()
@@ -35,4 +38,5 @@ public protocol ShortcutAction: SendableMetatype {
 extension ShortcutAction {
     public static var subtitle: String? { nil }
     public static var icon: String? { nil }
+    public static var phrases: [Phrase] { [] }
 }

@@ -49,6 +49,17 @@ public struct ExerciseStore: Sendable {
         }
     }
 
+    /// Each logged exercise's most recent count, most recently logged first.
+    public func recentCounts() throws -> [(exercise: String, count: Int)] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT exercise, count FROM log AS entry
+                WHERE id = (SELECT id FROM log WHERE exercise = entry.exercise ORDER BY loggedAt DESC, id DESC LIMIT 1)
+                ORDER BY loggedAt DESC, id DESC
+                """).map { (exercise: $0["exercise"], count: $0["count"]) }
+        }
+    }
+
     /// Removes the most recent entry and returns it; nil when there is none. One transaction,
     /// so two undos at once remove two different entries.
     public func removeLast() throws -> LogEntry? {

@@ -85,6 +85,28 @@ public struct StandFitApp: Sendable {
         return .handled(sentence, data: logged(entry, exercise))
     }
 
+    /// The exercises as entity values: localized titles, every name people may use, and the
+    /// count each brings (the last one logged for it, else its usual count).
+    public func exerciseValues() throws -> [EntityValue] {
+        let recent = Dictionary(try store.recentCounts().map { ($0.exercise, $0.count) }, uniquingKeysWith: { first, _ in first })
+        let names = text.names(in: catalogue)
+        return catalogue.exercises.map { exercise in
+            var synonyms: [String] = []
+            for name in exercise.synonyms + (names[exercise.id] ?? []) where !synonyms.contains(name) {
+                synonyms.append(name)
+            }
+            return EntityValue(id: exercise.id, title: text.title(exercise.id), synonyms: synonyms,
+                               defaults: ["count": .int(recent[exercise.id] ?? exercise.defaultCount)])
+        }
+    }
+
+    /// The exercises to offer first: those logged most recently, then the rest in catalogue order.
+    public func suggestedExercises() throws -> [EntityValue] {
+        let values = try exerciseValues()
+        let recent = try store.recentCounts().compactMap { logged in values.first { $0.id == logged.exercise } }
+        return recent + values.filter { value in !recent.contains { $0.id == value.id } }
+    }
+
     /// The dynamic items: "Log ⟨last exercise⟩" with its count, "View Streak" with the days
     /// when there is a streak, "View Progress" when anything is logged.
     public func dynamicItems() throws -> [ShortcutItem] {

@@ -12,8 +12,11 @@ struct LogExercise: ShortcutAction {
     static var subtitle: String? { localizedTitle("action.logexercise.subtitle") }
     static let icon: String? = "plus.circle.fill"
 
-    @Parameter(title: "Exercise") var exercise: String
-    @Parameter(title: "Count") var count: Int?
+    static var phrases: [Phrase] { StandFitPhrases.logExercise }
+
+    @Parameter(title: "Exercise", prompt: localizedTitle("prompt.exercise"), entity: Exercises.self)
+    var exercise: String
+    @Parameter(title: "Count", prompt: localizedTitle("prompt.count")) var count: Int?
     @Parameter(title: "Note") var note: String?
 
     func perform(_ context: ActionContext) throws -> ActionResult {
@@ -25,6 +28,7 @@ struct LogLast: ShortcutAction {
     static let type = StandFitTypes.logLast
     static var title: String { localizedTitle("action.loglast.title") }
     static let icon: String? = "arrow.clockwise"
+    static var phrases: [Phrase] { StandFitPhrases.logLast }
 
     func perform(_ context: ActionContext) throws -> ActionResult {
         try Environment.app(language: context.locale).logLast()
@@ -35,6 +39,7 @@ struct ViewStreak: ShortcutAction {
     static let type = StandFitTypes.viewStreak
     static var title: String { localizedTitle("action.viewstreak.title") }
     static let icon: String? = "flame.fill"
+    static var phrases: [Phrase] { StandFitPhrases.viewStreak }
 
     func perform(_ context: ActionContext) throws -> ActionResult {
         try Environment.app(language: context.locale).viewStreak()
@@ -45,6 +50,7 @@ struct ViewProgress: ShortcutAction {
     static let type = StandFitTypes.viewProgress
     static var title: String { localizedTitle("action.viewprogress.title") }
     static let icon: String? = "chart.bar.fill"
+    static var phrases: [Phrase] { StandFitPhrases.viewProgress }
 
     func perform(_ context: ActionContext) throws -> ActionResult {
         try Environment.app(language: context.locale).viewProgress()
@@ -55,8 +61,56 @@ struct Undo: ShortcutAction {
     static let type = StandFitTypes.undo
     static var title: String { localizedTitle("action.undo.title") }
     static let icon: String? = "arrow.uturn.backward"
+    static var phrases: [Phrase] { StandFitPhrases.undo }
 
     func perform(_ context: ActionContext) throws -> ActionResult {
         try Environment.app(language: context.locale).undo()
     }
+}
+
+/// StandFit's exercises as an entity: people say "push ups" or "opdrukken" and the action gets
+/// "pushups"; asked which one, they see the ones they logged last first.
+enum Exercises: EntityQuery {
+    static let id = "com.standfit.exercise"
+    static var title: String { localizedTitle("entity.exercise.title") }
+
+    static func values(_ context: EntityContext) throws -> [EntityValue] {
+        try Environment.app(language: context.locale).exerciseValues()
+    }
+
+    static func suggested(_ context: EntityContext) throws -> [EntityValue] {
+        try Environment.app(language: context.locale).suggestedExercises()
+    }
+}
+
+/// What people say to StandFit, in English and Dutch.
+enum StandFitPhrases {
+    static let logExercise: [Phrase] = [
+        Phrase("log {count} {exercise}", language: "en"), Phrase("do {count} {exercise}", language: "en"),
+        Phrase("log my {exercise}", language: "en"), Phrase("log {exercise}", language: "en"),
+        Phrase("log exercise", language: "en"), Phrase("log a workout", language: "en"),
+        Phrase("log {count} {exercise}", language: "nl"), Phrase("noteer {count} {exercise}", language: "nl"),
+        Phrase("registreer {count} {exercise}", language: "nl"), Phrase("log mijn {exercise}", language: "nl"),
+        Phrase("oefening loggen", language: "nl"),
+    ]
+    static let logLast: [Phrase] = [
+        Phrase("log the same again", language: "en"), Phrase("log last exercise", language: "en"),
+        Phrase("again", language: "en"),
+        Phrase("nog een keer", language: "nl"), Phrase("laatste oefening loggen", language: "nl"),
+    ]
+    static let viewStreak: [Phrase] = [
+        Phrase("show my streak", language: "en"), Phrase("what is my streak", language: "en"),
+        Phrase("view streak", language: "en"),
+        Phrase("toon mijn reeks", language: "nl"), Phrase("reeks bekijken", language: "nl"),
+    ]
+    static let viewProgress: [Phrase] = [
+        Phrase("show my progress", language: "en"), Phrase("how am i doing", language: "en"),
+        Phrase("view progress", language: "en"),
+        Phrase("toon mijn voortgang", language: "nl"), Phrase("hoe gaat het", language: "nl"),
+        Phrase("voortgang bekijken", language: "nl"),
+    ]
+    static let undo: [Phrase] = [
+        Phrase("undo last log", language: "en"), Phrase("undo", language: "en"),
+        Phrase("laatste log wissen", language: "nl"), Phrase("ongedaan maken", language: "nl"),
+    ]
 }

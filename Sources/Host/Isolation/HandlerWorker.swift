@@ -16,6 +16,19 @@ public enum HandlerWorker {
         var call: Call?
         /// The languages to ask the provider in (after a handled call, or alone).
         var provideLanguages: [String]
+        /// An entity query to answer instead of a call.
+        var entityQuery: EntityCall?
+    }
+
+    struct EntityCall: Codable {
+        var entity: String
+        var query: EntityQuery
+        var locale: String
+    }
+
+    enum EntityAnswer: Codable {
+        case items([EntityValue])
+        case failure(String)
     }
 
     struct Call: Codable {
@@ -30,6 +43,8 @@ public enum HandlerWorker {
         var provided: [String: ProviderAnswer] = [:]
         /// Why the plugin could not be loaded in the worker.
         var loadFailure: String?
+        /// The entity query's answer.
+        var entityValues: EntityAnswer?
     }
 
     enum ProviderAnswer: Codable, Equatable {
@@ -65,6 +80,16 @@ public enum HandlerWorker {
             return Reply(loadFailure: "Plugin \(request.candidate.path) now has id '\(plugin.info.id)', not '\(request.pluginID)'; run 'standfit-host plugins rescan'.")
         }
         var reply = Reply()
+        if let entityCall = request.entityQuery {
+            guard let entity = plugin.entities.first(where: { $0.record.id == entityCall.entity }) else {
+                return Reply(loadFailure: "Plugin '\(request.pluginID)' (\(request.candidate.path)) no longer registers entity \(entityCall.entity); run 'standfit-host plugins rescan'.")
+            }
+            reply.entityValues = switch entity.query(entityCall.query, entityCall.locale) {
+            case .success(let values): .items(values)
+            case .failure(let failure): .failure(failure.message)
+            }
+            return reply
+        }
         if let call = request.call {
             guard let action = plugin.actions.first(where: { $0.type == call.registeredType }) else {
                 return Reply(loadFailure: "Plugin '\(request.pluginID)' (\(request.candidate.path)) no longer registers \(call.registeredType); run 'standfit-host plugins rescan'.")

@@ -91,6 +91,39 @@ final class PluginExecutor {
         }
     }
 
+    /// Asks entity `entity` of `pluginID` one query in `locale`.
+    func query(_ candidate: PluginCandidate, pluginID: String, entity: EntityRecord, query: EntityQuery,
+               locale: String) -> Result<[EntityValue], EntityFailure> {
+        let unavailable = { (words: String) in
+            EntityFailure(message: "The \(entity.title.lowercased()) values of plugin '\(pluginID)' are unavailable: the plugin \(words)")
+        }
+        guard !runsInProcess(candidate) else {
+            switch load(candidate, pluginID: pluginID) {
+            case .failure(let problem):
+                return .failure(unavailable(problem.words))
+            case .success(let plugin):
+                guard let provider = plugin.entities.first(where: { $0.record.id == entity.id }) else {
+                    return .failure(unavailable("no longer registers entity \(entity.id) (run 'standfit-host plugins rescan')"))
+                }
+                return provider.query(query, locale)
+            }
+        }
+        let request = HandlerWorker.Request(candidate: candidate, pluginID: pluginID, language: settings.language,
+                                            call: nil, provideLanguages: [],
+                                            entityQuery: HandlerWorker.EntityCall(entity: entity.id, query: query, locale: locale))
+        switch callWorker(request) {
+        case .failure(let fault):
+            return .failure(unavailable(fault.words))
+        case .success(let reply):
+            if let failure = reply.loadFailure { return .failure(unavailable("could not be loaded (\(failure))")) }
+            switch reply.entityValues {
+            case .some(.items(let values)): return .success(values)
+            case .some(.failure(let message)): return .failure(EntityFailure(message: message))
+            case nil: return .failure(unavailable("answered without running the query"))
+            }
+        }
+    }
+
     /// Loads a trusted plugin into this process once.
     private func load(_ candidate: PluginCandidate, pluginID: String) -> Result<LoadedPlugin, PluginFault> {
         let result = loaded[candidate.realPath] ?? {

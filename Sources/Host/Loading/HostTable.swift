@@ -53,3 +53,33 @@ private let getExtension: @convention(c) (UnsafePointer<standfit_host>?, UnsafeP
     guard let registrar = PluginRegistrar.from(host), let id else { return nil }
     return registrar.hostExtension(String(cString: id))
 }
+
+/// The `standfit.intents/1` table: the same functions for every plugin, which find their
+/// plugin through `host_data`.
+enum IntentsTable {
+    static func make() -> UnsafePointer<standfit_intents_ext> {
+        let table = UnsafeMutablePointer<standfit_intents_ext>.allocate(capacity: 1)
+        table.initialize(to: standfit_intents_ext(
+            abi: .host(for: standfit_intents_ext.self),
+            register_entity: { host, entity in
+                PluginRegistrar.from(host)?.registerEntity(entity) ?? STANDFIT_ERR_INVALID_ARGUMENT
+            },
+            set_parameter_entity: { host, type, param, entity in
+                PluginRegistrar.from(host)?.setParameterEntity(type: type, param: param, entity: entity)
+                    ?? STANDFIT_ERR_INVALID_ARGUMENT
+            },
+            set_parameter_choices: { host, type, param, values, count in
+                PluginRegistrar.from(host)?.setParameterChoices(type: type, param: param, values: values, count: count)
+                    ?? STANDFIT_ERR_INVALID_ARGUMENT
+            },
+            set_parameter_prompt: { host, type, param, prompt in
+                PluginRegistrar.from(host)?.setParameterPrompt(type: type, param: param, prompt: prompt)
+                    ?? STANDFIT_ERR_INVALID_ARGUMENT
+            },
+            register_phrase: { host, type, language, phrase in
+                PluginRegistrar.from(host)?.registerPhrase(type: type, language: language, phrase: phrase)
+                    ?? STANDFIT_ERR_INVALID_ARGUMENT
+            }))
+        return UnsafePointer(table)
+    }
+}

@@ -107,18 +107,23 @@ public struct PluginCatalog {
         let id = record.id
         let actions = record.actions.map { action in
             RegisteredAction(type: action.type, title: action.title, subtitle: action.subtitle, icon: action.icon,
-                             parameters: action.parameters, pluginID: id) { invocation in
+                             parameters: action.parameters, pluginID: id, phrases: action.phrases) { invocation in
                 executor.perform(candidate, pluginID: id, registeredType: action.type, invocation: invocation)
             }
         }
         let provider = record.hasProvider ? DynamicProvider(pluginID: id) { locale in
             executor.provide(candidate, pluginID: id, locale: locale)
         } : nil
+        let entities = record.entities.map { entity in
+            EntityProvider(record: entity, pluginID: id) { query, locale in
+                executor.query(candidate, pluginID: id, entity: entity, query: query, locale: locale)
+            }
+        }
         let info = PluginInfo(id: id, name: record.name, version: record.version, abiMajor: record.abiMajor,
                               abiMinor: record.abiMinor, path: candidate.path, types: [],
                               isTrusted: candidate.isTrusted, runsInProcess: executor.runsInProcess(candidate),
                               initMilliseconds: record.initMilliseconds)
         builder.add(info: info, actions: actions, staticItems: record.staticItems, provider: provider,
-                    warnings: record.warnings)
+                    entities: entities, warnings: record.warnings)
     }
 }

@@ -10,6 +10,8 @@ public struct LoadedPlugin {
     public var actions: [RegisteredAction]
     public var staticItems: [ShortcutItem]
     public var provider: DynamicProvider?
+    /// Its entities, whose queries call its code in this process.
+    public var entities: [EntityProvider]
     /// Sentences about what it registered that the host did not take.
     public var warnings: [String]
     public var initDuration: Duration
@@ -19,9 +21,11 @@ public struct LoadedPlugin {
         PluginRecord(
             id: info.id, name: info.name, version: info.version, abiMajor: info.abiMajor, abiMinor: info.abiMinor,
             actions: actions.map {
-                ActionRecord(type: $0.type, title: $0.title, subtitle: $0.subtitle, icon: $0.icon, parameters: $0.parameters)
+                ActionRecord(type: $0.type, title: $0.title, subtitle: $0.subtitle, icon: $0.icon,
+                             parameters: $0.parameters, phrases: $0.phrases)
             },
-            staticItems: staticItems, hasProvider: provider != nil, warnings: warnings,
+            staticItems: staticItems, hasProvider: provider != nil, entities: entities.map(\.record),
+            warnings: warnings,
             initMilliseconds: Double(initDuration.components.seconds) * 1000
                 + Double(initDuration.components.attoseconds) / 1e15)
     }
@@ -89,7 +93,8 @@ enum PluginImage {
                               abiMajor: raw.abi.abi_major, abiMinor: raw.abi.abi_minor, path: path,
                               types: registrar.actions.map(\.type))
         return .success(LoadedPlugin(info: info, actions: registrar.actions, staticItems: registrar.staticItems,
-                                     provider: registrar.provider, warnings: registrar.warnings,
+                                     provider: registrar.provider, entities: registrar.entities,
+                                     warnings: registrar.warnings,
                                      initDuration: duration))
     }
 }

@@ -22,6 +22,8 @@ public struct PluginRecord: Sendable, Equatable, Codable {
     public var actions: [ActionRecord]
     public var staticItems: [ShortcutItem]
     public var hasProvider: Bool
+    /// The entities it registered (`standfit.intents/1`); their queries need its code.
+    public var entities: [EntityRecord]
     /// Sentences the host logs about it each time it is used (a type registered twice, …).
     public var warnings: [String]
     /// How long its `init` took, in milliseconds.
@@ -35,10 +37,12 @@ public struct ActionRecord: Sendable, Equatable, Codable {
     public var subtitle: String?
     public var icon: String?
     public var parameters: [ParameterSpec]
+    /// Sentences that invoke it (`standfit.intents/1`).
+    public var phrases: [Phrase]
 }
 
 extension ParameterSpec: Codable {
-    private enum CodingKeys: String, CodingKey { case name, kind, required, defaultValue, title }
+    private enum CodingKeys: String, CodingKey { case name, kind, required, defaultValue, title, prompt, domain }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -52,6 +56,8 @@ extension ParameterSpec: Codable {
         title = try container.decodeIfPresent(String.self, forKey: .title)
         defaultValue = try container.decodeIfPresent(String.self, forKey: .defaultValue)
             .flatMap { ArgumentCoercion.coerce($0, to: kind) }
+        prompt = try container.decodeIfPresent(String.self, forKey: .prompt)
+        domain = try container.decodeIfPresent(ParameterDomain.self, forKey: .domain)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -61,6 +67,8 @@ extension ParameterSpec: Codable {
         try container.encode(required, forKey: .required)
         try container.encodeIfPresent(title, forKey: .title)
         try container.encodeIfPresent(defaultValue?.text, forKey: .defaultValue)
+        try container.encodeIfPresent(prompt, forKey: .prompt)
+        try container.encodeIfPresent(domain, forKey: .domain)
     }
 }
 

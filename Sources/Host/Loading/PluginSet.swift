@@ -51,6 +51,13 @@ public struct PluginSet {
     /// Default static items contributed by plugins, in load order.
     public var staticItems: [ShortcutItem] = []
     public var providers: [DynamicProvider] = []
+    /// The entities plugins registered, in load order.
+    public var entities: [EntityProvider] = []
 
     public init() {}
+
+    /// The entity `id` as `pluginID` registered it (entity ids are the plugin's own).
+    public func entity(_ id: String, of pluginID: String) -> EntityProvider? {
+        entities.first { $0.record.id == id && $0.pluginID == pluginID }
+    }
 }

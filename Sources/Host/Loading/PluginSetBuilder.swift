@@ -16,7 +16,7 @@ struct PluginSetBuilder {
 
     /// Adds one plugin's registrations; `info.types` becomes the types it keeps.
     mutating func add(info: PluginInfo, actions: [RegisteredAction], staticItems: [ShortcutItem],
-                      provider: DynamicProvider?, warnings: [String]) {
+                      provider: DynamicProvider?, entities: [EntityProvider] = [], warnings: [String]) {
         if let other = set.plugins.first(where: { $0.id == info.id }) {
             refuse(PluginRefusal(path: info.path, reason: "Plugin \(info.path) has id '\(info.id)', which \(other.path) already uses; remove one of the two."))
             return
@@ -36,10 +36,13 @@ struct PluginSetBuilder {
         set.plugins.append(info)
         set.staticItems += staticItems
         if let provider { set.providers.append(provider) }
+        for entity in entities where !set.entities.contains(where: { $0.record.id == entity.record.id && $0.pluginID == entity.pluginID }) {
+            set.entities.append(entity)
+        }
     }
 
     mutating func add(_ plugin: LoadedPlugin) {
         add(info: plugin.info, actions: plugin.actions, staticItems: plugin.staticItems,
-            provider: plugin.provider, warnings: plugin.warnings)
+            provider: plugin.provider, entities: plugin.entities, warnings: plugin.warnings)
     }
 }

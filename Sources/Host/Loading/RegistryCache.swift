@@ -13,7 +13,7 @@ import Logging
 /// version; one of another version, or one that cannot be read, is rebuilt from scratch.
 struct RegistryCache {
     /// Bumped whenever what an entry holds changes shape.
-    static let formatVersion = 1
+    static let formatVersion = 2
 
     let url: URL
     private let queue: DatabaseQueue

@@ -41,13 +41,20 @@ public struct ParameterSpec: Hashable, Sendable {
     public var required: Bool
     public var defaultValue: ArgumentValue?
     public var title: String?
+    /// The question asked on a terminal when it has no value ("How many?").
+    public var prompt: String?
+    /// Where its values come from when it names a thing (an entity or fixed choices).
+    public var domain: ParameterDomain?
 
     public init(name: String, kind: ParameterKind, required: Bool = false,
-                defaultValue: ArgumentValue? = nil, title: String? = nil) {
+                defaultValue: ArgumentValue? = nil, title: String? = nil, prompt: String? = nil,
+                domain: ParameterDomain? = nil) {
         self.name = name
         self.kind = kind
         self.required = required
         self.defaultValue = defaultValue
         self.title = title
+        self.prompt = prompt
+        self.domain = domain
     }
 }

@@ -8,11 +8,13 @@ public struct RegisteredAction {
     public var parameters: [ParameterSpec]
     /// The id of the plugin that registered it.
     public var pluginID: String
+    /// Sentences that invoke it, with `{parameter}` placeholders.
+    public var phrases: [Phrase]
     /// Calls the handler; for a loaded plugin, through libffi.
     public var perform: (Invocation) -> HandlerReply
 
     public init(type: String, title: String, subtitle: String? = nil, icon: String? = nil,
-                parameters: [ParameterSpec] = [], pluginID: String,
+                parameters: [ParameterSpec] = [], pluginID: String, phrases: [Phrase] = [],
                 perform: @escaping (Invocation) -> HandlerReply) {
         self.type = type
         self.title = title
@@ -20,6 +22,7 @@ public struct RegisteredAction {
         self.icon = icon
         self.parameters = parameters
         self.pluginID = pluginID
+        self.phrases = phrases
         self.perform = perform
     }
 
