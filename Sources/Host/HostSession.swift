@@ -130,9 +130,17 @@ public struct HostSession {
                     limit: limit ?? config.menuLimit)
     }
 
+    /// The dispatcher over the plugins' actions and the static items.
+    public var dispatcher: Dispatcher {
+        let plugins = plugins
+        return Dispatcher(registry: plugins.registry, items: staticItems, fallbackType: manifest.fallbackType,
+                          locale: language, entity: { plugins.entity($1, of: $0) })
+    }
+
     /// Runs `type` with `name=value` arguments and, when given, the chosen item's userInfo.
     /// After a plugin handled it, that plugin's dynamic items are asked for again and stored.
-    public func run(_ type: String, arguments: [String], userInfo: [String: JSONValue]? = nil) -> Outcome {
+    public func run(_ type: String, arguments: [String], userInfo: [String: JSONValue]? = nil,
+                    options: Dispatcher.RunOptions = Dispatcher.RunOptions()) -> Outcome {
         var named: [NamedArgument] = []
         for text in arguments {
             guard let argument = NamedArgument(parsing: text) else {
@@ -141,9 +149,7 @@ public struct HostSession {
             }
             named.append(argument)
         }
-        let dispatcher = Dispatcher(registry: plugins.registry, items: staticItems,
-                                    fallbackType: manifest.fallbackType, locale: language)
-        let outcome = dispatcher.run(type, arguments: named, userInfo: userInfo)
+        let outcome = dispatcher.run(type, arguments: named, userInfo: userInfo, options: options)
         if outcome.status == .handled, let plugin = outcome.plugin {
             refreshDynamicItems(of: [plugin])
         }

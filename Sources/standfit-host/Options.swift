@@ -69,3 +69,20 @@ enum Executable {
         return URL(fileURLWithPath: path)
     }
 }
+
+/// `--no-input` and `--dry-run`, for the commands that run an action.
+struct InteractionOptions: ParsableArguments {
+    @Flag(name: .customLong("no-input"),
+          help: "Never ask for a missing value: answer invalid-input with needsValue instead (also when stdin is not a terminal).")
+    var noInput = false
+
+    @Flag(name: .customLong("dry-run"),
+          help: "Resolve the parameters, print each value and where it came from, and run nothing.")
+    var dryRun = false
+
+    /// Asks on the terminal unless told not to, or when there is none.
+    func runOptions(_ global: GlobalOptions, argumentSource: ResolvedParameter.Source = .argument) -> Dispatcher.RunOptions {
+        Dispatcher.RunOptions(conversation: TerminalConversation.make(noInput: noInput), dryRun: dryRun,
+                              argumentSource: argumentSource)
+    }
+}

@@ -17,13 +17,30 @@ enum Output {
 
     static func exit(for status: Outcome.Status) throws {
         let code: Int32 = switch status {
-        case .handled: Status.handled
+        case .handled, .dryRun: Status.handled
         case .declined: Status.declined
         case .unknownType: Status.unknownType
         case .invalidInput: Status.invalidInput
         case .pluginFailed: Status.pluginFailed
         }
         if code != 0 { throw ExitCode(code) }
+    }
+
+    /// Prints a run's outcome (each step of a routine first, in text) and exits with its status.
+    static func finish(_ outcome: Outcome, _ global: GlobalOptions) throws {
+        if global.json {
+            printJSON(outcome)
+        } else {
+            for step in outcome.steps ?? [] where step.status == .handled {
+                print(step.message)
+            }
+            if outcome.status == .handled || outcome.status == .dryRun {
+                if outcome.steps == nil { print(outcome.message) }
+            } else {
+                printError(outcome.message)
+            }
+        }
+        try exit(for: outcome.status)
     }
 
     /// Builds the session, or reports its `HostError` and exits with the configuration status.

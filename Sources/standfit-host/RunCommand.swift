@@ -8,13 +8,17 @@ struct RunCommand: ParsableCommand {
         discussion: """
             TYPE is a full type (com.example.greeter.greet) or a unique last component (greet). \
             Parameters bind from name=value arguments, then the manifest item's userInfo, then \
-            the declared defaults.
+            the declared defaults. A parameter that names something (an exercise) takes any of \
+            its names ("push ups"). On a terminal, a missing required value is asked for; with \
+            --no-input, or when stdin is not a terminal, the run answers invalid-input with \
+            needsValue instead.
             """
     )
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var manifestOptions: ManifestOptions
     @OptionGroup var isolation: IsolationOptions
+    @OptionGroup var interaction: InteractionOptions
 
     @Argument(help: "The shortcut type to run.")
     var type: String
@@ -42,14 +46,8 @@ struct RunCommand: ParsableCommand {
         let session = try Output.session(global) { () throws(HostError) in
             try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
         }
-        let outcome = session.run(type, arguments: parameters, userInfo: userInfo)
-        if global.json {
-            Output.printJSON(outcome)
-        } else if outcome.status == .handled {
-            print(outcome.message)
-        } else {
-            Output.printError(outcome.message)
-        }
-        try Output.exit(for: outcome.status)
+        let outcome = session.run(type, arguments: parameters, userInfo: userInfo,
+                                  options: interaction.runOptions(global))
+        try Output.finish(outcome, global)
     }
 }

@@ -16,13 +16,33 @@ public struct Dispatcher {
     public var fallbackType: String?
     /// The language handed to handlers.
     public var locale: String
+    /// The entity `entityID` of plugin `pluginID`, for parameters that name one.
+    public var entity: (_ pluginID: String, _ entityID: String) -> EntityProvider?
 
     public init(registry: ActionRegistry, items: [ShortcutItem] = [], fallbackType: String? = nil,
-                locale: String = "en") {
+                locale: String = "en", entity: @escaping (_ pluginID: String, _ entityID: String) -> EntityProvider? = { _, _ in nil }) {
         self.registry = registry
         self.items = items
         self.fallbackType = fallbackType
         self.locale = locale
+        self.entity = entity
+    }
+
+    /// How one run goes beyond its arguments.
+    public struct RunOptions {
+        /// Who to ask for missing values; nil never asks (`--no-input`, no terminal).
+        public var conversation: Conversation?
+        /// Resolve the parameters and stop before the handler.
+        public var dryRun: Bool
+        /// What the arguments are called in `--dry-run` (the words of a phrase, for `say`).
+        public var argumentSource: ResolvedParameter.Source
+
+        public init(conversation: Conversation? = nil, dryRun: Bool = false,
+                    argumentSource: ResolvedParameter.Source = .argument) {
+            self.conversation = conversation
+            self.dryRun = dryRun
+            self.argumentSource = argumentSource
+        }
     }
 
     /// How a requested type was matched.
@@ -61,7 +81,8 @@ public struct Dispatcher {
 
     /// Resolves, binds and runs `type` with `arguments`. `userInfo` is the chosen item's (a
     /// menu or desktop entry passes it); nil takes the first item of that type in `items`.
-    public func run(_ requested: String, arguments: [NamedArgument], userInfo explicit: [String: JSONValue]? = nil) -> Outcome {
+    public func run(_ requested: String, arguments: [NamedArgument], userInfo explicit: [String: JSONValue]? = nil,
+                    options: RunOptions = RunOptions()) -> Outcome {
         switch resolve(requested) {
         case .ambiguous(let name, let candidates):
             let list = candidates.joined(separator: ", ")
@@ -74,15 +95,31 @@ public struct Dispatcher {
             // A fallback handler binds from its own item's userInfo, not the unknown type's.
             let itemType = route == .fallback ? (fallbackType ?? type) : type
             let userInfo = explicit ?? items.first { $0.type == itemType }?.userInfo ?? [:]
-            let binder = ParameterBinder(type: route == .fallback ? action.type : type, parameters: action.parameters)
-            switch binder.bind(arguments: arguments, userInfo: userInfo) {
+            let plugin = action.pluginID
+            let resolver = ParameterResolver(
+                type: route == .fallback ? action.type : type, parameters: action.parameters,
+                entity: { [entity] in entity(plugin, $0) }, locale: locale, conversation: options.conversation,
+                argumentSource: options.argumentSource)
+            switch resolver.resolve(arguments: arguments, userInfo: userInfo) {
             case .failure(let failure):
-                return Outcome(status: .invalidInput, type: type, message: failure.message,
-                               parameter: failure.parameter, plugin: action.pluginID)
-            case .success(let values):
+                var outcome = Outcome(status: failure.isPluginFailure ? .pluginFailed : .invalidInput, type: type,
+                                      message: failure.message, suggestions: failure.suggestions,
+                                      parameter: failure.parameter, plugin: plugin)
+                if failure.needsValue { outcome.needsValue = failure.parameter }
+                return outcome
+            case .success(let resolution):
+                if options.dryRun {
+                    var outcome = Outcome(status: .dryRun, type: type,
+                                          message: DryRun.describe(type: type, title: action.title, resolution.parameters),
+                                          plugin: plugin)
+                    outcome.resolved = resolution.parameters
+                    return outcome
+                }
                 let reply = action.perform(Invocation(requestedType: type, userInfo: userInfo,
-                                                      arguments: values, locale: locale))
-                return outcome(of: reply, action: action, type: type)
+                                                      arguments: resolution.values, locale: locale))
+                var outcome = outcome(of: reply, action: action, type: type)
+                outcome.resolved = resolution.parameters
+                return outcome
             }
         }
     }

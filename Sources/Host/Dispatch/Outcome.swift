@@ -6,6 +6,8 @@ public struct Outcome: Sendable, Equatable {
         case unknownType = "unknown-type"
         case invalidInput = "invalid-input"
         case pluginFailed = "plugin-failed"
+        /// `--dry-run`: the parameters resolved and nothing ran.
+        case dryRun = "dry-run"
     }
 
     public var status: Status
@@ -20,6 +22,12 @@ public struct Outcome: Sendable, Equatable {
     public var parameter: String?
     /// The plugin that handled or failed, when one ran.
     public var plugin: String?
+    /// An `invalid-input` because this parameter had no value and nobody could be asked.
+    public var needsValue: String?
+    /// How each parameter got its value (shown by `--dry-run`; kept for donations).
+    public var resolved: [ResolvedParameter]?
+    /// A routine's steps, in order, as far as they ran.
+    public var steps: [Outcome]?
 
     public init(status: Status, type: String, message: String, suggestions: [String]? = nil,
                 data: JSONValue? = nil, parameter: String? = nil, plugin: String? = nil) {

@@ -1,8 +1,9 @@
 /// `run --json`: one object with `status`, `type` and `message`, and `suggestions`, `data`,
-/// `parameter` and `plugin` where present.
+/// `parameter`, `plugin`, `needsValue` and a routine's `steps` where present; `--dry-run` adds
+/// `parameters`, how each got its value.
 extension Outcome: Encodable {
     enum CodingKeys: String, CodingKey {
-        case status, type, message, suggestions, data, parameter, plugin
+        case status, type, message, suggestions, data, parameter, plugin, needsValue, parameters, steps
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -14,5 +15,8 @@ extension Outcome: Encodable {
         try container.encodeIfPresent(data, forKey: .data)
         try container.encodeIfPresent(parameter, forKey: .parameter)
         try container.encodeIfPresent(plugin, forKey: .plugin)
+        try container.encodeIfPresent(needsValue, forKey: .needsValue)
+        if status == .dryRun { try container.encodeIfPresent(resolved, forKey: .parameters) }
+        try container.encodeIfPresent(steps, forKey: .steps)
     }
 }

@@ -1,0 +1,351 @@
+import Foundation
+
+/// How a value a parameter got was arrived at, as `--dry-run` shows it.
+public struct ResolvedParameter: Sendable, Equatable, Encodable {
+    public enum Source: String, Sendable, Encodable {
+        /// A `name=value` argument (or a routine step's parameters).
+        case argument
+        /// The chosen item's userInfo.
+        case userInfo
+        /// Words of a spoken or typed phrase (`say`).
+        case phrase
+        /// An answer at a terminal prompt.
+        case prompt
+        /// The default the chosen value of another parameter brought ("pushups" brings count 10).
+        case valueDefault = "value-default"
+        /// The parameter's declared default.
+        case `default`
+    }
+
+    public var name: String
+    /// The value handed to the handler, as text; nil when the parameter stays unset.
+    public var value: String?
+    public var source: Source?
+    /// The entity value's title ("Push-Ups") when the value names one.
+    public var title: String?
+    /// What the text resolved from said ("push ups"), when it differs from the value.
+    public var input: String?
+}
+
+/// Asks a person for a missing value: a terminal, in practice.
+public protocol Conversation: AnyObject {
+    /// Shows `question` (with `options` numbered from 1 when there are any, and `defaultAnswer`
+    /// in brackets) and returns the answer line, or nil when input ended.
+    func ask(_ question: String, options: [String], defaultAnswer: String?) -> String?
+    /// Says why the last answer was not taken, before the question is asked again.
+    func retry(_ reason: String)
+}
+
+/// Resolves an action's parameters: `name=value` arguments (which win), then the item's
+/// userInfo, then prompts, then the defaults a chosen value brings, then declared defaults.
+/// A parameter that names an entity or a choice resolves what people typed ("push ups") to the
+/// value's id through the entity's queries or the choice list.
+public struct ParameterResolver {
+    public var type: String
+    public var parameters: [ParameterSpec]
+    /// The entity a parameter names, when it names one; nil treats such parameters as text.
+    public var entity: ((String) -> EntityProvider?)?
+    public var locale: String
+    /// Where answers come from; nil never asks.
+    public var conversation: Conversation?
+    /// What the `name=value` arguments are called in `--dry-run` (phrase words for `say`).
+    public var argumentSource: ResolvedParameter.Source
+
+    public init(type: String, parameters: [ParameterSpec], entity: ((String) -> EntityProvider?)? = nil,
+                locale: String = "en", conversation: Conversation? = nil,
+                argumentSource: ResolvedParameter.Source = .argument) {
+        self.type = type
+        self.parameters = parameters
+        self.entity = entity
+        self.locale = locale
+        self.conversation = conversation
+        self.argumentSource = argumentSource
+    }
+
+    /// Why resolution failed: one sentence, the parameter, and what it could be.
+    public struct Failure: Error, Equatable, Sendable {
+        public var message: String
+        public var parameter: String?
+        /// The parameter had no value and nobody could be asked for one.
+        public var needsValue: Bool = false
+        /// Values it could take (ids), when it names an entity or a choice.
+        public var suggestions: [String]? = nil
+        /// An entity query failed: the plugin's fault, not the input's.
+        public var isPluginFailure: Bool = false
+    }
+
+    public struct Resolution: Sendable, Equatable {
+        /// One per declared parameter, in order; nil where no value bound.
+        public var values: [ArgumentValue?]
+        public var parameters: [ResolvedParameter]
+    }
+
+    public func resolve(arguments: [NamedArgument], userInfo: [String: JSONValue]) -> Result<Resolution, Failure> {
+        Result { try resolveThrowing(arguments: arguments, userInfo: userInfo) }.mapError { $0 as! Failure }
+    }
+
+    private func resolveThrowing(arguments: [NamedArgument], userInfo: [String: JSONValue]) throws -> Resolution {
+        let given = try namedInputs(arguments)
+        var values = [ArgumentValue?](repeating: nil, count: parameters.count)
+        var resolved = parameters.map { ResolvedParameter(name: $0.name) }
+        var broughtDefaults: [String: JSONValue] = [:]
+        func take(_ value: EntityValue, at index: Int) {
+            values[index] = .string(value.id)
+            resolved[index].value = value.id
+            resolved[index].title = value.title
+            for (name, json) in value.defaults where broughtDefaults[name] == nil { broughtDefaults[name] = json }
+        }
+        for (index, parameter) in parameters.enumerated() {
+            let input: (text: String, source: ResolvedParameter.Source, json: JSONValue?)
+            if let text = given[parameter.name] {
+                input = (text, argumentSource, nil)
+            } else if let json = userInfo[parameter.name] {
+                guard parameter.domain == nil || json.stringValue != nil else {
+                    throw Failure(message: "\(parameter.name): expected \(ArgumentCoercion.expectation(of: parameter.kind)), got \(json.jsonText) from the item's userInfo", parameter: parameter.name)
+                }
+                input = (json.stringValue ?? json.jsonText, .userInfo, json)
+            } else {
+                continue
+            }
+            resolved[index].source = input.source
+            if let domain = parameter.domain, let choice = try choose(input.text, for: parameter, domain: domain) {
+                take(choice, at: index)
+                if choice.id != input.text { resolved[index].input = input.text }
+                continue
+            }
+            let coerced = input.json.flatMap { ArgumentCoercion.coerce($0, to: parameter.kind) }
+                ?? (input.json == nil ? ArgumentCoercion.coerce(input.text, to: parameter.kind) : nil)
+            guard let value = coerced else {
+                let got = input.json.map { "\($0.jsonText) from the item's userInfo" } ?? "\"\(input.text)\""
+                throw Failure(message: "\(parameter.name): expected \(ArgumentCoercion.expectation(of: parameter.kind)), got \(got)", parameter: parameter.name)
+            }
+            values[index] = value
+            resolved[index].value = value.text
+        }
+        let asking = conversation != nil
+            && parameters.indices.contains { values[$0] == nil && parameters[$0].required && parameters[$0].defaultValue == nil }
+        var missing: [Int] = []
+        for (index, parameter) in parameters.enumerated() where values[index] == nil {
+            let brought = broughtDefaults[parameter.name].flatMap { ArgumentCoercion.coerce($0, to: parameter.kind) }
+            let fallback = brought ?? parameter.defaultValue
+            if asking, let conversation, parameter.required || parameter.prompt != nil {
+                if let answer = try ask(parameter, fallback: fallback, conversation: conversation) {
+                    switch answer {
+                    case .value(let value):
+                        values[index] = value
+                        resolved[index].value = value.text
+                        resolved[index].source = .prompt
+                    case .choice(let choice, let typed):
+                        take(choice, at: index)
+                        resolved[index].source = .prompt
+                        if typed != choice.id { resolved[index].input = typed }
+                    case .kept:
+                        break
+                    }
+                    if values[index] != nil { continue }
+                }
+            }
+            if let fallback {
+                values[index] = fallback
+                resolved[index].value = fallback.text
+                resolved[index].source = brought != nil ? .valueDefault : .default
+            } else if parameter.required {
+                missing.append(index)
+            }
+        }
+        if !missing.isEmpty {
+            let names = missing.map { "'\(parameters[$0].name)'" }.joined(separator: ", ")
+            let usage = missing.map { "\(parameters[$0].name)=VALUE" }.joined(separator: " ")
+            let noun = missing.count == 1 ? "parameter" : "parameters"
+            let first = parameters[missing[0]]
+            throw Failure(message: "Missing required \(noun) \(names) for \(type); pass \(usage).",
+                          parameter: first.name, needsValue: true,
+                          suggestions: first.domain.map { try? suggestions(for: first, domain: $0).map(\.id) } ?? nil)
+        }
+        return Resolution(values: values, parameters: resolved)
+    }
+
+    /// Checks the `name=value` arguments: each names a declared parameter, once.
+    private func namedInputs(_ arguments: [NamedArgument]) throws -> [String: String] {
+        let declared = Set(parameters.map(\.name))
+        var given: [String: String] = [:]
+        for argument in arguments {
+            guard declared.contains(argument.name) else { throw unknown(argument.name) }
+            guard given[argument.name] == nil else {
+                throw Failure(message: "Parameter '\(argument.name)' is given twice; pass it once.", parameter: argument.name)
+            }
+            given[argument.name] = argument.value
+        }
+        return given
+    }
+
+    // MARK: Entities and choices
+
+    /// The value `text` names, or nil to treat it as plain text (an entity nobody can ask).
+    private func choose(_ text: String, for parameter: ParameterSpec, domain: ParameterDomain) throws -> EntityValue? {
+        switch try match(text, domain: domain) {
+        case nil:
+            return nil
+        case .one(let value):
+            return value
+        case .several(let values):
+            if let conversation {
+                return try pick(parameter, among: values, question: "“\(text)” could mean several; which one?",
+                                conversation: conversation).map(\.0)
+            }
+            let listed = values.map { "\($0.title) (\(parameter.name)=\($0.id))" }.joined(separator: " or ")
+            throw Failure(message: "\(parameter.name): \"\(text)\" could mean \(listed); pass the one you mean.",
+                          parameter: parameter.name, suggestions: values.map(\.id))
+        case .nothing:
+            let offered = try suggestions(for: parameter, domain: domain)
+            let listed = offered.prefix(12).map(\.id).joined(separator: ", ")
+            let noun = domainTitle(domain)?.lowercased() ?? "value"
+            throw Failure(message: "\(parameter.name): no \(noun) is called \"\(text)\"; use one of \(listed).",
+                          parameter: parameter.name, suggestions: offered.map(\.id))
+        }
+    }
+
+    /// What `text` names in `domain`; nil when the domain is an entity nobody can ask here.
+    private func match(_ text: String, domain: ParameterDomain) throws -> Match? {
+        switch domain {
+        case .choices(let values):
+            if let exact = values.first(where: { $0.id == text }) { return .one(exact) }
+            return Match(values.filter { $0.isNamed(by: text) })
+        case .entity(let id):
+            guard let provider = entity?(id) else { return nil }
+            if let exact = try query(provider, .lookup(id: text)).first { return .one(exact) }
+            return Match(try query(provider, .match(text: text)))
+        }
+    }
+
+    private func suggestions(for parameter: ParameterSpec, domain: ParameterDomain) throws -> [EntityValue] {
+        switch domain {
+        case .choices(let values): return values
+        case .entity(let id):
+            guard let provider = entity?(id) else { return [] }
+            return try query(provider, .suggest)
+        }
+    }
+
+    private func domainTitle(_ domain: ParameterDomain) -> String? {
+        if case .entity(let id) = domain { return entity?(id)?.record.title }
+        return nil
+    }
+
+    private func query(_ provider: EntityProvider, _ query: EntityQuery) throws -> [EntityValue] {
+        switch provider.query(query, locale) {
+        case .success(let values): return values
+        case .failure(let failure):
+            throw Failure(message: "\(failure.message); report this to the plugin's author.", parameter: nil,
+                          isPluginFailure: true)
+        }
+    }
+
+    // MARK: Asking
+
+    private enum Answer {
+        case value(ArgumentValue)
+        case choice(EntityValue, typed: String)
+        /// Enter on an optional parameter: it keeps its default, or stays unset.
+        case kept
+    }
+
+    private func ask(_ parameter: ParameterSpec, fallback: ArgumentValue?, conversation: Conversation) throws -> Answer? {
+        let question = parameter.prompt ?? "\(parameter.title ?? parameter.name)?"
+        if let domain = parameter.domain, case let offered = try suggestions(for: parameter, domain: domain), !offered.isEmpty {
+            let fallbackChoice = fallback.flatMap { value in offered.first { $0.id == value.text } }
+            guard let (choice, typed) = try pick(parameter, among: offered, question: question, conversation: conversation,
+                                                 fallback: fallbackChoice, domain: domain)
+            else { return .kept }
+            return .choice(choice, typed: typed)
+        }
+        while true {
+            guard let line = conversation.ask(question, options: [], defaultAnswer: fallback?.text) else {
+                throw endedInput(parameter)
+            }
+            let answer = line.trimmingCharacters(in: .whitespaces)
+            if answer.isEmpty {
+                if fallback != nil || !parameter.required { return .kept }
+                conversation.retry("\(parameter.title ?? parameter.name) needs a value.")
+                continue
+            }
+            guard let value = ArgumentCoercion.coerce(answer, to: parameter.kind) else {
+                conversation.retry("Expected \(ArgumentCoercion.expectation(of: parameter.kind)), got \"\(answer)\".")
+                continue
+            }
+            return .value(value)
+        }
+    }
+
+    /// Asks which of `values`; an answer is a number from the list or a name. Nil when Enter
+    /// kept an optional parameter's default.
+    private func pick(_ parameter: ParameterSpec, among values: [EntityValue], question: String,
+                      conversation: Conversation, fallback: EntityValue? = nil,
+                      domain: ParameterDomain? = nil) throws -> (EntityValue, String)? {
+        while true {
+            guard let line = conversation.ask(question, options: values.map(\.title), defaultAnswer: fallback?.title) else {
+                throw endedInput(parameter)
+            }
+            let answer = line.trimmingCharacters(in: .whitespaces)
+            if answer.isEmpty {
+                if let fallback { return (fallback, fallback.id) }
+                if !parameter.required { return nil }
+                conversation.retry("Choose one: a number from 1 to \(values.count), or a name.")
+                continue
+            }
+            if let number = Int(answer) {
+                guard values.indices.contains(number - 1) else {
+                    conversation.retry("There is no \(number); choose a number from 1 to \(values.count), or a name.")
+                    continue
+                }
+                return (values[number - 1], answer)
+            }
+            let found: Match? = try domain.flatMap { try match(answer, domain: $0) } ?? Match(values.filter { $0.isNamed(by: answer) })
+            switch found {
+            case .one(let value)?: return (value, answer)
+            case .several(let several)?:
+                conversation.retry("“\(answer)” could mean \(several.map(\.title).joined(separator: " or ")); be more precise.")
+            case .nothing?, nil:
+                conversation.retry("Nothing is called “\(answer)”; choose a number from 1 to \(values.count), or a name.")
+            }
+        }
+    }
+
+    private func endedInput(_ parameter: ParameterSpec) -> Failure {
+        Failure(message: "Input ended before '\(parameter.name)' got a value for \(type); pass \(parameter.name)=VALUE.",
+                parameter: parameter.name, needsValue: true)
+    }
+
+    private func unknown(_ name: String) -> Failure {
+        guard !parameters.isEmpty else {
+            return Failure(message: "\(type) takes no parameters; remove '\(name)=…'.", parameter: name)
+        }
+        let names = parameters.map(\.name)
+        let near = names.min { Suggester.distance(name, $0, containsBonus: false) < Suggester.distance(name, $1, containsBonus: false) }
+        let hint = near.flatMap { Suggester.distance(name, $0, containsBonus: false) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
+        return Failure(message: "Unknown parameter '\(name)' for \(type)\(hint); it takes \(names.joined(separator: ", ")).", parameter: name)
+    }
+}
+
+/// What a name matched among an entity's or a choice list's values.
+private enum Match {
+    case one(EntityValue)
+    case nothing
+    case several([EntityValue])
+
+    init(_ values: [EntityValue]) {
+        switch values.count {
+        case 0: self = .nothing
+        case 1: self = .one(values[0])
+        default: self = .several(values)
+        }
+    }
+}
+
+extension JSONValue {
+    /// The string, when this is one.
+    var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+}

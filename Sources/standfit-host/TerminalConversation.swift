@@ -1,0 +1,31 @@
+import Foundation
+import StandFitHost
+
+/// Asks for missing values on the terminal: questions on stderr (stdout stays the result's),
+/// answers from stdin, one line each.
+final class TerminalConversation: Conversation {
+    /// A conversation when stdin is a terminal and `--no-input` was not given; nil otherwise.
+    static func make(noInput: Bool) -> TerminalConversation? {
+        guard !noInput, isatty(STDIN_FILENO) == 1 else { return nil }
+        return TerminalConversation()
+    }
+
+    func ask(_ question: String, options: [String], defaultAnswer: String?) -> String? {
+        var lines = [question + (defaultAnswer.map { " [\($0)]" } ?? "")]
+        let width = String(options.count).count
+        for (index, option) in options.enumerated() {
+            let number = String(index + 1)
+            lines.append("  \(String(repeating: " ", count: width - number.count))\(number). \(option)")
+        }
+        write(lines.joined(separator: "\n") + "\n> ")
+        return readLine(strippingNewline: true)
+    }
+
+    func retry(_ reason: String) {
+        write("\(reason)\n")
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
