@@ -149,6 +149,13 @@ public struct HostSession {
             }
             named.append(argument)
         }
+        return run(type, named: named, userInfo: userInfo, options: options)
+    }
+
+    /// Runs `type` with parsed arguments; after a plugin handled it, that plugin's dynamic
+    /// items are asked for again and stored.
+    func run(_ type: String, named: [NamedArgument], userInfo: [String: JSONValue]? = nil,
+             options: Dispatcher.RunOptions) -> Outcome {
         let outcome = dispatcher.run(type, arguments: named, userInfo: userInfo, options: options)
         if outcome.status == .handled, let plugin = outcome.plugin {
             refreshDynamicItems(of: [plugin])

@@ -10,7 +10,7 @@ struct StandFitHostCommand: ParsableCommand {
             5 bad manifest or configuration, 64 usage error.
             """,
         version: "1.0.0",
-        subcommands: [RunCommand.self, ListCommand.self, MenuCommand.self, RefreshCommand.self,
+        subcommands: [RunCommand.self, SayCommand.self, ListCommand.self, MenuCommand.self, RefreshCommand.self,
                       DynamicCommand.self, ExportCommand.self, PluginsCommand.self, DoctorCommand.self,
                       ScanHelperCommand.self, HandlerWorkerCommand.self]
     )

@@ -1,0 +1,47 @@
+/// `say`: a sentence instead of a type.
+extension HostSession {
+    /// Understands `sentence` by the actions' phrases and runs the one it fits, with the words
+    /// of the placeholders as its arguments. Several equally good fits are asked about on a
+    /// terminal and listed otherwise; none answers with the closest phrases.
+    public func say(_ sentence: String, options: Dispatcher.RunOptions = Dispatcher.RunOptions()) -> Outcome {
+        let plugins = plugins
+        let matcher = PhraseMatcher(actions: plugins.registry.actions, language: language,
+                                    entity: { plugins.entity($1, of: $0) })
+        let matches = matcher.matches(sentence)
+        var options = options
+        options.argumentSource = .phrase
+        switch matches.count {
+        case 0:
+            let closest = matcher.closest(to: sentence)
+            guard !closest.isEmpty else {
+                return Outcome(status: .unknownType, type: sentence,
+                               message: "No action understands \"\(sentence)\", and no plugin declares phrases; run an action by its type with 'standfit-host run'.")
+            }
+            let listed = closest.map { "\"\($0.phrase.template)\" (\($0.title))" }
+            return Outcome(status: .unknownType, type: sentence,
+                           message: "No action understands \"\(sentence)\"; the closest phrases are \(Self.list(listed)).",
+                           suggestions: closest.map(\.phrase.template))
+        case 1:
+            return run(matches[0].type, named: matches[0].arguments, options: options)
+        default:
+            if let conversation = options.conversation {
+                while let answer = conversation.ask("“\(sentence)” could mean several things; which one?",
+                                                    options: matches.map(\.summary), defaultAnswer: nil) {
+                    if let number = Int(answer.trimmingCharacters(in: .whitespaces)), matches.indices.contains(number - 1) {
+                        return run(matches[number - 1].type, named: matches[number - 1].arguments, options: options)
+                    }
+                    conversation.retry("Choose a number from 1 to \(matches.count).")
+                }
+            }
+            return Outcome(status: .unknownType, type: sentence,
+                           message: "\"\(sentence)\" could mean \(Self.list(matches.map(\.summary), conjunction: "or")); say it more precisely or run one with 'standfit-host run'.",
+                           suggestions: matches.map(\.type))
+        }
+    }
+
+    /// "a, b and c".
+    static func list(_ items: [String], conjunction: String = "and") -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " \(conjunction) " + items[items.count - 1]
+    }
+}

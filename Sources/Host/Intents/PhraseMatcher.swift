@@ -1,0 +1,159 @@
+import Foundation
+
+/// Understands a sentence by the phrases actions declare: "log 15 push-ups" fits
+/// "log {count} {exercise}" with count 15 and exercise "push-ups". Literal words must match
+/// (ignoring case and punctuation); a placeholder takes one or more words that make a value
+/// of its parameter: a number for a number, a name the entity or choice list knows for an
+/// entity, any words for text.
+public struct PhraseMatcher {
+    public var actions: [RegisteredAction]
+    /// The run's language: its phrases are tried first, the others only when none fits.
+    public var language: String
+    public var entity: (_ pluginID: String, _ entityID: String) -> EntityProvider?
+
+    public init(actions: [RegisteredAction], language: String,
+                entity: @escaping (_ pluginID: String, _ entityID: String) -> EntityProvider?) {
+        self.actions = actions
+        self.language = language
+        self.entity = entity
+    }
+
+    /// One way the sentence fits an action.
+    public struct Match: Sendable, Equatable {
+        public var type: String
+        public var title: String
+        public var phrase: Phrase
+        public var arguments: [NamedArgument]
+        /// How many literal words the phrase matched: more is more specific.
+        public var words: Int
+
+        /// "Log Exercise: count=15 exercise=push-ups".
+        public var summary: String {
+            arguments.isEmpty ? title : "\(title): " + arguments.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+        }
+    }
+
+    /// The best fits, most specific first; several only when they tie and differ.
+    public func matches(_ sentence: String) -> [Match] {
+        let tokens = PhraseMatcher.tokens(sentence)
+        guard !tokens.isEmpty else { return [] }
+        var checker = ValueChecker(entity: entity, language: language)
+        for ownLanguageOnly in [true, false] {
+            var found: [Match] = []
+            for action in actions where !action.isNamespace {
+                for phrase in action.phrases where phrase.applies(to: language) == ownLanguageOnly || !ownLanguageOnly {
+                    for bindings in fit(phrase.parts, tokens[...], action: action, checker: &checker) {
+                        let arguments = bindings.map { NamedArgument(name: $0.name, value: $0.value) }
+                        let match = Match(type: action.type, title: action.title, phrase: phrase, arguments: arguments,
+                                          words: phrase.parts.filter { if case .word = $0 { true } else { false } }.count)
+                        if !found.contains(where: { $0.type == match.type && $0.arguments == match.arguments }) {
+                            found.append(match)
+                        }
+                    }
+                }
+            }
+            if let best = found.map(\.words).max() {
+                return found.filter { $0.words == best }
+            }
+        }
+        return []
+    }
+
+    /// The phrases nearest to a sentence no phrase fits, nearest first.
+    public func closest(to sentence: String, limit: Int = 3) -> [(phrase: Phrase, title: String)] {
+        let tokens = PhraseMatcher.tokens(sentence).map(EntityText.key)
+        var scored: [(cost: Int, phrase: Phrase, title: String)] = []
+        for action in actions where !action.isNamespace {
+            for phrase in action.phrases where phrase.applies(to: language)
+                && !scored.contains(where: { $0.phrase.template == phrase.template }) {
+                scored.append((PhraseMatcher.distance(tokens, phrase.parts), phrase, action.title))
+            }
+        }
+        return scored.sorted { ($0.cost, $0.phrase.template) < ($1.cost, $1.phrase.template) }
+            .prefix(limit).map { ($0.phrase, $0.title) }
+    }
+
+    /// Words of a sentence, with punctuation around them dropped ("push-ups," → "push-ups").
+    static func tokens(_ sentence: String) -> [String] {
+        sentence.split(whereSeparator: \.isWhitespace).map { token in
+            token.trimmingCharacters(in: .punctuationCharacters.union(.symbols))
+        }.filter { !$0.isEmpty }
+    }
+
+    private struct Binding {
+        var name: String
+        var value: String
+    }
+
+    /// Every way `parts` covers all of `tokens`.
+    private func fit(_ parts: [Phrase.Part], _ tokens: ArraySlice<String>, action: RegisteredAction,
+                     checker: inout ValueChecker) -> [[Binding]] {
+        guard let part = parts.first else { return tokens.isEmpty ? [[]] : [] }
+        let rest = Array(parts.dropFirst())
+        switch part {
+        case .word(let word):
+            guard let token = tokens.first, EntityText.key(token) == EntityText.key(word) else { return [] }
+            return fit(rest, tokens.dropFirst(), action: action, checker: &checker)
+        case .placeholder(let name):
+            guard let parameter = action.parameters.first(where: { $0.name == name }) else { return [] }
+            let wordsAfter = rest.filter { if case .word = $0 { true } else { false } }.count
+            let placeholdersAfter = rest.count - wordsAfter
+            guard tokens.count >= 1 + rest.count else { return [] }
+            var results: [[Binding]] = []
+            for length in 1...(tokens.count - wordsAfter - placeholdersAfter) {
+                let value = tokens.prefix(length).joined(separator: " ")
+                guard checker.accepts(value, for: parameter, of: action) else { continue }
+                for tail in fit(rest, tokens.dropFirst(length), action: action, checker: &checker) {
+                    results.append([Binding(name: name, value: value)] + tail)
+                }
+            }
+            return results
+        }
+    }
+
+    /// Word-level edit distance, where a placeholder stands for any one word.
+    static func distance(_ tokens: [String], _ parts: [Phrase.Part]) -> Int {
+        let pattern = parts.map { part -> String? in
+            if case .word(let word) = part { return EntityText.key(word) }
+            return nil
+        }
+        var previous = Array(0...pattern.count)
+        for token in tokens {
+            var current = [previous[0] + 1] + Array(repeating: 0, count: pattern.count)
+            for (index, word) in pattern.enumerated() {
+                let substitution = word.map { min(2, Suggester.distance($0, token, containsBonus: false)) } ?? 0
+                current[index + 1] = min(previous[index + 1] + 1, current[index] + 1, previous[index] + substitution)
+            }
+            previous = current
+        }
+        return previous[pattern.count]
+    }
+}
+
+/// Whether words make a value of a parameter, remembering entity answers so that one phrase
+/// tried several ways asks each entity about each text once.
+private struct ValueChecker {
+    var entity: (_ pluginID: String, _ entityID: String) -> EntityProvider?
+    var language: String
+    var known: [String: Bool] = [:]
+
+    mutating func accepts(_ text: String, for parameter: ParameterSpec, of action: RegisteredAction) -> Bool {
+        switch parameter.domain {
+        case .choices(let values)?:
+            return values.contains { $0.id == text || $0.isNamed(by: text) }
+        case .entity(let id)?:
+            let key = "\(action.pluginID)\u{0}\(id)\u{0}\(text)"
+            if let answer = known[key] { return answer }
+            let provider = entity(action.pluginID, id)
+            let answer = provider.map { provider in
+                [EntityQuery.lookup(id: text), .match(text: text)].contains { query in
+                    (try? provider.query(query, language).get())?.isEmpty == false
+                }
+            } ?? true
+            known[key] = answer
+            return answer
+        case nil:
+            return parameter.kind == .string || ArgumentCoercion.coerce(text, to: parameter.kind) != nil
+        }
+    }
+}
