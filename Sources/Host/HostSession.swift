@@ -50,6 +50,8 @@ public struct HostSession {
     public let config: HostConfig
     /// The host's state: stored dynamic items and settings.
     public let state: HostState
+    /// Now, for donations and suggestions: `STANDFIT_NOW` (ISO 8601) when set, as StandFit reads it.
+    public let now: Date
     let logger: Logger
 
     /// Loads the manifest and the plugins.
@@ -58,6 +60,14 @@ public struct HostSession {
         paths = HostPaths(environment: options.environment)
         config = try HostConfig.load(from: paths.configDirectory)
         state = try HostState(directory: paths.dataDirectory)
+        if let fixed = options.environment["STANDFIT_NOW"] {
+            guard let date = ISO8601DateFormatter().date(from: fixed) else {
+                throw HostError(.configInvalid, "STANDFIT_NOW is '\(fixed)', which is not an ISO 8601 instant; set it like 2026-03-29T08:30:00Z or unset it.")
+            }
+            now = date
+        } else {
+            now = Date()
+        }
         let preference = LanguagePreference(explicit: options.locale, environment: options.environment)
         let loader = ManifestLoader(
             expander: VariableExpander(defines: options.defines, environment: options.environment),
@@ -115,7 +125,7 @@ public struct HostSession {
             let rank = { (source: DynamicSource) in source.source == HostState.scriptSource ? -1 : (order[source.source] ?? Int.max) }
             return (rank(left), left.source) < (rank(right), right.source)
         }
-        return Menu(staticItems: staticItems, dynamic: sources,
+        var menu = Menu(staticItems: staticItems, dynamic: sources,
                     isHandled: { registry.handler(for: $0) != nil },
                     prune: { source in
                         guard source.source != HostState.scriptSource else { return nil }
@@ -128,6 +138,9 @@ public struct HostSession {
                         return nil
                     },
                     limit: limit ?? config.menuLimit)
+        // The built-in provider: what usually runs around now, when there is room for it.
+        if let suggested = suggestedItem() { menu.offer(suggested) }
+        return menu
     }
 
     /// The dispatcher over the plugins' actions and the static items.
@@ -157,6 +170,7 @@ public struct HostSession {
     func run(_ type: String, named: [NamedArgument], userInfo: [String: JSONValue]? = nil,
              options: Dispatcher.RunOptions) -> Outcome {
         let outcome = dispatcher.run(type, arguments: named, userInfo: userInfo, options: options)
+        donate(outcome)
         if outcome.status == .handled, let plugin = outcome.plugin {
             refreshDynamicItems(of: [plugin])
         }

@@ -11,7 +11,7 @@ struct StandFitHostCommand: ParsableCommand {
             """,
         version: "1.0.0",
         subcommands: [RunCommand.self, SayCommand.self, ListCommand.self, MenuCommand.self, RefreshCommand.self,
-                      DynamicCommand.self, ExportCommand.self, PluginsCommand.self, DoctorCommand.self,
+                      DynamicCommand.self, DonationsCommand.self, SuggestCommand.self, ExportCommand.self, PluginsCommand.self, DoctorCommand.self,
                       ScanHelperCommand.self, HandlerWorkerCommand.self]
     )
 }

@@ -94,4 +94,10 @@ public struct Menu: Sendable {
             if shown < limit { shown += 1 }
         }
     }
+
+    /// Adds `item` at the end when the menu has room for it and shows nothing like it.
+    public mutating func offer(_ item: ShortcutItem) {
+        guard visible.count < limit, !entries.contains(where: { $0.item.identity == item.identity }) else { return }
+        entries.append(Entry(item: item, rank: nil, pruned: nil, withinLimit: true, shadowed: []))
+    }
 }

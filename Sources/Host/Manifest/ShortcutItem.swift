@@ -6,6 +6,10 @@ public struct ShortcutItem: Hashable, Sendable, Codable {
         case `static`
         /// A dynamic-actions provider.
         case dynamic
+        /// The host's own suggestion from past runs (`standfit-host suggest`).
+        case suggestion
+        /// A user shortcut (routine) from `$XDG_CONFIG_HOME/standfit/shortcuts/`.
+        case routine
     }
 
     public var type: String

@@ -65,7 +65,63 @@ public struct HostState: Sendable {
                 table.column("trustedAt", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v3") { db in
+            // Every handled run: what ran with which values, for `suggest` and `donations`.
+            try db.create(table: "donation") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("type", .text).notNull().indexed()
+                table.column("parameters", .text).notNull()
+                table.column("titles", .text).notNull()
+                table.column("donatedAt", .datetime).notNull().indexed()
+            }
+        }
         return migrator
+    }
+
+    // MARK: Donations
+
+    /// At most this many donations are kept; older ones go first.
+    public static let donationLimit = 5_000
+
+    /// Records one handled run.
+    public func donate(_ donation: Donation) throws(HostError) {
+        try write("record the run of \(donation.type)") { db in
+            try db.execute(sql: "INSERT INTO donation (type, parameters, titles, donatedAt) VALUES (?, ?, ?, ?)",
+                           arguments: [donation.type, JSONValue.object(donation.parameters.mapValues(JSONValue.string)).jsonText,
+                                       JSONValue.object(donation.titles.mapValues(JSONValue.string)).jsonText, donation.date])
+            try db.execute(sql: """
+                DELETE FROM donation WHERE id <= (SELECT id FROM donation ORDER BY id DESC LIMIT 1 OFFSET ?)
+                """, arguments: [HostState.donationLimit])
+        }
+    }
+
+    /// The donations, oldest first; only those of `type` when given.
+    public func donations(type: String? = nil) throws(HostError) -> [Donation] {
+        try read { db in
+            let rows = if let type {
+                try Row.fetchAll(db, sql: "SELECT * FROM donation WHERE type = ? ORDER BY id", arguments: [type])
+            } else {
+                try Row.fetchAll(db, sql: "SELECT * FROM donation ORDER BY id")
+            }
+            return rows.map { row in
+                Donation(id: row["id"], type: row["type"], parameters: HostState.strings(row["parameters"]),
+                         titles: HostState.strings(row["titles"]), date: row["donatedAt"])
+            }
+        }
+    }
+
+    /// Forgets the donations (of `type` only, when given); answers how many.
+    public func clearDonations(type: String? = nil) throws(HostError) -> Int {
+        var removed = 0
+        try write("clear the donations") { db in
+            if let type {
+                try db.execute(sql: "DELETE FROM donation WHERE type = ?", arguments: [type])
+            } else {
+                try db.execute(sql: "DELETE FROM donation")
+            }
+            removed = db.changesCount
+        }
+        return removed
     }
 
     // MARK: Trusted plugins
@@ -201,6 +257,10 @@ public struct HostState: Sendable {
         return [:]
     }
 
+    private static func strings(_ text: String) -> [String: String] {
+        userInfo(text).compactMapValues(\.stringValue)
+    }
+
     private static func describe(_ error: any Error) -> String {
         (error as? DatabaseError)?.message ?? "\(error)"
     }
@@ -218,5 +278,35 @@ public struct DynamicSource: Sendable, Equatable {
         self.source = source
         self.pluginVersion = pluginVersion
         self.items = items
+    }
+}
+
+/// One handled run, as `suggest` learns from it.
+public struct Donation: Sendable, Equatable, Encodable {
+    public var id: Int64?
+    public var type: String
+    /// The values it ran with, as text, by parameter.
+    public var parameters: [String: String]
+    /// The titles of the values that name things ("pushups" → "Push-Ups").
+    public var titles: [String: String]
+    public var date: Date
+
+    private enum CodingKeys: String, CodingKey { case id, type, parameters, titles, date }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(id, forKey: .id)
+        try container.encode(type, forKey: .type)
+        try container.encode(parameters, forKey: .parameters)
+        try container.encode(titles, forKey: .titles)
+        try container.encode(ISO8601DateFormatter().string(from: date), forKey: .date)
+    }
+
+    public init(id: Int64? = nil, type: String, parameters: [String: String], titles: [String: String] = [:], date: Date) {
+        self.id = id
+        self.type = type
+        self.parameters = parameters
+        self.titles = titles
+        self.date = date
     }
 }

@@ -120,6 +120,10 @@ extension Menu {
             return "dynamic, from the script list (dynamic set)\(rankText)"
         case .dynamic:
             return "dynamic, from plugin \(item.origin)'s provider\(rankText)"
+        case .suggestion:
+            return "suggested from your past runs (standfit-host suggest)"
+        case .routine:
+            return "your shortcut \(item.origin)"
         }
     }
 }
