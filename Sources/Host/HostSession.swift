@@ -50,6 +50,8 @@ public struct HostSession {
     public let config: HostConfig
     /// The host's state: stored dynamic items and settings.
     public let state: HostState
+    /// The user's routines that can run (`$XDG_CONFIG_HOME/standfit/shortcuts/*.json`).
+    public let routines: [Routine]
     /// Now, for donations and suggestions: `STANDFIT_NOW` (ISO 8601) when set, as StandFit reads it.
     public let now: Date
     let logger: Logger
@@ -89,6 +91,10 @@ public struct HostSession {
         for refusal in plugins.refusals {
             logger.warning("\(refusal.reason)")
         }
+        let read = RoutineLoader.load(directory: paths.configDirectory.appendingPathComponent("shortcuts"),
+                                      registry: plugins.registry)
+        routines = read.routines
+        for problem in read.problems { logger.warning("\(problem)") }
         let state = state, language = language
         loaded.executor.refreshLanguages = { id in
             [language] + ((try? state.languages(of: id)) ?? []).filter { $0 != language }
@@ -114,11 +120,11 @@ public struct HostSession {
     }
 
     /// The static items: the manifest's, then the plugins' defaults.
-    public var staticItems: [ShortcutItem] { manifest.items + plugins.staticItems }
+    public var staticItems: [ShortcutItem] { manifest.items + routines.map(\.item) + plugins.staticItems }
 
     /// The merged menu from the static items and the stored dynamic items; no plugin code runs.
     public func menu(limit: Int? = nil) throws(HostError) -> Menu {
-        let registry = plugins.registry
+        let registry = plugins.registry, routines = routines
         let versions = Dictionary(plugins.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
         let order = Dictionary(plugins.plugins.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         let sources = try state.dynamicSources(language: language).sorted { left, right in
@@ -126,7 +132,7 @@ public struct HostSession {
             return (rank(left), left.source) < (rank(right), right.source)
         }
         var menu = Menu(staticItems: staticItems, dynamic: sources,
-                    isHandled: { registry.handler(for: $0) != nil },
+                    isHandled: { type in registry.handler(for: type) != nil || routines.contains { $0.type == type } },
                     prune: { source in
                         guard source.source != HostState.scriptSource else { return nil }
                         guard let version = versions[source.source] else {
@@ -147,7 +153,7 @@ public struct HostSession {
     public var dispatcher: Dispatcher {
         let plugins = plugins
         return Dispatcher(registry: plugins.registry, items: staticItems, fallbackType: manifest.fallbackType,
-                          locale: language, entity: { plugins.entity($1, of: $0) })
+                          locale: language, entity: { plugins.entity($1, of: $0) }, routines: routines)
     }
 
     /// Runs `type` with `name=value` arguments and, when given, the chosen item's userInfo.
@@ -171,8 +177,9 @@ public struct HostSession {
              options: Dispatcher.RunOptions) -> Outcome {
         let outcome = dispatcher.run(type, arguments: named, userInfo: userInfo, options: options)
         donate(outcome)
-        if outcome.status == .handled, let plugin = outcome.plugin {
-            refreshDynamicItems(of: [plugin])
+        let handledBy = ([outcome] + (outcome.steps ?? [])).filter { $0.status == .handled }.compactMap(\.plugin)
+        if !handledBy.isEmpty {
+            refreshDynamicItems(of: handledBy.reduce(into: []) { if !$0.contains($1) { $0.append($1) } })
         }
         return outcome
     }

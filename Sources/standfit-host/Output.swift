@@ -31,11 +31,15 @@ enum Output {
         if global.json {
             printJSON(outcome)
         } else {
-            for step in outcome.steps ?? [] where step.status == .handled {
-                print(step.message)
+            for (index, step) in (outcome.steps ?? []).enumerated() {
+                if step.status == .handled || step.status == .dryRun {
+                    print(step.message)
+                } else if index < (outcome.steps?.count ?? 0) - 1 || outcome.status == .handled {
+                    printError("step \(index + 1): \(step.message)")
+                }
             }
             if outcome.status == .handled || outcome.status == .dryRun {
-                if outcome.steps == nil { print(outcome.message) }
+                print(outcome.message)
             } else {
                 printError(outcome.message)
             }

@@ -18,14 +18,18 @@ public struct Dispatcher {
     public var locale: String
     /// The entity `entityID` of plugin `pluginID`, for parameters that name one.
     public var entity: (_ pluginID: String, _ entityID: String) -> EntityProvider?
+    /// The user's routines, checked when they were read.
+    public var routines: [Routine]
 
     public init(registry: ActionRegistry, items: [ShortcutItem] = [], fallbackType: String? = nil,
-                locale: String = "en", entity: @escaping (_ pluginID: String, _ entityID: String) -> EntityProvider? = { _, _ in nil }) {
+                locale: String = "en", entity: @escaping (_ pluginID: String, _ entityID: String) -> EntityProvider? = { _, _ in nil },
+                routines: [Routine] = []) {
         self.registry = registry
         self.items = items
         self.fallbackType = fallbackType
         self.locale = locale
         self.entity = entity
+        self.routines = routines
     }
 
     /// How one run goes beyond its arguments.
@@ -53,6 +57,8 @@ public struct Dispatcher {
     public enum Resolution {
         /// `type` is the full type asked for; `action` the handler that runs it.
         case handler(RegisteredAction, type: String, route: Route)
+        /// A user routine (its type resolved exactly or by its last component).
+        case routine(Routine)
         case ambiguous(name: String, candidates: [String])
         case unknown(type: String)
     }
@@ -69,6 +75,9 @@ public struct Dispatcher {
         }
         if let action = registry.action(exactly: type) {
             return .handler(action, type: type, route: route)
+        }
+        if let routine = routines.first(where: { $0.type == type }) {
+            return .routine(routine)
         }
         if let action = registry.namespaceHandler(for: type) {
             return .handler(action, type: type, route: .namespace)
@@ -91,6 +100,8 @@ public struct Dispatcher {
                            suggestions: candidates)
         case .unknown(let type):
             return unknownOutcome(type)
+        case .routine(let routine):
+            return run(routine, options: options)
         case .handler(let action, let type, let route):
             // A fallback handler binds from its own item's userInfo, not the unknown type's.
             let itemType = route == .fallback ? (fallbackType ?? type) : type
@@ -143,12 +154,44 @@ public struct Dispatcher {
     /// Registered full types and item types, without duplicates, in a stable order.
     private func knownTypes() -> [String] {
         var seen = Set<String>()
-        return (registry.actions.filter { !$0.isNamespace }.map(\.type) + items.map(\.type))
+        return (registry.actions.filter { !$0.isNamespace }.map(\.type) + routines.map(\.type) + items.map(\.type))
             .filter { seen.insert($0).inserted }
+    }
+
+    /// Runs a routine's steps in order, stopping at the first that is not handled unless it
+    /// says to continue.
+    private func run(_ routine: Routine, options: RunOptions) -> Outcome {
+        var steps: [Outcome] = []
+        var skipped: [Int] = []
+        for (index, step) in routine.steps.enumerated() {
+            let outcome = run(step.type, arguments: step.arguments, options: options)
+            steps.append(outcome)
+            let ok = outcome.status == .handled || outcome.status == .dryRun
+            if ok { continue }
+            if step.continueOnFailure {
+                skipped.append(index + 1)
+                continue
+            }
+            var stopped = Outcome(status: outcome.status, type: routine.type,
+                                  message: "\(routine.title) stopped at step \(index + 1) of \(routine.steps.count) (\(outcome.type)): \(outcome.message)",
+                                  suggestions: outcome.suggestions, parameter: outcome.parameter, plugin: outcome.plugin)
+            stopped.needsValue = outcome.needsValue
+            stopped.steps = steps
+            return stopped
+        }
+        let count = routine.steps.count
+        var message = "\(routine.title): \(options.dryRun ? "would run" : "ran") \(count) step\(count == 1 ? "" : "s")"
+        if !skipped.isEmpty {
+            message += "; step\(skipped.count == 1 ? "" : "s") \(skipped.map(String.init).joined(separator: ", ")) did not succeed and \(skipped.count == 1 ? "was" : "were") passed over"
+        }
+        var outcome = Outcome(status: options.dryRun ? .dryRun : .handled, type: routine.type, message: message + ".")
+        outcome.steps = steps
+        return outcome
     }
 
     private func unknownOutcome(_ type: String) -> Outcome {
         var candidates = registry.actions.map { Suggester.Candidate(type: $0.type, title: $0.title) }
+        candidates += routines.map { Suggester.Candidate(type: $0.type, title: $0.title) }
         candidates += items.map { Suggester.Candidate(type: $0.type, title: $0.title) }
         let suggestions = Suggester(candidates: candidates).suggestions(for: type)
         let listed = items.contains { $0.type == type }
