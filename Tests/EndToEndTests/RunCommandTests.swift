@@ -74,6 +74,7 @@ struct RunCommandTests {
         #expect(sandbox.run("run", "tip", "--json") == ProcessResult(status: 3, stdout: """
             {
               "message" : "Missing required parameter 'amount' for com.example.greeter.tip; pass amount=VALUE.",
+              "needsValue" : "amount",
               "parameter" : "amount",
               "plugin" : "com.example.greeter",
               "status" : "invalid-input",

@@ -40,3 +40,14 @@ public struct Outcome: Sendable, Equatable {
         self.plugin = plugin
     }
 }
+
+extension Outcome {
+    /// Two outcomes are the same answer when everything the user sees is the same: `resolved`
+    /// is the host's record of how the values came about (for donations and `--dry-run`, whose
+    /// message shows it), so it does not take part.
+    public static func == (left: Outcome, right: Outcome) -> Bool {
+        (left.status, left.type, left.message, left.suggestions) == (right.status, right.type, right.message, right.suggestions)
+            && (left.parameter, left.plugin, left.needsValue) == (right.parameter, right.plugin, right.needsValue)
+            && left.data == right.data && left.steps == right.steps
+    }
+}

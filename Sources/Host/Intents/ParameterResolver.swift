@@ -200,7 +200,7 @@ public struct ParameterResolver {
             let offered = try suggestions(for: parameter, domain: domain)
             let listed = offered.prefix(12).map(\.id).joined(separator: ", ")
             let noun = domainTitle(domain)?.lowercased() ?? "value"
-            throw Failure(message: "\(parameter.name): no \(noun) is called \"\(text)\"; use one of \(listed).",
+            throw Failure(message: "\(parameter.name): no \(noun) is called '\(text)'; choose one of \(listed).",
                           parameter: parameter.name, suggestions: offered.map(\.id))
         }
     }

@@ -1,0 +1,235 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue E on the built binary: entities, prompts and resolution, phrases, donations and
+/// suggestions, routines. StandFit's exercise entity is Swift (PluginAPI); `intents.so` is the
+/// same ABI written in C, run in a worker process since it is not trusted.
+@Suite("Intents: entities, prompts, phrases, suggestions, routines")
+struct IntentsTests {
+    let standFit = HostSandbox.standFit()
+    let paint = HostSandbox(pluginPath: [FixturePlugins.url("intents.so")])
+
+    /// The two registrations `intents.c` gets wrong on purpose, as the host reports them.
+    var paintWarnings: String {
+        let path = FixturePlugins.url("intents.so").path
+        return """
+            standfit-host: warning: Plugin 'com.fixture.intents' (\(path)): the phrase "wave at {nobody}" of 'com.fixture.intents.wave' has placeholder {nobody}, which is not one of its parameters.
+            standfit-host: warning: Plugin 'com.fixture.intents' (\(path)): parameter 'coats' of 'com.fixture.intents.paint' is not a string, so it cannot have choices.
+
+            """
+    }
+
+    @Test("an entity takes any of its names; --dry-run shows each value and where it came from")
+    func entities() {
+        for name in ["push ups", "Pushups", "push-ups", "opdrukken"] {
+            #expect(standFit.run("run", "logexercise", "exercise=\(name)", "count=12").stdout == "Logged 12 push-ups\n")
+        }
+        #expect(standFit.run("run", "logexercise", "exercise=Plank", "--dry-run") == ProcessResult(status: 0, stdout: """
+            Log Exercise (com.standfit.logexercise) would run with:
+              exercise = plank (Plank)  [argument, from “Plank”]
+              count    = 60  [value-default]
+              note     = (not set)
+            Nothing ran (--dry-run).
+
+            """, stderr: ""))
+        // The count a value brings is the last one logged for it.
+        #expect(standFit.run("run", "logexercise", "exercise=pushups", "--dry-run").stdout.contains("count    = 12  [value-default]"))
+        #expect(standFit.run("run", "logexercise", "exercise=yoga") == ProcessResult(status: 3, stdout: "", stderr: """
+            standfit-host: exercise: no exercise is called 'yoga'; choose one of pushups, squats, plank, lunges, calfraises, stretching, jumpingjacks, wallsit, burpees, situps.
+
+            """))
+    }
+
+    @Test("a C plugin's entity, choices and value defaults, answered in a worker process")
+    func cEntity() {
+        #expect(paint.run("run", "paint", "colour=navy blue", "finish=shiny")
+            == ProcessResult(status: 0, stdout: "Painted 3 coats of blue (gloss)\n", stderr: paintWarnings))
+        #expect(paint.run("run", "paint", "colour=Scarlet", "coats=1", "--dry-run").stdout == """
+            Paint (com.fixture.intents.paint) would run with:
+              colour = red (Red)  [argument, from “Scarlet”]
+              coats  = 1  [argument]
+              finish = (not set)
+            Nothing ran (--dry-run).
+
+            """)
+        let finish = paint.run("run", "paint", "colour=green", "finish=satin")
+        #expect(finish.status == 3)
+        #expect(finish.stderr.hasSuffix("standfit-host: finish: no value is called 'satin'; choose one of matte, gloss.\n"))
+    }
+
+    @Test("--no-input and a stdin that is not a terminal answer needsValue with the suggestions")
+    func noInput() {
+        let expected = ProcessResult(status: 3, stdout: """
+            {
+              "message" : "Missing required parameter 'colour' for com.fixture.intents.paint; pass colour=VALUE.",
+              "needsValue" : "colour",
+              "parameter" : "colour",
+              "plugin" : "com.fixture.intents",
+              "status" : "invalid-input",
+              "suggestions" : [
+                "blue",
+                "red",
+                "green"
+              ],
+              "type" : "com.fixture.intents.paint"
+            }
+
+            """, stderr: paintWarnings)
+        #expect(paint.run(["run", "paint", "--json", "--no-input"]) == expected)
+        #expect(paint.run(["run", "paint", "--json"], stdin: "red\n") == expected)
+    }
+
+    @Test("on a terminal, missing values are asked for, with suggestions, defaults and re-asking")
+    func prompts() throws {
+        _ = standFit.run("run", "logexercise", "exercise=pushups", "count=10")
+        let tmux = try TmuxSession(command: standFit.shellCommand(["run", "logexercise"]))
+        #expect(tmux.wait(for: "> ") == """
+            Which exercise?
+               1. Push-Ups
+               2. Squats
+               3. Plank
+               4. Lunges
+               5. Calf Raises
+               6. Stretching
+               7. Jumping Jacks
+               8. Wall Sit
+               9. Burpees
+              10. Sit-Ups
+            >
+            """)
+        tmux.send("pushy", "Enter")
+        #expect(tmux.wait(for: "Nothing is called").contains("Nothing is called “pushy”; choose a number from 1 to 10, or a name."))
+        tmux.send("1", "Enter")
+        #expect(tmux.wait(for: "How many? [10]").hasSuffix("How many? [10]\n>"))
+        tmux.send("ten", "Enter")
+        #expect(tmux.wait(for: "Expected").contains("Expected an integer, got \"ten\".\nHow many? [10]"))
+        tmux.send("Enter")
+        #expect(tmux.wait(for: "EXIT=").hasSuffix("Logged 10 push-ups\nEXIT=0"))
+    }
+
+    @Test("say: phrases bind words to parameters, in the run's language; near misses get the closest phrases")
+    func say() {
+        #expect(standFit.run("say", "log 15 push-ups") == ProcessResult(status: 0, stdout: "Logged 15 push-ups\n", stderr: ""))
+        #expect(standFit.run("say", "noteer", "12", "opdrukken", "--locale", "nl").stdout == "12 push-ups gelogd\n")
+        #expect(standFit.run("say", "log my plank", "--dry-run").stdout == """
+            Log Exercise (com.standfit.logexercise) would run with:
+              exercise = plank (Plank)  [phrase]
+              count    = 60  [value-default]
+              note     = (not set)
+            Nothing ran (--dry-run).
+
+            """)
+        #expect(standFit.run("say", "show my streak").stdout == "Streak: 1 day\n")
+        #expect(standFit.run("say", "lg 15 pushups") == ProcessResult(status: 2, stdout: "", stderr: """
+            standfit-host: No action understands "lg 15 pushups"; the closest phrases are "log {count} {exercise}" (Log Exercise), "do {count} {exercise}" (Log Exercise) and "log {exercise}" (Log Exercise).
+
+            """))
+        let bare = standFit.run("say", "log exercise", "--no-input", "--json")
+        #expect(bare.status == 3)
+        #expect(bare.stdout.contains(#""needsValue" : "exercise""#))
+        #expect(paint.run("say", "paint", "2", "coats", "of", "crimson").stdout == "Painted 2 coats of red (no finish)\n")
+    }
+
+    @Test("say: an ambiguous sentence is listed without a terminal and asked about on one")
+    func sayAmbiguous() throws {
+        #expect(paint.run("say", "hello bob") == ProcessResult(status: 2, stdout: "", stderr: paintWarnings + """
+            standfit-host: "hello bob" could mean Greet: name=bob or Wave: who=bob; say it more precisely or run one with 'standfit-host run'.
+
+            """))
+        let tmux = try TmuxSession(command: paint.shellCommand(["say", "hello bob"]))
+        #expect(tmux.wait(for: "> ").hasSuffix("""
+            “hello bob” could mean several things; which one?
+              1. Greet: name=bob
+              2. Wave: who=bob
+            >
+            """))
+        tmux.send("2", "Enter")
+        #expect(tmux.wait(for: "EXIT=").hasSuffix("Waved at bob\nEXIT=0"))
+    }
+
+    @Test("donations: every handled run is logged; suggest ranks them and says why; the menu offers the best")
+    func donationsAndSuggestions() {
+        func at(_ instant: String) -> HostSandbox {
+            var sandbox = standFit
+            sandbox.extraEnvironment["STANDFIT_NOW"] = instant
+            return sandbox
+        }
+        for instant in ["2026-11-18T08:05:00Z", "2026-11-19T08:15:00Z", "2026-11-20T07:55:00Z"] {
+            #expect(at(instant).run("say", "log 10 push ups").status == 0)
+        }
+        _ = at("2026-11-21T17:00:00Z").run("run", "logexercise", "exercise=squats", "count=20")
+        _ = at("2026-11-21T17:01:00Z").run("run", "logexercise", "exercise=yoga")
+        #expect(standFit.run("donations") == ProcessResult(status: 0, stdout: """
+            2026-11-18T08:05:00Z  com.standfit.logexercise  count=10  exercise=pushups
+            2026-11-19T08:15:00Z  com.standfit.logexercise  count=10  exercise=pushups
+            2026-11-20T07:55:00Z  com.standfit.logexercise  count=10  exercise=pushups
+            2026-11-21T17:00:00Z  com.standfit.logexercise  count=20  exercise=squats
+
+            """, stderr: ""))
+        let morning = at("2026-11-22T08:20:00Z")
+        #expect(morning.run("suggest") == ProcessResult(status: 0, stdout: """
+            1. Log 10 Push-Ups  (com.standfit.logexercise count=10 exercise=pushups)  score 3.95
+               ran 3 times (frequency 1.84); last 2 days ago (recency 0.50); usually around 09:05, now 09:20 (time of day 0.88)
+            2. Log 20 Squats  (com.standfit.logexercise count=20 exercise=squats)  score 1.78
+               ran 1 time (frequency 0.98); last 15 h ago (recency 0.80); usually around 18:00, now 09:20 (time of day 0.00)
+
+            """, stderr: ""))
+        #expect(morning.run("list", "--limit", "6").stdout.hasSuffix("""
+            4. Log Squats — 20 reps  (com.standfit.logexercise)
+            5. Log 10 Push-Ups — Suggested · usually around 09:05  (com.standfit.logexercise)
+
+            """))
+        // In the afternoon it is not the usual time, and with four items the menu has no room.
+        #expect(!at("2026-11-22T14:20:00Z").run("list", "--limit", "6").stdout.contains("Suggested"))
+        #expect(!morning.run("list").stdout.contains("Suggested"))
+        #expect(standFit.run("donations", "clear", "com.standfit.logexercise")
+            == ProcessResult(status: 0, stdout: "Forgot 4 runs of com.standfit.logexercise.\n", stderr: ""))
+        #expect(standFit.run("suggest").stdout == "Nothing to suggest yet: suggestions come from the runs you make (see 'standfit-host donations').\n")
+        #expect(standFit.stateIntegrity() == "ok")
+    }
+
+    @Test("routines: listed, run step by step with each outcome, stopped by a failing step unless it continues")
+    func routines() throws {
+        let shortcuts = standFit.configDirectory.appendingPathComponent("shortcuts")
+        try FileManager.default.createDirectory(at: shortcuts, withIntermediateDirectories: true)
+        func write(_ name: String, _ json: String) throws {
+            try Data(json.utf8).write(to: shortcuts.appendingPathComponent(name))
+        }
+        try write("morning.json", #"{"type": "user.morning", "title": "Morning routine", "steps": [{"type": "com.standfit.logexercise", "parameters": {"exercise": "stretching", "count": 1}}, {"type": "com.standfit.viewstreak"}]}"#)
+        #expect(standFit.run("list").stdout.hasPrefix("1. Morning routine  (user.morning)\n"))
+        #expect(standFit.run("run", "morning") == ProcessResult(status: 0, stdout: """
+            Logged 1 second of stretching
+            Streak: 1 day
+            Morning routine: ran 2 steps.
+
+            """, stderr: ""))
+        let json = standFit.run("run", "user.morning", "--json").stdout
+        #expect(json.contains(#""steps" : ["#) && json.contains(#""message" : "Streak: 1 day""#))
+
+        try write("morning.json", #"{"type": "user.morning", "title": "Morning routine", "steps": [{"type": "com.standfit.logexercise", "parameters": {"exercise": "yoga"}}, {"type": "com.standfit.viewstreak"}]}"#)
+        #expect(standFit.run("run", "morning") == ProcessResult(status: 3, stdout: "", stderr: """
+            standfit-host: Morning routine stopped at step 1 of 2 (com.standfit.logexercise): exercise: no exercise is called 'yoga'; choose one of stretching, squats, pushups, plank, lunges, calfraises, jumpingjacks, wallsit, burpees, situps.
+
+            """))
+        try write("morning.json", #"{"type": "user.morning", "title": "Morning routine", "steps": [{"type": "com.standfit.logexercise", "parameters": {"exercise": "yoga"}, "continueOnFailure": true}, {"type": "com.standfit.viewstreak"}]}"#)
+        let continued = standFit.run("run", "morning")
+        #expect(continued.status == 0)
+        #expect(continued.stdout == "Streak: 1 day\nMorning routine: ran 2 steps; step 1 did not succeed and was passed over.\n")
+
+        try write("bad.json", #"{"type": "user.bad", "title": "Bad", "steps": [{"type": "com.standfit.viewstreak"}, {"type": "com.standfit.viewstreek"}]}"#)
+        try write("count.json", #"{"type": "user.count", "title": "Count", "steps": [{"type": "com.standfit.logexercise", "parameters": {"count": "many"}}]}"#)
+        try write("loop.json", #"{"type": "user.loop", "title": "Loop", "steps": [{"type": "user.loop"}]}"#)
+        try write("notes.json", #"{"type": "user.notes"}"#)
+        let directory = shortcuts.path
+        // Files that are not routines are reported first, then the steps of the others.
+        #expect(standFit.run("run", "bad") == ProcessResult(status: 2, stdout: "", stderr: """
+            standfit-host: warning: Shortcut \(directory)/notes.json is not a routine (title is missing); write it as {"type": "user.name", "title": "…", "steps": [{"type": "…"}]}.
+            standfit-host: warning: Shortcut \(directory)/bad.json, step 2 names unknown shortcut type 'com.standfit.viewstreek' (did you mean com.standfit.viewstreak?); write a full type from 'standfit-host list --all'.
+            standfit-host: warning: Shortcut \(directory)/count.json, step 1: count expects an integer, got "many"; fix the value.
+            standfit-host: warning: Shortcut \(directory)/loop.json, step 1: routine 'user.loop' leads back to 'user.loop', which would never end; remove the loop.
+            standfit-host: Unknown shortcut type 'bad'; run 'standfit-host list --all' to see the types there are.
+
+            """))
+    }
+}

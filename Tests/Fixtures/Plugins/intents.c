@@ -1,0 +1,151 @@
+/* intents.c — a C plugin that uses standfit.intents/1: an entity answered by C queries (lookup,
+ * match, suggest), a fixed choice list, prompts and phrases; and two actions whose phrases
+ * overlap, so a sentence can be ambiguous. */
+#include "standfit_plugin.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    const char *id, *title, *synonyms, *defaults;
+} colour;
+
+static const colour colours[] = {
+    {"red", "Red", "scarlet|crimson", "{\"coats\": 2}"},
+    {"green", "Green", NULL, NULL},
+    {"blue", "Blue", "navy blue|sky-blue", "{\"coats\": 3}"},
+};
+#define COLOUR_COUNT (sizeof colours / sizeof colours[0])
+
+static int entity_tag; /* its address is the entity's plugin_data */
+
+/* Lowercased letters and digits of `text`, as people type names. */
+static void key(const char *text, char *out, size_t size) {
+    size_t n = 0;
+    for (; *text && n + 1 < size; text++) {
+        if (isalnum((unsigned char)*text)) out[n++] = (char)tolower((unsigned char)*text);
+    }
+    out[n] = 0;
+}
+
+static int32_t add(const standfit_entity_sink *sink, const colour *c) {
+    standfit_entity_value value = {STANDFIT_HEADER(standfit_entity_value), c->id, c->title, c->synonyms, c->defaults};
+    return sink->add(sink, &value);
+}
+
+static int names(const colour *c, const char *wanted) {
+    char a[64], b[64];
+    key(wanted, a, sizeof a);
+    if (!a[0]) return 0;
+    key(c->id, b, sizeof b);
+    if (!strcmp(a, b)) return 1;
+    key(c->title, b, sizeof b);
+    if (!strcmp(a, b)) return 1;
+    if (c->synonyms) {
+        char copy[128];
+        snprintf(copy, sizeof copy, "%s", c->synonyms);
+        for (char *part = strtok(copy, "|"); part; part = strtok(NULL, "|")) {
+            key(part, b, sizeof b);
+            if (!strcmp(a, b)) return 1;
+        }
+    }
+    return 0;
+}
+
+static int32_t lookup(const standfit_entity_sink *sink, const char *id) {
+    if (sink->entity_data != &entity_tag) return 3;
+    for (size_t i = 0; i < COLOUR_COUNT; i++)
+        if (!strcmp(colours[i].id, id)) return add(sink, &colours[i]);
+    return STANDFIT_OK;
+}
+
+static int32_t match(const standfit_entity_sink *sink, const char *text) {
+    for (size_t i = 0; i < COLOUR_COUNT; i++)
+        if (names(&colours[i], text)) add(sink, &colours[i]);
+    return STANDFIT_OK;
+}
+
+static int32_t suggest(const standfit_entity_sink *sink) {
+    /* Blue first: the "recent" one. */
+    add(sink, &colours[2]);
+    add(sink, &colours[0]);
+    add(sink, &colours[1]);
+    return STANDFIT_OK;
+}
+
+static int32_t paint(const standfit_invocation *ctx, const char *colour_id, int64_t coats, const char *finish) {
+    char message[160];
+    snprintf(message, sizeof message, "Painted %lld coat%s of %s (%s)", (long long)coats, coats == 1 ? "" : "s",
+             colour_id, finish ? finish : "no finish");
+    ctx->set_message(ctx, message);
+    return STANDFIT_STATUS_HANDLED;
+}
+
+static int32_t greet(const standfit_invocation *ctx, const char *name) {
+    char message[120];
+    snprintf(message, sizeof message, "Greeted %s", name);
+    ctx->set_message(ctx, message);
+    return STANDFIT_STATUS_HANDLED;
+}
+
+static int32_t wave(const standfit_invocation *ctx, const char *who) {
+    char message[120];
+    snprintf(message, sizeof message, "Waved at %s", who);
+    ctx->set_message(ctx, message);
+    return STANDFIT_STATUS_HANDLED;
+}
+
+static const standfit_param paint_params[] = {
+    {STANDFIT_HEADER(standfit_param), "colour", STANDFIT_KIND_STRING, true, NULL, "Colour"},
+    {STANDFIT_HEADER(standfit_param), "coats", STANDFIT_KIND_INT64, false, "1", "Coats"},
+    {STANDFIT_HEADER(standfit_param), "finish", STANDFIT_KIND_STRING, false, NULL, "Finish"},
+};
+static const standfit_param greet_params[] = {
+    {STANDFIT_HEADER(standfit_param), "name", STANDFIT_KIND_STRING, true, NULL, "Name"},
+};
+static const standfit_param wave_params[] = {
+    {STANDFIT_HEADER(standfit_param), "who", STANDFIT_KIND_STRING, true, NULL, "Who"},
+};
+
+static int32_t init(const standfit_host *host) {
+    standfit_action actions[] = {
+        {STANDFIT_HEADER(standfit_action), "com.fixture.intents.paint", "Paint", NULL, NULL, paint_params, 3,
+         STANDFIT_HANDLER(paint)},
+        {STANDFIT_HEADER(standfit_action), "com.fixture.intents.greet", "Greet", NULL, NULL, greet_params, 1,
+         STANDFIT_HANDLER(greet)},
+        {STANDFIT_HEADER(standfit_action), "com.fixture.intents.wave", "Wave", NULL, NULL, wave_params, 1,
+         STANDFIT_HANDLER(wave)},
+    };
+    for (size_t i = 0; i < 3; i++) host->register_action(host, &actions[i]);
+
+    const standfit_intents_ext *intents = host->get_extension(host, STANDFIT_EXT_INTENTS);
+    if (!intents) return STANDFIT_OK; /* an older host: plain parameters */
+    standfit_entity entity = {STANDFIT_HEADER(standfit_entity), "com.fixture.colour", "Colour", &entity_tag,
+                              lookup, match, suggest};
+    intents->register_entity(host, &entity);
+    intents->set_parameter_entity(host, "com.fixture.intents.paint", "colour", "com.fixture.colour");
+    standfit_entity_value finishes[] = {
+        {STANDFIT_HEADER(standfit_entity_value), "matte", "Matte", "flat", NULL},
+        {STANDFIT_HEADER(standfit_entity_value), "gloss", "Gloss", "shiny|glossy", NULL},
+    };
+    intents->set_parameter_choices(host, "com.fixture.intents.paint", "finish", finishes, 2);
+    intents->set_parameter_prompt(host, "com.fixture.intents.paint", "colour", "Which colour?");
+    intents->set_parameter_prompt(host, "com.fixture.intents.paint", "coats", "How many coats?");
+    intents->register_phrase(host, "com.fixture.intents.paint", "en", "paint it {colour}");
+    intents->register_phrase(host, "com.fixture.intents.paint", "en", "paint {coats} coats of {colour}");
+    intents->register_phrase(host, "com.fixture.intents.paint", "en", "paint the wall");
+    intents->register_phrase(host, "com.fixture.intents.paint", "nl", "verf het {colour}");
+    intents->register_phrase(host, "com.fixture.intents.greet", NULL, "hello {name}");
+    intents->register_phrase(host, "com.fixture.intents.wave", NULL, "hello {who}");
+    /* Refused, each with a warning: an unknown placeholder, and choices on a number. */
+    intents->register_phrase(host, "com.fixture.intents.wave", "en", "wave at {nobody}");
+    intents->set_parameter_choices(host, "com.fixture.intents.paint", "coats", finishes, 2);
+    return STANDFIT_OK;
+}
+
+static const standfit_plugin_entry entry = {
+    STANDFIT_HEADER(standfit_plugin_entry), "com.fixture.intents", "Intents", "1.0.0", init, NULL,
+};
+
+STANDFIT_EXPORT const standfit_plugin_entry *standfit_plugin_entry_v1(void) { return &entry; }
