@@ -16,10 +16,11 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var manifestOptions: ManifestOptions
     @OptionGroup var isolation: IsolationOptions
 
-    @Argument(help: "The shortcut type to run.")
+    @Argument(help: "The shortcut type to run.", completion: .custom(RunCompletion.complete))
     var type: String
 
-    @Argument(help: ArgumentHelp("Parameters for the action.", valueName: "name=value"))
+    @Argument(help: ArgumentHelp("Parameters for the action.", valueName: "name=value"),
+              completion: .custom(RunCompletion.complete))
     var parameters: [String] = []
 
     @Option(name: .customLong("user-info"),
