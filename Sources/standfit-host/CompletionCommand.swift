@@ -12,9 +12,10 @@ struct CompletionCommand: ParsableCommand {
         abstract: "Print the shell completion script for bash, zsh or fish.",
         discussion: """
             bash: source <(standfit-host completion bash) in ~/.bashrc. \
-            zsh: standfit-host completion zsh > a directory on $fpath as _standfit-host. \
+            zsh: source <(standfit-host completion zsh) in ~/.zshrc after compinit, or save it as \
+            _standfit-host in a directory on $fpath. \
             fish: standfit-host completion fish > ~/.config/fish/completions/standfit-host.fish. \
-            'run' completes types, name= and values from the registry cache, without running plugin code.
+            'run' completes types, name= and values from the registry cache, running no plugin code.
             """
     )
 
