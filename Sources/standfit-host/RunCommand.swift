@@ -20,10 +20,11 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var isolation: IsolationOptions
     @OptionGroup var interaction: InteractionOptions
 
-    @Argument(help: "The shortcut type to run.")
+    @Argument(help: "The shortcut type to run.", completion: .custom(RunCompletion.complete))
     var type: String
 
-    @Argument(help: ArgumentHelp("Parameters for the action.", valueName: "name=value"))
+    @Argument(help: ArgumentHelp("Parameters for the action.", valueName: "name=value"),
+              completion: .custom(RunCompletion.complete))
     var parameters: [String] = []
 
     @Option(name: .customLong("user-info"),

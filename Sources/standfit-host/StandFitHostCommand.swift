@@ -12,6 +12,7 @@ struct StandFitHostCommand: ParsableCommand {
         version: "1.0.0",
         subcommands: [RunCommand.self, SayCommand.self, ListCommand.self, MenuCommand.self, RefreshCommand.self,
                       DynamicCommand.self, DonationsCommand.self, SuggestCommand.self, ExportCommand.self, PluginsCommand.self, DoctorCommand.self,
+                      CompletionCommand.self,
                       ScanHelperCommand.self, HandlerWorkerCommand.self]
     )
 }

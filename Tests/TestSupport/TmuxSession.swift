@@ -20,6 +20,11 @@ public final class TmuxSession {
     }
 
     /// Runs `argv` with standard input and output on /dev/null and returns its exit status.
+    ///
+    /// The tmux server it starts outlives it, so it must take nothing else of the test process:
+    /// no other descriptor (a pipe another test is reading to its end would never end while the
+    /// server held it open), and no blocked signals (test threads block most, and a server whose
+    /// shells never see SIGHUP survives kill-server).
     static func spawnAndWait(_ argv: [String]) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -27,10 +32,22 @@ public final class TmuxSession {
         for descriptor in [Int32(0), 1, 2] {
             posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
+        // glibc 2.34's closefrom action, which Swift's Glibc module does not declare.
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         let cArguments = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ) == 0 else { return -1 }
+        guard posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environ) == 0 else { return -1 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         return (status >> 8) & 0xFF
