@@ -33,14 +33,19 @@ public struct EntityValue: Sendable, Equatable {
     /// Calls `body` with a C view of the value, valid only during the call.
     func withCValue<R>(_ body: (UnsafePointer<standfit_entity_value>) throws -> R) throws -> R {
         let strings = CStringArena()
+        var value = try cValue(in: strings)
+        return try withUnsafePointer(to: &value) { try body($0) }
+    }
+
+    /// The value as the C table, its strings owned by `strings`.
+    func cValue(in strings: CStringArena) throws -> standfit_entity_value {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let defaultsJSON = defaults.isEmpty ? nil : String(decoding: try encoder.encode(defaults), as: UTF8.self)
-        var value = standfit_entity_value(
+        return standfit_entity_value(
             abi: .current(for: standfit_entity_value.self), id: strings.copy(id), title: strings.copy(title),
             synonyms: strings.copy(synonyms.isEmpty ? nil : synonyms.joined(separator: "|")),
             defaults_json: strings.copy(defaultsJSON))
-        return try withUnsafePointer(to: &value) { try body($0) }
     }
 }
 
@@ -114,11 +119,11 @@ enum IntentsRegistration {
         let functions = intents.pointee
         for (index, entity) in EntityRegistry.entities(of: prepared).enumerated() {
             let strings = CStringArena()
-            var table_ = standfit_entity(
+            var descriptor = standfit_entity(
                 abi: .current(for: standfit_entity.self), id: strings.copy(entity.id), title: strings.copy(entity.title),
                 plugin_data: UnsafeMutableRawPointer(bitPattern: index + 1),
                 lookup: lookupEntity, match: matchEntity, suggest: suggestEntity)
-            _ = functions.register_entity(table, &table_)
+            _ = functions.register_entity(table, &descriptor)
         }
         for action in prepared {
             let type = action.actionType.type
@@ -144,17 +149,7 @@ enum IntentsRegistration {
                                         functions: standfit_intents_ext, host: PluginHost) {
         do {
             let strings = CStringArena()
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            var values: [standfit_entity_value] = []
-            for choice in choices {
-                let defaults = choice.defaults.isEmpty ? nil : String(decoding: try encoder.encode(choice.defaults), as: UTF8.self)
-                values.append(standfit_entity_value(
-                    abi: .current(for: standfit_entity_value.self), id: strings.copy(choice.id),
-                    title: strings.copy(choice.title),
-                    synonyms: strings.copy(choice.synonyms.isEmpty ? nil : choice.synonyms.joined(separator: "|")),
-                    defaults_json: strings.copy(defaults)))
-            }
+            let values = try choices.map { try $0.cValue(in: strings) }
             _ = values.withUnsafeBufferPointer {
                 functions.set_parameter_choices(host.table, type, parameter, $0.baseAddress, UInt32($0.count))
             }

@@ -12,6 +12,11 @@ struct DonationsCommand: ParsableCommand {
         defaultSubcommand: List.self
     )
 
+    /// The host's state, where the donations are; no manifest or plugin is needed.
+    static func state() throws(HostError) -> HostState {
+        try HostState(directory: HostPaths(environment: ProcessInfo.processInfo.environment).dataDirectory)
+    }
+
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the recorded runs, oldest first.")
 
@@ -23,8 +28,7 @@ struct DonationsCommand: ParsableCommand {
 
         func run() throws {
             let donations = try Output.session(global) { () throws(HostError) in
-                try HostState(directory: HostPaths(environment: ProcessInfo.processInfo.environment).dataDirectory)
-                    .donations(type: type)
+                try DonationsCommand.state().donations(type: type)
             }
             if global.json {
                 Output.printJSON(Document(donations: donations))
@@ -58,8 +62,7 @@ struct DonationsCommand: ParsableCommand {
 
         func run() throws {
             let removed = try Output.session(global) { () throws(HostError) in
-                try HostState(directory: HostPaths(environment: ProcessInfo.processInfo.environment).dataDirectory)
-                    .clearDonations(type: type)
+                try DonationsCommand.state().clearDonations(type: type)
             }
             let what = type.map { " of \($0)" } ?? ""
             Output.report(global, Summary(removed: removed, message: "Forgot \(removed) run\(removed == 1 ? "" : "s")\(what)."),

@@ -1,3 +1,5 @@
+import PluginAPI
+
 /// One exercise of the catalogue. Its display names live in the plugin's `.strings` tables
 /// under `exercise.<id>.one`, `.other` and `.title`; synonyms here are the extra spellings a
 /// user may type in any language.
@@ -63,17 +65,11 @@ public struct ExerciseCatalogue: Sendable {
     /// The exercise `text` names: its id, a synonym, or one of `names` (the localized names,
     /// by exercise id), ignoring case, spaces and punctuation ("Push-Ups" = "push ups" = "pushups").
     public func match(_ text: String, names: [String: [String]] = [:]) -> Exercise? {
-        let key = ExerciseCatalogue.matchKey(text)
+        let key = EntityValue.matchKey(text)
         guard !key.isEmpty else { return nil }
         return exercises.first { exercise in
             ([exercise.id] + exercise.synonyms + (names[exercise.id] ?? []))
-                .contains { ExerciseCatalogue.matchKey($0) == key }
+                .contains { EntityValue.matchKey($0) == key }
         }
-    }
-
-    /// Lowercased letters and digits only.
-    static func matchKey(_ text: String) -> String {
-        String(text.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }
-            .map(Character.init))
     }
 }

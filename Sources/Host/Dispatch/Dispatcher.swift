@@ -151,8 +151,8 @@ public struct Dispatcher {
         }
     }
 
-    /// Registered full types and item types, without duplicates, in a stable order.
-    private func knownTypes() -> [String] {
+    /// Registered full types, routine types and item types, without duplicates, in a stable order.
+    func knownTypes() -> [String] {
         var seen = Set<String>()
         return (registry.actions.filter { !$0.isNamespace }.map(\.type) + routines.map(\.type) + items.map(\.type))
             .filter { seen.insert($0).inserted }

@@ -46,9 +46,7 @@ public struct EntityValue: Sendable, Equatable, Hashable, Codable {
 /// "Push-Ups", "push ups" and "pushups" are one name.
 public enum EntityText {
     public static func key(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.lowercased().unicodeScalars.filter {
-            $0.properties.isAlphabetic || $0.properties.numericType != nil
-        }))
+        Suggester.fold(text)
     }
 }
 

@@ -41,7 +41,7 @@ public struct PhraseMatcher {
         for ownLanguageOnly in [true, false] {
             var found: [Match] = []
             for action in actions where !action.isNamespace {
-                for phrase in action.phrases where phrase.applies(to: language) == ownLanguageOnly || !ownLanguageOnly {
+                for phrase in action.phrases where !ownLanguageOnly || phrase.applies(to: language) {
                     for bindings in fit(phrase.parts, tokens[...], action: action, checker: &checker) {
                         let arguments = bindings.map { NamedArgument(name: $0.name, value: $0.value) }
                         let match = Match(type: action.type, title: action.title, phrase: phrase, arguments: arguments,

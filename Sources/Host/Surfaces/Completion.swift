@@ -15,7 +15,7 @@ extension HostSession {
     /// start with it (`pace` for `com.example.hello.pace`), which `run` resolves to their type;
     /// a last component shared by two types is left out, as `run` would refuse it.
     public func completionTypes(prefix: String) -> [String] {
-        let known = completionKnownTypes
+        let known = dispatcher.knownTypes()
         var candidates = Set(known.filter { $0.hasPrefix(prefix) })
         if !prefix.isEmpty, !prefix.contains(".") {
             let byComponent = Dictionary(grouping: known) { Suggester.lastComponent(of: $0).lowercased() }
@@ -64,17 +64,8 @@ extension HostSession {
         return values.filter { $0.hasPrefix(prefix) }
     }
 
-    /// The registered full types and the static items' types, once each.
-    private var completionKnownTypes: [String] {
-        var seen = Set<String>()
-        return (plugins.registry.actions.filter { !$0.isNamespace }.map(\.type) + staticItems.map(\.type))
-            .filter { seen.insert($0).inserted }
-    }
-
     /// The action `run type` would call, found without calling it.
     private func completionAction(for type: String) -> RegisteredAction? {
-        let dispatcher = Dispatcher(registry: plugins.registry, items: staticItems,
-                                    fallbackType: manifest.fallbackType, locale: language)
         guard case .handler(let action, _, _) = dispatcher.resolve(type) else { return nil }
         return action
     }
