@@ -78,6 +78,17 @@ let package = Package(
             cSettings: [.unsafeFlags(["-fvisibility=hidden"])],
             linkerSettings: pluginLinkerSettings
         ),
+        // Benchmarks (bench/run): the no-op floor every whole-process figure is divided by, and
+        // the in-process call costs. Built in release mode by bench/run.
+        .executableTarget(name: "bench-floor", path: "bench/Floor"),
+        .executableTarget(
+            name: "bench-inprocess",
+            dependencies: [
+                "StandFitHost", "CStandFitABI", "CLibFFI",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/InProcess"
+        ),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HostTests", dependencies: ["StandFitHost", "CStandFitABI", "TestSupport"]),
         .testTarget(name: "PluginAPITests", dependencies: ["PluginAPI", "CLibFFI"]),

@@ -15,6 +15,9 @@ public enum JSONValue: Hashable, Sendable {
 
     /// Compact JSON text with sorted keys: the canonical form, used for identity and for plugins.
     public var jsonText: String {
+        // Most handlers run without userInfo; "{}" needs no encoder (a JSONEncoder costs about a
+        // microsecond, more than the rest of a dispatch).
+        if case .object(let members) = self, members.isEmpty { return "{}" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding a JSONValue cannot fail: every case is a JSON value and doubles are finite.

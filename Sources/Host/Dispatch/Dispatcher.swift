@@ -140,6 +140,8 @@ public struct Dispatcher {
     }
 
     private func fullType(for requested: String) -> Result<String, Ambiguity> {
+        // The common case, a registered full type, needs no list of every known type.
+        if let action = registry.action(exactly: requested), !action.isNamespace { return .success(requested) }
         let known = knownTypes()
         if known.contains(requested) { return .success(requested) }
         let wanted = requested.lowercased()

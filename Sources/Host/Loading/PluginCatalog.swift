@@ -53,15 +53,10 @@ public struct PluginCatalog {
                                     pins: settings.pins, requireTrusted: settings.requireTrusted)
         let files = vetting.vet(logger: { logger.debug("\($0)") })
         let cache = self.cache
-        var results: [String: ScanResult] = [:]
-        var stale: [PluginCandidate] = []
-        for case .candidate(let candidate) in files {
-            if let cached = cache?.lookup(candidate, language: settings.language) {
-                results[candidate.realPath] = cached
-            } else {
-                stale.append(candidate)
-            }
-        }
+        var candidates: [PluginCandidate] = []
+        for case .candidate(let candidate) in files { candidates.append(candidate) }
+        var results = cache?.lookup(candidates, language: settings.language) ?? [:]
+        let stale = candidates.filter { results[$0.realPath] == nil }
         if !stale.isEmpty {
             logger.debug("Scanning \(stale.count) new or changed plugin(s) in a helper process: \(stale.map(\.path).joined(separator: ", "))")
             let helper = ScanHelper(executable: settings.executable, timeout: settings.scanTimeout,
