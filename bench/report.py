@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Turns bench/run's results into the table in docs/BENCHMARKS.md.
+
+    report.py RESULTS_DIR --items N BENCHMARKS_MD
+
+Replaces what lies between the `<!-- bench:results -->` and `<!-- /bench:results -->` markers
+(the machine, the table) and leaves the rest of the file, the analysis, as it is.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+
+START, END = "<!-- bench:results -->", "<!-- /bench:results -->"
+
+
+def load(results, name):
+    with open(os.path.join(results, f"{name}.json")) as file:
+        return [entry["median"] for entry in json.load(file)["results"]]
+
+
+def ms(seconds):
+    return f"{seconds * 1000:.1f} ms"
+
+
+def ratio(value):
+    return f"{value:.2f}×"
+
+
+def met(ok):
+    return "yes" if ok else "**no**"
+
+
+def command_output(*command):
+    try:
+        return subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def machine():
+    model = "unknown CPU"
+    with open("/proc/cpuinfo") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as meminfo:
+        memory = int(meminfo.readline().split()[1]) / 1024 / 1024
+    system = "Linux"
+    if os.path.exists("/etc/os-release"):
+        with open("/etc/os-release") as release:
+            for line in release:
+                if line.startswith("PRETTY_NAME="):
+                    system = line.split("=", 1)[1].strip().strip('"')
+    swift = command_output("swift", "--version").splitlines()
+    import pluggy
+
+    return (f"{model}, {os.cpu_count()} cores, {memory:.0f} GiB; {system}, kernel {platform.release()}; "
+            f"{swift[0] if swift else 'swift unknown'}; {command_output('hyperfine', '--version')}; "
+            f"Python {platform.python_version()} with pluggy {pluggy.__version__}")
+
+
+def table(results, items):
+    floor, version, run1, run10, run100, worker = load(results, "startup")
+    state_floor, logexercise, listing = load(results, "state")
+    peer_floor, ours1, peer1, ours100, peer100 = load(results, "peer")
+    scan_floor, first_scan, warm = load(results, "scan")
+    with open(os.path.join(results, "inprocess.json")) as file:
+        inprocess = json.load(file)
+
+    rows = [
+        ("1", "`bench-floor` (no-op Swift executable, release)", ms(floor), "1.00× (reference)", "—", "—"),
+        ("", "`standfit-host --version`", ms(version), ratio(version / floor) + " floor", "—", "—"),
+        ("2", "`run` no-op, 1 plugin", ms(run1), ratio(run1 / floor) + " floor", "≤ 1.3× floor", met(run1 / floor <= 1.3)),
+        ("2", "`run` no-op, 10 plugins", ms(run10), ratio(run10 / floor) + " floor", "≤ 1.3× floor", met(run10 / floor <= 1.3)),
+        ("2", "`run` no-op, 100 plugins", ms(run100), ratio(run100 / floor) + " floor", "≤ 1.3× floor", met(run100 / floor <= 1.3)),
+        ("2", "100 plugins ÷ 1 plugin", "—", ratio(run100 / run1), "≤ 1.05×", met(run100 / run1 <= 1.05)),
+        ("", "`run` no-op, 1 plugin not pinned (worker process)", ms(worker), ratio(worker / floor) + " floor", "—", "—"),
+        ("3", f"`run logexercise` (durable write), 100 plugins, {items} menu items", ms(logexercise),
+         ratio(logexercise / state_floor) + " floor", "—", "—"),
+        ("3", f"`list`, 100 plugins, {items} menu items", ms(listing), ratio(listing / state_floor) + " floor",
+         "≤ 1.5× floor", met(listing / state_floor <= 1.5)),
+        ("4", "peer (pluggy) `run` no-op, 1 plugin", ms(peer1), ratio(peer1 / ours1) + " ours (" + ms(ours1) + ")",
+         "≥ 8×", met(peer1 / ours1 >= 8)),
+        ("4", "peer (pluggy) `run` no-op, 100 plugins", ms(peer100), ratio(peer100 / ours100) + " ours (" + ms(ours100) + ")",
+         "≥ 8×", met(peer100 / ours100 >= 8)),
+        ("5", "direct C call of the no-op handler", f"{inprocess['direct_ns']:.1f} ns", "1.00× (reference)", "—", "—"),
+        ("5", "one `ffi_call` (libffi alone)", f"{inprocess['ffi_raw_ns']:.1f} ns",
+         ratio(inprocess["ffi_raw_ns"] / inprocess["direct_ns"]) + " direct", "—", "—"),
+        ("5", "the host's typed libffi call (`FFIHandler.call`)", f"{inprocess['ffi_host_ns']:.1f} ns",
+         f"+{inprocess['ffi_overhead_ns']:.1f} ns over direct", "≤ 60 ns overhead", met(inprocess["ffi_overhead_ns"] <= 60)),
+        ("5", "registered action's `perform` (context, call, reply)", f"{inprocess['perform_ns']:.1f} ns",
+         ratio(inprocess["perform_ns"] / inprocess["ffi_host_ns"]) + " typed call", "—", "—"),
+        ("5", "full dispatcher (`Dispatcher.run`)", f"{inprocess['dispatch_ns']:.1f} ns",
+         f"{inprocess['dispatches_per_second'] / 1e6:.2f} M dispatches/s", "≥ 2 M/s", met(inprocess["dispatches_per_second"] >= 2e6)),
+        ("6", "first scan of 100 plugins (`list`, no cache)", ms(first_scan),
+         ratio(first_scan / scan_floor) + " floor, " + ratio(first_scan / warm) + " warm", "—", "—"),
+        ("6", "warm start, nothing changed (`list`, 100 plugins)", ms(warm), ratio(warm / scan_floor) + " floor", "—", "—"),
+    ]
+    lines = ["| § | Figure | Median | Ratio | Target | Met |", "|---|---|---|---|---|---|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    floors = ", ".join(ms(value) for value in (floor, state_floor, peer_floor, scan_floor))
+    lines += ["", f"The floor, timed again in each group: {floors}."]
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("results")
+    parser.add_argument("--items", default="?")
+    parser.add_argument("markdown")
+    arguments = parser.parse_args()
+    runs = len(json.load(open(os.path.join(arguments.results, "startup.json")))["results"][0]["times"])
+    section = "\n".join([
+        START,
+        f"Measured {datetime.date.today().isoformat()} by `bench/run` on: {machine()}.",
+        f"Whole-process figures: hyperfine medians of {runs} runs after warm-up (`hyperfine -N`, no shell); "
+        "in-process figures: medians of 21 batches on one core (`taskset -c 0`).",
+        "",
+        table(arguments.results, arguments.items),
+        END,
+    ])
+    text = open(arguments.markdown).read() if os.path.exists(arguments.markdown) else f"# Benchmarks\n\n{START}\n{END}\n"
+    before, rest = text.split(START, 1)
+    after = rest.split(END, 1)[1]
+    with open(arguments.markdown, "w") as file:
+        file.write(before + section + after)
+
+
+if __name__ == "__main__":
+    main()
