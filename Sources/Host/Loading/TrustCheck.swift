@@ -11,6 +11,18 @@ import Foundation
 struct TrustCheck {
     /// The user the host runs as.
     var userID = getuid()
+    /// What the directories checked so far answered, for as long as this value lives (one
+    /// vetting pass: a directory changed later is checked again by the next command).
+    private let memo = Memo()
+
+    private struct DirectoryKey: Hashable {
+        var directory: String
+        var stop: String
+    }
+
+    private final class Memo {
+        var verdicts: [DirectoryKey: String?] = [:]
+    }
 
     /// Why `file` (a real path, with its `stat`) must not load, as the end of a sentence that
     /// starts with "Plugin PATH", or nil when it may.
@@ -18,8 +30,19 @@ struct TrustCheck {
         if let problem = problem(of: info) {
             return "\(problem.description); run '\(problem.fix(file))' or remove it"
         }
-        var directory = (file as NSString).deletingLastPathComponent
+        let start = (file as NSString).deletingLastPathComponent
         let stop = file.hasPrefix(root.hasSuffix("/") ? root : root + "/") ? root : "/"
+        // Plugins share directories: a hundred in one directory make its checks once.
+        let key = DirectoryKey(directory: start, stop: stop)
+        if let verdict = memo.verdicts[key] { return verdict }
+        let verdict = problem(directory: start, stop: stop)
+        memo.verdicts[key] = verdict
+        return verdict
+    }
+
+    /// The first problem of `directory` or a directory above it, up to `stop`.
+    private func problem(directory start: String, stop: String) -> String? {
+        var directory = start
         while true {
             var info = stat()
             guard lstat(directory, &info) == 0 else {

@@ -34,5 +34,12 @@ public struct ShortcutItem: Hashable, Sendable, Codable {
     }
 
     /// Two items are the same quick action when type and userInfo match (titles may differ).
-    public var identity: String { type + " " + JSONValue.object(userInfo).jsonText }
+    public var identity: Identity { Identity(type: type, userInfo: userInfo) }
+
+    /// What makes two items the same quick action. Compared as values, not as JSON text, so a
+    /// menu of a thousand items encodes no JSON to find its twins.
+    public struct Identity: Hashable, Sendable {
+        public var type: String
+        public var userInfo: [String: JSONValue]
+    }
 }
