@@ -71,15 +71,3 @@ extension ParameterSpec: Codable {
         try container.encodeIfPresent(domain, forKey: .domain)
     }
 }
-
-extension ArgumentValue {
-    /// The value as text that `ArgumentCoercion.coerce(_:to:)` reads back exactly.
-    var text: String {
-        switch self {
-        case .bool(let value): value ? "true" : "false"
-        case .int64(let value): String(value)
-        case .double(let value): "\(value)"
-        case .string(let value): value
-        }
-    }
-}

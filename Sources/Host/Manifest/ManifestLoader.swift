@@ -69,8 +69,15 @@ public struct ManifestLoader: Sendable {
                         developmentRegion: developmentRegion)
     }
 
-    private func decode(_ data: Data, path: String) throws(HostError) -> ManifestDocument {
+    func decode(_ data: Data, path: String) throws(HostError) -> ManifestDocument {
         let isJSON = path.hasSuffix(".json") || data.first(where: { !$0.isASCIIWhitespace }) == UInt8(ascii: "{")
+        // Foundation's XML property-list reader traps (instead of throwing) on some bytes that
+        // are not UTF-8, e.g. inside <integer> (found by Fuzz/, kept in Fuzz/regressions/), so
+        // a text plist must be valid UTF-8 unless a UTF-16 byte-order mark says otherwise.
+        if !isJSON, !data.starts(with: Array("bplist".utf8)), !data.starts(with: [0xFF, 0xFE]),
+           !data.starts(with: [0xFE, 0xFF]), String(validating: data, as: UTF8.self) == nil {
+            throw HostError(.manifestInvalid, "\(path) is not valid UTF-8 text; save the property list as UTF-8 (or as a binary plist).")
+        }
         do {
             if isJSON {
                 return try JSONDecoder().decode(ManifestDocument.self, from: data)
@@ -83,7 +90,7 @@ public struct ManifestLoader: Sendable {
         }
     }
 
-    private func item(from entry: ManifestDocument.Entry, index: Int, strings: [StringsTable],
+    func item(from entry: ManifestDocument.Entry, index: Int, strings: [StringsTable],
                       path: String) throws(HostError) -> ShortcutItem {
         let at = "UIApplicationShortcutItems[\(index)]."
         typealias Key = ManifestDocument.Entry.CodingKeys
