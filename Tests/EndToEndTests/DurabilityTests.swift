@@ -195,6 +195,40 @@ struct DurabilityTests {
         #expect(sandbox.integrity() == [.standFit: "ok", .state: "ok", .registry: "ok"], "\(reproduce)")
     }
 
+    @Test("a scan helper or handler worker dies with a host killed by SIGKILL, even while its plugin hangs",
+          arguments: [("hang-init.so", ["list"]), ("hang-handler.so", ["run", "com.zoo.hang-handler.run"])])
+    func helpersDieWithTheHost(plugin: String, arguments: [String]) throws {
+        let sandbox = HostSandbox(pluginPath: [FixturePlugins.zoo(plugin)])
+        sandbox.writeConfig(#"{"scanTimeout": 30, "handlerTimeout": 30}"#)
+        if plugin == "hang-handler.so" { #expect(sandbox.run("list").status == 0) }  // scanned, cached
+        let process = Process()
+        process.executableURL = Fixtures.hostBinary
+        process.arguments = arguments
+        process.environment = sandbox.environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let host = process.processIdentifier
+        var helpers: [pid_t] = []
+        let deadline = Date().addingTimeInterval(20)
+        while helpers.isEmpty && Date() < deadline && process.isRunning {
+            usleep(20_000)
+            helpers = ProcessTable.children(of: host)
+        }
+        #expect(!helpers.isEmpty, "\(arguments) started no helper process")
+        kill(host, SIGKILL)
+        // The helper hangs in the plugin: only the kernel ends it, as its parent died. (Not
+        // waitUntilExit first: Foundation sees the host end only once the helper, which
+        // inherited a descriptor of its, ends too.)
+        let gone = Date().addingTimeInterval(5)
+        while helpers.contains(where: ProcessTable.isAlive) && Date() < gone { usleep(20_000) }
+        let survivors = helpers.filter(ProcessTable.isAlive)
+        #expect(survivors.isEmpty, "\(arguments): helper \(survivors) outlived its killed host")
+        for survivor in survivors { kill(survivor, SIGKILL) }
+        process.waitUntilExit()
+    }
+
     enum Start: String, Sendable, CustomTestStringConvertible {
         /// No registry cache and no databases: the first runs race to make them.
         case cold
@@ -242,6 +276,29 @@ extension HostSandbox {
         for suffix in ["", "-journal", "-wal", "-shm"] {
             try? FileManager.default.removeItem(atPath: registryCache.path + suffix)
         }
+    }
+}
+
+/// Processes as /proc shows them.
+enum ProcessTable {
+    /// The state letter and parent of `pid` from /proc/PID/stat; nil when it is gone.
+    static func stat(_ pid: pid_t) -> (state: Character, parent: pid_t)? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: end)...].split(separator: " ")
+        guard fields.count > 1, let state = fields[0].first, let parent = pid_t(fields[1]) else { return nil }
+        return (state, parent)
+    }
+
+    static func children(of parent: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { pid_t($0) }.filter { stat($0)?.parent == parent }
+    }
+
+    /// Running or sleeping: not gone and not a zombie waiting to be reaped.
+    static func isAlive(_ pid: pid_t) -> Bool {
+        guard let state = stat(pid)?.state else { return false }
+        return state != "Z" && state != "X"
     }
 }
 
