@@ -3,6 +3,8 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -26,4 +28,11 @@ int standfit_symbol_is_function(const void *address) {
 
 int standfit_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
+}
+
+int standfit_die_with_parent(pid_t parent) {
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return -1;
+    /* The parent may have died before the prctl: then this process was reparented already. */
+    if (getppid() != parent) kill(getpid(), SIGKILL);
+    return 0;
 }

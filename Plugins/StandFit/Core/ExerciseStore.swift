@@ -15,8 +15,12 @@ public struct ExerciseStore: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        pool = try DatabasePool(path: url.path, configuration: configuration)
-        try ExerciseStore.migrator.migrate(pool)
+        // Opened and migrated under a lock: several `run`s may create the file at once.
+        pool = try DirectoryLock.withExclusiveLock(on: directory) { [path = url.path] in
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try ExerciseStore.migrator.migrate(pool)
+            return pool
+        }
     }
 
     static var migrator: DatabaseMigrator {

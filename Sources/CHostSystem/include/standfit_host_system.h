@@ -6,6 +6,7 @@
 #define STANDFIT_HOST_SYSTEM_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Creates an anonymous, close-on-exec memory file that accepts seals (memfd_create with
    MFD_CLOEXEC | MFD_ALLOW_SEALING). Returns the descriptor, or -1 with errno set. */
@@ -22,5 +23,10 @@ int standfit_symbol_is_function(const void *address);
 /* Makes a pipe whose two ends are close-on-exec (pipe2 with O_CLOEXEC), so that a child gets
    only the ends it is handed explicitly. Returns 0, or -1 with errno set. */
 int standfit_pipe_cloexec(int fds[2]);
+
+/* Has the kernel SIGKILL this process when its parent dies (prctl PR_SET_PDEATHSIG), and kills
+   it now when `parent` is already gone (it is no longer the parent). Returns 0, or -1 with errno
+   set when prctl failed. */
+int standfit_die_with_parent(pid_t parent);
 
 #endif /* STANDFIT_HOST_SYSTEM_H */

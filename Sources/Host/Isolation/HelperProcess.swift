@@ -55,6 +55,7 @@ final class HelperProcess {
         let argv = ([executable] + arguments + (verbose ? ["--verbose"] : [])).map { strdup($0) } + [nil]
         var environment = ProcessInfo.processInfo.environment
         if !verbose { environment["SWIFT_BACKTRACE"] = "enable=no" }
+        environment[HelperProcess.parentVariable] = String(getpid())
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var child: pid_t = 0
@@ -77,6 +78,18 @@ final class HelperProcess {
             }
         }
         close(request[1])
+    }
+
+    /// Names the host's pid in the child's environment, for `dieWithParent()`.
+    static let parentVariable = "STANDFIT_HELPER_PARENT"
+
+    /// The child's side, first thing in a hidden mode: dies when the host that started it dies.
+    /// A host killed with SIGKILL cannot kill its helper; without this, a helper scanning a
+    /// plugin that hangs, or a worker running a hanging handler, would stay forever (reparented
+    /// to init), and a worker could finish an action after its host was killed.
+    static func dieWithParent() {
+        guard let text = ProcessInfo.processInfo.environment[parentVariable], let parent = pid_t(text) else { return }
+        _ = standfit_die_with_parent(parent)
     }
 
     deinit {

@@ -85,6 +85,7 @@ public struct ScanHelper {
     /// The helper's side: scans each plugin of the request in this process and reports on
     /// `HelperProcess.resultDescriptor`.
     public static func serve(paths: HostPaths, logger: Logger) -> Int32 {
+        HelperProcess.dieWithParent()
         let input = FileHandle.standardInput.readDataToEndOfFile()
         guard let request = try? JSONDecoder().decode(Request.self, from: input) else {
             logger.error("scan-helper: the request on stdin is not valid; this mode is for the host's own use.")

@@ -21,8 +21,12 @@ public struct HostState: Sendable {
                                                     attributes: [.posixPermissions: 0o700])
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
-            pool = try DatabasePool(path: url.path, configuration: configuration)
-            try HostState.migrator.migrate(pool)
+            // Opened and migrated under a lock: several commands may create the file at once.
+            pool = try DirectoryLock.withExclusiveLock(on: directory) { [path = url.path] in
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try HostState.migrator.migrate(pool)
+                return pool
+            }
         } catch {
             throw HostError(.state, "The host's state \(url.path) cannot be opened (\(HostState.describe(error))); check that the directory is writable, or move the file aside to start afresh.", cause: error)
         }
