@@ -1,0 +1,30 @@
+import Foundation
+import StandFitHost
+import Testing
+import TestSupport
+
+@Suite("Host state")
+struct HostStateTests {
+    @Test("times are stored as Unix seconds; migration v4 turns the text times of older states into numbers")
+    func timesMigrate() throws {
+        let directory = makeTemporaryDirectory()
+        let when = Date(timeIntervalSince1970: 1_795_000_000.25)
+        do {
+            let state = try HostState(directory: directory)
+            try state.donate(Donation(type: "com.example.a", parameters: ["n": "1"], date: when))
+        }
+        let database = directory.appendingPathComponent("state.sqlite").path
+        func sql(_ statement: String) -> String {
+            runProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [database, statement]).stdout
+        }
+        #expect(sql("SELECT typeof(donatedAt) FROM donation") == "real\n")
+        // As a state written before v4 had it: GRDB's text form, and v4 not yet applied.
+        _ = sql("UPDATE donation SET donatedAt = '2026-11-18 11:06:40.250'; DELETE FROM grdb_migrations WHERE identifier = 'v4'")
+        #expect(sql("SELECT typeof(donatedAt) FROM donation") == "text\n")
+        let reopened = try HostState(directory: directory)
+        #expect(sql("SELECT typeof(donatedAt) FROM donation") == "real\n")
+        let donations = try reopened.donations()
+        #expect(donations.count == 1)
+        #expect(abs((donations.first?.date.timeIntervalSince1970 ?? 0) - when.timeIntervalSince1970) < 0.001)
+    }
+}
