@@ -7,10 +7,6 @@
 // each of its declared kind, or fails with a one-sentence message.
 import Foundation
 
-private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError("property violated: \(message())") }
-}
-
 private let parameters = [
     ParameterSpec(name: "count", kind: .int64, required: true),
     ParameterSpec(name: "km", kind: .double, defaultValue: .double(5)),

@@ -6,10 +6,6 @@
 // Comment value holds no line break either.
 import Foundation
 
-private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError("property violated: \(message())") }
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDesktop(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let argv = UnsafeBufferPointer(start: bytes, count: count).split(separator: 0, omittingEmptySubsequences: false)

@@ -9,10 +9,6 @@ private let loader = ManifestLoader(
     expander: VariableExpander(defines: ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.fuzz"], environment: [:]),
     language: LanguagePreference(explicit: "en", environment: [:]))
 
-private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError("property violated: \(message())") }
-}
-
 private func checkRefusal(_ error: HostError, names path: String) {
     check(!error.message.isEmpty, "an empty error for \(path)")
     check(error.message.contains(path), "the error does not name \(path): \(error.message)")

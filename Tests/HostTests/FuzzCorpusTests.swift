@@ -18,6 +18,12 @@ struct FuzzCorpusTests {
         }
     }
 
+    /// An input as the coercion and desktop harnesses read it: text fields split at NUL bytes.
+    static func fields(of input: URL) throws -> [String] {
+        try Data(contentsOf: input).split(separator: 0, omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+
     let loader = ManifestLoader(expander: VariableExpander(defines: ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.fuzz"]),
                                 language: LanguagePreference(explicit: "en", environment: [:]))
 
@@ -77,8 +83,7 @@ struct FuzzCorpusTests {
         let inputs = Self.inputs("coercion")
         #expect(inputs.count >= 5)
         for input in inputs {
-            let fields = try Data(contentsOf: input).split(separator: 0, omittingEmptySubsequences: false)
-                .map { String(decoding: $0, as: UTF8.self) }
+            let fields = try Self.fields(of: input)
             for text in fields.dropFirst() {
                 for kind in [ParameterKind.int64, .double, .bool, .string] {
                     if let value = ArgumentCoercion.coerce(text, to: kind) {
@@ -100,8 +105,7 @@ struct FuzzCorpusTests {
         let inputs = Self.inputs("desktop")
         #expect(inputs.count >= 4)
         for input in inputs {
-            let argv = try Data(contentsOf: input).split(separator: 0, omittingEmptySubsequences: false)
-                .map { String(decoding: $0, as: UTF8.self) }
+            let argv = try Self.fields(of: input)
             let line = DesktopEntry.execLine(argv)
             #expect(!line.contains("\n") && !line.contains("\r"))
             let expected = argv.map { argument in
