@@ -34,23 +34,30 @@ public struct HostPaths: Sendable, Equatable {
             .appendingPathComponent(pluginID, isDirectory: true)
     }
 
-    /// The plugin search path: `STANDFIT_PLUGIN_PATH` (colon-separated) when set is the whole
-    /// path; otherwise the user plugin directory, then the plugins bundled with the executable
-    /// (`<prefix>/lib/standfit/plugins` for an installed host, the executable's own directory
-    /// for a build tree, where SwiftPM puts the plugin libraries beside it).
+    /// The plugin search path: `STANDFIT_PLUGIN_PATH` (colon-separated directories or files)
+    /// when set is the whole path; otherwise the user plugin directory, then the plugins that come
+    /// with the host (`bundledPlugins`).
     public func pluginSearchPath(environment: [String: String], executableDirectory: URL) -> [URL] {
         if let explicit = environment["STANDFIT_PLUGIN_PATH"] {
             return explicit.split(separator: ":").map { URL(fileURLWithPath: String($0)) }
         }
-        return [userPluginDirectory] + bundledPluginDirectories(executableDirectory: executableDirectory)
+        return [userPluginDirectory] + bundledPlugins(executableDirectory: executableDirectory)
     }
 
-    /// Where the plugins that come with the host are: trusted to run in its process.
-    public func bundledPluginDirectories(executableDirectory: URL) -> [URL] {
-        [
-            executableDirectory.deletingLastPathComponent().appendingPathComponent("lib/standfit/plugins", isDirectory: true),
-            executableDirectory,
-        ]
+    /// The file names of the plugins the package builds as part of the host: StandFit.
+    ///
+    /// Rationale: SwiftPM puts every library product of the package in one directory beside the
+    /// executable, the example plugins among them, and has no way to put some elsewhere. So in a
+    /// build tree the host names the files it bundles instead of taking the whole directory: the
+    /// examples are built and tested there, but load only when a user puts them on the path.
+    public static let bundledPluginFiles = ["libStandFit.so"]
+
+    /// Where the plugins that come with the host are, trusted to run in its process: the whole of
+    /// `<prefix>/lib/standfit/plugins` for an installed host (`Scripts/install` puts exactly the
+    /// bundled plugins there), and `bundledPluginFiles` beside the executable in a build tree.
+    public func bundledPlugins(executableDirectory: URL) -> [URL] {
+        [executableDirectory.deletingLastPathComponent().appendingPathComponent("lib/standfit/plugins", isDirectory: true)]
+            + HostPaths.bundledPluginFiles.map { executableDirectory.appendingPathComponent($0) }
     }
 }
 

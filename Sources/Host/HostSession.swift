@@ -107,12 +107,12 @@ public struct HostSession {
                                language: String? = nil, logger: Logger) throws(HostError) -> PluginCatalog {
         let language = language
             ?? LanguagePreference(explicit: options.locale, environment: options.environment).language(fallback: nil)
-        let bundled = paths.bundledPluginDirectories(executableDirectory: options.executableDirectory)
+        let bundled = paths.bundledPlugins(executableDirectory: options.executableDirectory)
         let settings = PluginCatalog.Settings(
             searchPath: paths.pluginSearchPath(environment: options.environment,
                                                executableDirectory: options.executableDirectory),
             paths: paths, language: language,
-            bundledDirectories: Set(bundled.map { RealPath.of($0.path) }),
+            bundledLocations: Set(bundled.map { RealPath.of($0.path) }),
             pins: try state.pins(), requireTrusted: options.requireTrusted || config.requireTrusted,
             executable: options.executable.path, scanTimeout: config.scanTimeout,
             handlerTimeout: config.handlerTimeout, isolate: options.isolate, verbose: options.verbose)

@@ -32,7 +32,7 @@ struct CompletionTests {
 
     // MARK: - The scripts
 
-    @Test("completion bash|zsh|fish prints ArgumentParser's script for that shell, with run's arguments asked of the binary")
+    @Test("completion bash|zsh|fish prints ArgumentParser's script for that shell, with run's arguments asked of the binary", .needs(.zsh, .fish))
     func scripts() {
         let bash = sandbox.run("completion", "bash")
         #expect(bash.status == 0)
@@ -60,8 +60,8 @@ struct CompletionTests {
             #expect(sandbox.run("--generate-completion-script", shell).stdout == result.stdout)
         }
         #expect(runProcess(URL(fileURLWithPath: "/usr/bin/bash"), arguments: ["-n", "-c", bash.stdout]).status == 0)
-        #expect(runProcess(URL(fileURLWithPath: "/usr/bin/zsh"), arguments: ["-n", "-c", zsh.stdout]).status == 0)
-        #expect(runProcess(URL(fileURLWithPath: "/usr/bin/fish"), arguments: ["--no-execute", "-c", fish.stdout]).status == 0)
+        #expect(runProcess(ExternalTool.zsh.url, arguments: ["-n", "-c", zsh.stdout]).status == 0)
+        #expect(runProcess(ExternalTool.fish.url, arguments: ["--no-execute", "-c", fish.stdout]).status == 0)
     }
 
     @Test("an unknown or missing shell is a usage error")
@@ -215,7 +215,7 @@ struct CompletionTests {
 
     // MARK: - Real shells in a terminal
 
-    @Test("bash in a terminal: TAB completes a last component, a parameter's name and a value after the '='")
+    @Test("bash in a terminal: TAB completes a last component, a parameter's name and a value after the '='", .needs(.tmux))
     func bashInTerminal() throws {
         let shell = try InteractiveShell(.bash, withValues)
         shell.expect("standfit-host run pa\t", "$ standfit-host run pace")
@@ -237,7 +237,7 @@ struct CompletionTests {
         shell.expect("standfit-host run meet with=\t", "$ standfit-host run meet with=ada\\@example.org")
     }
 
-    @Test("zsh in a terminal: types, names and values")
+    @Test("zsh in a terminal: types, names and values", .needs(.tmux, .zsh))
     func zshInTerminal() throws {
         let shell = try InteractiveShell(.zsh, withValues)
         shell.expect("standfit-host run com.example.\t", """
@@ -257,7 +257,7 @@ struct CompletionTests {
         shell.expect("standfit-host run meet with=\t", "% standfit-host run meet with=ada@example.org")
     }
 
-    @Test("fish: complete -C and TAB in a terminal")
+    @Test("fish: complete -C and TAB in a terminal", .needs(.tmux, .fish))
     func fishInTerminal() throws {
         let shell = try InteractiveShell(.fish, withValues)
         #expect(shell.fishCandidates("standfit-host run ") == [
@@ -303,9 +303,15 @@ private func writeScript(_ shell: String, _ sandbox: HostSandbox) throws -> URL 
 /// bash's completion function, called as readline calls it: COMP_WORDS split at spaces and at
 /// COMP_WORDBREAKS (`a=b` is `a`, `=`, `b`), COMP_CWORD the last word, readline's word as $2 (what
 /// follows the last space, '=' or ':', or starts at the last '@') and the word before as $3.
-private struct BashCompletion {
+struct BashCompletion {
     var environment: [String: String]
     var script: URL
+
+    /// The completion function of `script` (the installed one, say), run in `environment`.
+    init(script: URL, environment: [String: String]) {
+        self.script = script
+        self.environment = environment
+    }
 
     static let harness = """
         source "$1"; shift

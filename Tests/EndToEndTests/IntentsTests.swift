@@ -80,7 +80,7 @@ struct IntentsTests {
         #expect(paint.run(["run", "paint", "--json"], stdin: "red\n") == expected)
     }
 
-    @Test("on a terminal, missing values are asked for, with suggestions, defaults and re-asking")
+    @Test("on a terminal, missing values are asked for, with suggestions, defaults and re-asking", .needs(.tmux))
     func prompts() throws {
         _ = standFit.run("run", "logexercise", "exercise=pushups", "count=10")
         let tmux = try TmuxSession(command: standFit.shellCommand(["run", "logexercise"]))
@@ -131,7 +131,7 @@ struct IntentsTests {
         #expect(paint.run("say", "paint", "2", "coats", "of", "crimson").stdout == "Painted 2 coats of red (no finish)\n")
     }
 
-    @Test("say: an ambiguous sentence is listed without a terminal and asked about on one")
+    @Test("say: an ambiguous sentence is listed without a terminal and asked about on one", .needs(.tmux))
     func sayAmbiguous() throws {
         #expect(paint.run("say", "hello bob") == ProcessResult(status: 2, stdout: "", stderr: paintWarnings + """
             standfit-host: "hello bob" could mean Greet: name=bob or Wave: who=bob; say it more precisely or run one with 'standfit-host run'.
@@ -148,7 +148,7 @@ struct IntentsTests {
         #expect(tmux.wait(for: "EXIT=").hasSuffix("Waved at bob\nEXIT=0"))
     }
 
-    @Test("donations: every handled run is logged; suggest ranks them and says why; the menu offers the best")
+    @Test("donations: every handled run is logged; suggest ranks them and says why; the menu offers the best", .needs(.sqlite3))
     func donationsAndSuggestions() {
         func at(_ instant: String) -> HostSandbox {
             var sandbox = standFit

@@ -129,7 +129,7 @@ struct ListAndPluginsCommandTests {
             com.example.hello 1.0.0 (ABI 1.0): Hello (C example)
               path: \(Fixtures.cExamplePlugin.path)
               types: com.example.hello.greet, com.example.hello.pace
-              runs: in the host's process (trusted)
+              runs: in a worker process
             refused: \(noEntry)
               Plugin \(noEntry) does not export standfit_plugin_entry_v1; export it with STANDFIT_EXPORT (C) or @_cdecl("standfit_plugin_entry_v1") (Swift).
 
@@ -143,8 +143,8 @@ struct ListAndPluginsCommandTests {
                   "id" : "com.example.greeter",
                   "name" : "Greeter (Swift example)",
                   "path" : "\(Fixtures.swiftExamplePlugin.path)",
-                  "runs" : "in-process",
-                  "trusted" : true,
+                  "runs" : "worker",
+                  "trusted" : false,
                   "types" : [
                     "com.example.greeter.greet",
                     "com.example.greeter.tip"
@@ -163,7 +163,7 @@ struct ListAndPluginsCommandTests {
             """)
     }
 
-    @Test("without STANDFIT_PLUGIN_PATH: the user plugin directory, then the plugins beside the executable")
+    @Test("without STANDFIT_PLUGIN_PATH: the user plugin directory, then the bundled StandFit; the examples beside it are not loaded")
     func defaultSearchPath() throws {
         var sandbox = sandbox
         sandbox.pluginPath = []
@@ -174,7 +174,36 @@ struct ListAndPluginsCommandTests {
         environment["STANDFIT_PLUGIN_PATH"] = nil
         let result = runProcess(Fixtures.hostBinary, arguments: ["plugins", "--json"], environment: environment)
         let ids = try JSONDecoder().decode(PluginsDocument.self, from: Data(result.stdout.utf8)).plugins.map(\.id)
-        #expect(ids == ["com.fixture.kinds", "com.example.greeter", "com.example.hello", "com.standfit"])
+        #expect(ids == ["com.fixture.kinds", "com.standfit"])
+    }
+
+    @Test("a fresh build's menu is StandFit's: the examples built beside it are not loaded")
+    func freshBuildMenu() {
+        var sandbox = HostSandbox.standFit()
+        sandbox.pluginPath = []
+        var environment = sandbox.environment
+        environment["STANDFIT_PLUGIN_PATH"] = nil
+        func host(_ arguments: String...) -> ProcessResult {
+            runProcess(Fixtures.hostBinary, arguments: arguments, environment: environment)
+        }
+        #expect(host("list") == ProcessResult(status: 0, stdout: """
+            1. Log Exercise  (com.standfit.logexercise)
+            2. View Streak  (com.standfit.viewstreak)
+            3. View Progress  (com.standfit.viewprogress)
+
+            """, stderr: ""))
+        #expect(host("run", "logexercise", "exercise=squats", "count=20") == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
+        #expect(host("list") == ProcessResult(status: 0, stdout: """
+            1. Log Exercise  (com.standfit.logexercise)
+            2. View Streak — 1 day  (com.standfit.viewstreak)
+            3. View Progress  (com.standfit.viewprogress)
+            4. Log Squats — 20 reps  (com.standfit.logexercise)
+
+            """, stderr: ""))
+        // The examples are one path away.
+        environment["STANDFIT_PLUGIN_PATH"] = [Fixtures.standFitPlugin, Fixtures.swiftExamplePlugin, Fixtures.cExamplePlugin]
+            .map(\.path).joined(separator: ":")
+        #expect(host("run", "pace", "km=5", "minutes=25") == ProcessResult(status: 0, stdout: "5.00 km in 25.00 min is 5:00 min/km\n", stderr: ""))
     }
 
     struct PluginsDocument: Decodable {

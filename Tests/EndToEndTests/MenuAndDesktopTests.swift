@@ -12,7 +12,7 @@ struct MenuAndDesktopTests {
         _ = sandbox.run("run", "logexercise", "exercise=squats", "count=20")
     }
 
-    @Test("the menu shows icons, titles and subtitles; arrows choose, Enter runs the item with its userInfo")
+    @Test("the menu shows icons, titles and subtitles; arrows choose, Enter runs the item with its userInfo", .needs(.tmux))
     func menuRuns() throws {
         let tmux = try TmuxSession(command: sandbox.shellCommand(["menu"]))
         #expect(tmux.wait(for: "Esc or q to leave") == """
@@ -36,7 +36,7 @@ struct MenuAndDesktopTests {
         #expect(sandbox.run("run", "viewprogress", "--json").stdout.contains(#""totalLogs" : 2"#))
     }
 
-    @Test("digits choose; Esc and q leave without running anything")
+    @Test("digits choose; Esc and q leave without running anything", .needs(.tmux))
     func menuLeaves() throws {
         let digits = try TmuxSession(command: sandbox.shellCommand(["menu"]))
         digits.wait(for: "Esc or q to leave")
@@ -61,7 +61,7 @@ struct MenuAndDesktopTests {
         #expect(result.stderr.hasPrefix("Error: menu needs a terminal on standard input and output; in scripts use 'standfit-host list' to see the actions and 'standfit-host run TYPE' to run one.\n"))
     }
 
-    @Test("the exported file validates, and each action's Exec runs that item")
+    @Test("the exported file validates, and each action's Exec runs that item", .needs(.desktopFileValidate))
     func exportRuns() throws {
         let file = sandbox.root.appendingPathComponent("standfit.desktop")
         #expect(sandbox.run("export", "desktop", "--output", file.path)
@@ -78,7 +78,7 @@ struct MenuAndDesktopTests {
         #expect(sandbox.run(Array(squats.dropFirst())) == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
     }
 
-    @Test("--install keeps the file current; hostile titles and userInfo cannot inject arguments or field codes")
+    @Test("--install keeps the file current; hostile titles and userInfo cannot inject arguments or field codes", .needs(.desktopFileValidate))
     func installAndHostile() throws {
         try FileManager.default.createDirectory(at: sandbox.configDirectory, withIntermediateDirectories: true)
         try Data(#"{"menuLimit": 10}"#.utf8).write(to: sandbox.configDirectory.appendingPathComponent("config.json"))
@@ -119,6 +119,6 @@ struct MenuAndDesktopTests {
     }
 
     func validate(_ file: URL) -> ProcessResult {
-        runProcess(URL(fileURLWithPath: "/usr/bin/desktop-file-validate"), arguments: [file.path])
+        runProcess(ExternalTool.desktopFileValidate.url, arguments: [file.path])
     }
 }

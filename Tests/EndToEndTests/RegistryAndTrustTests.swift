@@ -26,18 +26,18 @@ struct RegistryAndTrustTests {
     @Test("list and menu-reading commands load no plugin code once the cache is fresh; run loads only the owner of the type")
     func lazyLoading() {
         let kinds = FixturePlugins.url("kinds.so")
-        let sandbox = HostSandbox.zoo([Fixtures.cExamplePlugin, kinds, Self.plain])
+        let sandbox = HostSandbox.zoo([Fixtures.standFitPlugin, kinds, Self.plain])
         // The first list scans the three in one helper process, and the host itself opens none.
         let first = Self.pluginsOpened(sandbox, "list")
         #expect(first.result.status == 0)
-        #expect(first.files == [Fixtures.cExamplePlugin.path, kinds.path, Self.plain.path])
+        #expect(first.files == [Fixtures.standFitPlugin.path, kinds.path, Self.plain.path])
         #expect(Self.pluginsOpened(sandbox, "list").files == [])
         #expect(Self.pluginsOpened(sandbox, "list", "--json").files == [])
         #expect(Self.pluginsOpened(sandbox, "plugins").files == [])
         // A bundled plugin runs in the host's process; only its own file is opened.
-        let pace = Self.pluginsOpened(sandbox, "run", "pace", "km=5", "minutes=25")
-        #expect(pace.result == ProcessResult(status: 0, stdout: "5.00 km in 25.00 min is 5:00 min/km\n", stderr: pace.result.stderr))
-        #expect(pace.files == [Fixtures.cExamplePlugin.path])
+        let streak = Self.pluginsOpened(sandbox, "run", "viewstreak")
+        #expect(streak.result == ProcessResult(status: 0, stdout: "No streak yet: log an exercise today to start one.\n", stderr: streak.result.stderr))
+        #expect(streak.files == [Fixtures.standFitPlugin.path])
         // Another plugin runs in a worker, which opens only that one.
         let zoo = Self.pluginsOpened(sandbox, "run", "com.zoo.plain.run")
         #expect(zoo.result.stdout == "zoo plain ran\n")
@@ -73,13 +73,13 @@ struct RegistryAndTrustTests {
 
     @Test("--isolate runs even a bundled plugin in a worker")
     func isolate() {
-        let sandbox = HostSandbox.zoo([Fixtures.cExamplePlugin])
-        let verbose = sandbox.run("run", "pace", "km=5", "minutes=25", "--isolate", "--verbose")
+        let sandbox = HostSandbox.zoo([Fixtures.standFitPlugin])
+        let verbose = sandbox.run("run", "viewstreak", "--isolate", "--verbose")
         #expect(verbose.status == 0)
-        #expect(verbose.stdout == "5.00 km in 25.00 min is 5:00 min/km\n")
-        #expect(verbose.stderr.contains("Running plugin 'com.example.hello' from \(Fixtures.cExamplePlugin.path) in a worker process"))
-        let inProcess = sandbox.run("run", "pace", "km=5", "minutes=25", "--verbose")
-        #expect(inProcess.stderr.contains("Loading plugin 'com.example.hello' from \(Fixtures.cExamplePlugin.path) into the host's process"))
+        #expect(verbose.stdout == "No streak yet: log an exercise today to start one.\n")
+        #expect(verbose.stderr.contains("Running plugin 'com.standfit' from \(Fixtures.standFitPlugin.path) in a worker process"))
+        let inProcess = sandbox.run("run", "viewstreak", "--verbose")
+        #expect(inProcess.stderr.contains("Loading plugin 'com.standfit' from \(Fixtures.standFitPlugin.path) into the host's process"))
     }
 
     @Test("trust pins a plugin's SHA-256: it then runs in-process from a sealed copy, and a swapped file loads nothing")

@@ -8,7 +8,7 @@ import TestSupport
 struct StandFitCommandTests {
     let sandbox = HostSandbox.standFit()
 
-    @Test("logging shows up in the menu: Log Squats, and View Streak with 1 day")
+    @Test("logging shows up in the menu: Log Squats, and View Streak with 1 day", .needs(.sqlite3))
     func mainJob() {
         #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: """
             1. Log Exercise  (com.standfit.logexercise)
@@ -56,7 +56,7 @@ struct StandFitCommandTests {
         #expect(dutch.run("run", "undo").stdout == "12 push-ups van 14:05 gewist\n")
     }
 
-    @Test("loglast, undo and bad input: statuses and one-sentence answers")
+    @Test("loglast, undo and bad input: statuses and one-sentence answers", .needs(.sqlite3))
     func statuses() {
         let none = sandbox.run("run", "loglast")
         #expect(none.status == 1)
@@ -171,7 +171,7 @@ extension HostSandbox {
         let files = [dataHome.appendingPathComponent("standfit/state.sqlite"),
                      dataHome.appendingPathComponent("standfit/data/com.standfit/standfit.sqlite")]
         let answers = files.map { file in
-            runProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [file.path, "PRAGMA integrity_check;"])
+            runProcess(ExternalTool.sqlite3.url, arguments: [file.path, "PRAGMA integrity_check;"])
                 .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         return Set(answers) == ["ok"] ? "ok" : answers.joined(separator: " / ")

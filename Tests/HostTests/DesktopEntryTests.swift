@@ -15,16 +15,11 @@ let hostileStrings: [String] = [
     "\"\u{301}", "\\\u{301}", "e\u{301}", "\u{2028}", "\u{85}",
 ]
 
-/// The installed validator; tests that need it `#require` it.
-let desktopFileValidate = URL(fileURLWithPath: "/usr/bin/desktop-file-validate")
-
 /// Runs desktop-file-validate on `text`, saved as `standfit-host.desktop` in a fresh directory.
 func validate(_ text: String) throws -> ProcessResult {
-    try #require(FileManager.default.isExecutableFile(atPath: desktopFileValidate.path),
-                 "desktop-file-validate is missing; install desktop-file-utils (apt-get install desktop-file-utils).")
     let file = makeTemporaryDirectory("standfit-desktop").appendingPathComponent("standfit-host.desktop")
     try Data(text.utf8).write(to: file)
-    return runProcess(desktopFileValidate, arguments: [file.path])
+    return runProcess(ExternalTool.desktopFileValidate.url, arguments: [file.path])
 }
 
 @Suite("Desktop entry")
@@ -84,7 +79,7 @@ struct DesktopEntryTests {
         #expect(try DesktopExecParser.unescapeString(try #require(main["Name"])) == singleLine)
     }
 
-    @Test("every hostile export passes desktop-file-validate without a word", arguments: hostileStrings)
+    @Test("every hostile export passes desktop-file-validate without a word", .needs(.desktopFileValidate), arguments: hostileStrings)
     func validatesHostile(_ text: String) throws {
         let file = DesktopEntry.export(items: [item(text), item(text)], executable: text.isEmpty ? "x" : text,
                                        applicationName: text).text
@@ -96,7 +91,7 @@ struct DesktopEntryTests {
         #expect(try validate(direct.text) == ProcessResult(status: 0, stdout: "", stderr: ""), "\(direct.text)")
     }
 
-    @Test("all hostile items in one file pass desktop-file-validate")
+    @Test("all hostile items in one file pass desktop-file-validate", .needs(.desktopFileValidate))
     func validatesAllTogether() throws {
         let items = hostileStrings.map(item) + [
             ShortcutItem(type: "com.standfit.logexercise", title: "Log Exercise", icon: "figure.walk"),
@@ -107,7 +102,7 @@ struct DesktopEntryTests {
         #expect(try actionGroups(file).count == items.count)
     }
 
-    @Test("fields the validator would reject are repaired or left out")
+    @Test("fields the validator would reject are repaired or left out", .needs(.desktopFileValidate))
     func repairsFields() throws {
         let entry = DesktopEntry(
             name: "Same", comment: "SAME", icon: "icon.png", exec: ["x"], terminal: false,
@@ -132,7 +127,7 @@ struct DesktopEntryTests {
         #expect(file["Desktop Action action"]?["Icon"] == nil)
     }
 
-    @Test("the exported entry: menu in a terminal, one action per item in order")
+    @Test("the exported entry: menu in a terminal, one action per item in order", .needs(.desktopFileValidate))
     func exportShape() throws {
         let items = [
             ShortcutItem(type: "com.standfit.logexercise", title: "Log Exercise", icon: "figure.strengthtraining.functional"),
@@ -174,7 +169,7 @@ struct DesktopEntryTests {
         #expect(try validate(empty.text) == ProcessResult(status: 0, stdout: "", stderr: ""))
     }
 
-    @Test("control characters a file cannot carry become U+FFFD in Exec; in userInfo they round-trip")
+    @Test("control characters a file cannot carry become U+FFFD in Exec; in userInfo they round-trip", .needs(.desktopFileValidate))
     func controlCharacters() throws {
         let nasty = "a\u{0}b\u{1}c\u{1B}d\u{7F}e"
         let item = ShortcutItem(type: nasty, title: nasty, userInfo: [nasty: .string(nasty)])

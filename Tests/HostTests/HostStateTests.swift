@@ -3,7 +3,7 @@ import StandFitHost
 import Testing
 import TestSupport
 
-@Suite("Host state")
+@Suite("Host state", .needs(.sqlite3))
 struct HostStateTests {
     @Test("times are stored as Unix seconds; migration v4 turns the text times of older states into numbers")
     func timesMigrate() throws {
@@ -15,7 +15,7 @@ struct HostStateTests {
         }
         let database = directory.appendingPathComponent("state.sqlite").path
         func sql(_ statement: String) -> String {
-            runProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [database, statement]).stdout
+            runProcess(ExternalTool.sqlite3.url, arguments: [database, statement]).stdout
         }
         #expect(sql("SELECT typeof(donatedAt) FROM donation") == "real\n")
         // As a state written before v4 had it: GRDB's text form, and v4 not yet applied.

@@ -118,7 +118,7 @@ extension HostSandbox {
     /// `PRAGMA integrity_check` of the host's state database, "ok" when it is sound.
     public func stateIntegrity() -> String {
         let file = dataHome.appendingPathComponent("standfit/state.sqlite")
-        return runProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [file.path, "PRAGMA integrity_check;"])
+        return runProcess(ExternalTool.sqlite3.url, arguments: [file.path, "PRAGMA integrity_check;"])
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// person would: send keys, read the screen.
 public final class TmuxSession {
     public let socket: String
-    private let tmux = URL(fileURLWithPath: "/usr/bin/tmux")
+    private let tmux = ExternalTool.tmux.url
 
     /// Starts `command` (a shell command line) in a `width`×`height` terminal.
     public init(command: String, width: Int = 100, height: Int = 24) throws {

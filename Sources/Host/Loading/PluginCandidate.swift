@@ -9,8 +9,8 @@ public struct PluginCandidate: Sendable, Equatable, Codable {
     /// Symlinks resolved: what is opened and what the cache is keyed by.
     public var realPath: String
     public var identity: FileIdentity
-    /// Found where the host's own plugins are installed (beside the executable, or
-    /// `<prefix>/lib/standfit/plugins`): trusted to run in the host's process.
+    /// One of the plugins that come with the host (`HostPaths.bundledPlugins`): trusted to run
+    /// in the host's process.
     public var isBundled: Bool
     /// The SHA-256 the user pinned with `plugins trust`, when there is one: the plugin is then
     /// loaded only from bytes with exactly this hash.
@@ -57,8 +57,9 @@ enum VettedFile {
 /// modification time, and must still stop the plugin from loading.
 struct PluginVetting {
     var searchPath: [URL]
-    /// Directories whose plugins are bundled with the host (real paths).
-    var bundledDirectories: Set<String>
+    /// Where the plugins that come with the host are (real paths): directories, whose every
+    /// plugin is bundled, and single files.
+    var bundledLocations: Set<String>
     /// Real path → pinned SHA-256 (hex).
     var pins: [String: String]
     /// Only pinned plugins may load.
@@ -78,11 +79,15 @@ struct PluginVetting {
                 files.append((entry.path, entry.deletingLastPathComponent().path))
                 continue
             }
+            guard exists else {
+                // An entry of the default path that does not exist (yet) is normal.
+                logger("\(entry.path), on the plugin path, does not exist")
+                continue
+            }
             let names: [String]
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: entry.path)
             } catch {
-                // A directory of the default path that does not exist (yet) is normal.
                 logger("Plugin directory \(entry.path) is not readable: \(error.localizedDescription)")
                 continue
             }
@@ -117,10 +122,10 @@ struct PluginVetting {
 
     /// Vets one file named on its own (`plugins check`, `plugins trust`): its directory is the
     /// search root the trust checks stop at.
-    static func vet(file path: String, bundledDirectories: Set<String> = [],
+    static func vet(file path: String, bundledLocations: Set<String> = [],
                     pins: [String: String] = [:]) -> Result<PluginCandidate, PluginRefusal> {
         let url = URL(fileURLWithPath: path)
-        let vetting = PluginVetting(searchPath: [url], bundledDirectories: bundledDirectories, pins: pins,
+        let vetting = PluginVetting(searchPath: [url], bundledLocations: bundledLocations, pins: pins,
                                     requireTrusted: false)
         return vetting.vet(path, root: url.deletingLastPathComponent().path)
     }
@@ -154,6 +159,6 @@ struct PluginVetting {
         }
         let directory = (realPath as NSString).deletingLastPathComponent
         return .success(PluginCandidate(path: path, realPath: realPath, identity: FileIdentity(info),
-                                        isBundled: bundledDirectories.contains(directory), pinnedSHA256: pin))
+                                        isBundled: bundledLocations.contains(directory) || bundledLocations.contains(realPath), pinnedSHA256: pin))
     }
 }

@@ -10,8 +10,8 @@ public struct PluginCatalog {
         public var searchPath: [URL]
         public var paths: HostPaths
         public var language: String
-        /// Real directories whose plugins come with the host.
-        public var bundledDirectories: Set<String>
+        /// Where the plugins that come with the host are (real paths of directories and files).
+        public var bundledLocations: Set<String>
         /// Real path → pinned SHA-256.
         public var pins: [String: String]
         public var requireTrusted: Bool
@@ -49,7 +49,7 @@ public struct PluginCatalog {
     public func load() -> Loaded {
         let settings = settings
         logger.debug("Plugin search path: \(settings.searchPath.map(\.path).joined(separator: ":"))")
-        let vetting = PluginVetting(searchPath: settings.searchPath, bundledDirectories: settings.bundledDirectories,
+        let vetting = PluginVetting(searchPath: settings.searchPath, bundledLocations: settings.bundledLocations,
                                     pins: settings.pins, requireTrusted: settings.requireTrusted)
         let files = vetting.vet(logger: { logger.debug("\($0)") })
         let cache = self.cache

@@ -29,7 +29,7 @@ public struct PluginCheck: Sendable {
             return check
         }
         let candidate: PluginCandidate
-        switch PluginVetting.vet(file: path, bundledDirectories: settings.bundledDirectories, pins: settings.pins) {
+        switch PluginVetting.vet(file: path, bundledLocations: settings.bundledLocations, pins: settings.pins) {
         case .failure(let refusal):
             check.refusal = refusal.reason
             return check

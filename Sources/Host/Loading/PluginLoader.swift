@@ -18,20 +18,20 @@ public struct PluginLoader {
     public var logger: Logger
     /// The language plugins are told through the `standfit.locale/1` extension.
     public var language: String
-    /// Directories whose plugins are bundled with the host.
-    public var bundledDirectories: Set<String>
+    /// Where the plugins that come with the host are (real paths of directories and files).
+    public var bundledLocations: Set<String>
 
     public init(searchPath: [URL], paths: HostPaths, logger: Logger, language: String = "en",
-                bundledDirectories: Set<String> = []) {
+                bundledLocations: Set<String> = []) {
         self.searchPath = searchPath
         self.paths = paths
         self.logger = logger
         self.language = language
-        self.bundledDirectories = bundledDirectories
+        self.bundledLocations = bundledLocations
     }
 
     var vetting: PluginVetting {
-        PluginVetting(searchPath: searchPath, bundledDirectories: bundledDirectories, pins: [:], requireTrusted: false)
+        PluginVetting(searchPath: searchPath, bundledLocations: bundledLocations, pins: [:], requireTrusted: false)
     }
 
     public func load() -> PluginSet {

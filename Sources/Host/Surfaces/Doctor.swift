@@ -42,7 +42,7 @@ public struct Doctor {
         }
 
         lines.append("Plugin search path:")
-        let bundled = settings.bundledDirectories
+        let bundled = settings.bundledLocations
         for entry in settings.searchPath {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: entry.path, isDirectory: &isDirectory)

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `Scripts/install` into a fresh prefix, from the build the tests run against, then the
+/// installed host used as a user would: on PATH, with its bundled StandFit, its man page and its
+/// completions; and `Scripts/uninstall` taking exactly that away again.
+@Suite("Scripts/install and Scripts/uninstall")
+struct InstallTests {
+    /// SwiftPM's build directory and configuration of the products under test.
+    static var build: (scratch: URL, configuration: String) {
+        let products = Fixtures.productsDirectory
+        let configuration = products.lastPathComponent
+        // `.build/debug` is a link to `.build/<triple>/debug`, and the man page is in `.build/plugins`.
+        var scratch = products.deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: scratch.appendingPathComponent("plugins").path) {
+            scratch.deleteLastPathComponent()
+        }
+        return (scratch, configuration)
+    }
+
+    static let installedFiles = [
+        "bin/standfit-host",
+        "lib/standfit/installed-files",
+        "lib/standfit/plugins/libStandFit.so",
+        "lib/standfit/plugins/standfit-host_StandFit.resources/Localization/en.lproj/Localizable.strings",
+        "lib/standfit/plugins/standfit-host_StandFit.resources/Localization/nl.lproj/Localizable.strings",
+        "share/bash-completion/completions/standfit-host",
+        "share/fish/vendor_completions.d/standfit-host.fish",
+        "share/man/man1/standfit-host.1",
+        "share/zsh/site-functions/_standfit-host",
+    ]
+
+    /// The files under `directory`, relative to it, sorted.
+    static func files(under directory: URL) -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: directory.path)
+        var files: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent(path).path, isDirectory: &isDirectory),
+               !isDirectory.boolValue {
+                files.append(path)
+            }
+        }
+        return files.sorted()
+    }
+
+    static func script(_ name: String, _ arguments: [String]) -> ProcessResult {
+        runProcess(URL(fileURLWithPath: "/usr/bin/bash"),
+                   arguments: [Fixtures.packageRoot.appendingPathComponent("Scripts/\(name)").path] + arguments,
+                   environment: ["PATH": "/opt/swift/usr/bin:/usr/bin:/bin", "HOME": makeTemporaryDirectory("standfit-install-home").path])
+    }
+
+    @Test("install puts the host on PATH with StandFit bundled, a man page and completions; uninstall removes exactly that",
+          .needs(.man))
+    func installAndUninstall() throws {
+        let root = makeTemporaryDirectory("standfit-install")
+        // Something of the user's already in the prefix, which uninstall must leave alone.
+        let bin = root.appendingPathComponent("prefix/bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try Data("#!/bin/sh\n".utf8).write(to: bin.appendingPathComponent("mine"))
+        let prefix = root.appendingPathComponent("prefix")
+        let build = Self.build
+        let install = Self.script("install", ["--prefix", prefix.path, "--configuration", build.configuration,
+                                              "--scratch-path", build.scratch.path, "--no-build"])
+        #expect(install.status == 0, "\(install)")
+        #expect(install.stdout.hasPrefix("Installed standfit-host into \(prefix.path) (\(build.configuration) build); Scripts/uninstall --prefix \(prefix.path) removes it.\n"))
+        #expect(Self.files(under: prefix) == (["bin/mine"] + Self.installedFiles).sorted())
+
+        // The installed host, as a user runs it: by name, no plugin path, StandFit from the prefix.
+        var sandbox = HostSandbox(pluginPath: [])
+        sandbox.extraEnvironment = ["PATH": "\(prefix.path)/bin:/usr/bin:/bin", "TZ": "Europe/Amsterdam",
+                                    "STANDFIT_NOW": "2026-11-22T13:05:00Z"]
+        var environment = sandbox.environment
+        environment["STANDFIT_PLUGIN_PATH"] = nil
+        func host(_ arguments: String...) -> ProcessResult {
+            runProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["standfit-host"] + arguments, environment: environment)
+        }
+        #expect(host("run", "logexercise", "exercise=squats", "count=20") == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
+        #expect(host("list") == ProcessResult(status: 0, stdout: """
+            1. Log Exercise  (com.standfit.logexercise)
+            2. View Streak — 1 day  (com.standfit.viewstreak)
+            3. View Progress  (com.standfit.viewprogress)
+            4. Log Squats — 20 reps  (com.standfit.logexercise)
+
+            """, stderr: ""))
+        #expect(host("plugins").stdout.contains("""
+              path: \(prefix.path)/lib/standfit/plugins/libStandFit.so
+              types: com.standfit.logexercise, com.standfit.loglast, com.standfit.viewstreak, com.standfit.viewprogress, com.standfit.undo
+              runs: in the host's process (trusted)
+            """))
+        // Dutch words come from the resources installed beside the plugin.
+        #expect(host("run", "viewstreak", "--locale", "nl").stdout == "Reeks: 1 dag\n")
+
+        // The man page, generated from the command definitions.
+        let man = runProcess(ExternalTool.man.url, arguments: ["-l", prefix.appendingPathComponent("share/man/man1/standfit-host.1").path],
+                             environment: ["MANWIDTH": "100", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        #expect(man.status == 0, "\(man)")
+        #expect(man.stdout.hasPrefix("STANDFIT-HOST(1)"))
+        #expect(man.stdout.contains("standfit-host — Run quick actions and shortcuts provided by plugins."))
+        #expect(man.stdout.contains("     run     Run one quick action."))
+
+        // bash's completion from the installed script, asking the installed binary.
+        let bash = BashCompletion(script: prefix.appendingPathComponent("share/bash-completion/completions/standfit-host"),
+                                  environment: environment)
+        #expect(bash.complete("standfit-host run logex") == ["logexercise"])
+        #expect(bash.complete("standfit-host run logexercise exercise=pu") == ["pushups"])
+        for (shell, path) in [("zsh", "share/zsh/site-functions/_standfit-host"), ("fish", "share/fish/vendor_completions.d/standfit-host.fish")] {
+            let installed = try String(contentsOf: prefix.appendingPathComponent(path), encoding: .utf8)
+            #expect(installed == host("completion", shell).stdout)
+        }
+
+        // Installing again over it replaces it, and uninstall leaves only what was there before.
+        #expect(Self.script("install", ["--prefix", prefix.path, "--configuration", build.configuration,
+                                        "--scratch-path", build.scratch.path, "--no-build"]).status == 0)
+        #expect(Self.script("uninstall", ["--prefix", prefix.path]) == ProcessResult(status: 0, stdout: "Removed standfit-host from \(prefix.path).\n", stderr: ""))
+        #expect(Self.files(under: prefix) == ["bin/mine"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: prefix.path) == ["bin"])
+        // The user's data is the user's: uninstall touches nothing outside the prefix.
+        #expect(FileManager.default.fileExists(atPath: sandbox.dataHome.appendingPathComponent("standfit/data/com.standfit/standfit.sqlite").path))
+
+        let again = Self.script("uninstall", ["--prefix", prefix.path])
+        #expect(again == ProcessResult(status: 1, stdout: "", stderr: "uninstall: \(prefix.path)/lib/standfit/installed-files does not exist, so standfit-host was not installed into \(prefix.path) by Scripts/install; nothing was removed.\n"))
+    }
+
+    @Test("install refuses what it cannot do, in one sentence and without writing anything")
+    func badInput() {
+        let prefix = makeTemporaryDirectory("standfit-install").appendingPathComponent("prefix")
+        let unknown = Self.script("install", ["--prefix", prefix.path, "--frobnicate"])
+        #expect(unknown == ProcessResult(status: 64, stdout: "", stderr: "install: unknown argument '--frobnicate'; see Scripts/install --help.\n"))
+        let configuration = Self.script("install", ["--prefix", prefix.path, "--configuration", "fast", "--no-build"])
+        #expect(configuration == ProcessResult(status: 64, stdout: "", stderr: "install: --configuration is 'fast'; use release or debug.\n"))
+        let empty = makeTemporaryDirectory("standfit-empty-build")
+        let nothingBuilt = Self.script("install", ["--prefix", prefix.path, "--configuration", "debug",
+                                                   "--scratch-path", empty.path, "--no-build"])
+        #expect(nothingBuilt == ProcessResult(status: 1, stdout: "", stderr: "install: \(empty.path)/debug/standfit-host is missing; run Scripts/install without --no-build (or 'swift build -c debug' and 'swift package plugin generate-manual --configuration debug') first.\n"))
+        #expect(!FileManager.default.fileExists(atPath: prefix.path))
+    }
+}

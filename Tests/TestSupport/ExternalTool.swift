@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// A program from outside the package that some tests drive as a user's machine would have it:
+/// a shell, tmux, a validator.
+///
+/// A test that needs one says so with `.needs(.zsh)`. Where the program is missing, the test is
+/// skipped with a comment naming the Debian package to install, so the README's test command
+/// passes on a fresh machine and says what it left out. Under CI (`CI=true`), where `.ci/run`
+/// installs every one of them, nothing is skipped: a missing program fails the test at once,
+/// naming it, before the test waits for a screen that would never come.
+public struct ExternalTool: Sendable, CustomStringConvertible {
+    /// The program's absolute path.
+    public let path: String
+    /// The Debian package that installs it.
+    public let package: String
+
+    public init(_ path: String, package: String) {
+        self.path = path
+        self.package = package
+    }
+
+    public static let tmux = ExternalTool("/usr/bin/tmux", package: "tmux")
+    public static let zsh = ExternalTool("/usr/bin/zsh", package: "zsh")
+    public static let fish = ExternalTool("/usr/bin/fish", package: "fish")
+    public static let desktopFileValidate = ExternalTool("/usr/bin/desktop-file-validate", package: "desktop-file-utils")
+    public static let sqlite3 = ExternalTool("/usr/bin/sqlite3", package: "sqlite3")
+    public static let man = ExternalTool("/usr/bin/man", package: "man-db")
+
+    public var url: URL { URL(fileURLWithPath: path) }
+    public var name: String { (path as NSString).lastPathComponent }
+    public var description: String { name }
+    public var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: path) }
+
+    /// Whether this run is CI's, where every test must run.
+    public static var isCI: Bool {
+        let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""
+        return !value.isEmpty && value != "false" && value != "0"
+    }
+
+    /// The sentence a skipped test shows.
+    static func skipReason(_ tools: [ExternalTool]) -> String {
+        let missing = tools.filter { !$0.isInstalled }
+        let names = missing.map(\.name).joined(separator: ", ")
+        let packages = missing.map(\.package).joined(separator: " ")
+        return "needs \(names), which \(missing.count == 1 ? "is" : "are") not installed: apt-get install \(packages)"
+    }
+}
+
+/// A tool CI must have and does not.
+public struct MissingTool: Error, CustomStringConvertible {
+    public var description: String
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only where every one of `tools` is installed; skips it elsewhere with the
+    /// packages to install, except under CI, where a missing tool fails the test, naming it.
+    public static func needs(_ tools: ExternalTool...) -> Self {
+        let reason = tools.allSatisfy(\.isInstalled) ? "" : ExternalTool.skipReason(tools)
+        return .enabled(Comment(rawValue: reason)) {
+            let missing = tools.filter { !$0.isInstalled }
+            guard !missing.isEmpty else { return true }
+            if ExternalTool.isCI {
+                throw MissingTool(description: "CI runs every test, and this one \(ExternalTool.skipReason(missing)); add it to .ci/run.")
+            }
+            return false
+        }
+    }
+}
