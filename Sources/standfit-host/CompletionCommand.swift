@@ -75,12 +75,38 @@ enum RunCompletion {
         }
         // The shell replaces only its own word, which in bash starts after the last '=', ':' or '@'.
         let replaced = typed.count - line.shellWord.count
-        return candidates.filter { $0.hasPrefix(typed) }.map { candidate in
-            let word = String(candidate.dropFirst(replaced))
-            // zsh's _describe reads "value:description"; a literal colon is written \:.
-            return shell == .zsh
-                ? word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:")
-                : word
+        return candidates.filter { $0.hasPrefix(typed) }.compactMap { candidate in
+            shellData(String(candidate.dropFirst(replaced)), for: shell)
+        }
+    }
+
+    /// `word` written so that `shell` takes it as one literal candidate, never as code, or nil
+    /// when that shell cannot be given it safely. The values come from plugins (declared defaults,
+    /// choices, entity values): a plugin must not be able to run a command in the user's shell,
+    /// or change what the user's command line means, by naming a value `$(…)`.
+    ///
+    /// bash: the script hands the candidates to `compgen -W`, which expands each word (parameters,
+    /// command substitution, quotes, braces), so every character but a few plain ones is escaped
+    /// with a backslash, which that expansion removes again. readline then quotes the candidate it
+    /// inserts (ArgumentParser's script completes with `-o filenames`), but it leaves `$` and `)`
+    /// bare: a `$` would expand and a `)` break the line, so a value holding either is not offered
+    /// in bash. zsh's `_describe` reads "value:description", so a colon (and the backslash) is
+    /// escaped; zsh and fish quote every character of what they insert. A value with a control
+    /// character cannot be one line of the answer, nor be typed, and is offered in no shell.
+    static func shellData(_ word: String, for shell: CompletionShell?) -> String? {
+        guard !word.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
+        switch shell {
+        case .bash?:
+            guard !word.contains(where: { $0 == "$" || $0 == ")" }) else { return nil }
+            let plain = Set("=-_.,:@%+/^")
+            return word.reduce(into: "") { escaped, character in
+                if !(character.isLetter || character.isNumber || plain.contains(character)) { escaped.append("\\") }
+                escaped.append(character)
+            }
+        case .zsh?:
+            return word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:")
+        default:
+            return word
         }
     }
 

@@ -275,6 +275,49 @@ struct CompletionTests {
         shell.expect("standfit-host run com.example.hello.greet sh\t", "> standfit-host run com.example.hello.greet shout=")
         shell.expect("standfit-host run com.example.hello.greet shout=f\t", "> standfit-host run com.example.hello.greet shout=false")
     }
+
+    // MARK: - Values are data, never code
+
+    /// `Fixtures/Plugins/shellbait.c`: a default, choices and entity values that are shell code,
+    /// each of which would leave a file named `pwned-…` in $HOME if a shell ever ran it.
+    var withBait: HostSandbox {
+        HostSandbox(pluginPath: [FixturePlugins.url("shellbait.so")])
+    }
+
+    /// The files a ran bait left in the sandbox's home.
+    func baitFiles(_ sandbox: HostSandbox) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: sandbox.root.path)) ?? []).filter { $0.hasPrefix("pwned") }
+    }
+
+    @Test("bash: a plugin's $(…), backticks and $VAR in a default, choices and entity values run nothing; what readline cannot quote is not offered")
+    func bashBait() throws {
+        let sandbox = withBait
+        let bash = try BashCompletion(sandbox)
+        let line = "standfit-host run com.fixture.shellbait.bait "
+        // readline would insert '$' and ')' bare (the one would expand, the other end the line):
+        // values holding them are left out in bash, as is a value with a newline, in every shell.
+        #expect(bash.complete(line + "text=") == [])
+        #expect(bash.complete(line + "choice=") == ["`touch ~/pwned-backtick`", #"it's "quoted" & {a,b}"#])
+        #expect(bash.complete(line + "thing=") == ["plain"])
+        #expect(baitFiles(sandbox) == [])
+    }
+
+    @Test("bash, zsh and fish in a terminal insert such values quoted, and the run receives them verbatim",
+          .needs(.tmux, .zsh, .fish))
+    func baitInTerminals() throws {
+        let sandbox = withBait
+        let line = "standfit-host run com.fixture.shellbait.bait "
+        let quoted = #"choice=it's "quoted" & {a,b}"#
+        for kind in [InteractiveShell.Kind.bash, .zsh, .fish] {
+            let shell = try InteractiveShell(kind, sandbox)
+            shell.run(line + "choice=it\t", answering: #"bait: text=$(touch "$HOME/pwned-default") "# + quoted + " thing=-")
+            // bash offers nothing for a '$(…)' default (TAB leaves 'text=' as it is); zsh and fish quote it.
+            shell.run(line + "text=\t", answering: kind == .bash
+                ? "bait: text= choice=- thing=-"
+                : #"bait: text=$(touch "$HOME/pwned-default") choice=- thing=-"#)
+        }
+        #expect(baitFiles(sandbox) == [])
+    }
 }
 
 // MARK: - Harnesses
@@ -433,6 +476,19 @@ private final class InteractiveShell {
             if !part.isEmpty { tmux.send("-l", String(part)) }
         }
         #expect(settle { $0 == screen } == screen, sourceLocation: sourceLocation)
+    }
+
+    /// Types `keys` ("\t" is TAB) on a fresh line, runs the line with Enter, and expects the
+    /// command's answer on the screen.
+    func run(_ keys: String, answering answer: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        clear()
+        for (index, part) in keys.split(separator: "\t", omittingEmptySubsequences: false).enumerated() {
+            if index > 0 { tmux.send("Tab") }
+            if !part.isEmpty { tmux.send("-l", String(part)) }
+        }
+        tmux.send("Enter")
+        let screen = settle { $0.contains("\n" + answer + "\n") }
+        #expect(screen.contains("\n" + answer + "\n"), "\(kind): \(screen)", sourceLocation: sourceLocation)
     }
 
     /// fish's `complete -C LINE`: the candidates fish would offer for TAB at the end of `line`.

@@ -15,6 +15,7 @@ public enum FixturePlugins {
         Variant(file: "kinds-v2.so", source: "kinds.c", flags: ["-DFIXTURE_VERSION=\"0.2.0\""]),
         Variant(file: "duplicate.so", source: "duplicate.c"),
         Variant(file: "intents.so", source: "intents.c"),
+        Variant(file: "shellbait.so", source: "shellbait.c"),
         Variant(file: "abi-ok.so", source: "abi.c"),
         Variant(file: "abi-major2.so", source: "abi.c", flags: ["-DFIXTURE_MAJOR=2"]),
         Variant(file: "abi-minor9.so", source: "abi.c", flags: ["-DFIXTURE_MINOR=9"]),
