@@ -32,20 +32,25 @@ let package = Package(
         .target(name: "PluginAPI", dependencies: ["CStandFitABI", "CLibFFI"]),
         // The few Linux calls Swift's Glibc module hides behind _GNU_SOURCE (memfd seals, dladdr1).
         .target(name: "CHostSystem"),
+        // The host library, in layers the compiler checks (docs/ARCHITECTURE.md). At the bottom, the
+        // shared vocabulary: items, types, parameters and values, entities, phrases, invocation,
+        // reply, outcome, JSON value, host error. It imports Foundation only.
+        .target(name: "HostModel", path: "Sources/Host/Model"),
         .target(
             name: "StandFitHost",
             dependencies: [
-                "CStandFitABI", "CLibFFI", "CHostSystem",
+                "HostModel", "CStandFitABI", "CLibFFI", "CHostSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            path: "Sources/Host"
+            path: "Sources/Host",
+            exclude: ["Model"]
         ),
         .executableTarget(
             name: "standfit-host",
             dependencies: [
-                "StandFitHost",
+                "StandFitHost", "HostModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -84,13 +89,13 @@ let package = Package(
         .executableTarget(
             name: "bench-inprocess",
             dependencies: [
-                "StandFitHost", "CStandFitABI", "CLibFFI",
+                "StandFitHost", "HostModel", "CStandFitABI", "CLibFFI",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "bench/InProcess"
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "HostTests", dependencies: ["StandFitHost", "CStandFitABI", "TestSupport"]),
+        .testTarget(name: "HostTests", dependencies: ["StandFitHost", "HostModel", "CStandFitABI", "TestSupport"]),
         .testTarget(name: "PluginAPITests", dependencies: ["PluginAPI", "CLibFFI"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "StandFitTests", dependencies: ["StandFitCore", "PluginAPI"]),

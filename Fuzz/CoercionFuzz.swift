@@ -6,6 +6,7 @@
 // writes reads back to the same text; binding either yields one value per declared parameter,
 // each of its declared kind, or fails with a one-sentence message.
 import Foundation
+import HostModel
 
 private let parameters = [
     ParameterSpec(name: "count", kind: .int64, required: true),

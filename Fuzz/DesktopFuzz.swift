@@ -5,6 +5,7 @@
 // exactly that argv, with the control characters the format cannot carry as U+FFFD. A Name or
 // Comment value holds no line break either.
 import Foundation
+import HostModel
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDesktop(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {

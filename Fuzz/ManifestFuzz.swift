@@ -4,6 +4,7 @@
 // Properties: reading never crashes; a refusal is a HostError whose one sentence names the
 // file; an accepted item has a non-blank type and title; a table's entries are what it holds.
 import Foundation
+import HostModel
 
 private let loader = ManifestLoader(
     expander: VariableExpander(defines: ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.fuzz"], environment: [:]),

@@ -1,4 +1,5 @@
 import Foundation
+import HostModel
 
 /// Keeping the stored dynamic items current: providers are asked after their plugin handled
 /// an action and on `refresh`; `dynamic set` and `dynamic clear` own the script list.

@@ -1,3 +1,5 @@
+import HostModel
+
 /// `say`: a sentence instead of a type.
 extension HostSession {
     /// Understands `sentence` by the actions' phrases and runs the one it fits, with the words

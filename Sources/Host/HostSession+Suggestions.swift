@@ -1,4 +1,5 @@
 import Foundation
+import HostModel
 
 /// Donations and suggestions: every handled run is recorded, and what usually runs around now
 /// is offered back.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import HostModel
 
 /// What a command needs to know about the user's request and environment.
 public struct HostOptions: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import HostModel
 
 /// What the plugin commands (`plugins`, `doctor`) need without a manifest: the paths, the
 /// settings, the host's state (where pins are kept) and the plugin catalog.

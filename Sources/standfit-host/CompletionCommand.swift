@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import StandFitHost
+import HostModel
 
 /// `completion bash|zsh|fish`: the completion script ArgumentParser generates for the whole
 /// command tree. Its static parts (subcommands, options) are in the script; `run`'s types,

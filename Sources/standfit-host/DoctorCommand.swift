@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StandFitHost
+import HostModel
 
 /// `doctor`: everything that decides what loads and runs, and what is wrong with it.
 struct DoctorCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StandFitHost
+import HostModel
 
 /// `donations list|clear`: the local log of handled runs that `suggest` learns from.
 struct DonationsCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StandFitHost
+import HostModel
 
 /// `dynamic set|clear`: the script-owned dynamic list, iOS's `shortcutItems` assignment.
 struct DynamicCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StandFitHost
+import HostModel
 
 /// `export desktop`: the quick actions as a freedesktop `.desktop` file.
 struct ExportCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import StandFitHost
+import HostModel
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

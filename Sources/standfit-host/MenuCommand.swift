@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StandFitHost
+import HostModel
 
 /// `menu`: the long-press menu in the terminal. Arrows or digits choose, Enter runs the item
 /// (with its userInfo, as a desktop click would), Esc or q leaves.

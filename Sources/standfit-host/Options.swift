@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import StandFitHost
+import HostModel
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StandFitHost
+import HostModel
 
 /// The executable's one output path: stdout for results, stderr for errors, and the one place
 /// where outcomes and errors become exit statuses.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StandFitHost
+import HostModel
 
 /// `plugins`: what is on the plugin path, and the commands that manage it.
 struct PluginsCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import StandFitHost
+import HostModel
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import StandFitHost
+import HostModel
 
 struct SayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HostModel
 
 @main
 struct StandFitHostCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import HostModel
 
 /// A swift-log backend writing `standfit-host: warning: message` lines to stderr, with the
 /// plugin a line came from when there is one.

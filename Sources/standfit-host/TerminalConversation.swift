@@ -1,5 +1,6 @@
 import Foundation
 import StandFitHost
+import HostModel
 
 /// Asks for missing values on the terminal: questions on stderr (stdout stays the result's),
 /// answers from stdin, one line each.

@@ -1,4 +1,5 @@
 import Foundation
+import HostModel
 
 /// A list to choose from in a terminal: drawn in place, driven by keys read one at a time with
 /// the terminal in non-canonical, no-echo mode, and restored however it ends.

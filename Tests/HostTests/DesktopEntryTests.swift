@@ -2,6 +2,7 @@ import Foundation
 import StandFitHost
 import Testing
 import TestSupport
+import HostModel
 
 /// Strings a manifest, a plugin or a command line could hand the exporter, each aimed at one
 /// way of breaking a `.desktop` file or the command it runs.

@@ -1,5 +1,6 @@
 import StandFitHost
 import Testing
+import HostModel
 
 /// A registry of fake actions that record what they were called with; no plugin is loaded.
 final class Recorder {

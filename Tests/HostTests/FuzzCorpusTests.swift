@@ -2,6 +2,7 @@ import Foundation
 @testable import StandFitHost
 import Testing
 import TestSupport
+import HostModel
 
 /// Replays the fuzzers' seed corpora and every input a fuzzer once crashed on (`Fuzz/`) through
 /// the same readers, so a crash found once stays fixed without building the fuzzers.

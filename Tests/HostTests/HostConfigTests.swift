@@ -2,6 +2,7 @@ import Foundation
 import StandFitHost
 import Testing
 import TestSupport
+import HostModel
 
 /// `config.json`: every key, its bounds, and the sentence a bad value gets.
 @Suite("Settings")

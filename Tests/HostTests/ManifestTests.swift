@@ -2,6 +2,7 @@ import Foundation
 import StandFitHost
 import Testing
 import TestSupport
+import HostModel
 
 @Suite("Static manifest")
 struct ManifestTests {

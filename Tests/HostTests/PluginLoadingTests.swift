@@ -3,6 +3,7 @@ import Logging
 import StandFitHost
 import Testing
 import TestSupport
+import HostModel
 
 /// A swift-log backend that keeps lines, to check the loader's diagnostics word for word.
 final class LogLines: @unchecked Sendable {

@@ -15,6 +15,7 @@ import CLibFFI
 import CStandFitABI
 import Foundation
 import Logging
+import HostModel
 @_spi(Benchmarks) import StandFitHost
 
 struct Options {

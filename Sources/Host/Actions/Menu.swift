@@ -1,3 +1,5 @@
+import HostModel
+
 /// The merged quick actions in menu order, with why each is where it is.
 ///
 /// Rules, in order:
@@ -35,7 +37,7 @@ public struct Menu: Sendable {
     public var visible: [Entry] { entries.filter { $0.available && $0.withinLimit } }
 
     /// The default number of items shown, as on iOS.
-    public static let defaultLimit = 4
+    public static let defaultLimit = HostConfig.defaultMenuLimit
 
     /// - Parameters:
     ///   - dynamic: each source's items, script list first, then providers in load order.

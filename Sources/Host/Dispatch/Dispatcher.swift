@@ -1,3 +1,5 @@
+import HostModel
+
 /// Finds the handler for a requested type, binds its parameters and runs it.
 ///
 /// Resolution order, first match wins:

@@ -1,6 +1,7 @@
 import CLibFFI
 import CStandFitABI
 import Foundation
+import HostModel
 
 /// A handler's C signature, prepared once for libffi when the action is registered.
 ///

@@ -1,5 +1,6 @@
 import CStandFitABI
 import Foundation
+import HostModel
 
 /// Runs a plugin's C handler for one `Invocation`: builds the `standfit_invocation` context,
 /// calls through libffi and collects what the handler set.

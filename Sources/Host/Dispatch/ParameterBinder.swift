@@ -1,3 +1,5 @@
+import HostModel
+
 /// Binds an action's declared parameters, in order: `name=value` arguments (which win), then
 /// the item's userInfo, then declared defaults. Values are coerced to the declared kind.
 /// `ParameterResolver` does the work; this is its plain form, with nobody to ask.
@@ -25,23 +27,5 @@ public struct ParameterBinder: Sendable {
     public func bind(arguments: [NamedArgument], userInfo: [String: JSONValue]) -> Result<[ArgumentValue?], Failure> {
         ParameterResolver(type: type, parameters: parameters).resolve(arguments: arguments, userInfo: userInfo)
             .map(\.values).mapError { Failure(message: $0.message, parameter: $0.parameter) }
-    }
-}
-
-/// A `name=value` argument from the command line.
-public struct NamedArgument: Hashable, Sendable {
-    public var name: String
-    public var value: String
-
-    public init(name: String, value: String) {
-        self.name = name
-        self.value = value
-    }
-
-    /// Parses `name=value` (the value may contain `=`); nil when there is no `=` or no name.
-    public init?(parsing text: String) {
-        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { return nil }
-        name = String(text[..<equals])
-        value = String(text[text.index(after: equals)...])
     }
 }

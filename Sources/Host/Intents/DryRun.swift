@@ -1,3 +1,5 @@
+import HostModel
+
 /// What `--dry-run` prints: the action and, for each parameter, its value and where it came from.
 enum DryRun {
     static func describe(type: String, title: String, _ parameters: [ResolvedParameter]) -> String {

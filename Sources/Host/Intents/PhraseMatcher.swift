@@ -1,4 +1,5 @@
 import Foundation
+import HostModel
 
 /// Understands a sentence by the phrases actions declare: "log 15 push-ups" fits
 /// "log {count} {exercise}" with count 15 and exercise "push-ups". Literal words must match

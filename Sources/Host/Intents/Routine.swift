@@ -1,4 +1,5 @@
 import Foundation
+import HostModel
 
 /// A user shortcut made of steps, one JSON file in `$XDG_CONFIG_HOME/standfit/shortcuts/`:
 ///

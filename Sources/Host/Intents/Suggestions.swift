@@ -1,4 +1,5 @@
 import Foundation
+import HostModel
 
 /// Ranks what to offer next from the donations: the same action with the same values, scored
 /// by how often it ran (recent runs count more), how recently, and how close the current time

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import HostModel
 
 /// Runs one plugin's handler, or its dynamic provider, in a worker process: the host binary in
 /// its hidden `handler-worker` mode. The worker loads only that plugin, runs the call, and, when
@@ -108,26 +109,5 @@ public enum HandlerWorker {
             }
         }
         return reply
-    }
-}
-
-
-extension ArgumentValue: Codable {
-    private enum CodingKeys: String, CodingKey { case kind, value }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let raw = try container.decode(Int32.self, forKey: .kind)
-        let text = try container.decode(String.self, forKey: .value)
-        guard let kind = ParameterKind(rawValue: raw), let value = ArgumentCoercion.coerce(text, to: kind) else {
-            throw DecodingError.dataCorruptedError(forKey: .value, in: container, debugDescription: "not a value of kind \(raw)")
-        }
-        self = value
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(kind.rawValue, forKey: .kind)
-        try container.encode(text, forKey: .value)
     }
 }

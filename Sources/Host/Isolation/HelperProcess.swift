@@ -1,5 +1,6 @@
 import CHostSystem
 import Foundation
+import HostModel
 
 /// A child run of the host's own binary in a hidden mode (`scan-helper`, `handler-worker`), so
 /// that plugin code which crashes, hangs or exits takes only the child down.

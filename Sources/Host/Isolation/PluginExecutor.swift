@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import HostModel
 
 /// Runs plugin code when an action or a provider is called, and only then: a trusted plugin
 /// (bundled, or pinned by the user) is loaded into the host's process on first use; any other

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import HostModel
 
 /// Scans new or changed plugins in a helper process: the host binary in its hidden
 /// `scan-helper` mode loads each plugin, lets it register, and sends what it registered over

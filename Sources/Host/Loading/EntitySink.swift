@@ -1,5 +1,6 @@
 import CStandFitABI
 import Foundation
+import HostModel
 
 /// Collects the values an entity query adds during one call.
 final class EntitySink {

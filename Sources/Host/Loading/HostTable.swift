@@ -1,5 +1,6 @@
 import CStandFitABI
 import Foundation
+import HostModel
 
 /// The `standfit_host` table handed to a plugin's init: one per plugin, so that `host_data`
 /// says which plugin is calling. Allocated once and never freed: a plugin may keep it.

@@ -1,4 +1,5 @@
 import CStandFitABI
+import HostModel
 
 /// Collects the items a dynamic provider adds during one `provide` call.
 final class ItemSink {

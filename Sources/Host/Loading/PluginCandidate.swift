@@ -1,4 +1,5 @@
 import Foundation
+import HostModel
 
 /// A plugin file that passed every check that runs no plugin code: it exists, is a regular
 /// file, is not a second path to a file already seen, passes the trust checks, and is an ELF

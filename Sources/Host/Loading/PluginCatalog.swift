@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import HostModel
 
 /// The plugins on the search path as commands see them: vetted without running plugin code,
 /// answered from the registry cache where a plugin has not changed, and scanned in a helper

@@ -1,4 +1,5 @@
 import Foundation
+import HostModel
 
 /// `plugins check PATH`: what a plugin author runs before shipping. The plugin is vetted and
 /// then loaded in a scan helper (never in the host), and the report says what it registered

@@ -2,6 +2,7 @@ import CHostSystem
 import CStandFitABI
 import Foundation
 import Logging
+import HostModel
 
 /// One plugin loaded into this process: what it registered, with handlers that call its code.
 public struct LoadedPlugin {

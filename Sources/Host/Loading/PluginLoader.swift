@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import HostModel
 
 /// Finds plugins on the search path and loads every one into this process.
 ///

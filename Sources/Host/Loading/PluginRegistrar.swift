@@ -1,6 +1,7 @@
 import CStandFitABI
 import Foundation
 import Logging
+import HostModel
 
 /// One plugin's side of the host table: what `host_data` points to. It checks and copies what
 /// the plugin registers, and lives for the process, since a plugin may keep the host table.

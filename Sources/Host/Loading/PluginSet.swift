@@ -1,3 +1,5 @@
+import HostModel
+
 /// A loaded plugin, as `plugins` shows it.
 public struct PluginInfo: Sendable, Equatable {
     public var id: String

@@ -1,4 +1,5 @@
 import Logging
+import HostModel
 
 /// Puts plugins together in load order: a second plugin with an id already taken is refused,
 /// and a type two plugins register stays with the one that loaded first.

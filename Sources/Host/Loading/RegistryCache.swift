@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import HostModel
 
 /// What the plugins registered, kept in `$XDG_CACHE_HOME/standfit/registry.sqlite` so that
 /// `list` and `menu` run no plugin code and `run` loads only the plugin that owns the type.

@@ -1,6 +1,7 @@
 import CHostSystem
 import Crypto
 import Foundation
+import HostModel
 
 /// A plugin's bytes, read once into a sealed memory file after their SHA-256 matched the pin:
 /// `dlopen("/proc/self/fd/N")` then maps exactly the bytes that were checked, and nothing can

@@ -1,4 +1,5 @@
 import Foundation
+import HostModel
 
 /// The checks sshd's StrictModes makes of a key file, made of a plugin before any of its code
 /// runs: the file and every directory above it up to the search root must belong to the user

@@ -1,3 +1,5 @@
+import HostModel
+
 /// The static quick actions, as read from a manifest, expanded and localized.
 public struct Manifest: Sendable, Equatable {
     /// The file it was read from; nil when there is none.

@@ -1,3 +1,5 @@
+import HostModel
+
 /// The parts of an iOS `Info.plist` (or its JSON twin) that describe quick actions.
 /// Every other key of a real Info.plist is ignored.
 struct ManifestDocument: Decodable {

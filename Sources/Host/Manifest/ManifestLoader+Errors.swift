@@ -1,4 +1,5 @@
 import Foundation
+import HostModel
 
 extension ManifestLoader {
     /// One sentence for a decoding failure: the file, the key path, what was wrong, and the

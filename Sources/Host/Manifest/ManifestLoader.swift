@@ -1,4 +1,5 @@
 import Foundation
+import HostModel
 
 /// Reads the static manifest: an iOS `Info.plist` verbatim, or the same keys as JSON.
 ///

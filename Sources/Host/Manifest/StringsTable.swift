@@ -1,4 +1,5 @@
 import Foundation
+import HostModel
 
 /// An Apple `.strings` table (`"key" = "value";`, with comments and escapes), as used by
 /// `<lang>.lproj/InfoPlist.strings` to localize an Info.plist.

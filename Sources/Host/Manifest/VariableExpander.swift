@@ -1,3 +1,5 @@
+import HostModel
+
 /// Expands Xcode-style `$(NAME)` references from `--define` values, then the environment.
 ///
 /// `$(NAME:modifier)` forms (such as `$(PRODUCT_NAME:rfc1034identifier)`) use the name's value

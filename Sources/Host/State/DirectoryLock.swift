@@ -1,4 +1,5 @@
 import Foundation
+import HostModel
 
 /// An exclusive `flock(2)` on a directory, held while a database in it is opened and migrated.
 ///

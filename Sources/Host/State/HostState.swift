@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HostModel
 
 /// The host's own state, in SQLite through GRDB: `$XDG_DATA_HOME/standfit/state.sqlite`.
 ///
@@ -282,50 +283,5 @@ public struct HostState: Sendable {
 
     private static func describe(_ error: any Error) -> String {
         (error as? DatabaseError)?.message ?? "\(error)"
-    }
-}
-
-/// One source's stored dynamic items.
-public struct DynamicSource: Sendable, Equatable {
-    /// A plugin id, or `HostState.scriptSource`.
-    public var source: String
-    /// The provider's version when it answered; nil for the script list.
-    public var pluginVersion: String?
-    public var items: [ShortcutItem]
-
-    public init(source: String, pluginVersion: String?, items: [ShortcutItem]) {
-        self.source = source
-        self.pluginVersion = pluginVersion
-        self.items = items
-    }
-}
-
-/// One handled run, as `suggest` learns from it.
-public struct Donation: Sendable, Equatable, Encodable {
-    public var id: Int64?
-    public var type: String
-    /// The values it ran with, as text, by parameter.
-    public var parameters: [String: String]
-    /// The titles of the values that name things ("pushups" → "Push-Ups").
-    public var titles: [String: String]
-    public var date: Date
-
-    private enum CodingKeys: String, CodingKey { case id, type, parameters, titles, date }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(id, forKey: .id)
-        try container.encode(type, forKey: .type)
-        try container.encode(parameters, forKey: .parameters)
-        try container.encode(titles, forKey: .titles)
-        try container.encode(ISO8601DateFormatter().string(from: date), forKey: .date)
-    }
-
-    public init(id: Int64? = nil, type: String, parameters: [String: String], titles: [String: String] = [:], date: Date) {
-        self.id = id
-        self.type = type
-        self.parameters = parameters
-        self.titles = titles
-        self.date = date
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HostModel
 
 /// Reads the list `dynamic set` is given: a JSON array of items with the keys `list --json`
 /// prints, so `list --json` output can be edited and fed back. The list is taken whole or not

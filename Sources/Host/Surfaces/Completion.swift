@@ -1,3 +1,5 @@
+import HostModel
+
 /// What shell completion offers for `run TYPE name=value …`: the types, the parameter names of a
 /// type and the values of a parameter.
 ///

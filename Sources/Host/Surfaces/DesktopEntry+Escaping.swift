@@ -1,3 +1,5 @@
+import HostModel
+
 /// How values are written: the Exec quoting rules, the general string escapes, action ids.
 ///
 /// Everything here walks Unicode scalars, never `Character`s: a hostile `"` followed by a

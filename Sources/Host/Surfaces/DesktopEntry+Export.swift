@@ -1,3 +1,5 @@
+import HostModel
+
 /// The quick actions as a `.desktop` file: the Linux desktop's app-icon menu.
 extension DesktopEntry {
     /// The icon of an entry whose first item has no icon the catalog knows.

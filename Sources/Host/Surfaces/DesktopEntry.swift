@@ -1,3 +1,5 @@
+import HostModel
+
 /// A freedesktop `.desktop` file for the host: the application entry and one
 /// `[Desktop Action …]` group per quick action, the Linux twin of the home-screen long press.
 ///

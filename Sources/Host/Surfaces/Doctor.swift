@@ -1,4 +1,5 @@
 import Foundation
+import HostModel
 
 /// `doctor`: the state of every plugin, the cache, the state database, the settings and the
 /// permissions that decide what loads, on one screen, each problem with its fix.

@@ -1,3 +1,5 @@
+import HostModel
+
 /// `list`: the menu as text and as JSON, and `--explain`'s account of each item.
 extension Menu {
     /// One object per item with every key present (`null` where absent), so scripts can rely

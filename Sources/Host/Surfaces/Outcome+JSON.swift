@@ -1,3 +1,5 @@
+import HostModel
+
 /// `run --json`: one object with `status`, `type` and `message`, and `suggestions`, `data`,
 /// `parameter`, `plugin`, `needsValue` and a routine's `steps` where present; `--dry-run` adds
 /// `parameters`, how each got its value.

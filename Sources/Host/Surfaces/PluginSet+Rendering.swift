@@ -1,3 +1,5 @@
+import HostModel
+
 /// `plugins`: what is loaded, what was refused and what is quarantined, as text and as JSON.
 extension PluginSet {
     public struct Document: Encodable {

@@ -10,21 +10,21 @@
 /// themes without it fall back to no icon, which launchers handle.
 public enum IconCatalog {
     /// What one icon name becomes.
-    struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// An Icon Naming Specification name (no extension, no path).
-        let themeName: String
+        package let themeName: String
         /// One `Character`, for the terminal menu.
-        let glyph: String
+        package let glyph: String
     }
 
     /// The glyph for an item without a known icon.
     public static let defaultGlyph = "•"
 
     /// The theme icon and glyph every `figure.*` symbol (an exercise figure) shares.
-    static let exercise = Entry(themeName: "emoji-activities", glyph: "🏃")
+    package static let exercise = Entry(themeName: "emoji-activities", glyph: "🏃")
 
     /// `UIApplicationShortcutIconType` + key.
-    static let appleIcons: [String: Entry] = [
+    package static let appleIcons: [String: Entry] = [
         "Compose": Entry(themeName: "document-new", glyph: "📝"),
         "Play": Entry(themeName: "media-playback-start", glyph: "▶"),
         "Pause": Entry(themeName: "media-playback-pause", glyph: "⏸"),
@@ -57,7 +57,7 @@ public enum IconCatalog {
     ]
 
     /// SF Symbols by root name; each also answers to `.fill`, `.circle` and `.circle.fill`.
-    static let symbols: [String: Entry] = [
+    package static let symbols: [String: Entry] = [
         "plus": Entry(themeName: "list-add", glyph: "➕"),
         "flame": Entry(themeName: "emblem-important", glyph: "🔥"),
         "chart.bar": Entry(themeName: "x-office-spreadsheet", glyph: "📊"),
@@ -79,7 +79,7 @@ public enum IconCatalog {
     ]
 
     /// Every exact name the catalog answers to; `figure.*` is matched by prefix instead.
-    static let table: [String: Entry] = {
+    package static let table: [String: Entry] = {
         var table: [String: Entry] = [:]
         for (name, entry) in appleIcons {
             table["UIApplicationShortcutIconType" + name] = entry
@@ -92,7 +92,7 @@ public enum IconCatalog {
         return table
     }()
 
-    static func entry(for icon: String?) -> Entry? {
+    package static func entry(for icon: String?) -> Entry? {
         guard let icon else { return nil }
         if let entry = table[icon] { return entry }
         if icon.hasPrefix("figure."), icon.count > "figure.".count { return exercise }

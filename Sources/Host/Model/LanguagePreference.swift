@@ -30,14 +30,14 @@ public struct LanguagePreference: Sendable, Equatable {
     }
 
     /// `nl_NL.UTF-8@euro` → `nl_NL`; nil for empty, `C` and `POSIX`.
-    static func normalize(_ raw: String) -> String? {
+    package static func normalize(_ raw: String) -> String? {
         let name = String(raw.prefix { $0 != "." && $0 != "@" })
         guard !name.isEmpty, name != "C", name != "POSIX" else { return nil }
         return name
     }
 
     /// `nl_NL` → [`nl_NL`, `nl-NL`, `nl`]; `pt-BR` → [`pt-BR`, `pt_BR`, `pt`].
-    static func variants(of language: String) -> [String] {
+    package static func variants(of language: String) -> [String] {
         let base = String(language.prefix { $0 != "_" && $0 != "-" })
         guard base.count < language.count else { return [language] }
         let other = language.contains("_")

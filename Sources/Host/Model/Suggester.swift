@@ -40,17 +40,17 @@ public struct Suggester: Sendable {
             .sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(limit).map(\.key)
     }
 
-    static func lastComponent(of type: String) -> String {
+    package static func lastComponent(of type: String) -> String {
         type.split(separator: ".").last.map(String.init) ?? type
     }
 
     /// Lower-cased letters and digits only: "Log Exercise" and "log-exercise" fold alike.
-    static func fold(_ text: String) -> String {
+    package static func fold(_ text: String) -> String {
         String(text.lowercased().filter { $0.isLetter || $0.isNumber })
     }
 
     /// Levenshtein distance; a key that contains the needle (or the reverse) counts as 1.
-    static func distance(_ a: String, _ b: String, containsBonus: Bool) -> Int {
+    package static func distance(_ a: String, _ b: String, containsBonus: Bool) -> Int {
         if a == b { return 0 }
         if containsBonus, a.count >= 3, b.count >= 3, a.contains(b) || b.contains(a) { return 1 }
         let a = Array(a), b = Array(b)

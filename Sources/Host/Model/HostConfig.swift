@@ -9,7 +9,7 @@ import Foundation
 /// An unknown key is an error rather than ignored, so a typo does not silently do nothing.
 public struct HostConfig: Sendable, Equatable {
     /// How many items menus show (`--limit` overrides it).
-    public var menuLimit: Int = Menu.defaultLimit
+    public var menuLimit: Int = HostConfig.defaultMenuLimit
     /// Seconds a plugin may take to load and initialise while it is scanned.
     public var scanTimeout: Double = 5
     /// Seconds a handler in a worker process may take.
@@ -17,9 +17,12 @@ public struct HostConfig: Sendable, Equatable {
     /// Load only plugins pinned with `plugins trust`.
     public var requireTrusted = false
 
+    /// Menus show 4 items unless told otherwise, as on iOS.
+    public static let defaultMenuLimit = 4
+
     public init() {}
 
-    static let keys = ["menuLimit", "scanTimeout", "handlerTimeout", "requireTrusted"]
+    package static let keys = ["menuLimit", "scanTimeout", "handlerTimeout", "requireTrusted"]
 
     /// Reads `config.json` in `directory`; defaults when there is none.
     public static func load(from directory: URL) throws(HostError) -> HostConfig {

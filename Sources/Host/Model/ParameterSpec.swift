@@ -61,12 +61,44 @@ public struct ParameterSpec: Hashable, Sendable {
 
 extension ArgumentValue {
     /// The value as text that `ArgumentCoercion.coerce(_:to:)` reads back exactly.
-    var text: String {
+    package var text: String {
         switch self {
         case .bool(let value): value ? "true" : "false"
         case .int64(let value): String(value)
         case .double(let value): "\(value)"
         case .string(let value): value
         }
+    }
+}
+
+/// Kept in the registry cache, and sent between the scan helper and the host.
+extension ParameterSpec: Codable {
+    private enum CodingKeys: String, CodingKey { case name, kind, required, defaultValue, title, prompt, domain }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        let raw = try container.decode(Int32.self, forKey: .kind)
+        guard let kind = ParameterKind(rawValue: raw) else {
+            throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown kind \(raw)")
+        }
+        self.kind = kind
+        required = try container.decode(Bool.self, forKey: .required)
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        defaultValue = try container.decodeIfPresent(String.self, forKey: .defaultValue)
+            .flatMap { ArgumentCoercion.coerce($0, to: kind) }
+        prompt = try container.decodeIfPresent(String.self, forKey: .prompt)
+        domain = try container.decodeIfPresent(ParameterDomain.self, forKey: .domain)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(kind.rawValue, forKey: .kind)
+        try container.encode(required, forKey: .required)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(defaultValue?.text, forKey: .defaultValue)
+        try container.encodeIfPresent(prompt, forKey: .prompt)
+        try container.encodeIfPresent(domain, forKey: .domain)
     }
 }

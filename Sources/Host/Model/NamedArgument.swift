@@ -1,0 +1,17 @@
+/// A `name=value` argument from the command line.
+public struct NamedArgument: Hashable, Sendable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    /// Parses `name=value` (the value may contain `=`); nil when there is no `=` or no name.
+    public init?(parsing text: String) {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { return nil }
+        name = String(text[..<equals])
+        value = String(text[text.index(after: equals)...])
+    }
+}
