@@ -36,22 +36,47 @@ let package = Package(
         // shared vocabulary: items, types, parameters and values, entities, phrases, invocation,
         // reply, outcome, JSON value, host error. It imports Foundation only.
         .target(name: "HostModel", path: "Sources/Host/Model"),
+        // On the model only: the manifest reader, the host's own state, and the menu's rules.
+        .target(name: "HostManifest", dependencies: ["HostModel"], path: "Sources/Host/Manifest"),
         .target(
-            name: "StandFitHost",
+            name: "HostStorage",
+            dependencies: ["HostModel", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/Host/State"
+        ),
+        .target(name: "HostMenu", dependencies: ["HostModel"], path: "Sources/Host/Menu"),
+        // Everything that touches plugin code: vetting, trust, the registry cache, loading, the
+        // scan helper and handler workers, and the libffi call.
+        .target(
+            name: "PluginRuntime",
             dependencies: [
                 "HostModel", "CStandFitABI", "CLibFFI", "CHostSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            path: "Sources/Host/PluginRuntime"
+        ),
+        // On the model: entities, parameter resolution and prompts, phrases, suggestions,
+        // routines; then the dispatcher, which resolves a type and runs it.
+        .target(name: "HostIntents", dependencies: ["HostModel"], path: "Sources/Host/Intents"),
+        .target(name: "HostDispatch", dependencies: ["HostModel", "HostIntents"], path: "Sources/Host/Dispatch"),
+        .target(
+            name: "StandFitHost",
+            dependencies: [
+                "HostModel", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents", "HostDispatch",
+                "CStandFitABI", "CLibFFI", "CHostSystem",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Sources/Host",
-            exclude: ["Model"]
+            exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch"]
         ),
         .executableTarget(
             name: "standfit-host",
             dependencies: [
-                "StandFitHost", "HostModel",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StandFitHost", "HostModel", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents",
+                "HostDispatch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -89,13 +114,19 @@ let package = Package(
         .executableTarget(
             name: "bench-inprocess",
             dependencies: [
-                "StandFitHost", "HostModel", "CStandFitABI", "CLibFFI",
+                "StandFitHost", "HostModel", "PluginRuntime", "HostDispatch", "CStandFitABI", "CLibFFI",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "bench/InProcess"
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "HostTests", dependencies: ["StandFitHost", "HostModel", "CStandFitABI", "TestSupport"]),
+        .testTarget(
+            name: "HostTests",
+            dependencies: [
+                "StandFitHost", "HostModel", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents",
+                "HostDispatch", "CStandFitABI", "TestSupport",
+            ]
+        ),
         .testTarget(name: "PluginAPITests", dependencies: ["PluginAPI", "CLibFFI"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "StandFitTests", dependencies: ["StandFitCore", "PluginAPI"]),

@@ -1,5 +1,6 @@
 import Foundation
 import HostModel
+import HostStorage
 
 /// Keeping the stored dynamic items current: providers are asked after their plugin handled
 /// an action and on `refresh`; `dynamic set` and `dynamic clear` own the script list.

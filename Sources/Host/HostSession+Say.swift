@@ -1,4 +1,6 @@
 import HostModel
+import HostIntents
+import HostDispatch
 
 /// `say`: a sentence instead of a type.
 extension HostSession {

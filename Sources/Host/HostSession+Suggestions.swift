@@ -1,5 +1,6 @@
 import Foundation
 import HostModel
+import HostIntents
 
 /// Donations and suggestions: every handled run is recorded, and what usually runs around now
 /// is offered back.

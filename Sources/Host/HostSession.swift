@@ -1,6 +1,12 @@
 import Foundation
 import Logging
 import HostModel
+import HostManifest
+import HostStorage
+import HostMenu
+import PluginRuntime
+import HostIntents
+import HostDispatch
 
 /// What a command needs to know about the user's request and environment.
 public struct HostOptions: Sendable {

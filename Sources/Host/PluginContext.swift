@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import HostModel
+import HostStorage
+import PluginRuntime
 
 /// What the plugin commands (`plugins`, `doctor`) need without a manifest: the paths, the
 /// settings, the host's state (where pins are kept) and the plugin catalog.

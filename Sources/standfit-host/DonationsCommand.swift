@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import StandFitHost
 import HostModel
+import HostStorage
+import HostIntents
 
 /// `donations list|clear`: the local log of handled runs that `suggest` learns from.
 struct DonationsCommand: ParsableCommand {

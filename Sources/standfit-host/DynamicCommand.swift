@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StandFitHost
 import HostModel
+import HostStorage
 
 /// `dynamic set|clear`: the script-owned dynamic list, iOS's `shortcutItems` assignment.
 struct DynamicCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import StandFitHost
 import HostModel
+import HostDispatch
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StandFitHost
 import HostModel
+import PluginRuntime
 
 /// `plugins`: what is on the plugin path, and the commands that manage it.
 struct PluginsCommand: ParsableCommand {

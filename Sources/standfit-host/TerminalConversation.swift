@@ -1,6 +1,7 @@
 import Foundation
 import StandFitHost
 import HostModel
+import HostIntents
 
 /// Asks for missing values on the terminal: questions on stderr (stdout stays the result's),
 /// answers from stdin, one line each.

@@ -1,6 +1,8 @@
 import StandFitHost
 import Testing
 import HostModel
+import HostMenu
+import HostDispatch
 
 /// A registry of fake actions that record what they were called with; no plugin is loaded.
 final class Recorder {

@@ -2,7 +2,8 @@ import Foundation
 @testable import StandFitHost
 import Testing
 import TestSupport
-import HostModel
+@testable import HostModel
+@testable import HostManifest
 
 /// Replays the fuzzers' seed corpora and every input a fuzzer once crashed on (`Fuzz/`) through
 /// the same readers, so a crash found once stays fixed without building the fuzzers.

@@ -3,6 +3,7 @@ import StandFitHost
 import Testing
 import TestSupport
 import HostModel
+import HostStorage
 
 @Suite("Host state", .needs(.sqlite3))
 struct HostStateTests {

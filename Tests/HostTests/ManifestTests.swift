@@ -3,6 +3,7 @@ import StandFitHost
 import Testing
 import TestSupport
 import HostModel
+import HostManifest
 
 @Suite("Static manifest")
 struct ManifestTests {

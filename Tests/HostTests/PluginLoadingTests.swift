@@ -4,6 +4,8 @@ import StandFitHost
 import Testing
 import TestSupport
 import HostModel
+import PluginRuntime
+import HostDispatch
 
 /// A swift-log backend that keeps lines, to check the loader's diagnostics word for word.
 final class LogLines: @unchecked Sendable {

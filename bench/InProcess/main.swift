@@ -16,7 +16,9 @@ import CStandFitABI
 import Foundation
 import Logging
 import HostModel
-@_spi(Benchmarks) import StandFitHost
+import StandFitHost
+@_spi(Benchmarks) import PluginRuntime
+import HostDispatch
 
 struct Options {
     var plugin: String

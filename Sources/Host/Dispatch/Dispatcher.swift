@@ -1,4 +1,5 @@
 import HostModel
+import HostIntents
 
 /// Finds the handler for a requested type, binds its parameters and runs it.
 ///
@@ -156,7 +157,7 @@ public struct Dispatcher {
     }
 
     /// Registered full types, routine types and item types, without duplicates, in a stable order.
-    func knownTypes() -> [String] {
+    package func knownTypes() -> [String] {
         var seen = Set<String>()
         return (registry.actions.filter { !$0.isNamespace }.map(\.type) + routines.map(\.type) + items.map(\.type))
             .filter { seen.insert($0).inserted }

@@ -1,4 +1,5 @@
 import HostModel
+import HostIntents
 
 /// Binds an action's declared parameters, in order: `name=value` arguments (which win), then
 /// the item's userInfo, then declared defaults. Values are coerced to the declared kind.

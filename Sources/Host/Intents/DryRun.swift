@@ -1,8 +1,8 @@
 import HostModel
 
 /// What `--dry-run` prints: the action and, for each parameter, its value and where it came from.
-enum DryRun {
-    static func describe(type: String, title: String, _ parameters: [ResolvedParameter]) -> String {
+package enum DryRun {
+    package static func describe(type: String, title: String, _ parameters: [ResolvedParameter]) -> String {
         var lines = ["\(title) (\(type)) would run with:"]
         if parameters.isEmpty { lines.append("  no parameters") }
         let width = parameters.map(\.name.count).max() ?? 0

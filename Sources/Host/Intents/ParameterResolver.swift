@@ -315,11 +315,3 @@ private enum Match {
         }
     }
 }
-
-extension JSONValue {
-    /// The string, when this is one.
-    var stringValue: String? {
-        if case .string(let text) = self { return text }
-        return nil
-    }
-}

@@ -27,7 +27,7 @@ public struct Routine: Sendable, Equatable {
         }
 
         /// The parameters as `name=value` arguments.
-        var arguments: [NamedArgument] {
+        package var arguments: [NamedArgument] {
             parameters.keys.sorted().map { name in
                 NamedArgument(name: name, value: parameters[name]!.stringValue ?? parameters[name]!.jsonText)
             }

@@ -79,3 +79,11 @@ extension JSONValue: Codable {
         }
     }
 }
+
+extension JSONValue {
+    /// The string, when this is one.
+    package var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import HostModel
+import PluginRuntime
 
 /// `doctor`: the state of every plugin, the cache, the state database, the settings and the
 /// permissions that decide what loads, on one screen, each problem with its fix.

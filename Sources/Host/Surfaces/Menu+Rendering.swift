@@ -1,4 +1,6 @@
 import HostModel
+import HostStorage
+import HostMenu
 
 /// `list`: the menu as text and as JSON, and `--explain`'s account of each item.
 extension Menu {

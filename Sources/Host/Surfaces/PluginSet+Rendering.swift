@@ -1,4 +1,5 @@
 import HostModel
+import PluginRuntime
 
 /// `plugins`: what is loaded, what was refused and what is quarantined, as text and as JSON.
 extension PluginSet {

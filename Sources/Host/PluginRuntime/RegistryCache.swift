@@ -12,11 +12,11 @@ import HostModel
 /// scanned again. Quarantined and refused plugins
 /// are kept too, so they are skipped until the file changes. The file carries its own format
 /// version; one of another version, or one that cannot be read, is rebuilt from scratch.
-struct RegistryCache {
+package struct RegistryCache {
     /// Bumped whenever what an entry holds changes shape.
-    static let formatVersion = 2
+    package static let formatVersion = 2
 
-    let url: URL
+    package let url: URL
     private let queue: DatabaseQueue
 
     /// Opens the cache in `directory`, rebuilding it when it is unreadable; nil when it cannot
@@ -129,7 +129,7 @@ struct RegistryCache {
     }
 
     /// How many entries there are, for `doctor`.
-    func entryCount() -> Int {
+    package func entryCount() -> Int {
         (try? queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM plugin") }) ?? 0
     }
 }

@@ -201,8 +201,8 @@ enum Signal {
 }
 
 /// Seconds as people write them: "5", "0.5".
-enum Seconds {
-    static func format(_ value: Double) -> String {
+package enum Seconds {
+    package static func format(_ value: Double) -> String {
         value.rounded() == value ? String(Int(value)) : String(value)
     }
 }

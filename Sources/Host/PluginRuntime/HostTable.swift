@@ -4,8 +4,8 @@ import HostModel
 
 /// The `standfit_host` table handed to a plugin's init: one per plugin, so that `host_data`
 /// says which plugin is calling. Allocated once and never freed: a plugin may keep it.
-enum HostTable {
-    static let version = "1.0.0"
+package enum HostTable {
+    package static let version = "1.0.0"
 
     static func make(for registrar: PluginRegistrar) -> UnsafePointer<standfit_host> {
         let table = UnsafeMutablePointer<standfit_host>.allocate(capacity: 1)

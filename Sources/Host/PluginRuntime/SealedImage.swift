@@ -6,7 +6,7 @@ import HostModel
 /// A plugin's bytes, read once into a sealed memory file after their SHA-256 matched the pin:
 /// `dlopen("/proc/self/fd/N")` then maps exactly the bytes that were checked, and nothing can
 /// change them, whatever happens to the file on disk afterwards.
-struct SealedImage {
+package struct SealedImage {
     /// `/proc/self/fd/N`, for `dlopen`. The descriptor stays open for the life of the process,
     /// like the plugin it holds.
     var path: String
@@ -17,12 +17,12 @@ struct SealedImage {
     }
 
     /// The SHA-256 of `data`, as lowercase hex.
-    static func sha256(_ data: Data) -> String {
+    package static func sha256(_ data: Data) -> String {
         SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The SHA-256 of the file at `path`, as lowercase hex.
-    static func sha256(ofFile path: String) throws -> String {
+    package static func sha256(ofFile path: String) throws -> String {
         sha256(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 

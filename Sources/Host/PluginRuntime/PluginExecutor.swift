@@ -6,7 +6,7 @@ import HostModel
 /// (bundled, or pinned by the user) is loaded into the host's process on first use; any other
 /// plugin, or every plugin under `--isolate`, runs in a worker process with a deadline, so a
 /// crash or a hang becomes a `plugin-failed` answer naming the plugin, the type and the fault.
-final class PluginExecutor {
+package final class PluginExecutor {
     struct Settings {
         var paths: HostPaths
         var executable: String
@@ -23,7 +23,7 @@ final class PluginExecutor {
     let logger: Logger
     /// Languages a provider is asked in after its plugin handled an action (the run's
     /// language and those stored for it), so a worker can answer them in the same process.
-    var refreshLanguages: (_ pluginID: String) -> [String] = { _ in [] }
+    package var refreshLanguages: (_ pluginID: String) -> [String] = { _ in [] }
     private var loaded: [String: Result<LoadedPlugin, PluginRefusal>] = [:]
     /// Provider answers a worker gave with its handler's reply, by plugin and language.
     private var prefetched: [String: [String: HandlerWorker.ProviderAnswer]] = [:]

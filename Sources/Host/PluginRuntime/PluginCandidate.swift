@@ -46,7 +46,7 @@ public struct FileIdentity: Sendable, Hashable, Codable {
 
 /// One entry of the search path, checked: a candidate, a refusal, or a second path to a file
 /// already seen (skipped quietly).
-enum VettedFile {
+package enum VettedFile {
     case candidate(PluginCandidate)
     case refused(PluginRefusal)
 }
@@ -56,7 +56,7 @@ enum VettedFile {
 /// Rationale: every check here reads file metadata or a file's first bytes only, so it is run
 /// on every command, before the registry cache is trusted: a `chmod o+w` changes no
 /// modification time, and must still stop the plugin from loading.
-struct PluginVetting {
+package struct PluginVetting {
     var searchPath: [URL]
     /// Where the plugins that come with the host are (real paths): directories, whose every
     /// plugin is bundled, and single files.
@@ -100,7 +100,7 @@ struct PluginVetting {
     }
 
     /// Vets every file on the search path, in load order; second paths to one file are dropped.
-    func vet(logger: (String) -> Void = { _ in }) -> [VettedFile] {
+    package func vet(logger: (String) -> Void = { _ in }) -> [VettedFile] {
         struct Inode: Hashable { var device: UInt64; var inode: UInt64 }
         var seen: [Inode: String] = [:]
         var result: [VettedFile] = []
@@ -123,7 +123,7 @@ struct PluginVetting {
 
     /// Vets one file named on its own (`plugins check`, `plugins trust`): its directory is the
     /// search root the trust checks stop at.
-    static func vet(file path: String, bundledLocations: Set<String> = [],
+    package static func vet(file path: String, bundledLocations: Set<String> = [],
                     pins: [String: String] = [:]) -> Result<PluginCandidate, PluginRefusal> {
         let url = URL(fileURLWithPath: path)
         let vetting = PluginVetting(searchPath: [url], bundledLocations: bundledLocations, pins: pins,
@@ -131,7 +131,7 @@ struct PluginVetting {
         return vetting.vet(path, root: url.deletingLastPathComponent().path)
     }
 
-    func vet(_ path: String, root: String) -> Result<PluginCandidate, PluginRefusal> {
+    package func vet(_ path: String, root: String) -> Result<PluginCandidate, PluginRefusal> {
         func refuse(_ reason: String) -> Result<PluginCandidate, PluginRefusal> {
             .failure(PluginRefusal(path: path, reason: reason))
         }

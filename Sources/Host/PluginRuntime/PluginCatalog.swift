@@ -22,6 +22,22 @@ public struct PluginCatalog {
         public var handlerTimeout: Double
         public var isolate: Bool
         public var verbose: Bool
+
+        package init(searchPath: [URL], paths: HostPaths, language: String, bundledLocations: Set<String>,
+                     pins: [String: String], requireTrusted: Bool, executable: String, scanTimeout: Double,
+                     handlerTimeout: Double, isolate: Bool, verbose: Bool) {
+            self.searchPath = searchPath
+            self.paths = paths
+            self.language = language
+            self.bundledLocations = bundledLocations
+            self.pins = pins
+            self.requireTrusted = requireTrusted
+            self.executable = executable
+            self.scanTimeout = scanTimeout
+            self.handlerTimeout = handlerTimeout
+            self.isolate = isolate
+            self.verbose = verbose
+        }
     }
 
     public var settings: Settings
@@ -37,10 +53,10 @@ public struct PluginCatalog {
         public var plugins: PluginSet
         /// Scanned now rather than answered from the cache.
         public var scannedCount: Int
-        let executor: PluginExecutor
+        package let executor: PluginExecutor
     }
 
-    var cache: RegistryCache? { RegistryCache(directory: settings.paths.cacheDirectory, logger: logger) }
+    package var cache: RegistryCache? { RegistryCache(directory: settings.paths.cacheDirectory, logger: logger) }
 
     /// Forgets every cached scan, so the next load scans every plugin again.
     public func clearCache() throws {
