@@ -60,23 +60,30 @@ let package = Package(
         // routines; then the dispatcher, which resolves a type and runs it.
         .target(name: "HostIntents", dependencies: ["HostModel"], path: "Sources/Host/Intents"),
         .target(name: "HostDispatch", dependencies: ["HostModel", "HostIntents"], path: "Sources/Host/Dispatch"),
+        // What people see: the menu and outcomes as text and JSON, the plugin list, the desktop
+        // entry. Nothing below imports it.
+        .target(
+            name: "HostSurfaces",
+            dependencies: ["HostModel", "HostMenu", "HostStorage", "PluginRuntime"],
+            path: "Sources/Host/Surfaces"
+        ),
         .target(
             name: "StandFitHost",
             dependencies: [
                 "HostModel", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents", "HostDispatch",
-                "CStandFitABI", "CLibFFI", "CHostSystem",
+                "HostSurfaces", "CStandFitABI", "CLibFFI", "CHostSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/Host",
-            exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch"]
+            exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch", "Surfaces"]
         ),
         .executableTarget(
             name: "standfit-host",
             dependencies: [
                 "StandFitHost", "HostModel", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents",
-                "HostDispatch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "HostDispatch", "HostSurfaces", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -124,7 +131,7 @@ let package = Package(
             name: "HostTests",
             dependencies: [
                 "StandFitHost", "HostModel", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents",
-                "HostDispatch", "CStandFitABI", "TestSupport",
+                "HostDispatch", "HostSurfaces", "CStandFitABI", "TestSupport",
             ]
         ),
         .testTarget(name: "PluginAPITests", dependencies: ["PluginAPI", "CLibFFI"]),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StandFitHost
 import HostModel
+import HostSurfaces
 
 /// `export desktop`: the quick actions as a freedesktop `.desktop` file.
 struct ExportCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import StandFitHost
 import Testing
 import TestSupport
 import HostModel
+import HostSurfaces
 
 /// Strings a manifest, a plugin or a command line could hand the exporter, each aimed at one
 /// way of breaking a `.desktop` file or the command it runs.

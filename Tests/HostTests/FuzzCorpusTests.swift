@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 @testable import HostModel
 @testable import HostManifest
+@testable import HostSurfaces
 
 /// Replays the fuzzers' seed corpora and every input a fuzzer once crashed on (`Fuzz/`) through
 /// the same readers, so a crash found once stays fixed without building the fuzzers.

@@ -1,5 +1,6 @@
 import Foundation
 import HostModel
+import HostSurfaces
 
 /// `export desktop --install`: the `.desktop` file in `$XDG_DATA_HOME/applications/` that puts
 /// the quick actions on the desktop's app-icon menu, and keeping it current.
