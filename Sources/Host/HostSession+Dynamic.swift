@@ -35,7 +35,7 @@ extension HostSession {
                 switch provider.items(language) {
                 case .success(let items):
                     do {
-                        try state.replaceItems(source: id, language: language, pluginVersion: versions[id], items: items)
+                        try state.replaceItems(source: id, language: language, pluginVersion: versions[id], items: items, at: request.wallClock)
                         changed = true
                         if position == 0 { report.itemCount = items.count }
                     } catch {
@@ -58,7 +58,7 @@ extension HostSession {
 
     /// Replaces the script-owned dynamic list.
     public func setScriptItems(_ items: [ShortcutItem]) throws(HostError) {
-        try state.replaceItems(source: HostState.scriptSource, language: "", pluginVersion: nil, items: items)
+        try state.replaceItems(source: HostState.scriptSource, language: "", pluginVersion: nil, items: items, at: request.wallClock)
         dynamicItemsChanged()
     }
 

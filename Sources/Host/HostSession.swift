@@ -8,7 +8,8 @@ import PluginRuntime
 import HostIntents
 import HostDispatch
 
-/// What a command needs to know about the user's request and environment.
+/// What a command was asked to do: the request's own facts (`HostRequest`) and the options of
+/// the command line.
 public struct HostOptions: Sendable {
     /// `--manifest`: a file or a directory; nil for `$XDG_CONFIG_HOME/standfit/`.
     public var manifestPath: String?
@@ -16,7 +17,8 @@ public struct HostOptions: Sendable {
     public var defines: [String: String]
     /// `--locale`.
     public var locale: String?
-    public var environment: [String: String]
+    /// The request's environment, working directory, terminals, clock and home.
+    public var request: HostRequest
     /// The running executable (symlinks resolved): bundled plugins are found beside it, and it
     /// is started again as the scan helper and the handler worker.
     public var executable: URL
@@ -29,12 +31,12 @@ public struct HostOptions: Sendable {
     public var verbose: Bool
 
     public init(manifestPath: String? = nil, defines: [String: String] = [:], locale: String? = nil,
-                environment: [String: String], executable: URL, isolate: Bool = false,
+                request: HostRequest, executable: URL, isolate: Bool = false,
                 requireTrusted: Bool = false, verbose: Bool = false) {
         self.manifestPath = manifestPath
         self.defines = defines
         self.locale = locale
-        self.environment = environment
+        self.request = request
         self.executable = executable
         self.isolate = isolate
         self.requireTrusted = requireTrusted
@@ -42,6 +44,7 @@ public struct HostOptions: Sendable {
     }
 
     public var executableDirectory: URL { executable.deletingLastPathComponent() }
+    public var environment: [String: String] { request.environment }
 }
 
 /// The composition root of one command: reads the manifest, loads the plugins, and hands the
@@ -59,29 +62,26 @@ public struct HostSession {
     public let state: HostState
     /// The user's routines that can run (`$XDG_CONFIG_HOME/standfit/shortcuts/*.json`).
     public let routines: [Routine]
-    /// Now, for donations and suggestions: `STANDFIT_NOW` (ISO 8601) when set, as StandFit reads it.
+    /// Now, for donations, suggestions and stored items: the request's clock (`STANDFIT_NOW`
+    /// when set, as StandFit reads it).
     public let now: Date
+    /// The request this session serves.
+    public let request: HostRequest
     let logger: Logger
 
     /// Loads the manifest and the plugins.
     public init(options: HostOptions, logger: Logger) throws(HostError) {
         self.logger = logger
-        paths = HostPaths(environment: options.environment)
+        paths = options.request.paths
         config = try HostConfig.load(from: paths.configDirectory)
         state = try HostState(directory: paths.dataDirectory)
-        if let fixed = options.environment["STANDFIT_NOW"] {
-            guard let date = ISO8601DateFormatter().date(from: fixed) else {
-                throw HostError(.configInvalid, "STANDFIT_NOW is '\(fixed)', which is not an ISO 8601 instant; set it like 2026-03-29T08:30:00Z or unset it.")
-            }
-            now = date
-        } else {
-            now = Date()
-        }
+        now = try options.request.now()
+        request = options.request
         let preference = LanguagePreference(explicit: options.locale, environment: options.environment)
         let loader = ManifestLoader(
             expander: VariableExpander(defines: options.defines, environment: options.environment),
             language: preference)
-        let location = try ManifestLoader.locate(options.manifestPath ?? paths.configDirectory.path,
+        let location = try ManifestLoader.locate(options.manifestPath.map { options.request.url(forPath: $0).path } ?? paths.configDirectory.path,
                                                  required: options.manifestPath != nil)
         let manifest = try location.map { url throws(HostError) in try loader.load(url) } ?? Manifest()
         if let path = manifest.path {
@@ -117,11 +117,13 @@ public struct HostSession {
         let bundled = paths.bundledPlugins(executableDirectory: options.executableDirectory)
         let settings = PluginCatalog.Settings(
             searchPath: paths.pluginSearchPath(environment: options.environment,
-                                               executableDirectory: options.executableDirectory),
+                                               executableDirectory: options.executableDirectory)
+                .map { options.request.url(forPath: $0.path) },
             paths: paths, language: language,
             bundledLocations: Set(bundled.map { RealPath.of($0.path) }),
             pins: try state.pins(), requireTrusted: options.requireTrusted || config.requireTrusted,
-            executable: options.executable.path, scanTimeout: config.scanTimeout,
+            executable: options.executable.path, environment: options.environment,
+            now: options.request.wallClock, scanTimeout: config.scanTimeout,
             handlerTimeout: config.handlerTimeout, isolate: options.isolate, verbose: options.verbose)
         return PluginCatalog(settings: settings, logger: logger)
     }

@@ -11,9 +11,12 @@ public struct PluginContext {
     public let config: HostConfig
     public let state: HostState
     public let catalog: PluginCatalog
+    /// The request this context serves.
+    public let request: HostRequest
 
     public init(options: HostOptions, logger: Logger) throws(HostError) {
-        paths = HostPaths(environment: options.environment)
+        paths = options.request.paths
+        request = options.request
         config = try HostConfig.load(from: paths.configDirectory)
         state = try HostState(directory: paths.dataDirectory)
         catalog = try HostSession.catalog(options: options, paths: paths, config: config, state: state, logger: logger)
@@ -43,7 +46,7 @@ public struct PluginContext {
         } catch {
             throw HostError(.io, "Plugin \(path) cannot be read (\(error.localizedDescription)); check its permissions.", cause: error)
         }
-        try state.pin(candidate.realPath, sha256: sha256)
+        try state.pin(candidate.realPath, sha256: sha256, at: request.wallClock)
         return (candidate.realPath, sha256)
     }
 

@@ -115,7 +115,7 @@ enum RunCompletion {
     /// --require-trusted, the environment, and a logger that drops everything.
     private static func session(for line: CompletionLine) -> HostSession? {
         let options = HostOptions(manifestPath: line.manifest, defines: line.defines, locale: line.locale,
-                                  environment: ProcessInfo.processInfo.environment, executable: Executable.url,
+                                  request: .thisProcess, executable: Executable.url,
                                   requireTrusted: line.requireTrusted)
         let logger = Logger(label: "standfit-host.completion") { _ in SwiftLogNoOpLogHandler() }
         return try? HostSession(options: options, logger: logger)
@@ -276,8 +276,7 @@ struct CompletionLine {
 
     /// `~/…` as the shell would expand it when the command runs.
     static func expandingTilde(_ path: String) -> String {
-        guard path == "~" || path.hasPrefix("~/"),
-              let home = ProcessInfo.processInfo.environment["HOME"] else { return path }
-        return home + path.dropFirst()
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        return HostRequest.thisProcess.homeDirectory + path.dropFirst()
     }
 }

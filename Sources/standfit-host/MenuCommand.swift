@@ -26,7 +26,7 @@ struct MenuCommand: ParsableCommand {
         if global.json {
             throw ValidationError("menu is interactive and has no --json; use 'standfit-host list --json'.")
         }
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+        guard HostRequest.thisProcess.stdinIsTerminal, HostRequest.thisProcess.stdoutIsTerminal else {
             throw ValidationError("menu needs a terminal on standard input and output; in scripts use 'standfit-host list' to see the actions and 'standfit-host run TYPE' to run one.")
         }
     }

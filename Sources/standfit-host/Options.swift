@@ -51,7 +51,7 @@ struct ManifestOptions: ParsableArguments {
             if let pair = NamedArgument(parsing: define) { values[pair.name] = pair.value }
         }
         return HostOptions(manifestPath: manifest, defines: values, locale: locale,
-                           environment: ProcessInfo.processInfo.environment, executable: Executable.url,
+                           request: .thisProcess, executable: Executable.url,
                            isolate: isolate, requireTrusted: requireTrusted, verbose: global.verbose)
     }
 }

@@ -22,7 +22,7 @@ struct PluginsCommand: ParsableCommand {
         var requireTrusted = false
 
         func context() throws -> PluginContext {
-            let options = HostOptions(environment: ProcessInfo.processInfo.environment, executable: Executable.url,
+            let options = HostOptions(request: .thisProcess, executable: Executable.url,
                                       requireTrusted: requireTrusted, verbose: global.verbose)
             return try Output.session(global) { () throws(HostError) in
                 try PluginContext(options: options, logger: global.logger)
@@ -152,8 +152,7 @@ struct ScanHelperCommand: ParsableCommand {
     @Flag(name: .shortAndLong) var verbose = false
 
     func run() throws {
-        let paths = HostPaths(environment: ProcessInfo.processInfo.environment)
-        let status = ScanHelper.serve(paths: paths, logger: GlobalOptions.logger(verbose: verbose))
+        let status = ScanHelper.serve(request: .thisProcess, logger: GlobalOptions.logger(verbose: verbose))
         if status != 0 { throw ExitCode(status) }
     }
 }
@@ -165,8 +164,7 @@ struct HandlerWorkerCommand: ParsableCommand {
     @Flag(name: .shortAndLong) var verbose = false
 
     func run() throws {
-        let paths = HostPaths(environment: ProcessInfo.processInfo.environment)
-        let status = HandlerWorker.serve(paths: paths, logger: GlobalOptions.logger(verbose: verbose))
+        let status = HandlerWorker.serve(request: .thisProcess, logger: GlobalOptions.logger(verbose: verbose))
         if status != 0 { throw ExitCode(status) }
     }
 }

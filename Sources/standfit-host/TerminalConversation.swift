@@ -8,7 +8,7 @@ import HostIntents
 final class TerminalConversation: Conversation {
     /// A conversation when stdin is a terminal and `--no-input` was not given; nil otherwise.
     static func make(noInput: Bool) -> TerminalConversation? {
-        guard !noInput, isatty(STDIN_FILENO) == 1 else { return nil }
+        guard !noInput, HostRequest.thisProcess.stdinIsTerminal else { return nil }
         return TerminalConversation()
     }
 

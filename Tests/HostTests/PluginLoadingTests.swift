@@ -39,7 +39,7 @@ final class LogLines: @unchecked Sendable {
 @Suite("Loading real plugins", .serialized)
 struct PluginLoadingTests {
     let log = LogLines()
-    let paths = HostPaths(environment: ["HOME": makeTemporaryDirectory().path])
+    let paths = HostPaths(environment: [:], homeDirectory: makeTemporaryDirectory().path)
 
     func load(_ files: [URL]) -> PluginSet {
         PluginLoader(searchPath: files, paths: paths, logger: log.logger).load()

@@ -88,7 +88,7 @@ let logger = Logger(label: "bench-inprocess") { _ in SwiftLogNoOpLogHandler() }
 let home = FileManager.default.temporaryDirectory.appendingPathComponent("bench-inprocess-\(getpid())")
 defer { try? FileManager.default.removeItem(at: home) }
 let plugins = PluginLoader(searchPath: [URL(fileURLWithPath: options.plugin)],
-                           paths: HostPaths(environment: ["HOME": home.path]), logger: logger).load()
+                           paths: HostPaths(environment: [:], homeDirectory: home.path), logger: logger).load()
 guard let action = plugins.registry.action(exactly: "bench.noop.0") else {
     fail("\(options.plugin) registered no bench.noop.0; pass the no-op plugin built with NOOP_INDEX=0.")
 }

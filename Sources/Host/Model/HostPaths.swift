@@ -9,8 +9,10 @@ public struct HostPaths: Sendable, Equatable {
     /// `$XDG_CACHE_HOME/standfit`.
     public var cacheDirectory: URL
 
-    public init(environment: [String: String]) {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    /// The directories `environment` names; `homeDirectory` is the request's home (`$HOME`, else
+    /// the account's).
+    public init(environment: [String: String], homeDirectory: String) {
+        let home = homeDirectory
         func base(_ variable: String, _ fallback: String) -> URL {
             // The spec says a relative path in these variables is invalid and must be ignored.
             if let value = environment[variable], value.hasPrefix("/") {

@@ -61,8 +61,9 @@ public enum HandlerWorker {
     }
 
     /// The worker's side: reads the request on stdin, answers on the result pipe.
-    public static func serve(paths: HostPaths, logger: Logger) -> Int32 {
-        HelperProcess.dieWithParent()
+    public static func serve(request: HostRequest, logger: Logger) -> Int32 {
+        HelperProcess.dieWithParent(environment: request.environment)
+        let paths = request.paths
         let input = FileHandle.standardInput.readDataToEndOfFile()
         guard let request = try? JSONDecoder().decode(Request.self, from: input) else {
             logger.error("handler-worker: the request on stdin is not valid; this mode is for the host's own use.")

@@ -38,7 +38,8 @@ final class HelperProcess {
     /// Starts `executable` with `arguments` and hands it `input` on stdin. Unless `verbose`,
     /// Swift's crash backtracer is off in the child: the host reports a crash in one sentence,
     /// and a plugin author asks for the full backtrace with --verbose.
-    init(executable: String, arguments: [String], input: Data, verbose: Bool) throws(HelperError) {
+    init(executable: String, arguments: [String], environment: [String: String], input: Data,
+         verbose: Bool) throws(HelperError) {
         // A child that dies before reading its input must not take the host down with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var request: [Int32] = [0, 0], answer: [Int32] = [0, 0]
@@ -54,7 +55,7 @@ final class HelperProcess {
         posix_spawn_file_actions_adddup2(&actions, 2, 1)
         posix_spawn_file_actions_adddup2(&actions, answer[1], HelperProcess.resultDescriptor)
         let argv = ([executable] + arguments + (verbose ? ["--verbose"] : [])).map { strdup($0) } + [nil]
-        var environment = ProcessInfo.processInfo.environment
+        var environment = environment
         if !verbose { environment["SWIFT_BACKTRACE"] = "enable=no" }
         environment[HelperProcess.parentVariable] = String(getpid())
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -88,8 +89,8 @@ final class HelperProcess {
     /// A host killed with SIGKILL cannot kill its helper; without this, a helper scanning a
     /// plugin that hangs, or a worker running a hanging handler, would stay forever (reparented
     /// to init), and a worker could finish an action after its host was killed.
-    static func dieWithParent() {
-        guard let text = ProcessInfo.processInfo.environment[parentVariable], let parent = pid_t(text) else { return }
+    static func dieWithParent(environment: [String: String]) {
+        guard let text = environment[parentVariable], let parent = pid_t(text) else { return }
         _ = standfit_die_with_parent(parent)
     }
 

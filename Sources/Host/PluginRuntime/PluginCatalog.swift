@@ -18,13 +18,18 @@ public struct PluginCatalog {
         public var requireTrusted: Bool
         /// The host binary, started again as scan helper and handler worker.
         public var executable: String
+        /// The request's environment, which helpers and workers run in.
+        public var environment: [String: String]
+        /// The request's wall clock, for when a scan was cached.
+        public var now: Date
         public var scanTimeout: Double
         public var handlerTimeout: Double
         public var isolate: Bool
         public var verbose: Bool
 
         package init(searchPath: [URL], paths: HostPaths, language: String, bundledLocations: Set<String>,
-                     pins: [String: String], requireTrusted: Bool, executable: String, scanTimeout: Double,
+                     pins: [String: String], requireTrusted: Bool, executable: String,
+                     environment: [String: String], now: Date, scanTimeout: Double,
                      handlerTimeout: Double, isolate: Bool, verbose: Bool) {
             self.searchPath = searchPath
             self.paths = paths
@@ -33,6 +38,8 @@ public struct PluginCatalog {
             self.pins = pins
             self.requireTrusted = requireTrusted
             self.executable = executable
+            self.environment = environment
+            self.now = now
             self.scanTimeout = scanTimeout
             self.handlerTimeout = handlerTimeout
             self.isolate = isolate
@@ -76,8 +83,9 @@ public struct PluginCatalog {
         let stale = candidates.filter { results[$0.realPath] == nil }
         if !stale.isEmpty {
             logger.debug("Scanning \(stale.count) new or changed plugin(s) in a helper process: \(stale.map(\.path).joined(separator: ", "))")
-            let helper = ScanHelper(executable: settings.executable, timeout: settings.scanTimeout,
-                                    language: settings.language, verbose: settings.verbose, logger: logger)
+            let helper = ScanHelper(executable: settings.executable, environment: settings.environment,
+                                    timeout: settings.scanTimeout, language: settings.language,
+                                    verbose: settings.verbose, logger: logger)
             let scanned = helper.scan(stale)
             var fresh: [(PluginCandidate, ScanResult)] = []
             for (candidate, result) in zip(stale, scanned) {
@@ -85,10 +93,11 @@ public struct PluginCatalog {
                 results[candidate.realPath] = result
                 fresh.append((candidate, result))
             }
-            cache?.store(fresh, language: settings.language, logger: logger)
+            cache?.store(fresh, language: settings.language, at: settings.now, logger: logger)
         }
         let executor = PluginExecutor(
             settings: PluginExecutor.Settings(paths: settings.paths, executable: settings.executable,
+                                              environment: settings.environment,
                                               language: settings.language, handlerTimeout: settings.handlerTimeout,
                                               isolate: settings.isolate, verbose: settings.verbose),
             logger: logger)

@@ -10,6 +10,8 @@ package final class PluginExecutor {
     struct Settings {
         var paths: HostPaths
         var executable: String
+        /// The request's environment, which workers run in.
+        var environment: [String: String]
         /// The language told to plugins' `init`.
         var language: String
         /// Seconds one worker call may take.
@@ -147,7 +149,8 @@ package final class PluginExecutor {
         let worker: HelperProcess
         do {
             worker = try HelperProcess(executable: settings.executable, arguments: ["handler-worker"],
-                                       input: try JSONEncoder().encode(request), verbose: settings.verbose)
+                                       environment: settings.environment, input: try JSONEncoder().encode(request),
+                                       verbose: settings.verbose)
         } catch {
             return .failure(PluginFault("could not be started in a worker process (\(error))"))
         }

@@ -104,7 +104,7 @@ package struct RegistryCache {
     }
 
     /// Stores fresh scans, in one transaction.
-    func store(_ scans: [(PluginCandidate, ScanResult)], language: String, logger: Logger) {
+    func store(_ scans: [(PluginCandidate, ScanResult)], language: String, at date: Date, logger: Logger) {
         do {
             try queue.write { db in
                 for (candidate, result) in scans {
@@ -115,7 +115,7 @@ package struct RegistryCache {
                         """, arguments: [candidate.realPath, language, Int64(bitPattern: candidate.identity.device),
                                          Int64(bitPattern: candidate.identity.inode), candidate.identity.size,
                                          candidate.identity.modified, candidate.pinnedSHA256, text,
-                                         Date().timeIntervalSince1970])
+                                         date.timeIntervalSince1970])
                 }
             }
         } catch {

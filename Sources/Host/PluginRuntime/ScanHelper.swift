@@ -8,6 +8,8 @@ import HostModel
 /// helper down; it is quarantined, and a new helper scans the ones after it.
 public struct ScanHelper {
     var executable: String
+    /// The request's environment, which the helper runs in.
+    var environment: [String: String]
     /// How long one plugin may take to load and initialise.
     var timeout: Double
     var language: String
@@ -39,8 +41,8 @@ public struct ScanHelper {
             let helper: HelperProcess
             do {
                 let input = try JSONEncoder().encode(Request(candidates: batch, language: language))
-                helper = try HelperProcess(executable: executable, arguments: ["scan-helper"], input: input,
-                                           verbose: verbose)
+                helper = try HelperProcess(executable: executable, arguments: ["scan-helper"],
+                                           environment: environment, input: input, verbose: verbose)
             } catch {
                 logger.warning("The plugin scan helper could not be started (\(error)); plugins that are not in the registry cache are left out this time.")
                 return results
@@ -85,8 +87,9 @@ public struct ScanHelper {
 
     /// The helper's side: scans each plugin of the request in this process and reports on
     /// `HelperProcess.resultDescriptor`.
-    public static func serve(paths: HostPaths, logger: Logger) -> Int32 {
-        HelperProcess.dieWithParent()
+    public static func serve(request: HostRequest, logger: Logger) -> Int32 {
+        HelperProcess.dieWithParent(environment: request.environment)
+        let paths = request.paths
         let input = FileHandle.standardInput.readDataToEndOfFile()
         guard let request = try? JSONDecoder().decode(Request.self, from: input) else {
             logger.error("scan-helper: the request on stdin is not valid; this mode is for the host's own use.")

@@ -152,11 +152,11 @@ public struct HostState: Sendable {
         }
     }
 
-    /// Pins `realPath` to `sha256`, replacing an earlier pin.
-    public func pin(_ realPath: String, sha256: String) throws(HostError) {
+    /// Pins `realPath` to `sha256` at `date`, replacing an earlier pin.
+    public func pin(_ realPath: String, sha256: String, at date: Date) throws(HostError) {
         try write("trust the plugin \(realPath)") { db in
             try db.execute(sql: "INSERT OR REPLACE INTO trustedPlugin (realPath, sha256, trustedAt) VALUES (?, ?, ?)",
-                           arguments: [realPath, sha256, Date().timeIntervalSince1970])
+                           arguments: [realPath, sha256, date.timeIntervalSince1970])
         }
     }
 
@@ -174,7 +174,7 @@ public struct HostState: Sendable {
 
     /// Replaces everything `source` offers in `language` with `items`, in one transaction.
     public func replaceItems(source: String, language: String, pluginVersion: String?,
-                             items: [ShortcutItem], at date: Date = Date()) throws(HostError) {
+                             items: [ShortcutItem], at date: Date) throws(HostError) {
         try write("store the dynamic items of '\(source)'") { db in
             try db.execute(sql: "DELETE FROM dynamicSource WHERE source = ? AND language = ?",
                            arguments: [source, language])

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Everything that belongs to one command and not to the process that serves it: the
+/// environment, the working directory, whether the standard streams are terminals, the clock
+/// and the home directory.
+///
+/// It is built once, at the edge (the executable, from its own process), and handed down; nothing
+/// below the executable reads the process environment, the current directory, `isatty` or the
+/// wall clock. That is what lets one long-lived process serve many requests exactly as many
+/// short-lived ones would: each request brings its own facts.
+public struct HostRequest: Sendable {
+    /// The whole environment of the command.
+    public var environment: [String: String]
+    /// The directory relative paths on the command line are read against.
+    public var workingDirectory: URL
+    /// Whether standard input, output and error are terminals.
+    public var stdinIsTerminal: Bool
+    public var stdoutIsTerminal: Bool
+    public var stderrIsTerminal: Bool
+    /// "Now" for this command: `STANDFIT_NOW` (ISO 8601) when set, else the wall clock when the
+    /// request was made; read once, so every part of one command sees the same instant. A
+    /// `STANDFIT_NOW` that is not an instant is an error for the commands that ask for the time.
+    public var clock: Result<Date, HostError>
+    /// The wall clock when the request was made, whatever `STANDFIT_NOW` says: for bookkeeping
+    /// times (when a scan was cached, a plugin pinned, items stored).
+    public var wallClock: Date
+    /// The user's home directory: `$HOME`, else the account's.
+    public var homeDirectory: String
+
+    public init(environment: [String: String], workingDirectory: URL, stdinIsTerminal: Bool = false,
+                stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false, wallClock: Date,
+                homeDirectory: String) {
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+        self.stdinIsTerminal = stdinIsTerminal
+        self.stdoutIsTerminal = stdoutIsTerminal
+        self.stderrIsTerminal = stderrIsTerminal
+        self.homeDirectory = homeDirectory
+        self.wallClock = wallClock
+        if let fixed = environment["STANDFIT_NOW"] {
+            clock = ISO8601DateFormatter().date(from: fixed).map { .success($0) }
+                ?? .failure(HostError(.configInvalid, "STANDFIT_NOW is '\(fixed)', which is not an ISO 8601 instant; set it like 2026-03-29T08:30:00Z or unset it."))
+        } else {
+            clock = .success(wallClock)
+        }
+    }
+
+    /// Now, for this request.
+    public func now() throws(HostError) -> Date { try clock.get() }
+
+    /// `path` as an absolute URL: a relative one is read against the request's working directory.
+    public func url(forPath path: String) -> URL {
+        path.hasPrefix("/") ? URL(fileURLWithPath: path)
+            : URL(fileURLWithPath: path, relativeTo: workingDirectory).standardizedFileURL
+    }
+
+    /// The paths of this request's XDG directories.
+    public var paths: HostPaths { HostPaths(environment: environment, homeDirectory: homeDirectory) }
+}
