@@ -57,7 +57,8 @@ extension HostSession {
         case .choices(let choices)?:
             values = choices.map(\.id)
         case .entity(let id)?:
-            values = (try? plugins.entity(id, of: action.pluginID)?.query(.suggest, language).get())?.map(\.id) ?? []
+            values = plugins.entity(id, of: action.pluginID)
+                .flatMap { try? plugins.calls.query($0, .suggest, language).get() }?.map(\.id) ?? []
         case nil where spec.kind == .bool:
             values = ["true", "false"]
         case nil:

@@ -32,7 +32,7 @@ extension HostSession {
             }
             var report = RefreshReport(pluginID: id, itemCount: nil, note: nil)
             for (position, language) in languages.enumerated() {
-                switch provider.items(language) {
+                switch plugins.calls.provide(provider.pluginID, language) {
                 case .success(let items):
                     do {
                         try state.replaceItems(source: id, language: language, pluginVersion: versions[id], items: items, at: request.wallClock)

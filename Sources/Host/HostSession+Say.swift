@@ -10,7 +10,7 @@ extension HostSession {
     public func say(_ sentence: String, options: Dispatcher.RunOptions = Dispatcher.RunOptions()) -> Outcome {
         let plugins = plugins
         let matcher = PhraseMatcher(actions: plugins.registry.actions, language: language,
-                                    entity: { plugins.entity($1, of: $0) })
+                                    entity: { plugins.entity($1, of: $0) }, query: plugins.calls.query)
         let matches = matcher.matches(sentence)
         var options = options
         options.argumentSource = .phrase

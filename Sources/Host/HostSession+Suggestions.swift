@@ -25,7 +25,7 @@ extension HostSession {
     /// The suggestions from the donations of actions that can still run, best first.
     public func suggestions() throws(HostError) -> [Suggestions.Suggestion] {
         let registry = plugins.registry
-        return Suggestions(donations: try state.donations(), now: now, timeZone: .current).ranked()
+        return Suggestions(donations: try state.donations(), now: now, timeZone: request.timeZone).ranked()
             .filter { registry.handler(for: $0.type) != nil }
     }
 

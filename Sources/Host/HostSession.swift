@@ -162,7 +162,8 @@ public struct HostSession {
     public var dispatcher: Dispatcher {
         let plugins = plugins
         return Dispatcher(registry: plugins.registry, items: staticItems, fallbackType: manifest.fallbackType,
-                          locale: language, entity: { plugins.entity($1, of: $0) }, routines: routines)
+                          locale: language, entity: { plugins.entity($1, of: $0) }, routines: routines,
+                          calls: plugins.calls)
     }
 
     /// Runs `type` with `name=value` arguments and, when given, the chosen item's userInfo.

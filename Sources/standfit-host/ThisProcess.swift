@@ -12,6 +12,7 @@ extension HostRequest {
             environment: environment,
             workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true),
             stdinIsTerminal: isatty(STDIN_FILENO) == 1, stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
-            stderrIsTerminal: isatty(STDERR_FILENO) == 1, wallClock: Date(), homeDirectory: home)
+            stderrIsTerminal: isatty(STDERR_FILENO) == 1, wallClock: Date(), homeDirectory: home,
+            timeZone: .current)
     }()
 }

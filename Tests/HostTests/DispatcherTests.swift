@@ -4,16 +4,26 @@ import HostModel
 import HostMenu
 import HostDispatch
 
-/// A registry of fake actions that record what they were called with; no plugin is loaded.
+/// Fake actions and a fake plugin runtime that records what each was called with; no plugin is
+/// loaded.
 final class Recorder {
     var calls: [(action: String, invocation: Invocation)] = []
+    private var replies: [String: HandlerReply] = [:]
 
     func action(_ type: String, title: String = "Title", parameters: [ParameterSpec] = [],
                 plugin: String = "com.fake", reply: HandlerReply = HandlerReply(status: 0, message: "ok")) -> RegisteredAction {
-        RegisteredAction(type: type, title: title, parameters: parameters, pluginID: plugin) { invocation in
-            self.calls.append((type, invocation))
-            return reply
+        replies[type] = reply
+        return RegisteredAction(type: type, title: title, parameters: parameters, pluginID: plugin)
+    }
+
+    /// The seam, faked: a handler call answers what its action was made with, and is recorded.
+    var plugins: PluginCalls {
+        var calls = PluginCalls.none
+        calls.perform = { action, invocation in
+            self.calls.append((action.type, invocation))
+            return self.replies[action.type] ?? HandlerReply(status: -1, fault: "has no such fake action")
         }
+        return calls
     }
 }
 
@@ -22,7 +32,8 @@ struct DispatcherTests {
     let recorder = Recorder()
 
     func dispatcher(_ actions: [RegisteredAction], items: [ShortcutItem] = [], fallback: String? = nil) -> Dispatcher {
-        Dispatcher(registry: ActionRegistry(actions), items: items, fallbackType: fallback, locale: "nl")
+        Dispatcher(registry: ActionRegistry(actions), items: items, fallbackType: fallback, locale: "nl",
+                   calls: recorder.plugins)
     }
 
     @Test("an exact type runs its handler with the requested type and locale")
@@ -222,9 +233,9 @@ struct ParameterBindingTests {
 @Suite("Menu")
 struct MenuTests {
     let registry = ActionRegistry([
-        RegisteredAction(type: "a.one", title: "", pluginID: "p") { _ in HandlerReply(status: 0) },
-        RegisteredAction(type: "a.two", title: "", pluginID: "p") { _ in HandlerReply(status: 0) },
-        RegisteredAction(type: "ns.*", title: "", pluginID: "p") { _ in HandlerReply(status: 0) },
+        RegisteredAction(type: "a.one", title: "", pluginID: "p"),
+        RegisteredAction(type: "a.two", title: "", pluginID: "p"),
+        RegisteredAction(type: "ns.*", title: "", pluginID: "p"),
     ])
 
     func menu(_ statics: [ShortcutItem], _ dynamic: [DynamicSource] = [], limit: Int = 3,
@@ -310,8 +321,8 @@ struct MenuTests {
     @Test("the first registration of a type wins")
     func duplicatePolicy() {
         var registry = ActionRegistry()
-        let first = RegisteredAction(type: "a.b", title: "First", pluginID: "one") { _ in HandlerReply(status: 0) }
-        let second = RegisteredAction(type: "a.b", title: "Second", pluginID: "two") { _ in HandlerReply(status: 0) }
+        let first = RegisteredAction(type: "a.b", title: "First", pluginID: "one")
+        let second = RegisteredAction(type: "a.b", title: "Second", pluginID: "two")
         #expect(registry.register(first) == nil)
         #expect(registry.register(second)?.pluginID == "one")
         #expect(registry.action(exactly: "a.b")?.title == "First")

@@ -46,7 +46,7 @@ struct PluginLoadingTests {
     }
 
     func run(_ plugins: PluginSet, _ type: String, _ arguments: [String] = [], items: [ShortcutItem]? = nil) -> Outcome {
-        Dispatcher(registry: plugins.registry, items: items ?? plugins.staticItems, locale: "en_GB")
+        Dispatcher(registry: plugins.registry, items: items ?? plugins.staticItems, locale: "en_GB", calls: plugins.calls)
             .run(type, arguments: arguments.compactMap(NamedArgument.init(parsing:)))
     }
 

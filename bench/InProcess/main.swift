@@ -7,7 +7,7 @@
 //   direct      the handler called through a C function pointer, as a C host would;
 //   ffi-raw     one ffi_call through a prepared cif (what libffi itself costs);
 //   ffi-host    the host's FFIHandler.call: argument slots, then ffi_call;
-//   perform     the registered action's perform: builds the standfit_invocation context and
+//   perform     the seam's perform (PluginCalls) for the registered action: builds the standfit_invocation context and
 //               collects the reply, then the FFIHandler call;
 //   dispatch    Dispatcher.run("bench.noop.0"): resolution, binding, the call and the Outcome.
 // Prints one JSON object on stdout (bench/report.py reads it). Pin it to one core with taskset.
@@ -134,9 +134,9 @@ let ffiHostNs = withUnsafePointer(to: &context) { context in
 }
 
 let invocation = Invocation(requestedType: "bench.noop.0", locale: "en")
-let performNs = measure("perform", batches: batches, seconds: seconds) { action.perform(invocation).status }
+let performNs = measure("perform", batches: batches, seconds: seconds) { plugins.calls.perform(action, invocation).status }
 
-let dispatcher = Dispatcher(registry: plugins.registry, items: plugins.staticItems, locale: "en")
+let dispatcher = Dispatcher(registry: plugins.registry, items: plugins.staticItems, locale: "en", calls: plugins.calls)
 let dispatchNs = measure("dispatch", batches: batches, seconds: seconds) {
     dispatcher.run("bench.noop.0", arguments: []).status == .handled ? 1 : 0
 }

@@ -23,16 +23,19 @@ public struct Dispatcher {
     public var entity: (_ pluginID: String, _ entityID: String) -> EntityProvider?
     /// The user's routines, checked when they were read.
     public var routines: [Routine]
+    /// How the plugins' handlers and entity queries are called.
+    public var calls: PluginCalls
 
     public init(registry: ActionRegistry, items: [ShortcutItem] = [], fallbackType: String? = nil,
                 locale: String = "en", entity: @escaping (_ pluginID: String, _ entityID: String) -> EntityProvider? = { _, _ in nil },
-                routines: [Routine] = []) {
+                routines: [Routine] = [], calls: PluginCalls) {
         self.registry = registry
         self.items = items
         self.fallbackType = fallbackType
         self.locale = locale
         self.entity = entity
         self.routines = routines
+        self.calls = calls
     }
 
     /// How one run goes beyond its arguments.
@@ -112,7 +115,8 @@ public struct Dispatcher {
             let plugin = action.pluginID
             let resolver = ParameterResolver(
                 type: route == .fallback ? action.type : type, parameters: action.parameters,
-                entity: { [entity] in entity(plugin, $0) }, locale: locale, conversation: options.conversation,
+                entity: { [entity] in entity(plugin, $0) }, query: calls.query, locale: locale,
+                conversation: options.conversation,
                 argumentSource: options.argumentSource)
             switch resolver.resolve(arguments: arguments, userInfo: userInfo) {
             case .failure(let failure):
@@ -129,8 +133,8 @@ public struct Dispatcher {
                     outcome.resolved = resolution.parameters
                     return outcome
                 }
-                let reply = action.perform(Invocation(requestedType: type, userInfo: userInfo,
-                                                      arguments: resolution.values, locale: locale))
+                let reply = calls.perform(action, Invocation(requestedType: type, userInfo: userInfo,
+                                                             arguments: resolution.values, locale: locale))
                 var outcome = outcome(of: reply, action: action, type: type)
                 outcome.resolved = resolution.parameters
                 return outcome

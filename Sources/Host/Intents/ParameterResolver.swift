@@ -19,6 +19,8 @@ public struct ParameterResolver {
     public var parameters: [ParameterSpec]
     /// The entity a parameter names, when it names one; nil treats such parameters as text.
     public var entity: ((String) -> EntityProvider?)?
+    /// Asks an entity a query: `PluginCalls.query`.
+    public var query: (_ entity: EntityProvider, _ query: EntityQuery, _ locale: String) -> Result<[EntityValue], EntityFailure>
     public var locale: String
     /// Where answers come from; nil never asks.
     public var conversation: Conversation?
@@ -26,11 +28,14 @@ public struct ParameterResolver {
     public var argumentSource: ResolvedParameter.Source
 
     public init(type: String, parameters: [ParameterSpec], entity: ((String) -> EntityProvider?)? = nil,
+                query: @escaping (_ entity: EntityProvider, _ query: EntityQuery, _ locale: String)
+                    -> Result<[EntityValue], EntityFailure> = PluginCalls.none.query,
                 locale: String = "en", conversation: Conversation? = nil,
                 argumentSource: ResolvedParameter.Source = .argument) {
         self.type = type
         self.parameters = parameters
         self.entity = entity
+        self.query = query
         self.locale = locale
         self.conversation = conversation
         self.argumentSource = argumentSource
@@ -207,7 +212,7 @@ public struct ParameterResolver {
     }
 
     private func query(_ provider: EntityProvider, _ query: EntityQuery) throws -> [EntityValue] {
-        switch provider.query(query, locale) {
+        switch self.query(provider, query, locale) {
         case .success(let values): return values
         case .failure(let failure):
             throw Failure(message: "\(failure.message); report this to the plugin's author.", parameter: nil,

@@ -11,12 +11,17 @@ public struct PhraseMatcher {
     /// The run's language: its phrases are tried first, the others only when none fits.
     public var language: String
     public var entity: (_ pluginID: String, _ entityID: String) -> EntityProvider?
+    /// Asks an entity a query: `PluginCalls.query`.
+    public var query: (_ entity: EntityProvider, _ query: EntityQuery, _ locale: String) -> Result<[EntityValue], EntityFailure>
 
     public init(actions: [RegisteredAction], language: String,
-                entity: @escaping (_ pluginID: String, _ entityID: String) -> EntityProvider?) {
+                entity: @escaping (_ pluginID: String, _ entityID: String) -> EntityProvider?,
+                query: @escaping (_ entity: EntityProvider, _ query: EntityQuery, _ locale: String)
+                    -> Result<[EntityValue], EntityFailure>) {
         self.actions = actions
         self.language = language
         self.entity = entity
+        self.query = query
     }
 
     /// One way the sentence fits an action.
@@ -38,7 +43,7 @@ public struct PhraseMatcher {
     public func matches(_ sentence: String) -> [Match] {
         let tokens = PhraseMatcher.tokens(sentence)
         guard !tokens.isEmpty else { return [] }
-        var checker = ValueChecker(entity: entity, language: language)
+        var checker = ValueChecker(entity: entity, query: query, language: language)
         for ownLanguageOnly in [true, false] {
             var found: [Match] = []
             for action in actions where !action.isNamespace {
@@ -135,6 +140,7 @@ public struct PhraseMatcher {
 /// tried several ways asks each entity about each text once.
 private struct ValueChecker {
     var entity: (_ pluginID: String, _ entityID: String) -> EntityProvider?
+    var query: (_ entity: EntityProvider, _ query: EntityQuery, _ locale: String) -> Result<[EntityValue], EntityFailure>
     var language: String
     var known: [String: Bool] = [:]
 
@@ -148,7 +154,7 @@ private struct ValueChecker {
             let provider = entity(action.pluginID, id)
             let answer = provider.map { provider in
                 [EntityQuery.lookup(id: text), .match(text: text)].contains { query in
-                    (try? provider.query(query, language).get())?.isEmpty == false
+                    (try? self.query(provider, query, language).get())?.isEmpty == false
                 }
             } ?? true
             known[key] = answer

@@ -120,16 +120,13 @@ public struct EntityFailure: Error, Sendable, Equatable {
     }
 }
 
-/// A registered entity with the way to ask it.
-public struct EntityProvider {
+/// A registered entity and the plugin that answers its queries (through `PluginCalls.query`).
+public struct EntityProvider: Sendable, Equatable {
     public var record: EntityRecord
     public var pluginID: String
-    public var query: (_ query: EntityQuery, _ locale: String) -> Result<[EntityValue], EntityFailure>
 
-    public init(record: EntityRecord, pluginID: String,
-                query: @escaping (_ query: EntityQuery, _ locale: String) -> Result<[EntityValue], EntityFailure>) {
+    public init(record: EntityRecord, pluginID: String) {
         self.record = record
         self.pluginID = pluginID
-        self.query = query
     }
 }

@@ -26,16 +26,19 @@ public struct HostRequest: Sendable {
     public var wallClock: Date
     /// The user's home directory: `$HOME`, else the account's.
     public var homeDirectory: String
+    /// The time zone local times are shown in: `$TZ`, else the system's.
+    public var timeZone: TimeZone
 
     public init(environment: [String: String], workingDirectory: URL, stdinIsTerminal: Bool = false,
                 stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false, wallClock: Date,
-                homeDirectory: String) {
+                homeDirectory: String, timeZone: TimeZone) {
         self.environment = environment
         self.workingDirectory = workingDirectory
         self.stdinIsTerminal = stdinIsTerminal
         self.stdoutIsTerminal = stdoutIsTerminal
         self.stderrIsTerminal = stderrIsTerminal
         self.homeDirectory = homeDirectory
+        self.timeZone = timeZone
         self.wallClock = wallClock
         if let fixed = environment["STANDFIT_NOW"] {
             clock = ISO8601DateFormatter().date(from: fixed).map { .success($0) }

@@ -1,5 +1,6 @@
-/// A shortcut type some plugin handles, with its declared parameters and a way to call it.
-public struct RegisteredAction {
+/// A shortcut type some plugin handles, with its declared parameters: plain data; its handler
+/// is called through `PluginCalls.perform`.
+public struct RegisteredAction: Sendable, Equatable {
     /// The registered type: a full type, or a namespace ending in `.*`.
     public var type: String
     public var title: String
@@ -10,12 +11,9 @@ public struct RegisteredAction {
     public var pluginID: String
     /// Sentences that invoke it, with `{parameter}` placeholders.
     public var phrases: [Phrase]
-    /// Calls the handler; for a loaded plugin, through libffi.
-    public var perform: (Invocation) -> HandlerReply
 
     public init(type: String, title: String, subtitle: String? = nil, icon: String? = nil,
-                parameters: [ParameterSpec] = [], pluginID: String, phrases: [Phrase] = [],
-                perform: @escaping (Invocation) -> HandlerReply) {
+                parameters: [ParameterSpec] = [], pluginID: String, phrases: [Phrase] = []) {
         self.type = type
         self.title = title
         self.subtitle = subtitle
@@ -23,7 +21,6 @@ public struct RegisteredAction {
         self.parameters = parameters
         self.pluginID = pluginID
         self.phrases = phrases
-        self.perform = perform
     }
 
     /// True for a namespace handler such as `com.example.*`.

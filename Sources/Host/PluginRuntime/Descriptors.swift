@@ -7,9 +7,11 @@ struct DescriptorProblem: Error {
     var message: String
 }
 
-/// Reads a `standfit_action` into a `RegisteredAction`, checking every field.
+/// Reads a `standfit_action` into a `RegisteredAction` and the call of its handler, checking
+/// every field.
 enum ActionDescriptor {
-    static func read(_ pointer: UnsafePointer<standfit_action>?, pluginID: String) -> Result<RegisteredAction, DescriptorProblem> {
+    static func read(_ pointer: UnsafePointer<standfit_action>?,
+                     pluginID: String) -> Result<(RegisteredAction, HandlerCall), DescriptorProblem> {
         guard let pointer else { return .failure(DescriptorProblem(message: "register_action was called with NULL")) }
         let raw = pointer.pointee
         if let problem = raw.abi.problem(minimumSize: MemoryLayout<standfit_action>.size) {
@@ -40,11 +42,11 @@ enum ActionDescriptor {
         guard let handler = FFIHandler(function: function, kinds: parameters.map(\.kind)) else {
             return .failure(DescriptorProblem(message: "libffi could not prepare the handler of '\(type)'"))
         }
-        let call = HandlerCall(handler: handler)
-        return .success(RegisteredAction(
+        let action = RegisteredAction(
             type: type, title: title, subtitle: CText.string(raw.subtitle).flatMap { $0.isEmpty ? nil : $0 },
             icon: CText.string(raw.icon).flatMap { $0.isEmpty ? nil : $0 },
-            parameters: parameters, pluginID: pluginID, perform: call.perform))
+            parameters: parameters, pluginID: pluginID)
+        return .success((action, HandlerCall(handler: handler)))
     }
 
     private static func readParameter(_ raw: standfit_param, index: Int, type: String,

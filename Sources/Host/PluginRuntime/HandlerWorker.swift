@@ -84,26 +84,26 @@ public enum HandlerWorker {
         }
         var reply = Reply()
         if let entityCall = request.entityQuery {
-            guard let entity = plugin.entities.first(where: { $0.record.id == entityCall.entity }) else {
+            guard let query = plugin.code.queries[entityCall.entity] else {
                 return Reply(loadFailure: "Plugin '\(request.pluginID)' (\(request.candidate.path)) no longer registers entity \(entityCall.entity); run 'standfit-host plugins rescan'.")
             }
-            reply.entityValues = switch entity.query(entityCall.query, entityCall.locale) {
+            reply.entityValues = switch query(entityCall.query, entityCall.locale) {
             case .success(let values): .items(values)
             case .failure(let failure): .failure(failure.message)
             }
             return reply
         }
         if let call = request.call {
-            guard let action = plugin.actions.first(where: { $0.type == call.registeredType }) else {
+            guard let handler = plugin.code.handlers[call.registeredType] else {
                 return Reply(loadFailure: "Plugin '\(request.pluginID)' (\(request.candidate.path)) no longer registers \(call.registeredType); run 'standfit-host plugins rescan'.")
             }
-            let handlerReply = action.perform(call.invocation)
+            let handlerReply = handler.perform(call.invocation)
             reply.reply = handlerReply
             guard handlerReply.status == 0, handlerReply.fault == nil else { return reply }
         }
-        if let provider = plugin.provider {
+        if let provide = plugin.code.provide {
             for language in request.provideLanguages {
-                reply.provided[language] = switch provider.items(language) {
+                reply.provided[language] = switch provide(language) {
                 case .success(let items): .items(items)
                 case .failure(let failure): .failure(failure.message)
                 }

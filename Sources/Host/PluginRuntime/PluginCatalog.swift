@@ -119,27 +119,22 @@ public struct PluginCatalog {
                 }
             }
         }
-        return Loaded(plugins: builder.set, scannedCount: stale.count, executor: executor)
+        var set = builder.set
+        set.calls = executor.calls()
+        return Loaded(plugins: set, scannedCount: stale.count, executor: executor)
     }
 
-    /// Adds a cached plugin whose handlers and provider call through `executor`.
+    /// Adds a cached plugin, whose code `executor` calls when it is asked to.
     private func add(_ record: PluginRecord, from candidate: PluginCandidate, executor: PluginExecutor,
                      to builder: inout PluginSetBuilder) {
         let id = record.id
+        executor.add(candidate, as: id)
         let actions = record.actions.map { action in
             RegisteredAction(type: action.type, title: action.title, subtitle: action.subtitle, icon: action.icon,
-                             parameters: action.parameters, pluginID: id, phrases: action.phrases) { invocation in
-                executor.perform(candidate, pluginID: id, registeredType: action.type, invocation: invocation)
-            }
+                             parameters: action.parameters, pluginID: id, phrases: action.phrases)
         }
-        let provider = record.hasProvider ? DynamicProvider(pluginID: id) { locale in
-            executor.provide(candidate, pluginID: id, locale: locale)
-        } : nil
-        let entities = record.entities.map { entity in
-            EntityProvider(record: entity, pluginID: id) { query, locale in
-                executor.query(candidate, pluginID: id, entity: entity, query: query, locale: locale)
-            }
-        }
+        let provider = record.hasProvider ? DynamicProvider(pluginID: id) : nil
+        let entities = record.entities.map { EntityProvider(record: $0, pluginID: id) }
         let info = PluginInfo(id: id, name: record.name, version: record.version, abiMajor: record.abiMajor,
                               abiMinor: record.abiMinor, path: candidate.path, types: [],
                               isTrusted: candidate.isTrusted, runsInProcess: executor.runsInProcess(candidate),

@@ -35,96 +35,91 @@ package final class PluginExecutor {
         self.logger = logger
     }
 
+    /// The plugins this executor calls, by id: where each was found and how it is trusted.
+    private var candidates: [String: PluginCandidate] = [:]
+
+    /// Makes `candidate` the plugin that `pluginID` names in calls.
+    func add(_ candidate: PluginCandidate, as pluginID: String) {
+        candidates[pluginID] = candidate
+    }
+
     func runsInProcess(_ candidate: PluginCandidate) -> Bool {
         candidate.isTrusted && !settings.isolate
     }
 
-    /// Calls the handler registered as `registeredType` by `pluginID`.
-    func perform(_ candidate: PluginCandidate, pluginID: String, registeredType: String,
-                 invocation: Invocation) -> HandlerReply {
-        guard !runsInProcess(candidate) else {
-            switch load(candidate, pluginID: pluginID) {
-            case .failure(let problem):
-                return HandlerReply(status: -1, fault: problem.words)
-            case .success(let plugin):
-                guard let action = plugin.actions.first(where: { $0.type == registeredType }) else {
-                    return HandlerReply(status: -1, fault: "no longer registers \(registeredType) (run 'standfit-host plugins rescan')")
-                }
-                return action.perform(invocation)
-            }
+    /// The live seam: each plugin's calls go to this process or to a worker, decided here once
+    /// for every kind of call. A worker's handler reply can carry its provider's answers, which
+    /// a provider call right after takes instead of starting another worker.
+    package func calls() -> PluginCalls {
+        let inProcess = PluginCalls.inProcess { [self] pluginID in
+            guard let candidate = candidates[pluginID] else { return .failure(PluginFault("is not loaded")) }
+            return load(candidate, pluginID: pluginID)
         }
-        let request = HandlerWorker.Request(
-            candidate: candidate, pluginID: pluginID, language: settings.language,
-            call: HandlerWorker.Call(registeredType: registeredType, invocation: invocation),
-            provideLanguages: refreshLanguages(pluginID))
-        switch callWorker(request) {
-        case .failure(let fault):
-            return HandlerReply(status: -1, fault: fault.words)
-        case .success(let reply):
-            if let failure = reply.loadFailure { return HandlerReply(status: -1, fault: "could not be loaded (\(failure))") }
-            prefetched[pluginID] = reply.provided
-            return reply.reply ?? HandlerReply(status: -1, fault: "answered without running the handler")
+        let worker = workerCalls()
+        let route = { [self] (pluginID: String) -> PluginCalls in
+            candidates[pluginID].map(runsInProcess) == true ? inProcess : worker
         }
+        return PluginCalls(
+            perform: { action, invocation in route(action.pluginID).perform(action, invocation) },
+            provide: { [self] pluginID, locale in
+                if let answer = prefetched[pluginID]?[locale] { return answer.result }
+                return route(pluginID).provide(pluginID, locale)
+            },
+            query: { entity, query, locale in route(entity.pluginID).query(entity, query, locale) })
     }
 
-    /// Asks `pluginID`'s dynamic provider for its items in `locale`.
-    func provide(_ candidate: PluginCandidate, pluginID: String, locale: String) -> Result<[ShortcutItem], ProviderFailure> {
-        if let answer = prefetched[pluginID]?[locale] { return answer.result }
-        guard !runsInProcess(candidate) else {
-            switch load(candidate, pluginID: pluginID) {
-            case .failure(let problem):
-                return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' is unavailable: the plugin \(problem.words); its dynamic items are left out."))
-            case .success(let plugin):
-                guard let provider = plugin.provider else {
-                    return .failure(ProviderFailure(message: "Plugin '\(pluginID)' no longer has a dynamic provider; run 'standfit-host plugins rescan'."))
+    /// Calls that run each plugin in a worker process of its own.
+    private func workerCalls() -> PluginCalls {
+        PluginCalls(
+            perform: { [self] action, invocation in
+                guard let candidate = candidates[action.pluginID] else {
+                    return HandlerReply(status: -1, fault: "is not loaded")
                 }
-                return provider.items(locale)
-            }
-        }
-        let request = HandlerWorker.Request(candidate: candidate, pluginID: pluginID, language: settings.language,
-                                            call: nil, provideLanguages: [locale])
-        switch callWorker(request) {
-        case .failure(let fault):
-            return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' \(fault.words); its dynamic items are left out."))
-        case .success(let reply):
-            if let failure = reply.loadFailure {
-                return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' is unavailable: \(failure)"))
-            }
-            return reply.provided[locale]?.result ?? .success([])
-        }
-    }
-
-    /// Asks entity `entity` of `pluginID` one query in `locale`.
-    func query(_ candidate: PluginCandidate, pluginID: String, entity: EntityRecord, query: EntityQuery,
-               locale: String) -> Result<[EntityValue], EntityFailure> {
-        let unavailable = { (words: String) in
-            EntityFailure(message: "The \(entity.title.lowercased()) values of plugin '\(pluginID)' are unavailable: the plugin \(words)")
-        }
-        guard !runsInProcess(candidate) else {
-            switch load(candidate, pluginID: pluginID) {
-            case .failure(let problem):
-                return .failure(unavailable(problem.words))
-            case .success(let plugin):
-                guard let provider = plugin.entities.first(where: { $0.record.id == entity.id }) else {
-                    return .failure(unavailable("no longer registers entity \(entity.id) (run 'standfit-host plugins rescan')"))
+                let request = HandlerWorker.Request(
+                    candidate: candidate, pluginID: action.pluginID, language: settings.language,
+                    call: HandlerWorker.Call(registeredType: action.type, invocation: invocation),
+                    provideLanguages: refreshLanguages(action.pluginID))
+                switch callWorker(request) {
+                case .failure(let fault):
+                    return HandlerReply(status: -1, fault: fault.words)
+                case .success(let reply):
+                    if let failure = reply.loadFailure { return HandlerReply(status: -1, fault: "could not be loaded (\(failure))") }
+                    prefetched[action.pluginID] = reply.provided
+                    return reply.reply ?? HandlerReply(status: -1, fault: "answered without running the handler")
                 }
-                return provider.query(query, locale)
-            }
-        }
-        let request = HandlerWorker.Request(candidate: candidate, pluginID: pluginID, language: settings.language,
-                                            call: nil, provideLanguages: [],
-                                            entityQuery: HandlerWorker.EntityCall(entity: entity.id, query: query, locale: locale))
-        switch callWorker(request) {
-        case .failure(let fault):
-            return .failure(unavailable(fault.words))
-        case .success(let reply):
-            if let failure = reply.loadFailure { return .failure(unavailable("could not be loaded (\(failure))")) }
-            switch reply.entityValues {
-            case .some(.items(let values)): return .success(values)
-            case .some(.failure(let message)): return .failure(EntityFailure(message: message))
-            case nil: return .failure(unavailable("answered without running the query"))
-            }
-        }
+            },
+            provide: { [self] pluginID, locale in
+                guard let candidate = candidates[pluginID] else { return PluginCalls.none.provide(pluginID, locale) }
+                let request = HandlerWorker.Request(candidate: candidate, pluginID: pluginID, language: settings.language,
+                                                    call: nil, provideLanguages: [locale])
+                switch callWorker(request) {
+                case .failure(let fault):
+                    return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' \(fault.words); its dynamic items are left out."))
+                case .success(let reply):
+                    if let failure = reply.loadFailure {
+                        return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' is unavailable: \(failure)"))
+                    }
+                    return reply.provided[locale]?.result ?? .success([])
+                }
+            },
+            query: { [self] entity, query, locale in
+                guard let candidate = candidates[entity.pluginID] else { return PluginCalls.none.query(entity, query, locale) }
+                let request = HandlerWorker.Request(
+                    candidate: candidate, pluginID: entity.pluginID, language: settings.language, call: nil,
+                    provideLanguages: [],
+                    entityQuery: HandlerWorker.EntityCall(entity: entity.record.id, query: query, locale: locale))
+                switch callWorker(request) {
+                case .failure(let fault):
+                    return .failure(entity.unavailable(fault.words))
+                case .success(let reply):
+                    if let failure = reply.loadFailure { return .failure(entity.unavailable("could not be loaded (\(failure))")) }
+                    switch reply.entityValues {
+                    case .some(.items(let values)): return .success(values)
+                    case .some(.failure(let message)): return .failure(EntityFailure(message: message))
+                    case nil: return .failure(entity.unavailable("answered without running the query"))
+                    }
+                }
+            })
     }
 
     /// Loads a trusted plugin into this process once.
@@ -181,5 +176,52 @@ struct PluginFault: Error {
 
     init(_ words: String) {
         self.words = words
+    }
+}
+
+extension EntityProvider {
+    /// Why this entity's values cannot be had: `words` follow "the plugin".
+    func unavailable(_ words: String) -> EntityFailure {
+        EntityFailure(message: "The \(record.title.lowercased()) values of plugin '\(pluginID)' are unavailable: the plugin \(words)")
+    }
+}
+
+extension PluginCalls {
+    /// Calls into plugins loaded in this process, each found by id through `plugin`.
+    static func inProcess(_ plugin: @escaping (_ pluginID: String) -> Result<LoadedPlugin, PluginFault>) -> PluginCalls {
+        PluginCalls(
+            perform: { action, invocation in
+                switch plugin(action.pluginID) {
+                case .failure(let problem):
+                    return HandlerReply(status: -1, fault: problem.words)
+                case .success(let loaded):
+                    guard let handler = loaded.code.handlers[action.type] else {
+                        return HandlerReply(status: -1, fault: "no longer registers \(action.type) (run 'standfit-host plugins rescan')")
+                    }
+                    return handler.perform(invocation)
+                }
+            },
+            provide: { pluginID, locale in
+                switch plugin(pluginID) {
+                case .failure(let problem):
+                    return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' is unavailable: the plugin \(problem.words); its dynamic items are left out."))
+                case .success(let loaded):
+                    guard let provide = loaded.code.provide else {
+                        return .failure(ProviderFailure(message: "Plugin '\(pluginID)' no longer has a dynamic provider; run 'standfit-host plugins rescan'."))
+                    }
+                    return provide(locale)
+                }
+            },
+            query: { entity, query, locale in
+                switch plugin(entity.pluginID) {
+                case .failure(let problem):
+                    return .failure(entity.unavailable(problem.words))
+                case .success(let loaded):
+                    guard let ask = loaded.code.queries[entity.record.id] else {
+                        return .failure(entity.unavailable("no longer registers entity \(entity.record.id) (run 'standfit-host plugins rescan')"))
+                    }
+                    return ask(query, locale)
+                }
+            })
     }
 }

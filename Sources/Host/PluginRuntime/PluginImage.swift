@@ -4,15 +4,26 @@ import Foundation
 import Logging
 import HostModel
 
-/// One plugin loaded into this process: what it registered, with handlers that call its code.
+/// One plugin loaded into this process: what it registered, as data, and the code behind it.
 public struct LoadedPlugin {
+    /// The calls into one loaded plugin's code, in this process.
+    struct Code {
+        /// Each action's handler, by registered type.
+        var handlers: [String: HandlerCall] = [:]
+        /// The dynamic provider, when it has one.
+        var provide: ((_ locale: String) -> Result<[ShortcutItem], ProviderFailure>)?
+        /// Each entity's queries, by entity id.
+        var queries: [String: (_ query: EntityQuery, _ locale: String) -> Result<[EntityValue], EntityFailure>] = [:]
+    }
+
     public var info: PluginInfo
     /// Its actions, in registration order, each type once.
     public var actions: [RegisteredAction]
     public var staticItems: [ShortcutItem]
     public var provider: DynamicProvider?
-    /// Its entities, whose queries call its code in this process.
     public var entities: [EntityProvider]
+    /// Its code, called in this process.
+    var code: Code
     /// Sentences about what it registered that the host did not take.
     public var warnings: [String]
     public var initDuration: Duration
@@ -95,7 +106,7 @@ enum PluginImage {
                               types: registrar.actions.map(\.type))
         return .success(LoadedPlugin(info: info, actions: registrar.actions, staticItems: registrar.staticItems,
                                      provider: registrar.provider, entities: registrar.entities,
-                                     warnings: registrar.warnings,
+                                     code: registrar.code, warnings: registrar.warnings,
                                      initDuration: duration))
     }
 }

@@ -38,6 +38,7 @@ public struct PluginLoader {
     public func load() -> PluginSet {
         logger.debug("Plugin search path: \(searchPath.map(\.path).joined(separator: ":"))")
         var builder = PluginSetBuilder(logger: logger)
+        var loaded: [String: LoadedPlugin] = [:]
         for file in vetting.vet(logger: { logger.debug("\($0)") }) {
             switch file {
             case .refused(let refusal):
@@ -47,12 +48,15 @@ public struct PluginLoader {
                 case .success(let plugin):
                     logger.debug("Loaded plugin '\(plugin.info.id)' \(plugin.info.version) from \(candidate.path): \(plugin.info.types.joined(separator: ", "))")
                     builder.add(plugin)
+                    if loaded[plugin.info.id] == nil { loaded[plugin.info.id] = plugin }
                 case .failure(let refusal):
                     builder.refuse(refusal)
                 }
             }
         }
-        return builder.set
+        var set = builder.set
+        set.calls = .inProcess { id in loaded[id].map { .success($0) } ?? .failure(PluginFault("is not loaded")) }
+        return set
     }
 
     /// The plugin files on the search path, in load order.

@@ -22,12 +22,14 @@ final class PluginRegistrar {
     nonisolated(unsafe) static let intentsExtension = IntentsTable.make()
     /// Open only while the plugin's `init` runs.
     var acceptsRegistrations = false
-    /// What the plugin registered, in order.
+    /// What the plugin registered, in order, as data.
     private(set) var actions: [RegisteredAction] = []
     private(set) var staticItems: [ShortcutItem] = []
     private(set) var provider: DynamicProvider?
-    /// The entities it registered, with queries that call its code in this process.
     private(set) var entities: [EntityProvider] = []
+    /// The code behind it, called in this process: each action's handler by type, the
+    /// provider, and each entity's queries by entity id.
+    private(set) var code = LoadedPlugin.Code()
     /// Sentences about what it registered that the host did not take.
     private(set) var warnings: [String] = []
     private var dataDirectoryCString: UnsafeMutablePointer<CChar>?
@@ -75,19 +77,20 @@ final class PluginRegistrar {
 
     func registerAction(_ pointer: UnsafePointer<standfit_action>?) -> Int32 {
         guard acceptsRegistrations else { return refuseOutsideInit("register_action") }
-        let action: RegisteredAction
+        let action: RegisteredAction, call: HandlerCall
         switch ActionDescriptor.read(pointer, pluginID: pluginID) {
         case .failure(let problem):
             warnings.append("Plugin '\(pluginID)' (\(path)): \(problem.message).")
             return STANDFIT_ERR_INVALID_ARGUMENT
         case .success(let read):
-            action = read
+            (action, call) = read
         }
         if actions.contains(where: { $0.type == action.type }) {
             warnings.append("Plugin '\(pluginID)' (\(path)) registers shortcut type '\(action.type)' twice; the first registration is kept.")
             return STANDFIT_ERR_DUPLICATE
         }
         actions.append(action)
+        code.handlers[action.type] = call
         return STANDFIT_OK
     }
 
@@ -115,9 +118,8 @@ final class PluginRegistrar {
             return STANDFIT_ERR_INVALID_ARGUMENT
         }
         let id = pluginID
-        provider = DynamicProvider(pluginID: id) { locale in
-            ItemSink.collect(from: provide, pluginID: id, locale: locale)
-        }
+        provider = DynamicProvider(pluginID: id)
+        code.provide = { locale in ItemSink.collect(from: provide, pluginID: id, locale: locale) }
         return STANDFIT_OK
     }
 
@@ -147,7 +149,8 @@ final class PluginRegistrar {
         let pluginID = pluginID
         // Rationale: the plugin's own pointer, handed back to its code on the main thread only.
         nonisolated(unsafe) let entityData = raw.plugin_data
-        entities.append(EntityProvider(record: record, pluginID: pluginID) { query, locale in
+        entities.append(EntityProvider(record: record, pluginID: pluginID))
+        code.queries[id] = { query, locale in
             EntitySink.collect(entity: record, pluginID: pluginID, locale: locale, entityData: entityData) { sink in
                 switch query {
                 case .lookup(let id): id.withCString { lookup(sink, $0) }
@@ -155,7 +158,7 @@ final class PluginRegistrar {
                 case .suggest: suggest(sink)
                 }
             }
-        })
+        }
         return STANDFIT_OK
     }
 

@@ -33,19 +33,13 @@ public struct PluginRefusal: Error, Sendable, Equatable {
     }
 }
 
-/// A plugin's source of dynamic items.
-public struct DynamicProvider {
+/// A plugin that has a source of dynamic items, asked through `PluginCalls.provide`.
+public struct DynamicProvider: Sendable, Equatable {
     public var pluginID: String
-    /// Asks the plugin for its items in `locale`; failure carries a sentence saying why.
-    public var items: (_ locale: String) -> Result<[ShortcutItem], ProviderFailure>
 }
 
-/// Why a dynamic provider gave no items.
-public struct ProviderFailure: Error, Sendable, Equatable {
-    public var message: String
-}
-
-/// Everything the plugins on the search path offer.
+/// Everything the plugins on the search path offer, as plain data, and the calls that reach
+/// their code.
 public struct PluginSet {
     public var plugins: [PluginInfo] = []
     public var refusals: [PluginRefusal] = []
@@ -55,6 +49,8 @@ public struct PluginSet {
     public var providers: [DynamicProvider] = []
     /// The entities plugins registered, in load order.
     public var entities: [EntityProvider] = []
+    /// How to call the plugins' handlers, providers and entity queries.
+    public var calls = PluginCalls.none
 
     public init() {}
 
