@@ -49,12 +49,28 @@ public enum DesktopInstallation {
         return url
     }
 
-    /// Rewrites the installed file, if one is installed.
-    static func update(session: HostSession) throws(HostError) {
+    /// Where the file is installed and the executable it runs, when one is installed.
+    static func installation(session: HostSession) throws(HostError) -> (url: URL, executable: String)? {
         guard let text = try session.state.setting(settingKey),
               case .object(let values)? = JSONValue(jsonText: text),
               case .string(let path)? = values["path"], case .string(let executable)? = values["executable"]
-        else { return }
-        try write(entry(session: session, executable: executable), to: URL(fileURLWithPath: path))
+        else { return nil }
+        return (URL(fileURLWithPath: path), executable)
+    }
+
+    /// Whether a desktop file is installed; an unreadable state says so under --verbose.
+    static func isInstalled(session: HostSession) -> Bool {
+        do {
+            return try installation(session: session) != nil
+        } catch {
+            session.logger.warning("\(error.message)")
+            return false
+        }
+    }
+
+    /// Rewrites the installed file, if one is installed.
+    static func update(session: HostSession) throws(HostError) {
+        guard let installed = try installation(session: session) else { return }
+        try write(entry(session: session, executable: installed.executable), to: installed.url)
     }
 }

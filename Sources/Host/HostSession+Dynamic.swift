@@ -1,6 +1,7 @@
 import Foundation
 import HostModel
 import HostStorage
+import HostDispatch
 
 /// Keeping the stored dynamic items current: providers are asked after their plugin handled
 /// an action and on `refresh`; `dynamic set` and `dynamic clear` own the script list.
@@ -19,6 +20,13 @@ extension HostSession {
     /// fails keeps its previous items. Providers whose plugin is gone are forgotten.
     @discardableResult
     public func refreshDynamicItems(of pluginIDs: [String]? = nil) -> [RefreshReport] {
+        let (reports, changed) = storeProvidedItems(of: pluginIDs)
+        if changed { afterRun.itemsChanged() }
+        return reports
+    }
+
+    /// Asks the providers and stores their answers; whether the stored items changed.
+    func storeProvidedItems(of pluginIDs: [String]?) -> (reports: [RefreshReport], changed: Bool) {
         var reports: [RefreshReport] = []
         var changed = false
         let versions = Dictionary(plugins.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
@@ -52,29 +60,41 @@ extension HostSession {
         if pluginIDs == nil {
             changed = forgetGoneProviders(reports: &reports) || changed
         }
-        if changed { dynamicItemsChanged() }
-        return reports
+        return (reports, changed)
     }
 
     /// Replaces the script-owned dynamic list.
     public func setScriptItems(_ items: [ShortcutItem]) throws(HostError) {
         try state.replaceItems(source: HostState.scriptSource, language: "", pluginVersion: nil, items: items, at: request.wallClock)
-        dynamicItemsChanged()
+        afterRun.itemsChanged()
     }
 
     /// Empties the script-owned dynamic list.
     public func clearScriptItems() throws(HostError) {
         try state.removeSource(HostState.scriptSource)
-        dynamicItemsChanged()
+        afterRun.itemsChanged()
     }
 
-    /// Called whenever the stored dynamic items changed: keeps an installed desktop file current.
-    func dynamicItemsChanged() {
-        do {
-            try DesktopInstallation.update(session: self)
-        } catch {
-            logger.warning("\(error.message)")
-        }
+    /// The after-run policy's hooks, wired to this session's state, providers and desktop file.
+    var afterRun: AfterRun {
+        let state = state, logger = logger
+        return AfterRun(
+            donate: { donation in
+                do throws(HostError) {
+                    try state.donate(donation)
+                } catch {
+                    logger.warning("\(error.message)")
+                }
+            },
+            refresh: { storeProvidedItems(of: $0).changed },
+            desktopInstalled: { DesktopInstallation.isInstalled(session: self) },
+            rewriteDesktop: {
+                do throws(HostError) {
+                    try DesktopInstallation.update(session: self)
+                } catch {
+                    logger.warning("\(error.message)")
+                }
+            })
     }
 
     private func forgetGoneProviders(reports: inout [RefreshReport]) -> Bool {

@@ -5,23 +5,6 @@ import HostIntents
 /// Donations and suggestions: every handled run is recorded, and what usually runs around now
 /// is offered back.
 extension HostSession {
-    /// Records a handled run (and each handled step of a routine) with the values it ran with.
-    func donate(_ outcome: Outcome) {
-        for step in outcome.steps ?? [] { donate(step) }
-        guard outcome.status == .handled else { return }
-        var parameters: [String: String] = [:], titles: [String: String] = [:]
-        for parameter in outcome.resolved ?? [] {
-            guard let value = parameter.value else { continue }
-            parameters[parameter.name] = value
-            if let title = parameter.title { titles[parameter.name] = title }
-        }
-        do {
-            try state.donate(Donation(type: outcome.type, parameters: parameters, titles: titles, date: now))
-        } catch {
-            logger.warning("\(error.message)")
-        }
-    }
-
     /// The suggestions from the donations of actions that can still run, best first.
     public func suggestions() throws(HostError) -> [Suggestions.Suggestion] {
         let registry = plugins.registry

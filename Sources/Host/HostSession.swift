@@ -134,25 +134,10 @@ public struct HostSession {
     /// The merged menu from the static items and the stored dynamic items; no plugin code runs.
     public func menu(limit: Int? = nil) throws(HostError) -> Menu {
         let registry = plugins.registry, routines = routines
-        let versions = Dictionary(plugins.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
-        let order = Dictionary(plugins.plugins.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let sources = try state.dynamicSources(language: language).sorted { left, right in
-            let rank = { (source: DynamicSource) in source.source == HostState.scriptSource ? -1 : (order[source.source] ?? Int.max) }
-            return (rank(left), left.source) < (rank(right), right.source)
-        }
-        var menu = Menu(staticItems: staticItems, dynamic: sources,
-                    isHandled: { type in registry.handler(for: type) != nil || routines.contains { $0.type == type } },
-                    prune: { source in
-                        guard source.source != HostState.scriptSource else { return nil }
-                        guard let version = versions[source.source] else {
-                            return "plugin \(source.source), which provided it, is gone"
-                        }
-                        if let stored = source.pluginVersion, stored != version {
-                            return "plugin \(source.source) changed version (\(stored) → \(version)) since it provided it; run 'standfit-host refresh'"
-                        }
-                        return nil
-                    },
-                    limit: limit ?? config.menuLimit)
+        var menu = Menu(staticItems: staticItems, dynamic: try state.dynamicSources(language: language),
+                        plugins: plugins.plugins.map { ($0.id, $0.version) },
+                        isHandled: { type in registry.handler(for: type) != nil || routines.contains { $0.type == type } },
+                        limit: limit ?? config.menuLimit)
         // The built-in provider: what usually runs around now, when there is room for it.
         if let suggested = suggestedItem() { menu.offer(suggested) }
         return menu
@@ -166,31 +151,12 @@ public struct HostSession {
                           calls: plugins.calls)
     }
 
-    /// Runs `type` with `name=value` arguments and, when given, the chosen item's userInfo.
-    /// After a plugin handled it, that plugin's dynamic items are asked for again and stored.
-    public func run(_ type: String, arguments: [String], userInfo: [String: JSONValue]? = nil,
+    /// Runs `type` with its `name=value` arguments and, when given, the chosen item's userInfo;
+    /// then the after-run policy (donation, refresh, desktop file) follows the outcome.
+    public func run(_ type: String, named: [NamedArgument], userInfo: [String: JSONValue]? = nil,
                     options: Dispatcher.RunOptions = Dispatcher.RunOptions()) -> Outcome {
-        var named: [NamedArgument] = []
-        for text in arguments {
-            guard let argument = NamedArgument(parsing: text) else {
-                return Outcome(status: .invalidInput, type: type,
-                               message: "Argument '\(text)' is not of the form name=value; write each parameter as NAME=VALUE.")
-            }
-            named.append(argument)
-        }
-        return run(type, named: named, userInfo: userInfo, options: options)
-    }
-
-    /// Runs `type` with parsed arguments; after a plugin handled it, that plugin's dynamic
-    /// items are asked for again and stored.
-    func run(_ type: String, named: [NamedArgument], userInfo: [String: JSONValue]? = nil,
-             options: Dispatcher.RunOptions) -> Outcome {
         let outcome = dispatcher.run(type, arguments: named, userInfo: userInfo, options: options)
-        donate(outcome)
-        let handledBy = ([outcome] + (outcome.steps ?? [])).filter { $0.status == .handled }.compactMap(\.plugin)
-        if !handledBy.isEmpty {
-            refreshDynamicItems(of: handledBy.reduce(into: []) { if !$0.contains($1) { $0.append($1) } })
-        }
+        afterRun.apply(to: outcome, at: now)
         return outcome
     }
 }

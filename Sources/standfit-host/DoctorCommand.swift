@@ -22,6 +22,6 @@ struct DoctorCommand: ParsableCommand {
         } else {
             report.lines.forEach { print($0) }
         }
-        if !report.problems.isEmpty { throw ExitCode(1) }
+        if !report.problems.isEmpty { throw ExitCode(Output.Status.problemsFound) }
     }
 }

@@ -30,9 +30,7 @@ struct DonationsCommand: ParsableCommand {
         var type: String?
 
         func run() throws {
-            let donations = try Output.session(global) { () throws(HostError) in
-                try DonationsCommand.state().donations(type: type)
-            }
+            let donations = try DonationsCommand.state().donations(type: type)
             if global.json {
                 Output.printJSON(Document(donations: donations))
                 return
@@ -64,9 +62,7 @@ struct DonationsCommand: ParsableCommand {
         var type: String?
 
         func run() throws {
-            let removed = try Output.session(global) { () throws(HostError) in
-                try DonationsCommand.state().clearDonations(type: type)
-            }
+            let removed = try DonationsCommand.state().clearDonations(type: type)
             let what = type.map { " of \($0)" } ?? ""
             Output.report(global, Summary(removed: removed, message: "Forgot \(removed) run\(removed == 1 ? "" : "s")\(what)."),
                           message: \.message)
@@ -99,10 +95,8 @@ struct SuggestCommand: ParsableCommand {
     var limit = 5
 
     func run() throws {
-        let session = try Output.session(global) { () throws(HostError) in
-            try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
-        }
-        let ranked = try Output.session(global) { () throws(HostError) in try session.suggestions() }.prefix(limit)
+        let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
+        let ranked = try session.suggestions().prefix(limit)
         let entries = ranked.map { suggestion in
             Entry(title: suggestion.title(for: session.plugins.registry.handler(for: suggestion.type), language: session.language),
                   suggestion: suggestion)

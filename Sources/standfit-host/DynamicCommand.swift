@@ -29,7 +29,7 @@ struct DynamicCommand: ParsableCommand {
         var file: String
 
         func run() throws {
-            let items = try Output.session(global) { () throws(HostError) in
+            let items = try { () throws(HostError) in
                 let origin = file == "-" ? "standard input" : file
                 let data: Data
                 do {
@@ -39,10 +39,8 @@ struct DynamicCommand: ParsableCommand {
                     throw HostError(.io, "Cannot read \(origin) (\(error.localizedDescription)); give a readable JSON file or - for standard input.")
                 }
                 return try ScriptItems.parse(data, origin: origin)
-            }
-            try Output.session(global) { () throws(HostError) in
-                try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger).setScriptItems(items)
-            }
+            }()
+            try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger).setScriptItems(items)
             Output.report(global, Summary(items: items.count, message: "Stored \(items.count) script item\(items.count == 1 ? "" : "s"); see 'standfit-host list'."), message: \.message)
         }
     }
@@ -57,9 +55,7 @@ struct DynamicCommand: ParsableCommand {
         @OptionGroup var manifestOptions: ManifestOptions
 
         func run() throws {
-            try Output.session(global) { () throws(HostError) in
-                try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger).clearScriptItems()
-            }
+            try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger).clearScriptItems()
             Output.report(global, Summary(items: 0, message: "Cleared the script items."), message: \.message)
         }
     }
@@ -89,9 +85,7 @@ struct RefreshCommand: ParsableCommand {
     }
 
     func run() throws {
-        let session = try Output.session(global) { () throws(HostError) in
-            try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
-        }
+        let session = try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
         let reports = session.refreshDynamicItems()
         if global.json {
             Output.printJSON(reports.map { Report(plugin: $0.pluginID, items: $0.itemCount, note: $0.note) })

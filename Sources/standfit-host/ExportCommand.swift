@@ -47,7 +47,7 @@ struct ExportCommand: ParsableCommand {
 
         func run() throws {
             let executable = Executable.url.path
-            let (entry, path) = try Output.session(global) { () throws(HostError) -> (DesktopEntry, String?) in
+            let (entry, path) = try { () throws(HostError) -> (DesktopEntry, String?) in
                 let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
                 if install {
                     let url = try DesktopInstallation.install(session: session, executable: executable)
@@ -58,7 +58,7 @@ struct ExportCommand: ParsableCommand {
                     try DesktopInstallation.write(entry, to: URL(fileURLWithPath: output))
                 }
                 return (entry, output)
-            }
+            }()
             if global.json {
                 Output.printJSON(Document(path: path, actions: entry.actions.map(\.id), text: entry.text))
             } else if let path {

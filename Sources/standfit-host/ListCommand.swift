@@ -32,10 +32,8 @@ struct ListCommand: ParsableCommand {
     }
 
     func run() throws {
-        let session = try Output.session(global) { () throws(HostError) in
-            try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
-        }
-        let menu = try Output.session(global) { () throws(HostError) in try session.menu(limit: limit) }
+        let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
+        let menu = try session.menu(limit: limit)
         if global.json {
             Output.printJSON(menu.documents(all: all, explain: explain))
             return

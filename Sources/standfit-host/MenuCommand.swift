@@ -32,10 +32,8 @@ struct MenuCommand: ParsableCommand {
     }
 
     func run() throws {
-        let session = try Output.session(global) { () throws(HostError) in
-            try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
-        }
-        let entries = try Output.session(global) { () throws(HostError) in try session.menu(limit: limit) }.visible
+        let session = try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
+        let entries = try session.menu(limit: limit).visible
         guard !entries.isEmpty else {
             Output.printError("No quick actions to show; add items to \(session.paths.configDirectory.path)/Info.plist or install a plugin (see 'standfit-host plugins').")
             return
@@ -44,7 +42,7 @@ struct MenuCommand: ParsableCommand {
                                                   subtitle: $0.item.subtitle) }
         guard let chosen = try TerminalMenu(title: "Quick actions", rows: rows).choose() else { return }
         let item = entries[chosen].item
-        let outcome = session.run(item.type, arguments: [], userInfo: item.userInfo)
+        let outcome = session.run(item.type, named: [], userInfo: item.userInfo)
         if outcome.status == .handled {
             print(outcome.message)
         } else {

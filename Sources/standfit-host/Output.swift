@@ -14,6 +14,8 @@ enum Output {
         static let invalidInput: Int32 = 3
         static let pluginFailed: Int32 = 4
         static let configuration: Int32 = 5
+        /// `doctor` found problems (it lists them).
+        static let problemsFound: Int32 = 1
     }
 
     static func exit(for status: Outcome.Status) throws {
@@ -48,17 +50,12 @@ enum Output {
         try exit(for: outcome.status)
     }
 
-    /// Builds the session, or reports its `HostError` and exits with the configuration status.
-    static func session<T>(_ global: GlobalOptions, _ make: () throws(HostError) -> T) throws -> T {
-        do {
-            return try make()
-        } catch {
-            if global.json {
-                printJSON(ErrorDocument(code: error.code.description, message: error.message))
-            } else {
-                printError("error: \(error.message)")
-            }
-            throw ExitCode(Status.configuration)
+    /// Reports a `HostError`: its sentence on stderr, or its document under `--json`.
+    static func report(_ error: HostError, json: Bool) {
+        if json {
+            printJSON(ErrorDocument(code: error.code.description, message: error.message))
+        } else {
+            printError("error: \(error.message)")
         }
     }
 

@@ -24,9 +24,7 @@ struct PluginsCommand: ParsableCommand {
         func context() throws -> PluginContext {
             let options = HostOptions(request: .thisProcess, executable: Executable.url,
                                       requireTrusted: requireTrusted, verbose: global.verbose)
-            return try Output.session(global) { () throws(HostError) in
-                try PluginContext(options: options, logger: global.logger)
-            }
+            return try PluginContext(options: options, logger: global.logger)
         }
 
         func show(_ plugins: PluginSet, paths: HostPaths) {
@@ -65,7 +63,7 @@ struct PluginsCommand: ParsableCommand {
 
         func run() throws {
             let context = try options.context()
-            let loaded = try Output.session(options.global) { () throws(HostError) in try context.rescan() }
+            let loaded = try context.rescan()
             options.show(loaded.plugins, paths: context.paths)
         }
     }
@@ -112,7 +110,7 @@ struct PluginsCommand: ParsableCommand {
 
         func run() throws {
             let context = try options.context()
-            let pin = try Output.session(options.global) { () throws(HostError) in try context.trust(path) }
+            let pin = try context.trust(path)
             let message = "Trusted \(pin.realPath) with SHA-256 \(pin.sha256); it loads only while its bytes match."
             Output.report(options.global, Document(path: path, realPath: pin.realPath, sha256: pin.sha256, message: message),
                           message: \.message)
@@ -137,7 +135,7 @@ struct PluginsCommand: ParsableCommand {
 
         func run() throws {
             let context = try options.context()
-            let removed = try Output.session(options.global) { () throws(HostError) in try context.untrust(path) }
+            let removed = try context.untrust(path)
             let message = removed ? "No longer trusting \(path)." : "\(path) was not trusted; nothing changed."
             Output.report(options.global, Document(path: path, message: message, removed: removed), message: \.message)
         }

@@ -45,11 +45,16 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let session = try Output.session(global) { () throws(HostError) in
-            try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
+        let session = try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
+        var named: [NamedArgument] = []
+        for text in parameters {
+            guard let argument = NamedArgument(parsing: text) else {
+                return try Output.finish(Outcome(status: .invalidInput, type: type,
+                                                 message: "Argument '\(text)' is not of the form name=value; write each parameter as NAME=VALUE."),
+                                         global)
+            }
+            named.append(argument)
         }
-        let outcome = session.run(type, arguments: parameters, userInfo: userInfo,
-                                  options: interaction.runOptions(global))
-        try Output.finish(outcome, global)
+        try Output.finish(session.run(type, named: named, userInfo: userInfo, options: interaction.runOptions(global)), global)
     }
 }

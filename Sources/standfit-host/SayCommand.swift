@@ -29,9 +29,7 @@ struct SayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let session = try Output.session(global) { () throws(HostError) in
-            try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
-        }
+        let session = try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
         let outcome = session.say(words.joined(separator: " "), options: interaction.runOptions(global))
         try Output.finish(outcome, global)
     }

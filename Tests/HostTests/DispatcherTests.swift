@@ -318,6 +318,23 @@ struct MenuTests {
         #expect(menu.entries.map(\.pruned) == ["plugin old is gone"])
     }
 
+    @Test("dynamic sources rank the script list first, then providers in plugin load order; stale ones are pruned with the reason")
+    func sourceOrderAndStaleness() {
+        func source(_ name: String, _ version: String?, _ type: String) -> DynamicSource {
+            DynamicSource(source: name, pluginVersion: version, items: [ShortcutItem(type: type, title: type, source: .dynamic)])
+        }
+        let menu = Menu(staticItems: [],
+                        dynamic: [source("p2", "1", "a.two"), source("gone", "1", "a.one"), source("script", nil, "ns.x"),
+                                  source("p1", "1", "a.one"), source("old", "1", "a.two")],
+                        plugins: [(id: "p1", version: "1"), (id: "p2", version: "1"), (id: "old", version: "2")],
+                        isHandled: { registry.handler(for: $0) != nil }, limit: 10)
+        #expect(menu.visible.map(\.item.title) == ["ns.x", "a.one", "a.two"])
+        #expect(menu.entries.compactMap(\.pruned) == [
+            "plugin old changed version (1 → 2) since it provided it; run 'standfit-host refresh'",
+            "plugin gone, which provided it, is gone",
+        ])
+    }
+
     @Test("the first registration of a type wins")
     func duplicatePolicy() {
         var registry = ActionRegistry()

@@ -39,6 +39,35 @@ public struct Menu: Sendable {
     /// The default number of items shown, as on iOS.
     public static let defaultLimit = HostConfig.defaultMenuLimit
 
+    /// The menu of `staticItems` and the stored `dynamic` sources, by the menu's rules: the
+    /// script list first, then providers in plugin load order (`plugins`: id and version, in
+    /// load order); a provider's items are pruned when its plugin is gone or changed version.
+    public init(staticItems: [ShortcutItem], dynamic: [DynamicSource], plugins: [(id: String, version: String)],
+                isHandled: (String) -> Bool, limit: Int) {
+        var order: [String: Int] = [:], versions: [String: String] = [:]
+        for (index, plugin) in plugins.enumerated() where order[plugin.id] == nil {
+            order[plugin.id] = index
+            versions[plugin.id] = plugin.version
+        }
+        let rank = { (source: DynamicSource) in source.source == DynamicSource.script ? -1 : (order[source.source] ?? Int.max) }
+        let sources = dynamic.sorted { (rank($0), $0.source) < (rank($1), $1.source) }
+        self.init(staticItems: staticItems, dynamic: sources, isHandled: isHandled,
+                  prune: { Menu.staleness(of: $0, versions: versions) }, limit: limit)
+    }
+
+    /// Why all of `source`'s items are pruned, or nil: its plugin is gone, or changed version
+    /// since it answered. The script list is never stale.
+    public static func staleness(of source: DynamicSource, versions: [String: String]) -> String? {
+        guard source.source != DynamicSource.script else { return nil }
+        guard let version = versions[source.source] else {
+            return "plugin \(source.source), which provided it, is gone"
+        }
+        if let stored = source.pluginVersion, stored != version {
+            return "plugin \(source.source) changed version (\(stored) → \(version)) since it provided it; run 'standfit-host refresh'"
+        }
+        return nil
+    }
+
     /// - Parameters:
     ///   - dynamic: each source's items, script list first, then providers in load order.
     ///   - prune: why a source's items are all pruned (its plugin is gone or changed), or nil.

@@ -2,7 +2,10 @@ import Foundation
 
 /// One source's stored dynamic items.
 public struct DynamicSource: Sendable, Equatable {
-    /// A plugin id, or `HostState.scriptSource`.
+    /// The source name of the list `dynamic set` owns.
+    public static let script = "script"
+
+    /// A plugin id, or `DynamicSource.script`.
     public var source: String
     /// The provider's version when it answered; nil for the script list.
     public var pluginVersion: String?

@@ -13,7 +13,7 @@ public struct HostState: Sendable {
     private let pool: DatabasePool
 
     /// The source name of the items `dynamic set` owns.
-    public static let scriptSource = "script"
+    public static let scriptSource = DynamicSource.script
 
     public init(directory: URL) throws(HostError) {
         url = directory.appendingPathComponent("state.sqlite")

@@ -1,0 +1,59 @@
+import Foundation
+import HostModel
+
+/// What follows a run, as a policy over the outcome: the side effects are hooks the composition
+/// registers (the host's state, the plugins' providers, the desktop file), so the policy is
+/// tested with fakes and no plugin loaded.
+///
+/// - A handled run, and each handled step of a routine, is recorded as a donation with the
+///   values it ran with; a declined, failed, unknown, invalid or dry run is not.
+/// - The dynamic providers of the plugins that handled something are asked again, each once.
+/// - When that changed the stored items and a desktop file is installed, it is rewritten.
+public struct AfterRun {
+    /// Records one donation.
+    public var donate: (Donation) -> Void
+    /// Asks the providers of these plugins again and stores their items; true when the stored
+    /// items changed.
+    public var refresh: (_ pluginIDs: [String]) -> Bool
+    /// Whether a desktop file is installed, to be kept current.
+    public var desktopInstalled: () -> Bool
+    /// Rewrites the installed desktop file from the current menu.
+    public var rewriteDesktop: () -> Void
+
+    public init(donate: @escaping (Donation) -> Void, refresh: @escaping (_ pluginIDs: [String]) -> Bool,
+                desktopInstalled: @escaping () -> Bool, rewriteDesktop: @escaping () -> Void) {
+        self.donate = donate
+        self.refresh = refresh
+        self.desktopInstalled = desktopInstalled
+        self.rewriteDesktop = rewriteDesktop
+    }
+
+    /// Applies the policy to `outcome`, a run made at `date`.
+    public func apply(to outcome: Outcome, at date: Date) {
+        for donation in AfterRun.donations(of: outcome, at: date) { donate(donation) }
+        let handledBy = ([outcome] + (outcome.steps ?? [])).filter { $0.status == .handled }.compactMap(\.plugin)
+        guard !handledBy.isEmpty else { return }
+        let plugins = handledBy.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        if refresh(plugins) { itemsChanged() }
+    }
+
+    /// The stored dynamic items changed (a refresh, `dynamic set|clear`): keeps an installed
+    /// desktop file current.
+    public func itemsChanged() {
+        if desktopInstalled() { rewriteDesktop() }
+    }
+
+    /// The donations `outcome` makes: its handled steps', then its own when it was handled.
+    public static func donations(of outcome: Outcome, at date: Date) -> [Donation] {
+        var donations = (outcome.steps ?? []).flatMap { AfterRun.donations(of: $0, at: date) }
+        guard outcome.status == .handled else { return donations }
+        var parameters: [String: String] = [:], titles: [String: String] = [:]
+        for parameter in outcome.resolved ?? [] {
+            guard let value = parameter.value else { continue }
+            parameters[parameter.name] = value
+            if let title = parameter.title { titles[parameter.name] = title }
+        }
+        donations.append(Donation(type: outcome.type, parameters: parameters, titles: titles, date: date))
+        return donations
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import HostModel
+@testable import HostDispatch
+
+/// The after-run policy, driven through the dispatcher with the fake plugin runtime: no plugin
+/// is loaded, and every hook records what it was asked.
+@Suite("After a run: donations, refresh, desktop")
+struct AfterRunTests {
+    /// The hooks, recording.
+    final class Hooks {
+        var donations: [Donation] = []
+        var refreshed: [[String]] = []
+        var rewrites = 0
+        var installed = false
+        var refreshChanges = true
+
+        var afterRun: AfterRun {
+            AfterRun(donate: { self.donations.append($0) },
+                     refresh: { self.refreshed.append($0); return self.refreshChanges },
+                     desktopInstalled: { self.installed },
+                     rewriteDesktop: { self.rewrites += 1 })
+        }
+    }
+
+    let recorder = Recorder()
+    let hooks = Hooks()
+    let now = Date(timeIntervalSince1970: 1_795_000_000)
+    let count = ParameterSpec(name: "count", kind: .int64, required: true)
+
+    /// Runs `type` through a dispatcher over the fake runtime, then the policy.
+    func run(_ type: String, _ arguments: [String] = [], dryRun: Bool = false, actions: [RegisteredAction]) -> Outcome {
+        let dispatcher = Dispatcher(registry: ActionRegistry(actions), locale: "en", calls: recorder.plugins)
+        let outcome = dispatcher.run(type, arguments: arguments.compactMap(NamedArgument.init(parsing:)),
+                                     options: Dispatcher.RunOptions(dryRun: dryRun))
+        hooks.afterRun.apply(to: outcome, at: now)
+        return outcome
+    }
+
+    @Test("a handled run is donated with its values, and its plugin's provider is asked again")
+    func handled() {
+        let log = recorder.action("com.fake.log", parameters: [count], plugin: "com.fake")
+        #expect(run("com.fake.log", ["count=3"], actions: [log]).status == .handled)
+        #expect(hooks.donations == [Donation(type: "com.fake.log", parameters: ["count": "3"], titles: [:], date: now)])
+        #expect(hooks.refreshed == [["com.fake"]])
+    }
+
+    @Test("declined, failed, invalid, unknown and dry runs donate nothing and refresh nothing",
+          arguments: ["declined", "failed", "faulted", "invalid", "unknown", "dry"])
+    func notHandled(_ kind: String) {
+        let actions = [
+            recorder.action("com.fake.declined", reply: HandlerReply(status: 1, message: "no")),
+            recorder.action("com.fake.failed", reply: HandlerReply(status: 3, message: "broke")),
+            recorder.action("com.fake.faulted", reply: HandlerReply(status: -1, fault: "crashed with SIGSEGV")),
+            recorder.action("com.fake.invalid", parameters: [count]),
+            recorder.action("com.fake.dry", parameters: [count]),
+        ]
+        let outcome = run("com.fake.\(kind)", kind == "dry" ? ["count=2"] : [], dryRun: kind == "dry", actions: actions)
+        let expected: [String: Outcome.Status] = ["declined": .declined, "failed": .pluginFailed, "faulted": .pluginFailed,
+                                                  "invalid": .invalidInput, "unknown": .unknownType, "dry": .dryRun]
+        #expect(outcome.status == expected[kind])
+        #expect(hooks.donations.isEmpty)
+        #expect(hooks.refreshed.isEmpty)
+        #expect(hooks.rewrites == 0)
+        // The dry run reached no handler either.
+        if kind == "dry" { #expect(recorder.calls.isEmpty) }
+    }
+
+    @Test("an installed desktop file is rewritten when a refresh changed the items, and only then")
+    func desktop() {
+        let log = recorder.action("com.fake.log", plugin: "com.fake")
+        _ = run("com.fake.log", actions: [log])
+        #expect(hooks.rewrites == 0)   // nothing installed
+        hooks.installed = true
+        _ = run("com.fake.log", actions: [log])
+        #expect(hooks.rewrites == 1)
+        hooks.refreshChanges = false
+        _ = run("com.fake.log", actions: [log])
+        #expect(hooks.rewrites == 1)   // the items did not change
+        hooks.afterRun.itemsChanged()  // `dynamic set` and `refresh` say so themselves
+        #expect(hooks.rewrites == 2)
+    }
+
+    @Test("a routine donates each handled step and refreshes each plugin once, in order")
+    func routineSteps() {
+        func step(_ type: String, _ status: Outcome.Status, _ plugin: String) -> Outcome {
+            Outcome(status: status, type: type, message: "", plugin: plugin)
+        }
+        var routine = Outcome(status: .handled, type: "user.morning", message: "ran 3 steps.")
+        routine.steps = [step("a.one", .handled, "p"), step("a.two", .declined, "q"), step("b.one", .handled, "r"),
+                         step("a.three", .handled, "p")]
+        hooks.afterRun.apply(to: routine, at: now)
+        #expect(hooks.donations.map(\.type) == ["a.one", "b.one", "a.three", "user.morning"])
+        #expect(hooks.refreshed == [["p", "r"]])
+    }
+}
