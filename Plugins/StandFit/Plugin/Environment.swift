@@ -1,6 +1,7 @@
 import Foundation
 import PluginAPI
 import StandFitCore
+import Synchronization
 
 /// Builds StandFit's app from what the host hands the plugin: the data directory, the
 /// language, and the process's time zone and environment.
@@ -12,8 +13,23 @@ enum Environment {
     /// The language of the run, for what `init` registers.
     static var hostLanguage: String { PluginHost.current?.language ?? "en" }
 
+    /// What one process keeps once made: the opened log per data directory, and the strings
+    /// table per language. A run calls the handler, then the provider, and perhaps an entity
+    /// query; each would otherwise open and migrate the database and read the tables again.
+    private struct Kept {
+        var stores: [String: ExerciseStore] = [:]
+        var strings: [String: LocalizedStrings] = [:]
+    }
+
+    private static let kept = Mutex(Kept())
+
     static func text(language: String) -> StandFitText {
-        let strings = LocalizedStrings(directory: PluginLibrary.resource(localizationPath), language: language)
+        let strings = kept.withLock { kept in
+            if let strings = kept.strings[language] { return strings }
+            let strings = LocalizedStrings(directory: PluginLibrary.resource(localizationPath), language: language)
+            kept.strings[language] = strings
+            return strings
+        }
         return StandFitText(strings: strings,
                             calendar: StandFitClock.calendar(language: strings.language, timeZone: .current))
     }
@@ -25,6 +41,12 @@ enum Environment {
         let text = text(language: language)
         let clock = try StandFitClock.live(language: text.strings.language,
                                            environment: ProcessInfo.processInfo.environment)
-        return StandFitApp(store: try ExerciseStore(directory: directory), clock: clock, text: text)
+        let store = try kept.withLock { kept in
+            if let store = kept.stores[directory.path] { return store }
+            let store = try ExerciseStore(directory: directory)
+            kept.stores[directory.path] = store
+            return store
+        }
+        return StandFitApp(store: store, clock: clock, text: text)
     }
 }
