@@ -131,7 +131,7 @@ let package = Package(
             name: "HostTests",
             dependencies: [
                 "StandFitHost", "HostModel", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents",
-                "HostDispatch", "HostSurfaces", "CStandFitABI", "TestSupport",
+                "HostDispatch", "HostSurfaces", "CStandFitABI", "PluginAPI", "TestSupport",
             ]
         ),
         .testTarget(name: "PluginAPITests", dependencies: ["PluginAPI", "CLibFFI"]),

@@ -48,7 +48,8 @@ public struct HostOptions: Sendable {
 }
 
 /// The composition root of one command: reads the manifest, loads the plugins, and hands the
-/// pieces to the menu and the dispatcher. It holds no logic of its own.
+/// pieces to the menu and the dispatcher. It wires; the rules live with the parts: the menu's
+/// in `Menu`, resolution in `Dispatcher`, what follows a run in `AfterRun`.
 public struct HostSession {
     public let paths: HostPaths
     public let manifest: Manifest

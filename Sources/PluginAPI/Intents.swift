@@ -17,7 +17,7 @@ public struct EntityValue: Sendable, Equatable {
     }
 
     /// True when `text` names this value: its id, title or a synonym, ignoring case, spaces and
-    /// punctuation ("Push-Ups" = "push ups" = "pushups"), as the host matches choices.
+    /// punctuation ("Push-Ups" = "push ups" = "pushups"): the rule the host folds names by too.
     public func isNamed(by text: String) -> Bool {
         let key = EntityValue.matchKey(text)
         return !key.isEmpty && ([id, title] + synonyms).contains { EntityValue.matchKey($0) == key }

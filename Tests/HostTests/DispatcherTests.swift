@@ -2,7 +2,7 @@ import StandFitHost
 import Testing
 import HostModel
 import HostMenu
-import HostDispatch
+@_spi(Testing) import HostDispatch
 
 /// Fake actions and a fake plugin runtime that records what each was called with; no plugin is
 /// loaded.

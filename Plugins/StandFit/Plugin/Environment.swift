@@ -23,6 +23,12 @@ enum Environment {
 
     private static let kept = Mutex(Kept())
 
+    /// Closes the kept logs. Run at exit: SQLite folds its write-ahead log back into the
+    /// database when the last connection closes, so no `-wal` or `-shm` file stays behind.
+    private static func closeStores() {
+        kept.withLock { $0.stores = [:] }
+    }
+
     static func text(language: String) -> StandFitText {
         let strings = kept.withLock { kept in
             if let strings = kept.strings[language] { return strings }
@@ -44,6 +50,7 @@ enum Environment {
         let store = try kept.withLock { kept in
             if let store = kept.stores[directory.path] { return store }
             let store = try ExerciseStore(directory: directory)
+            if kept.stores.isEmpty { atexit { Environment.closeStores() } }
             kept.stores[directory.path] = store
             return store
         }

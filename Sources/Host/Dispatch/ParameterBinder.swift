@@ -4,7 +4,7 @@ import HostIntents
 /// Binds an action's declared parameters, in order: `name=value` arguments (which win), then
 /// the item's userInfo, then declared defaults. Values are coerced to the declared kind.
 /// `ParameterResolver` does the work; this is its plain form, with nobody to ask.
-public struct ParameterBinder: Sendable {
+@_spi(Testing) public struct ParameterBinder: Sendable {
     public var type: String
     public var parameters: [ParameterSpec]
 

@@ -158,68 +158,6 @@ public struct ParameterResolver {
         return given
     }
 
-    // MARK: Entities and choices
-
-    /// The value `text` names, or nil to treat it as plain text (an entity nobody can ask).
-    private func choose(_ text: String, for parameter: ParameterSpec, domain: ParameterDomain) throws -> EntityValue? {
-        switch try match(text, domain: domain) {
-        case nil:
-            return nil
-        case .one(let value):
-            return value
-        case .several(let values):
-            if let conversation {
-                return try pick(parameter, among: values, question: "“\(text)” could mean several; which one?",
-                                conversation: conversation).map(\.0)
-            }
-            let listed = values.map { "\($0.title) (\(parameter.name)=\($0.id))" }.joined(separator: " or ")
-            throw Failure(message: "\(parameter.name): \"\(text)\" could mean \(listed); pass the one you mean.",
-                          parameter: parameter.name, suggestions: values.map(\.id))
-        case .nothing:
-            let offered = try suggestions(for: parameter, domain: domain)
-            let listed = offered.prefix(12).map(\.id).joined(separator: ", ")
-            let noun = domainTitle(domain)?.lowercased() ?? "value"
-            throw Failure(message: "\(parameter.name): no \(noun) is called '\(text)'; choose one of \(listed).",
-                          parameter: parameter.name, suggestions: offered.map(\.id))
-        }
-    }
-
-    /// What `text` names in `domain`; nil when the domain is an entity nobody can ask here.
-    private func match(_ text: String, domain: ParameterDomain) throws -> Match? {
-        switch domain {
-        case .choices(let values):
-            if let exact = values.first(where: { $0.id == text }) { return .one(exact) }
-            return Match(values.filter { $0.isNamed(by: text) })
-        case .entity(let id):
-            guard let provider = entity?(id) else { return nil }
-            if let exact = try query(provider, .lookup(id: text)).first { return .one(exact) }
-            return Match(try query(provider, .match(text: text)))
-        }
-    }
-
-    private func suggestions(for parameter: ParameterSpec, domain: ParameterDomain) throws -> [EntityValue] {
-        switch domain {
-        case .choices(let values): return values
-        case .entity(let id):
-            guard let provider = entity?(id) else { return [] }
-            return try query(provider, .suggest)
-        }
-    }
-
-    private func domainTitle(_ domain: ParameterDomain) -> String? {
-        if case .entity(let id) = domain { return entity?(id)?.record.title }
-        return nil
-    }
-
-    private func query(_ provider: EntityProvider, _ query: EntityQuery) throws -> [EntityValue] {
-        switch self.query(provider, query, locale) {
-        case .success(let values): return values
-        case .failure(let failure):
-            throw Failure(message: "\(failure.message); report this to the plugin's author.", parameter: nil,
-                          isPluginFailure: true)
-        }
-    }
-
     // MARK: Asking
 
     private enum Answer {
@@ -258,7 +196,7 @@ public struct ParameterResolver {
 
     /// Asks which of `values`; an answer is a number from the list or a name. Nil when Enter
     /// kept an optional parameter's default.
-    private func pick(_ parameter: ParameterSpec, among values: [EntityValue], question: String,
+    func pick(_ parameter: ParameterSpec, among values: [EntityValue], question: String,
                       conversation: Conversation, fallback: EntityValue? = nil,
                       domain: ParameterDomain? = nil) throws -> (EntityValue, String)? {
         while true {
@@ -303,20 +241,5 @@ public struct ParameterResolver {
         let near = names.min { Suggester.distance(name, $0, containsBonus: false) < Suggester.distance(name, $1, containsBonus: false) }
         let hint = near.flatMap { Suggester.distance(name, $0, containsBonus: false) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
         return Failure(message: "Unknown parameter '\(name)' for \(type)\(hint); it takes \(names.joined(separator: ", ")).", parameter: name)
-    }
-}
-
-/// What a name matched among an entity's or a choice list's values.
-private enum Match {
-    case one(EntityValue)
-    case nothing
-    case several([EntityValue])
-
-    init(_ values: [EntityValue]) {
-        switch values.count {
-        case 0: self = .nothing
-        case 1: self = .one(values[0])
-        default: self = .several(values)
-        }
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Policy for a type registered twice: the first registration wins. Plugins load in search-path
 /// order, then by file name within a directory, so which one wins is stable and documented; the
-/// loser is refused with a diagnostic naming both plugins.
+/// later plugin still loads without that type, and a warning names both plugins.
 public struct ActionRegistry {
     public private(set) var actions: [RegisteredAction] = []
     private var indexByType: [String: Int] = [:]
@@ -17,12 +17,6 @@ public struct ActionRegistry {
         indexByType[action.type] = actions.count
         actions.append(action)
         return nil
-    }
-
-    /// Drops everything a plugin registered (when its init fails after registering).
-    public mutating func removeAll(fromPlugin pluginID: String) {
-        actions.removeAll { $0.pluginID == pluginID }
-        indexByType = Dictionary(uniqueKeysWithValues: actions.enumerated().map { ($1.type, $0) })
     }
 
     /// The action registered for exactly `type`.

@@ -45,8 +45,13 @@ public struct Suggester: Sendable {
     }
 
     /// Lower-cased letters and digits only: "Log Exercise" and "log-exercise" fold alike.
+    ///
+    /// The same rule as the SDK's `EntityValue.matchKey`, scalar by scalar, so a name a plugin
+    /// matches and a name the host matches are the same name (a test holds the two together).
     package static func fold(_ text: String) -> String {
-        String(text.lowercased().filter { $0.isLetter || $0.isNumber })
+        String(String.UnicodeScalarView(text.lowercased().unicodeScalars.filter {
+            $0.properties.isAlphabetic || $0.properties.numericType != nil
+        }))
     }
 
     /// Levenshtein distance; a key that contains the needle (or the reverse) counts as 1.

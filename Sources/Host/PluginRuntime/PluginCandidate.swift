@@ -44,8 +44,8 @@ public struct FileIdentity: Sendable, Hashable, Codable {
     }
 }
 
-/// One entry of the search path, checked: a candidate, a refusal, or a second path to a file
-/// already seen (skipped quietly).
+/// One entry of the search path, checked: a candidate or a refusal. (A second path to a file
+/// already seen is dropped, with a debug line, before it becomes either.)
 package enum VettedFile {
     case candidate(PluginCandidate)
     case refused(PluginRefusal)

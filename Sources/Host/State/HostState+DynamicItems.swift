@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+import HostModel
+
+// Dynamic items.
+extension HostState {
+    /// Replaces everything `source` offers in `language` with `items`, in one transaction.
+    public func replaceItems(source: String, language: String, pluginVersion: String?,
+                             items: [ShortcutItem], at date: Date) throws(HostError) {
+        try write("store the dynamic items of '\(source)'") { db in
+            try db.execute(sql: "DELETE FROM dynamicSource WHERE source = ? AND language = ?",
+                           arguments: [source, language])
+            try db.execute(sql: "INSERT INTO dynamicSource (source, language, pluginVersion, updatedAt) VALUES (?, ?, ?, ?)",
+                           arguments: [source, language, pluginVersion, date.timeIntervalSince1970])
+            // One prepared statement for every item: a provider may answer a thousand.
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO dynamicItem (source, language, rank, type, title, subtitle, icon, userInfo)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for (index, item) in items.enumerated() {
+                try insert.execute(arguments: [source, language, index + 1, item.type, item.title, item.subtitle,
+                                               item.icon, JSONValue.object(item.userInfo).jsonText])
+            }
+        }
+    }
+
+    /// Forgets `source` in every language (a provider that went away, `dynamic clear`).
+    public func removeSource(_ source: String) throws(HostError) {
+        try write("remove the dynamic items of '\(source)'") { db in
+            try db.execute(sql: "DELETE FROM dynamicSource WHERE source = ?", arguments: [source])
+        }
+    }
+
+    /// Languages `source` has stored items in.
+    public func languages(of source: String) throws(HostError) -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT language FROM dynamicSource WHERE source = ? ORDER BY language",
+                                arguments: [source])
+        }
+    }
+
+    /// Each source's stored items for `language`: the rows in that language, or else the
+    /// source's most recent answer in another one (better a title in English than none).
+    public func dynamicSources(language: String) throws(HostError) -> [DynamicSource] {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT source, language, pluginVersion FROM dynamicSource
+                ORDER BY source, language = ? DESC, language = '' DESC, updatedAt DESC
+                """, arguments: [language])
+            var chosen: [DynamicSource] = []
+            for row in rows {
+                let source: String = row["source"]
+                if chosen.last?.source == source { continue }
+                let rowLanguage: String = row["language"]
+                let items = try Row.fetchAll(db, sql: """
+                    SELECT * FROM dynamicItem WHERE source = ? AND language = ? ORDER BY rank
+                    """, arguments: [source, rowLanguage]).map { item in
+                    ShortcutItem(type: item["type"], title: item["title"], subtitle: item["subtitle"],
+                                 icon: item["icon"], userInfo: HostState.userInfo(item["userInfo"]),
+                                 source: .dynamic, origin: source)
+                }
+                chosen.append(DynamicSource(source: source, pluginVersion: row["pluginVersion"], items: items))
+            }
+            return chosen
+        }
+    }
+}
