@@ -37,6 +37,8 @@ package final class PluginExecutor {
 
     /// The plugins this executor calls, by id: where each was found and how it is trusted.
     private var candidates: [String: PluginCandidate] = [:]
+    /// The code of the plugins loaded into this process, or why one could not be, by id.
+    private var codes: [String: Result<PluginCode, PluginFault>] = [:]
 
     /// Makes `candidate` the plugin that `pluginID` names in calls.
     func add(_ candidate: PluginCandidate, as pluginID: String) {
@@ -52,8 +54,11 @@ package final class PluginExecutor {
     /// a provider call right after takes instead of starting another worker.
     package func calls() -> PluginCalls {
         let inProcess = PluginCalls.inProcess { [self] pluginID in
+            if let code = codes[pluginID] { return code }
             guard let candidate = candidates[pluginID] else { return .failure(PluginFault("is not loaded")) }
-            return load(candidate, pluginID: pluginID)
+            let code = load(candidate, pluginID: pluginID).map(\.code)
+            codes[pluginID] = code
+            return code
         }
         let worker = workerCalls()
         let route = { [self] (pluginID: String) -> PluginCalls in
@@ -188,14 +193,14 @@ extension EntityProvider {
 
 extension PluginCalls {
     /// Calls into plugins loaded in this process, each found by id through `plugin`.
-    static func inProcess(_ plugin: @escaping (_ pluginID: String) -> Result<LoadedPlugin, PluginFault>) -> PluginCalls {
+    static func inProcess(_ plugin: @escaping (_ pluginID: String) -> Result<PluginCode, PluginFault>) -> PluginCalls {
         PluginCalls(
             perform: { action, invocation in
                 switch plugin(action.pluginID) {
                 case .failure(let problem):
                     return HandlerReply(status: -1, fault: problem.words)
-                case .success(let loaded):
-                    guard let handler = loaded.code.handlers[action.type] else {
+                case .success(let code):
+                    guard let handler = code.handlers[action.type] else {
                         return HandlerReply(status: -1, fault: "no longer registers \(action.type) (run 'standfit-host plugins rescan')")
                     }
                     return handler.perform(invocation)
@@ -205,8 +210,8 @@ extension PluginCalls {
                 switch plugin(pluginID) {
                 case .failure(let problem):
                     return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' is unavailable: the plugin \(problem.words); its dynamic items are left out."))
-                case .success(let loaded):
-                    guard let provide = loaded.code.provide else {
+                case .success(let code):
+                    guard let provide = code.provide else {
                         return .failure(ProviderFailure(message: "Plugin '\(pluginID)' no longer has a dynamic provider; run 'standfit-host plugins rescan'."))
                     }
                     return provide(locale)
@@ -216,8 +221,8 @@ extension PluginCalls {
                 switch plugin(entity.pluginID) {
                 case .failure(let problem):
                     return .failure(entity.unavailable(problem.words))
-                case .success(let loaded):
-                    guard let ask = loaded.code.queries[entity.record.id] else {
+                case .success(let code):
+                    guard let ask = code.queries[entity.record.id] else {
                         return .failure(entity.unavailable("no longer registers entity \(entity.record.id) (run 'standfit-host plugins rescan')"))
                     }
                     return ask(query, locale)

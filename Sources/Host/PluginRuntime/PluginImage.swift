@@ -4,18 +4,19 @@ import Foundation
 import Logging
 import HostModel
 
+/// The calls into one loaded plugin's code, in this process. A class, so the in-process calls
+/// hold it without copying the plugin's registrations on every call.
+final class PluginCode {
+    /// Each action's handler, by registered type.
+    var handlers: [String: HandlerCall] = [:]
+    /// The dynamic provider, when it has one.
+    var provide: ((_ locale: String) -> Result<[ShortcutItem], ProviderFailure>)?
+    /// Each entity's queries, by entity id.
+    var queries: [String: (_ query: EntityQuery, _ locale: String) -> Result<[EntityValue], EntityFailure>] = [:]
+}
+
 /// One plugin loaded into this process: what it registered, as data, and the code behind it.
 public struct LoadedPlugin {
-    /// The calls into one loaded plugin's code, in this process.
-    struct Code {
-        /// Each action's handler, by registered type.
-        var handlers: [String: HandlerCall] = [:]
-        /// The dynamic provider, when it has one.
-        var provide: ((_ locale: String) -> Result<[ShortcutItem], ProviderFailure>)?
-        /// Each entity's queries, by entity id.
-        var queries: [String: (_ query: EntityQuery, _ locale: String) -> Result<[EntityValue], EntityFailure>] = [:]
-    }
-
     public var info: PluginInfo
     /// Its actions, in registration order, each type once.
     public var actions: [RegisteredAction]
@@ -23,7 +24,7 @@ public struct LoadedPlugin {
     public var provider: DynamicProvider?
     public var entities: [EntityProvider]
     /// Its code, called in this process.
-    var code: Code
+    let code: PluginCode
     /// Sentences about what it registered that the host did not take.
     public var warnings: [String]
     public var initDuration: Duration

@@ -38,7 +38,7 @@ public struct PluginLoader {
     public func load() -> PluginSet {
         logger.debug("Plugin search path: \(searchPath.map(\.path).joined(separator: ":"))")
         var builder = PluginSetBuilder(logger: logger)
-        var loaded: [String: LoadedPlugin] = [:]
+        var code: [String: PluginCode] = [:]
         for file in vetting.vet(logger: { logger.debug("\($0)") }) {
             switch file {
             case .refused(let refusal):
@@ -48,14 +48,14 @@ public struct PluginLoader {
                 case .success(let plugin):
                     logger.debug("Loaded plugin '\(plugin.info.id)' \(plugin.info.version) from \(candidate.path): \(plugin.info.types.joined(separator: ", "))")
                     builder.add(plugin)
-                    if loaded[plugin.info.id] == nil { loaded[plugin.info.id] = plugin }
+                    if code[plugin.info.id] == nil { code[plugin.info.id] = plugin.code }
                 case .failure(let refusal):
                     builder.refuse(refusal)
                 }
             }
         }
         var set = builder.set
-        set.calls = .inProcess { id in loaded[id].map { .success($0) } ?? .failure(PluginFault("is not loaded")) }
+        set.calls = .inProcess { id in code[id].map { .success($0) } ?? .failure(PluginFault("is not loaded")) }
         return set
     }
 

@@ -29,7 +29,7 @@ final class PluginRegistrar {
     var entities: [EntityProvider] = []
     /// The code behind it, called in this process: each action's handler by type, the
     /// provider, and each entity's queries by entity id.
-    var code = LoadedPlugin.Code()
+    let code = PluginCode()
     /// Sentences about what it registered that the host did not take.
     var warnings: [String] = []
     private var dataDirectoryCString: UnsafeMutablePointer<CChar>?
