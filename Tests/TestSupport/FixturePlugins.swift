@@ -59,6 +59,18 @@ public enum FixturePlugins {
         zooVariant("bad-utf8", "-DZOO_BAD_UTF8"),
         zooVariant("stdout-noise", "-DZOO_STDOUT"),
         zooVariant("sloppy", "-DZOO_SLOPPY"),
+        zooVariant("forge-garbage", "-DZOO_FORGE_GARBAGE"),
+        zooVariant("forge-record", "-DZOO_FORGE_RECORD"),
+        zooVariant("kill-parent", "-DZOO_KILL_PARENT"),
+        zooVariant("kill-host", "-DZOO_KILL_HOST"),
+        zooVariant("kill-group", "-DZOO_KILL_GROUP"),
+        zooVariant("fork-init", "-DZOO_FORK_INIT"),
+        zooVariant("fork-handler", "-DZOO_FORK_HANDLER"),
+        zooVariant("escapes", "-DZOO_ESCAPES"),
+        zooVariant("big-message", "-DZOO_BIG_MESSAGE=100"),
+        zooVariant("provider", "-DZOO_PROVIDER"),
+        zooVariant("impostor-type", "-DZOO_TYPE=\"com.standfit.logexercise\""),
+        zooVariant("impostor-id", "-DZOO_PLUGIN_ID=\"com.standfit\""),
     ]
 
     private static func zooVariant(_ id: String, _ flags: String...) -> Variant {

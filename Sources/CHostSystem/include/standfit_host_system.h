@@ -5,6 +5,7 @@
 #ifndef STANDFIT_HOST_SYSTEM_H
 #define STANDFIT_HOST_SYSTEM_H
 
+#include <spawn.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -28,5 +29,28 @@ int standfit_pipe_cloexec(int fds[2]);
    it now when `parent` is already gone (it is no longer the parent). Returns 0, or -1 with errno
    set when prctl failed. */
 int standfit_die_with_parent(pid_t parent);
+
+/* Has a child spawned with `attributes` start a new session (POSIX_SPAWN_SETSID), so that it
+   leads its own session and process group: the host kills that group when it is done with it,
+   and the child's `kill(0, …)` reaches only its own group, never the caller's. Returns 0, or an
+   error number. */
+int standfit_spawnattr_setsid(posix_spawnattr_t *attributes);
+
+/* Whether child `pid` has ended, without reaping it (waitid with WNOHANG | WNOWAIT): 1 ended,
+   0 still running, -1 with errno set. An ended child stays a zombie until it is reaped, so its
+   pid, and the process group it leads, cannot be reused while the host kills what is left of
+   that group. */
+int standfit_child_ended(pid_t pid);
+
+/* While the host scans plugins, a file records which plugin is being scanned; a host that dies
+   during a scan leaves it behind, and the next command quarantines that plugin. A host stopped
+   by a signal from anyone else (Ctrl-C, SIGTERM, SIGHUP, SIGQUIT) must not blame the plugin:
+   this installs handlers for those signals that remove `marker_path` and then let the signal
+   take its default course, unless the signal was sent by a process of session `helper_session`
+   (the scan helper's, where plugin code runs). Returns 0, or -1 when `marker_path` is too long. */
+int standfit_scan_guard_arm(const char *marker_path, pid_t helper_session);
+
+/* Puts the default handlers back for the signals `standfit_scan_guard_arm` took. */
+void standfit_scan_guard_disarm(void);
 
 #endif /* STANDFIT_HOST_SYSTEM_H */

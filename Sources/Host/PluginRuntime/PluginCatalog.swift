@@ -77,6 +77,8 @@ public struct PluginCatalog {
                                     pins: settings.pins, requireTrusted: settings.requireTrusted)
         let files = vetting.vet(logger: { logger.debug("\($0)") })
         let cache = self.cache
+        let marker = ScanMarker(cacheDirectory: settings.paths.cacheDirectory)
+        marker.recover(into: cache, at: settings.now, logger: logger)
         var candidates: [PluginCandidate] = []
         for case .candidate(let candidate) in files { candidates.append(candidate) }
         var results = cache?.lookup(candidates, language: settings.language) ?? [:]
@@ -85,7 +87,7 @@ public struct PluginCatalog {
             logger.debug("Scanning \(stale.count) new or changed plugin(s) in a helper process: \(stale.map(\.path).joined(separator: ", "))")
             let helper = ScanHelper(executable: settings.executable, environment: settings.environment,
                                     timeout: settings.scanTimeout, language: settings.language,
-                                    verbose: settings.verbose, logger: logger)
+                                    verbose: settings.verbose, logger: logger, marker: cache == nil ? nil : marker)
             let scanned = helper.scan(stale)
             var fresh: [(PluginCandidate, ScanResult)] = []
             for (candidate, result) in zip(stale, scanned) {

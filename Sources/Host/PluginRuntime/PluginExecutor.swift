@@ -154,6 +154,7 @@ package final class PluginExecutor {
         } catch {
             return .failure(PluginFault("could not be started in a worker process (\(error))"))
         }
+        worker.outputOwner = "Plugin '\(request.pluginID)'"
         let timeout = settings.handlerTimeout
         let deadline = ContinuousClock.now + .seconds(timeout)
         let timedOut = PluginFault("timed out after \(Seconds.format(timeout)) s and was stopped")
@@ -167,6 +168,8 @@ package final class PluginExecutor {
         case .timedOut:
             worker.stop()
             return .failure(timedOut)
+        case .tooLong:
+            return .failure(PluginFault("answered from its worker with more than \(HelperProcess.answerLimit >> 20) MiB, the most the host reads"))
         case .end:
             let termination = worker.reap(by: deadline)
             return .failure(termination == .timedOut ? timedOut : PluginFault(termination.describe(timeout: timeout)))

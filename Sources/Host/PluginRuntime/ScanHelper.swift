@@ -1,11 +1,23 @@
+import CHostSystem
 import Foundation
+import Glibc
 import Logging
 import HostModel
 
-/// Scans new or changed plugins in a helper process: the host binary in its hidden
-/// `scan-helper` mode loads each plugin, lets it register, and sends what it registered over
-/// the result pipe. A plugin that crashes, hangs or exits while it is scanned takes only the
-/// helper down; it is quarantined, and a new helper scans the ones after it.
+/// Scans new or changed plugins away from the host's process.
+///
+/// The host binary in its hidden `scan-helper` mode is a supervisor that runs no plugin code:
+/// for each plugin the host names, it forks a child of its own, in a process group of its own,
+/// that loads the plugin, lets it register and writes what it registered to a pipe of that
+/// child's alone. The supervisor gives the child the scan timeout, kills its process group when
+/// it is done, and tells the host what became of it. So the host drives (it asks about one
+/// plugin at a time and attributes every answer and every fault to the plugin it asked about),
+/// no plugin code can write to the host's pipe, and what one plugin leaves running cannot touch
+/// the next plugin's scan. A record the host gets is checked again with the rules of
+/// registration (`PluginRecord.brokenRule`), since plugin code could have written it.
+///
+/// Before it asks about a plugin, the host records that the scan began (`ScanMarker`); a host
+/// killed during a scan leaves that record, and the next command quarantines the plugin.
 public struct ScanHelper {
     var executable: String
     /// The request's environment, which the helper runs in.
@@ -15,96 +27,340 @@ public struct ScanHelper {
     var language: String
     var verbose: Bool
     var logger: Logger
+    /// Where the host records the plugin being scanned; nil when it cannot.
+    var marker: ScanMarker?
 
-    /// What the helper is asked: the plugins to scan, in order.
+    /// What the supervisor is told first: the plugins it may be asked about.
     struct Request: Codable {
         var candidates: [PluginCandidate]
         var language: String
+        var timeout: Double
     }
 
-    /// One line on the result pipe.
+    /// The host's question: scan the plugin at this index of the request.
+    struct Question: Codable {
+        var scan: Int
+    }
+
+    /// One line from the supervisor.
     struct Message: Codable {
-        /// The index of the plugin the helper is about to load.
+        /// The index of the plugin whose child was just started, and that child's pid.
         var begin: Int?
-        /// The index of the plugin scanned, and what the scan found.
+        var pid: Int32?
+        /// The index of the plugin scanned, and what the scan found or how it went wrong.
         var done: Int?
         var result: ScanResult?
+        /// Words that follow the plugin's path: "crashed with SIGSEGV (segmentation fault)".
+        var fault: String?
+    }
+
+    /// The sentence for a plugin quarantined by its scan.
+    static func quarantine(_ path: String, _ how: String) -> ScanResult {
+        .quarantined("Plugin \(path) \(how) while it was loaded and initialised; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).")
     }
 
     /// Scans `candidates`; the answer has one entry per candidate, nil where the helper itself
     /// could not run (that is logged, and not held against the plugin).
     func scan(_ candidates: [PluginCandidate]) -> [ScanResult?] {
         var results = [ScanResult?](repeating: nil, count: candidates.count)
+        defer { marker?.clear() }
         var next = 0
         while next < candidates.count {
             let batch = Array(candidates[next...])
             let helper: HelperProcess
             do {
-                let input = try JSONEncoder().encode(Request(candidates: batch, language: language))
-                helper = try HelperProcess(executable: executable, arguments: ["scan-helper"],
-                                           environment: environment, input: input, verbose: verbose)
+                let input = try JSONEncoder().encode(Request(candidates: batch, language: language, timeout: timeout))
+                helper = try HelperProcess(executable: executable, arguments: ["scan-helper"], environment: environment,
+                                           input: input + [UInt8(ascii: "\n")], keepInputOpen: true, verbose: verbose)
             } catch {
                 logger.warning("The plugin scan helper could not be started (\(error)); plugins that are not in the registry cache are left out this time.")
                 return results
             }
-            var current: Int?
-            var finishedAll = false
-            var deadline = ContinuousClock.now + .seconds(timeout)
-            reading: while true {
-                switch helper.nextLine(deadline: deadline) {
-                case .line(let data):
-                    guard let message = try? JSONDecoder().decode(Message.self, from: data) else { continue }
-                    if let begin = message.begin {
-                        current = begin
-                        deadline = ContinuousClock.now + .seconds(timeout)
-                    }
-                    if let done = message.done, let result = message.result, done < batch.count {
-                        results[next + done] = result
-                        current = nil
-                        if done == batch.count - 1 { finishedAll = true }
-                    }
-                case .end:
-                    break reading
-                case .timedOut:
+            helper.outputOwner = "The plugins scanned"
+            marker?.guardAgainstSignals(helperSession: helper.pid)
+            defer { standfit_scan_guard_disarm() }
+            var restartAt: Int?
+            asking: for index in batch.indices {
+                let candidate = batch[index]
+                marker?.record(candidate, language: language)
+                helper.send(try! JSONEncoder().encode(Question(scan: index)) + [UInt8(ascii: "\n")])
+                switch answer(from: helper, about: index) {
+                case .result(let result):
+                    results[next + index] = checked(result, from: candidate)
+                case .pluginFault(let how):
+                    results[next + index] = Self.quarantine(candidate.path, how)
+                    restartAt = index + 1
+                    break asking
+                case .helperFault(let words):
+                    logger.warning("The plugin scan helper \(words); the plugins it had not scanned are left out this time and scanned again next time.")
                     helper.stop()
-                    break reading
+                    return results
                 }
             }
-            let termination = helper.reap(by: max(deadline, .now + .seconds(1)))
-            if finishedAll { return results }
-            guard let current else {
-                // The helper died outside any plugin's code: a fault of the host, not of a plugin.
-                logger.warning("The plugin scan helper \(termination.describe(timeout: timeout)) outside any plugin's code; the plugins it had not scanned are left out this time and scanned again next time.")
-                return results
-            }
-            let path = batch[current].path
-            let how = termination.describe(timeout: timeout)
-            results[next + current] = .quarantined("Plugin \(path) \(how) while it was loaded and initialised; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).")
-            next += current + 1
+            helper.closeInput()
+            helper.reap(by: .now + .seconds(1))
+            guard let restartAt else { return results }
+            next += restartAt
         }
         return results
     }
 
-    /// The helper's side: scans each plugin of the request in this process and reports on
-    /// `HelperProcess.resultDescriptor`.
+    private enum Answer {
+        case result(ScanResult)
+        /// The plugin made its scan fail; the words follow its path.
+        case pluginFault(String)
+        /// The supervisor broke down outside any plugin's code.
+        case helperFault(String)
+    }
+
+    /// Reads the supervisor's answer about plugin `index`: its `begin`, then its `done`.
+    private func answer(from helper: HelperProcess, about index: Int) -> Answer {
+        let seconds = { (value: Double) in Duration.milliseconds(Int64(value * 1000)) }
+        // The supervisor itself enforces the timeout; this only guards against a supervisor
+        // that stopped answering.
+        var deadline = ContinuousClock.now + seconds(timeout + 5)
+        var child: pid_t?
+        while true {
+            switch helper.nextLine(deadline: deadline) {
+            case .line(let data):
+                guard let message = try? JSONDecoder().decode(Message.self, from: data) else {
+                    return .helperFault("answered in a form the host cannot read")
+                }
+                if message.begin == index, let pid = message.pid {
+                    child = pid
+                    deadline = ContinuousClock.now + seconds(timeout + 2)
+                    continue
+                }
+                guard child != nil, message.done == index else {
+                    return .helperFault("answered about another plugin than the one it was asked about")
+                }
+                if let fault = message.fault { return .pluginFault(fault) }
+                guard let result = message.result else { return .helperFault("answered without a result") }
+                return .result(result)
+            case .tooLong:
+                return .helperFault("answered with more than \(HelperProcess.answerLimit >> 20) MiB")
+            case .timedOut:
+                if let child { kill(-child, SIGKILL) }
+                helper.stop()
+                return child == nil ? .helperFault("did not start in time")
+                    : .pluginFault("timed out after \(Seconds.format(timeout)) s")
+            case .end:
+                if let child { kill(-child, SIGKILL) }
+                let termination = helper.reap(by: .now + .seconds(1))
+                guard child != nil else {
+                    return .helperFault("\(termination.describe(timeout: timeout)) outside any plugin's code")
+                }
+                return .pluginFault("ended the scan helper that loaded it (\(termination.describe(timeout: timeout)))")
+            }
+        }
+    }
+
+    /// A loaded plugin's record as the host takes it: checked again with the rules of
+    /// registration, since plugin code could have written it.
+    private func checked(_ result: ScanResult, from candidate: PluginCandidate) -> ScanResult {
+        guard case .loaded(let record) = result, let rule = record.brokenRule() else { return result }
+        return .refused("Plugin \(candidate.path) gave a scan answer that breaks the rules of registration (it \(rule)), so it wrote the answer itself; it is refused until the file changes, so fix or remove it.")
+    }
+
+    /// The supervisor's side: for each plugin the host asks about, scans it in a child process
+    /// and reports on `HelperProcess.resultDescriptor`. No plugin code runs in this process.
     public static func serve(request: HostRequest, logger: Logger) -> Int32 {
         HelperProcess.dieWithParent(environment: request.environment)
         let paths = request.paths
-        let input = FileHandle.standardInput.readDataToEndOfFile()
-        guard let request = try? JSONDecoder().decode(Request.self, from: input) else {
+        let input = LineReader(descriptor: 0)
+        guard let header = input.next(), let request = try? JSONDecoder().decode(Request.self, from: header) else {
             logger.error("scan-helper: the request on stdin is not valid; this mode is for the host's own use.")
             return 64
         }
         let output = ResultPipe()
-        for (index, candidate) in request.candidates.enumerated() {
-            output.send(Message(begin: index))
-            let result: ScanResult = switch PluginImage.open(candidate, paths: paths, logger: logger, language: request.language) {
+        while let line = input.next() {
+            guard let question = try? JSONDecoder().decode(Question.self, from: line),
+                  request.candidates.indices.contains(question.scan) else {
+                logger.error("scan-helper: a question on stdin is not valid; this mode is for the host's own use.")
+                return 64
+            }
+            let index = question.scan
+            let child = ScanChild.start(request.candidates[index], paths: paths, language: request.language, logger: logger)
+            switch child {
+            case .failure(let problem):
+                logger.error("scan-helper: \(problem)")
+                return 70
+            case .success(let child):
+                output.send(Message(begin: index, pid: child.pid))
+                output.send(child.finish(timeout: request.timeout, index: index))
+            }
+        }
+        return 0
+    }
+}
+
+/// One plugin's scan in a forked child of the supervisor.
+struct ScanChild {
+    let pid: pid_t
+    let answer: Int32
+
+    /// Forks the child, which loads the plugin, writes its `ScanResult` as one line to a pipe of
+    /// its own and exits. The child leads a process group of its own (so the supervisor can
+    /// kill whatever it forks), and keeps none of the supervisor's pipes to the host.
+    static func start(_ candidate: PluginCandidate, paths: HostPaths, language: String,
+                      logger: Logger) -> Result<ScanChild, HelperError> {
+        var ends: [Int32] = [0, 0]
+        guard standfit_pipe_cloexec(&ends) == 0 else { return .failure(.system("pipe", errno)) }
+        let supervisor = getpid()
+        let pid = fork()
+        if pid < 0 {
+            let code = errno
+            close(ends[0]); close(ends[1])
+            return .failure(.system("fork", code))
+        }
+        if pid == 0 {
+            setpgid(0, 0)
+            _ = standfit_die_with_parent(supervisor)
+            close(ends[0])
+            close(HelperProcess.resultDescriptor)
+            let null = open("/dev/null", O_RDONLY)
+            dup2(null, 0)
+            let result: ScanResult = switch PluginImage.open(candidate, paths: paths, logger: logger, language: language) {
             case .success(let plugin): .loaded(plugin.record)
             case .failure(let refusal): .refused(refusal.reason)
             }
-            output.send(Message(done: index, result: result))
+            var data = (try? JSONEncoder().encode(result)) ?? Data()
+            data.append(UInt8(ascii: "\n"))
+            data.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let count = write(ends[1], bytes.baseAddress! + offset, bytes.count - offset)
+                    if count < 0 && errno == EINTR { continue }
+                    guard count > 0 else { break }
+                    offset += count
+                }
+            }
+            // What the plugin printed is in stdio's buffers; its exit handlers are not run.
+            fflush(nil)
+            _exit(0)
         }
-        return 0
+        close(ends[1])
+        // The parent sets the group too, so that killing it works even before the child ran.
+        setpgid(pid, pid)
+        return .success(ScanChild(pid: pid, answer: ends[0]))
+    }
+
+    /// Waits for the child's answer, at most `timeout` seconds, kills its process group, reaps
+    /// it, and says what the scan found or how the plugin made it fail.
+    func finish(timeout: Double, index: Int) -> ScanHelper.Message {
+        defer { close(answer) }
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+        let reader = LineReader(descriptor: answer, limit: HelperProcess.answerLimit)
+        let line = reader.next(deadline: deadline)
+        // A child that answered exits at once; one that did not is stopped now.
+        if line != nil {
+            let grace = ContinuousClock.now + .seconds(1)
+            while standfit_child_ended(pid) == 0 && ContinuousClock.now < grace { usleep(1000) }
+        }
+        kill(-pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if let line {
+            guard let result = try? JSONDecoder().decode(ScanResult.self, from: line) else {
+                return ScanHelper.Message(done: index, fault: "wrote a scan answer the host cannot read")
+            }
+            return ScanHelper.Message(done: index, result: result)
+        }
+        if reader.exceededLimit {
+            return ScanHelper.Message(done: index, fault: "wrote a scan answer longer than \(HelperProcess.answerLimit >> 20) MiB")
+        }
+        let signal = status & 0x7F
+        let how: String = if reader.timedOut {
+            "timed out after \(Seconds.format(timeout)) s"
+        } else if signal != 0 {
+            "crashed with \(Signal.describe(signal))"
+        } else {
+            "exited with status \((status >> 8) & 0xFF)"
+        }
+        return ScanHelper.Message(done: index, fault: how)
+    }
+}
+
+/// Bytes read from a pipe, cut into lines: each byte is looked at once, so taking lines is
+/// linear in what was read, however it arrives.
+struct LineBuffer {
+    /// The most one line may hold.
+    let limit: Int
+    private var bytes: [UInt8] = []
+    /// How far `bytes` is known to hold no newline.
+    private var searched = 0
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    mutating func append(_ chunk: ArraySlice<UInt8>) {
+        bytes += chunk
+    }
+
+    /// The next whole line, without its newline.
+    mutating func takeLine() -> Data? {
+        guard let newline = bytes[searched...].firstIndex(of: UInt8(ascii: "\n")) else {
+            searched = bytes.count
+            return nil
+        }
+        let line = Data(bytes[..<newline])
+        bytes.removeSubrange(...newline)
+        searched = 0
+        return line
+    }
+
+    /// The line being read is already longer than `limit`.
+    var isOverLimit: Bool { bytes.count > limit }
+}
+
+/// Lines from a descriptor, each at most `limit` bytes.
+final class LineReader {
+    let descriptor: Int32
+    private var buffer: LineBuffer
+    private(set) var timedOut = false
+    private(set) var exceededLimit = false
+
+    init(descriptor: Int32, limit: Int = 1 << 30) {
+        self.descriptor = descriptor
+        buffer = LineBuffer(limit: limit)
+    }
+
+    /// The next line without its newline; nil at the end, past `deadline` or past the limit.
+    func next(deadline: ContinuousClock.Instant? = nil) -> Data? {
+        while true {
+            if let line = buffer.takeLine() { return line }
+            guard !buffer.isOverLimit else {
+                exceededLimit = true
+                return nil
+            }
+            if let deadline {
+                guard let milliseconds = Poll.milliseconds(until: deadline) else {
+                    timedOut = true
+                    return nil
+                }
+                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, milliseconds)
+                if ready < 0 && errno == EINTR { continue }
+                guard ready > 0 else { continue }
+            }
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let count = read(descriptor, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            buffer.append(chunk[..<count])
+        }
+    }
+}
+
+/// Deadlines as poll(2) timeouts.
+enum Poll {
+    /// Milliseconds from now until `deadline`, rounded up; nil once it has passed.
+    static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32? {
+        let remaining = deadline - ContinuousClock.now
+        guard remaining > .zero else { return nil }
+        return Int32(clamping: remaining.components.seconds * 1000
+            + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
     }
 }
 

@@ -11,15 +11,50 @@
    -DZOO_BAD_UTF8       the handler's message is not UTF-8;
    -DZOO_STDOUT         init and the handler print to stdout, which the host uses for its output;
    -DZOO_SLOPPY         loads and works, but init is slow (150 ms) and the action's title is long
-                        and its icon unknown: what 'plugins check' warns about. */
+                        and its icon unknown: what 'plugins check' warns about;
+   -DZOO_FORGE_GARBAGE  init writes '{"begin":99}' to every descriptor from 3 on, as if it were the
+                        scan helper answering;
+   -DZOO_FORGE_RECORD   init writes a scan record of its own to every descriptor from 3 on, with a
+                        type holding a newline and $(...) that registering would refuse;
+   -DZOO_KILL_PARENT    init kills its parent process with SIGKILL;
+   -DZOO_KILL_HOST      init kills the host (STANDFIT_HELPER_PARENT names it) with SIGKILL, once: it
+                        leaves the file $ZOO_MARK behind so a second scan loads normally;
+   -DZOO_KILL_GROUP     the handler sends SIGTERM to its whole process group, kill(0, SIGTERM);
+   -DZOO_FORK_INIT / -DZOO_FORK_HANDLER  init / the handler forks a child that keeps stdout and
+                        stderr open and sleeps 30 s; its pid goes to the file $ZOO_PIDFILE;
+   -DZOO_ESCAPES        name, title, subtitle and message carry terminal escapes, CR, LF and a bidi
+                        override;
+   -DZOO_BIG_MESSAGE=N  the handler's message is N bytes of 'x' (N from $ZOO_BIG_MESSAGE, if set);
+   -DZOO_PROVIDER       a dynamic provider with one item "Zoo item"; it fails when $ZOO_PROVIDER_FAIL
+                        is set;
+   -DZOO_PLUGIN_ID=S / -DZOO_TYPE=S  the plugin's id / its action's type, instead of com.zoo.<name>
+                        and com.zoo.<name>.run. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "standfit_plugin.h"
 
 #ifndef ZOO_ID
 #error "compile with -DZOO_ID='\"name\"'"
+#endif
+
+#ifndef ZOO_PLUGIN_ID
+#define ZOO_PLUGIN_ID "com.zoo." ZOO_ID
+#endif
+#ifndef ZOO_TYPE
+#define ZOO_TYPE "com.zoo." ZOO_ID ".run"
+#endif
+#ifdef ZOO_ESCAPES
+#define ZOO_NAME "Zoo \xe2\x80\xae" "escapes"
+#define ZOO_TITLE "Run \x1b]0;pwned\x07" "escapes\nfake line"
+#define ZOO_SUBTITLE "\x1b[2J\rcleared"
+#else
+#define ZOO_NAME "Zoo " ZOO_ID
+#define ZOO_TITLE "Run " ZOO_ID
+#define ZOO_SUBTITLE NULL
 #endif
 
 #define ZOO_CRASH 1
@@ -49,6 +84,41 @@ static void fault(int kind) {
 }
 #endif
 
+#if defined(ZOO_FORGE_GARBAGE) || defined(ZOO_FORGE_RECORD)
+static void forge(const char *line) {
+    for (int fd = 3; fd < 64; fd++) (void)!write(fd, line, strlen(line));
+}
+#endif
+
+#if defined(ZOO_FORK_INIT) || defined(ZOO_FORK_HANDLER)
+/* A child that outlives the call and holds stdout and stderr open. */
+static void fork_holder(void) {
+    pid_t child = fork();
+    if (child == 0) {
+        sleep(30);
+        _exit(0);
+    }
+    const char *file = getenv("ZOO_PIDFILE");
+    if (file != NULL && child > 0) {
+        FILE *out = fopen(file, "a");
+        if (out != NULL) {
+            fprintf(out, "%d\n", (int)child);
+            fclose(out);
+        }
+    }
+}
+#endif
+
+#ifdef ZOO_PROVIDER
+static int32_t provide(const standfit_item_sink *sink) {
+    if (getenv("ZOO_PROVIDER_FAIL") != NULL) return 1;
+    standfit_item item = { STANDFIT_HEADER(standfit_item), ZOO_TYPE, "Zoo item", NULL, NULL, NULL };
+    return sink->add(sink, &item);
+}
+
+static const standfit_dynamic_provider provider = { STANDFIT_HEADER(standfit_dynamic_provider), provide };
+#endif
+
 #ifdef ZOO_LATE_REGISTER
 /* The host table is valid for the life of the process, so keeping it is allowed; using it to
    register from a handler is not. */
@@ -73,12 +143,32 @@ static int32_t run(const standfit_invocation *ctx) {
 #elif defined(ZOO_BAD_UTF8)
     ctx->set_message(ctx, "\xff\xfe not UTF-8");
     return STANDFIT_STATUS_HANDLED;
+#elif defined(ZOO_BIG_MESSAGE)
+    size_t size = ZOO_BIG_MESSAGE;
+    if (getenv("ZOO_BIG_MESSAGE") != NULL) size = (size_t)strtoull(getenv("ZOO_BIG_MESSAGE"), NULL, 10);
+    char *message = malloc(size + 1);
+    memset(message, 'x', size);
+    message[size] = '\0';
+    ctx->set_message(ctx, message);
+    free(message);
+    return STANDFIT_STATUS_HANDLED;
 #else
 #ifdef ZOO_STDOUT
     printf("zoo noise on stdout in the handler\n");
     fflush(stdout);
 #endif
+#ifdef ZOO_KILL_GROUP
+    kill(0, SIGTERM);
+    sleep(1);
+#endif
+#ifdef ZOO_FORK_HANDLER
+    fork_holder();
+#endif
+#ifdef ZOO_ESCAPES
+    ctx->set_message(ctx, "zoo \x1b[31mred\x1b[0m\rran \xc2\x9b" "2J");
+#else
     ctx->set_message(ctx, "zoo " ZOO_ID " ran");
+#endif
     return STANDFIT_STATUS_HANDLED;
 #endif
 }
@@ -88,8 +178,8 @@ static const standfit_action action = { STANDFIT_HEADER(standfit_action), "com.z
                                         "Run the sloppy zoo plugin's only action", NULL, "no.such.icon",
                                         NULL, 0, STANDFIT_HANDLER(run) };
 #else
-static const standfit_action action = { STANDFIT_HEADER(standfit_action), "com.zoo." ZOO_ID ".run",
-                                        "Run " ZOO_ID, NULL, NULL, NULL, 0, STANDFIT_HANDLER(run) };
+static const standfit_action action = { STANDFIT_HEADER(standfit_action), ZOO_TYPE,
+                                        ZOO_TITLE, ZOO_SUBTITLE, NULL, NULL, 0, STANDFIT_HANDLER(run) };
 #endif
 
 static int32_t init(const standfit_host *host) {
@@ -106,6 +196,34 @@ static int32_t init(const standfit_host *host) {
     printf("zoo noise on stdout during init\n");
     fflush(stdout);
 #endif
+#ifdef ZOO_FORGE_GARBAGE
+    forge("{\"begin\":99}\n");
+#endif
+#ifdef ZOO_FORGE_RECORD
+    forge("{\"loaded\":{\"_0\":{\"id\":\"" ZOO_PLUGIN_ID "\",\"name\":\"Forged\",\"version\":\"1\",\"abiMajor\":1,"
+          "\"abiMinor\":0,\"actions\":[{\"type\":\"com.zoo.forged\\n$(touch /tmp/forged)\",\"title\":\"Forged\","
+          "\"parameters\":[],\"phrases\":[]}],\"staticItems\":[],\"hasProvider\":false,\"entities\":[],"
+          "\"warnings\":[],\"initMilliseconds\":0}}}\n");
+#endif
+#ifdef ZOO_KILL_PARENT
+    kill(getppid(), SIGKILL);
+    sleep(1);
+#endif
+#ifdef ZOO_KILL_HOST
+    const char *mark = getenv("ZOO_MARK");
+    if (mark != NULL && access(mark, F_OK) != 0 && getenv("STANDFIT_HELPER_PARENT") != NULL) {
+        FILE *out = fopen(mark, "w");
+        if (out != NULL) fclose(out);
+        kill((pid_t)atoi(getenv("STANDFIT_HELPER_PARENT")), SIGKILL);
+        sleep(1);
+    }
+#endif
+#ifdef ZOO_FORK_INIT
+    fork_holder();
+#endif
+#ifdef ZOO_PROVIDER
+    host->register_dynamic_provider(host, &provider);
+#endif
     host->register_action(host, &action);
     return STANDFIT_OK;
 }
@@ -114,11 +232,11 @@ static int32_t init(const standfit_host *host) {
 /* The mistake of exporting the table instead of a function returning it: dlsym finds the symbol,
    and calling it jumps into read-only data. */
 STANDFIT_EXPORT const standfit_plugin_entry standfit_plugin_entry_v1 = {
-    STANDFIT_HEADER(standfit_plugin_entry), "com.zoo." ZOO_ID, "Zoo " ZOO_ID, "0.1.0", init, NULL,
+    STANDFIT_HEADER(standfit_plugin_entry), ZOO_PLUGIN_ID, ZOO_NAME, "0.1.0", init, NULL,
 };
 #else
 static const standfit_plugin_entry entry = {
-    STANDFIT_HEADER(standfit_plugin_entry), "com.zoo." ZOO_ID, "Zoo " ZOO_ID, "0.1.0", init, NULL,
+    STANDFIT_HEADER(standfit_plugin_entry), ZOO_PLUGIN_ID, ZOO_NAME, "0.1.0", init, NULL,
 };
 
 STANDFIT_EXPORT const standfit_plugin_entry *standfit_plugin_entry_v1(void) {
