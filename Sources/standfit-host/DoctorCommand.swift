@@ -20,7 +20,7 @@ struct DoctorCommand: ParsableCommand {
         if options.global.json {
             Output.printJSON(report)
         } else {
-            report.lines.forEach { print($0) }
+            report.lines.forEach(Output.show)
         }
         if !report.problems.isEmpty { throw ExitCode(Output.Status.problemsFound) }
     }

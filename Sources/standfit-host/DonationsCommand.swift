@@ -42,7 +42,7 @@ struct DonationsCommand: ParsableCommand {
             let formatter = ISO8601DateFormatter()
             for donation in donations {
                 let values = donation.parameters.keys.sorted().map { "\($0)=\(donation.parameters[$0]!)" }
-                print(([formatter.string(from: donation.date), donation.type] + values).joined(separator: "  "))
+                Output.show(([formatter.string(from: donation.date), donation.type] + values).joined(separator: "  "))
             }
         }
 
@@ -111,8 +111,8 @@ struct SuggestCommand: ParsableCommand {
         }
         for (index, entry) in entries.enumerated() {
             let values = entry.suggestion.parameters.keys.sorted().map { "\($0)=\(entry.suggestion.parameters[$0]!)" }
-            print("\(index + 1). \(entry.title)  (\(([entry.suggestion.type] + values).joined(separator: " ")))  score \(String(format: "%.2f", entry.suggestion.score))")
-            print("   \(entry.suggestion.reasons)")
+            Output.show("\(index + 1). \(entry.title)  (\(([entry.suggestion.type] + values).joined(separator: " ")))  score \(String(format: "%.2f", entry.suggestion.score))")
+            Output.show("   \(entry.suggestion.reasons)")
         }
     }
 

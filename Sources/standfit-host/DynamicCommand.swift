@@ -94,7 +94,7 @@ struct RefreshCommand: ParsableCommand {
         } else {
             for report in reports {
                 let count = report.itemCount.map { "\($0) item\($0 == 1 ? "" : "s")" } ?? "failed"
-                print("\(report.pluginID): \(count)\(report.note.map { " — \($0)" } ?? "")")
+                Output.show("\(report.pluginID): \(count)\(report.note.map { " — \($0)" } ?? "")")
             }
         }
         if reports.contains(where: { $0.itemCount == nil }) {

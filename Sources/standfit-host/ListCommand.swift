@@ -42,6 +42,6 @@ struct ListCommand: ParsableCommand {
         if lines.isEmpty {
             Output.printError("No quick actions to show; add items to \(session.paths.configDirectory.path)/Info.plist or install a plugin (see 'standfit-host plugins').")
         }
-        lines.forEach { print($0) }
+        lines.forEach(Output.show)
     }
 }

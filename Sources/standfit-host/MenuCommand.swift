@@ -38,13 +38,14 @@ struct MenuCommand: ParsableCommand {
             Output.printError("No quick actions to show; add items to \(session.paths.configDirectory.path)/Info.plist or install a plugin (see 'standfit-host plugins').")
             return
         }
-        let rows = entries.map { TerminalMenu.Row(glyph: IconCatalog.glyph(for: $0.item.icon), title: $0.item.title,
-                                                  subtitle: $0.item.subtitle) }
+        let rows = entries.map { TerminalMenu.Row(glyph: IconCatalog.glyph(for: $0.item.icon),
+                                                  title: VisibleText.line($0.item.title),
+                                                  subtitle: $0.item.subtitle.map(VisibleText.line)) }
         guard let chosen = try TerminalMenu(title: "Quick actions", rows: rows).choose() else { return }
         let item = entries[chosen].item
         let outcome = session.run(item.type, named: [], userInfo: item.userInfo)
         if outcome.status == .handled {
-            print(outcome.message)
+            Output.showMessage(outcome.message)
         } else {
             Output.printError(outcome.message)
         }

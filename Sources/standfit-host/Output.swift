@@ -36,13 +36,13 @@ enum Output {
         } else {
             for (index, step) in (outcome.steps ?? []).enumerated() {
                 if step.status == .handled || step.status == .dryRun {
-                    print(step.message)
+                    showMessage(step.message)
                 } else if index < (outcome.steps?.count ?? 0) - 1 || outcome.status == .handled {
                     printError("step \(index + 1): \(step.message)")
                 }
             }
             if outcome.status == .handled || outcome.status == .dryRun {
-                print(outcome.message)
+                showMessage(outcome.message)
             } else {
                 printError(outcome.message)
             }
@@ -81,6 +81,17 @@ enum Output {
     }
 
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("standfit-host: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("standfit-host: \(VisibleText.lines(message))\n".utf8))
+    }
+
+    /// Prints one line of text that may hold plugins' words (a title, a name, a reason), with
+    /// their control characters shown rather than acted on by the terminal.
+    static func show(_ line: String) {
+        print(VisibleText.line(line))
+    }
+
+    /// Prints a message that may span lines (a handler's message), control characters shown.
+    static func showMessage(_ text: String) {
+        print(VisibleText.lines(text))
     }
 }

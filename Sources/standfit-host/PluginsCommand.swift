@@ -35,7 +35,7 @@ struct PluginsCommand: ParsableCommand {
             if plugins.plugins.isEmpty && plugins.refusals.isEmpty {
                 Output.printError("No plugins found; put plugin .so files in \(paths.userPluginDirectory.path) or set STANDFIT_PLUGIN_PATH.")
             }
-            plugins.textLines.forEach { print($0) }
+            plugins.textLines.forEach(Output.show)
         }
     }
 
@@ -86,7 +86,7 @@ struct PluginsCommand: ParsableCommand {
             if options.global.json {
                 Output.printJSON(check.document)
             } else {
-                check.textLines.forEach { print($0) }
+                check.textLines.forEach(Output.show)
             }
             if !check.loads { throw ExitCode(Output.Status.pluginFailed) }
         }

@@ -20,7 +20,7 @@ struct StderrLogHandler: LogHandler {
     func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         let plugin = merged["plugin"].map { "[\($0)] " } ?? ""
-        let line = "standfit-host: \(event.level): \(plugin)\(event.message)\n"
+        let line = "standfit-host: \(event.level): \(VisibleText.line("\(plugin)\(event.message)"))\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 }

@@ -13,18 +13,19 @@ final class TerminalConversation: Conversation {
     }
 
     func ask(_ question: String, options: [String], defaultAnswer: String?) -> String? {
-        var lines = [question + (defaultAnswer.map { " [\($0)]" } ?? "")]
+        // Questions, options and defaults may be plugins' words: their control characters are shown.
+        var lines = [VisibleText.line(question + (defaultAnswer.map { " [\($0)]" } ?? ""))]
         let width = String(options.count).count
         for (index, option) in options.enumerated() {
             let number = String(index + 1)
-            lines.append("  \(String(repeating: " ", count: width - number.count))\(number). \(option)")
+            lines.append("  \(String(repeating: " ", count: width - number.count))\(number). \(VisibleText.line(option))")
         }
         write(lines.joined(separator: "\n") + "\n> ")
         return readLine(strippingNewline: true)
     }
 
     func retry(_ reason: String) {
-        write("\(reason)\n")
+        write("\(VisibleText.lines(reason))\n")
     }
 
     private func write(_ text: String) {

@@ -87,3 +87,31 @@ extension JSONValue {
         return nil
     }
 }
+
+/// How deep JSON may nest: Foundation's JSONDecoder refuses documents nested deeper than 512
+/// arrays and objects, and calls them invalid. The host names that limit instead.
+package enum JSONDepth {
+    package static let limit = 512
+
+    /// Whether `data` nests arrays and objects deeper than `limit`, outside strings; one pass.
+    /// Rationale: JSONDecoder reports only "not valid JSON", and no parser the host uses
+    /// reports depth, so this counts brackets itself.
+    package static func exceeds(_ data: some Sequence<UInt8>) -> Bool {
+        var depth = 0, inString = false, escaped = false
+        for byte in data {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > limit { return true }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return false
+    }
+}

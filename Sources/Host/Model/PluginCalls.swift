@@ -29,7 +29,7 @@ public struct PluginCalls {
     public static var none: PluginCalls {
         PluginCalls(
             perform: { action, _ in HandlerReply(status: -1, fault: "is not loaded (no plugin registered \(action.type))") },
-            provide: { pluginID, _ in .failure(ProviderFailure(message: "Plugin '\(pluginID)' is not loaded; its dynamic items are left out.")) },
+            provide: { pluginID, _ in .failure(ProviderFailure(message: "Plugin '\(pluginID)' is not loaded; its previous items are kept.")) },
             query: { entity, _, _ in .failure(EntityFailure(message: "Plugin '\(entity.pluginID)' is not loaded, so its \(entity.record.title.lowercased()) values are unavailable.")) })
     }
 }

@@ -60,7 +60,9 @@ private let setMessage: @convention(c) (UnsafePointer<standfit_invocation>?, Uns
 private let setDataJSON: @convention(c) (UnsafePointer<standfit_invocation>?, UnsafePointer<CChar>?) -> Int32 = { context, text in
     guard let collector = ReplyCollector.from(context), let text else { return STANDFIT_ERR_INVALID_ARGUMENT }
     guard let json = String(validatingCString: text), let value = JSONValue(jsonText: json) else {
-        collector.fault = "attached data that is not valid JSON"
+        collector.fault = String(validatingCString: text).map({ JSONDepth.exceeds($0.utf8) }) == true
+            ? "attached JSON data nested deeper than \(JSONDepth.limit) levels (the most the host reads)"
+            : "attached data that is not valid JSON"
         return STANDFIT_ERR_INVALID_ARGUMENT
     }
     collector.data = value

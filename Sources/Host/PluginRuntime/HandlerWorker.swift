@@ -69,46 +69,66 @@ public enum HandlerWorker {
             logger.error("handler-worker: the request on stdin is not valid; this mode is for the host's own use.")
             return 64
         }
-        ResultPipe().send(answer(request, paths: paths, logger: logger))
+        let pipe = ResultPipe()
+        answer(request, paths: paths, logger: logger, send: { pipe.send($0) })
         return 0
     }
 
-    static func answer(_ request: Request, paths: HostPaths, logger: Logger) -> Reply {
+    /// Answers `request` in one line, or, when a handler ran and succeeded, in two: the
+    /// handler's reply first, at once, then the provider's items. So a provider that crashes or
+    /// hangs after the action took effect cannot turn the action into a failure.
+    static func answer(_ request: Request, paths: HostPaths, logger: Logger, send: (Reply) -> Void) {
+        let reply = firstAnswer(request, paths: paths, logger: logger)
+        send(reply.answer)
+        guard let plugin = reply.handledBy else { return }
+        send(Reply(provided: provide(plugin, in: request.provideLanguages)))
+    }
+
+    private static func provide(_ plugin: LoadedPlugin, in languages: [String]) -> [String: ProviderAnswer] {
+        var provided: [String: ProviderAnswer] = [:]
+        guard let provide = plugin.code.provide else { return provided }
+        for language in languages {
+            provided[language] = switch provide(language) {
+            case .success(let items): .items(items)
+            case .failure(let failure): .failure(failure.message)
+            }
+        }
+        return provided
+    }
+
+    /// The first line of the answer, and the plugin when its handler ran and succeeded (the
+    /// provider's items follow in a second line).
+    private static func firstAnswer(_ request: Request, paths: HostPaths,
+                                    logger: Logger) -> (answer: Reply, handledBy: LoadedPlugin?) {
         let plugin: LoadedPlugin
         switch PluginImage.open(request.candidate, paths: paths, logger: logger, language: request.language) {
-        case .failure(let refusal): return Reply(loadFailure: refusal.reason)
+        case .failure(let refusal): return (Reply(loadFailure: refusal.reason), nil)
         case .success(let loaded): plugin = loaded
         }
         guard plugin.info.id == request.pluginID else {
-            return Reply(loadFailure: "Plugin \(request.candidate.path) now has id '\(plugin.info.id)', not '\(request.pluginID)'; run 'standfit-host plugins rescan'.")
+            return (Reply(loadFailure: "Plugin \(request.candidate.path) now has id '\(plugin.info.id)', not '\(request.pluginID)'; run 'standfit-host plugins rescan'."), nil)
         }
         var reply = Reply()
         if let entityCall = request.entityQuery {
             guard let query = plugin.code.queries[entityCall.entity] else {
-                return Reply(loadFailure: "Plugin '\(request.pluginID)' (\(request.candidate.path)) no longer registers entity \(entityCall.entity); run 'standfit-host plugins rescan'.")
+                return (Reply(loadFailure: "Plugin '\(request.pluginID)' (\(request.candidate.path)) no longer registers entity \(entityCall.entity); run 'standfit-host plugins rescan'."), nil)
             }
             reply.entityValues = switch query(entityCall.query, entityCall.locale) {
             case .success(let values): .items(values)
             case .failure(let failure): .failure(failure.message)
             }
-            return reply
+            return (reply, nil)
         }
-        if let call = request.call {
-            guard let handler = plugin.code.handlers[call.registeredType] else {
-                return Reply(loadFailure: "Plugin '\(request.pluginID)' (\(request.candidate.path)) no longer registers \(call.registeredType); run 'standfit-host plugins rescan'.")
-            }
-            let handlerReply = handler.perform(call.invocation)
-            reply.reply = handlerReply
-            guard handlerReply.status == 0, handlerReply.fault == nil else { return reply }
+        guard let call = request.call else {
+            reply.provided = provide(plugin, in: request.provideLanguages)
+            return (reply, nil)
         }
-        if let provide = plugin.code.provide {
-            for language in request.provideLanguages {
-                reply.provided[language] = switch provide(language) {
-                case .success(let items): .items(items)
-                case .failure(let failure): .failure(failure.message)
-                }
-            }
+        guard let handler = plugin.code.handlers[call.registeredType] else {
+            return (Reply(loadFailure: "Plugin '\(request.pluginID)' (\(request.candidate.path)) no longer registers \(call.registeredType); run 'standfit-host plugins rescan'."), nil)
         }
-        return reply
+        let handlerReply = handler.perform(call.invocation)
+        reply.reply = handlerReply
+        let handled = handlerReply.status == 0 && handlerReply.fault == nil
+        return (reply, handled ? plugin : nil)
     }
 }

@@ -22,10 +22,10 @@ final class ItemSink {
             return withUnsafePointer(to: &sink) { provide($0) }
         }
         guard status == STANDFIT_OK else {
-            return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' failed with status \(status); its dynamic items are left out."))
+            return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' failed with status \(status); its previous items are kept."))
         }
         if let problem = collector.problems.first {
-            return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' gave a bad item (\(problem)); its dynamic items are left out."))
+            return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' gave a bad item (\(problem)); its previous items are kept."))
         }
         return .success(collector.items)
     }

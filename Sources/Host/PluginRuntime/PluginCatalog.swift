@@ -104,6 +104,9 @@ public struct PluginCatalog {
                                               isolate: settings.isolate, verbose: settings.verbose),
             logger: logger)
         var builder = PluginSetBuilder(logger: logger)
+        for case .candidate(let candidate) in files where candidate.isBundled {
+            if case .loaded(let record)? = results[candidate.realPath] { builder.reserve(record, path: candidate.path) }
+        }
         for file in files {
             switch file {
             case .refused(let refusal):
@@ -130,7 +133,6 @@ public struct PluginCatalog {
     private func add(_ record: PluginRecord, from candidate: PluginCandidate, executor: PluginExecutor,
                      to builder: inout PluginSetBuilder) {
         let id = record.id
-        executor.add(candidate, as: id)
         let actions = record.actions.map { action in
             RegisteredAction(type: action.type, title: action.title, subtitle: action.subtitle, icon: action.icon,
                              parameters: action.parameters, pluginID: id, phrases: action.phrases)
@@ -141,6 +143,11 @@ public struct PluginCatalog {
                               abiMinor: record.abiMinor, path: candidate.path, types: [],
                               isTrusted: candidate.isTrusted, runsInProcess: executor.runsInProcess(candidate),
                               initMilliseconds: record.initMilliseconds)
+        if !candidate.isBundled, let reason = builder.reservation(against: info, types: actions.map(\.type)) {
+            builder.refuse(PluginRefusal(path: candidate.path, reason: reason))
+            return
+        }
+        executor.add(candidate, as: id)
         builder.add(info: info, actions: actions, staticItems: record.staticItems, provider: provider,
                     entities: entities, warnings: record.warnings)
     }

@@ -87,9 +87,17 @@ package final class PluginExecutor {
                 switch callWorker(request) {
                 case .failure(let fault):
                     return HandlerReply(status: -1, fault: fault.words)
-                case .success(let reply):
+                case .success(let answer):
+                    let reply = answer.reply
                     if let failure = reply.loadFailure { return HandlerReply(status: -1, fault: "could not be loaded (\(failure))") }
-                    prefetched[action.pluginID] = reply.provided
+                    switch answer.provided {
+                    case nil: break
+                    case .success(let provided): prefetched[action.pluginID] = provided
+                    case .failure(let fault):
+                        // The action took effect; only the provider's items are missing.
+                        let words = "The dynamic provider of plugin '\(action.pluginID)' \(fault.words) after its action was handled; its previous items are kept."
+                        prefetched[action.pluginID] = Dictionary(uniqueKeysWithValues: request.provideLanguages.map { ($0, .failure(words)) })
+                    }
                     return reply.reply ?? HandlerReply(status: -1, fault: "answered without running the handler")
                 }
             },
@@ -97,9 +105,9 @@ package final class PluginExecutor {
                 guard let candidate = candidates[pluginID] else { return PluginCalls.none.provide(pluginID, locale) }
                 let request = HandlerWorker.Request(candidate: candidate, pluginID: pluginID, language: settings.language,
                                                     call: nil, provideLanguages: [locale])
-                switch callWorker(request) {
+                switch callWorker(request).map(\.reply) {
                 case .failure(let fault):
-                    return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' \(fault.words); its dynamic items are left out."))
+                    return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' \(fault.words); its previous items are kept."))
                 case .success(let reply):
                     if let failure = reply.loadFailure {
                         return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' is unavailable: \(failure)"))
@@ -113,7 +121,7 @@ package final class PluginExecutor {
                     candidate: candidate, pluginID: entity.pluginID, language: settings.language, call: nil,
                     provideLanguages: [],
                     entityQuery: HandlerWorker.EntityCall(entity: entity.record.id, query: query, locale: locale))
-                switch callWorker(request) {
+                switch callWorker(request).map(\.reply) {
                 case .failure(let fault):
                     return .failure(entity.unavailable(fault.words))
                 case .success(let reply):
@@ -143,8 +151,15 @@ package final class PluginExecutor {
         }
     }
 
+    /// What a worker answered: its first line, and, after a handler it ran succeeded, its
+    /// provider's items or how the provider failed.
+    private struct WorkerAnswer {
+        var reply: HandlerWorker.Reply
+        var provided: Result<[String: HandlerWorker.ProviderAnswer], PluginFault>?
+    }
+
     /// One worker round trip; a fault is the words that follow the plugin's name.
-    private func callWorker(_ request: HandlerWorker.Request) -> Result<HandlerWorker.Reply, PluginFault> {
+    private func callWorker(_ request: HandlerWorker.Request) -> Result<WorkerAnswer, PluginFault> {
         logger.debug("Running plugin '\(request.pluginID)' from \(request.candidate.path) in a worker process")
         let worker: HelperProcess
         do {
@@ -156,20 +171,38 @@ package final class PluginExecutor {
         }
         worker.outputOwner = "Plugin '\(request.pluginID)'"
         let timeout = settings.handlerTimeout
-        let deadline = ContinuousClock.now + .seconds(timeout)
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+        let first: HandlerWorker.Reply
+        switch readReply(from: worker, deadline: deadline) {
+        case .failure(let fault): return .failure(fault)
+        case .success(let reply): first = reply
+        }
+        var answer = WorkerAnswer(reply: first)
+        if request.call != nil, let reply = first.reply, reply.status == 0, reply.fault == nil {
+            // The provider's items follow, in the same worker and under the same deadline.
+            answer.provided = readReply(from: worker, deadline: deadline).map(\.provided)
+        }
+        worker.reap(by: max(deadline, .now + .seconds(1)))
+        return .success(answer)
+    }
+
+    /// The worker's next answer line, or how the worker failed to give it.
+    private func readReply(from worker: HelperProcess,
+                           deadline: ContinuousClock.Instant) -> Result<HandlerWorker.Reply, PluginFault> {
+        let timeout = settings.handlerTimeout
         let timedOut = PluginFault("timed out after \(Seconds.format(timeout)) s and was stopped")
         switch worker.nextLine(deadline: deadline) {
         case .line(let data):
-            worker.reap(by: max(deadline, .now + .seconds(1)))
-            guard let reply = try? JSONDecoder().decode(HandlerWorker.Reply.self, from: data) else {
-                return .failure(PluginFault("answered from its worker in a form the host cannot read"))
+            do {
+                return .success(try JSONDecoder().decode(HandlerWorker.Reply.self, from: data))
+            } catch {
+                return .failure(PluginFault(JSONDepth.exceeds(data) ? "answered from its worker with data nested deeper than \(JSONDepth.limit) levels (the most the host reads)" : "answered from its worker in a form the host cannot read"))
             }
-            return .success(reply)
         case .timedOut:
             worker.stop()
             return .failure(timedOut)
         case .tooLong:
-            return .failure(PluginFault("answered from its worker with more than \(HelperProcess.answerLimit >> 20) MiB, the most the host reads"))
+            return .failure(PluginFault("answered from its worker with more than \(HelperProcess.answerLimit >> 20) MiB (the most the host reads)"))
         case .end:
             let termination = worker.reap(by: deadline)
             return .failure(termination == .timedOut ? timedOut : PluginFault(termination.describe(timeout: timeout)))
@@ -212,7 +245,7 @@ extension PluginCalls {
             provide: { pluginID, locale in
                 switch plugin(pluginID) {
                 case .failure(let problem):
-                    return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' is unavailable: the plugin \(problem.words); its dynamic items are left out."))
+                    return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' is unavailable: the plugin \(problem.words); its previous items are kept."))
                 case .success(let code):
                     guard let provide = code.provide else {
                         return .failure(ProviderFailure(message: "Plugin '\(pluginID)' no longer has a dynamic provider; run 'standfit-host plugins rescan'."))

@@ -158,7 +158,7 @@ public struct ScanHelper {
     /// A loaded plugin's record as the host takes it: checked again with the rules of
     /// registration, since plugin code could have written it.
     private func checked(_ result: ScanResult, from candidate: PluginCandidate) -> ScanResult {
-        guard case .loaded(let record) = result, let rule = record.brokenRule() else { return result }
+        guard case .loaded(let record) = result, let rule = record.brokenRule().map(VisibleText.line) else { return result }
         return .refused("Plugin \(candidate.path) gave a scan answer that breaks the rules of registration (it \(rule)), so it wrote the answer itself; it is refused until the file changes, so fix or remove it.")
     }
 
@@ -187,6 +187,7 @@ public struct ScanHelper {
                 return 70
             case .success(let child):
                 output.send(Message(begin: index, pid: child.pid))
+                child.proceed()
                 output.send(child.finish(timeout: request.timeout, index: index))
             }
         }
@@ -198,26 +199,38 @@ public struct ScanHelper {
 struct ScanChild {
     let pid: pid_t
     let answer: Int32
+    let go: Int32
 
     /// Forks the child, which loads the plugin, writes its `ScanResult` as one line to a pipe of
     /// its own and exits. The child leads a process group of its own (so the supervisor can
     /// kill whatever it forks), and keeps none of the supervisor's pipes to the host.
     static func start(_ candidate: PluginCandidate, paths: HostPaths, language: String,
                       logger: Logger) -> Result<ScanChild, HelperError> {
-        var ends: [Int32] = [0, 0]
+        // The answer pipe, and a pipe on which the supervisor says "go" once the host knows the
+        // child's pid: a plugin that kills the supervisor at once is then still blamed by name.
+        var ends: [Int32] = [0, 0], go: [Int32] = [0, 0]
         guard standfit_pipe_cloexec(&ends) == 0 else { return .failure(.system("pipe", errno)) }
+        guard standfit_pipe_cloexec(&go) == 0 else {
+            let code = errno
+            close(ends[0]); close(ends[1])
+            return .failure(.system("pipe", code))
+        }
         let supervisor = getpid()
         let pid = fork()
         if pid < 0 {
             let code = errno
-            close(ends[0]); close(ends[1])
+            (ends + go).forEach { close($0) }
             return .failure(.system("fork", code))
         }
         if pid == 0 {
             setpgid(0, 0)
             _ = standfit_die_with_parent(supervisor)
             close(ends[0])
+            close(go[1])
             close(HelperProcess.resultDescriptor)
+            var byte: UInt8 = 0
+            while read(go[0], &byte, 1) < 0 && errno == EINTR {}
+            close(go[0])
             let null = open("/dev/null", O_RDONLY)
             dup2(null, 0)
             let result: ScanResult = switch PluginImage.open(candidate, paths: paths, logger: logger, language: language) {
@@ -240,9 +253,17 @@ struct ScanChild {
             _exit(0)
         }
         close(ends[1])
+        close(go[0])
         // The parent sets the group too, so that killing it works even before the child ran.
         setpgid(pid, pid)
-        return .success(ScanChild(pid: pid, answer: ends[0]))
+        return .success(ScanChild(pid: pid, answer: ends[0], go: go[1]))
+    }
+
+    /// Lets the child load its plugin.
+    func proceed() {
+        var byte: UInt8 = 1
+        _ = write(go, &byte, 1)
+        close(go)
     }
 
     /// Waits for the child's answer, at most `timeout` seconds, kills its process group, reaps

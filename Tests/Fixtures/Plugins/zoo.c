@@ -25,8 +25,8 @@
    -DZOO_ESCAPES        name, title, subtitle and message carry terminal escapes, CR, LF and a bidi
                         override;
    -DZOO_BIG_MESSAGE=N  the handler's message is N bytes of 'x' (N from $ZOO_BIG_MESSAGE, if set);
-   -DZOO_PROVIDER       a dynamic provider with one item "Zoo item"; it fails when $ZOO_PROVIDER_FAIL
-                        is set;
+   -DZOO_PROVIDER       a dynamic provider with one item "Zoo item"; it crashes when $ZOO_PROVIDER_FAIL
+                        is "crash" and fails when it is anything else;
    -DZOO_PLUGIN_ID=S / -DZOO_TYPE=S  the plugin's id / its action's type, instead of com.zoo.<name>
                         and com.zoo.<name>.run. */
 #include <signal.h>
@@ -111,7 +111,12 @@ static void fork_holder(void) {
 
 #ifdef ZOO_PROVIDER
 static int32_t provide(const standfit_item_sink *sink) {
-    if (getenv("ZOO_PROVIDER_FAIL") != NULL) return 1;
+    const char *fail = getenv("ZOO_PROVIDER_FAIL");
+    if (fail != NULL && strcmp(fail, "crash") == 0) {
+        int *volatile nowhere = NULL;
+        *nowhere = 1;
+    }
+    if (fail != NULL) return 1;
     standfit_item item = { STANDFIT_HEADER(standfit_item), ZOO_TYPE, "Zoo item", NULL, NULL, NULL };
     return sink->add(sink, &item);
 }
@@ -223,6 +228,10 @@ static int32_t init(const standfit_host *host) {
 #endif
 #ifdef ZOO_PROVIDER
     host->register_dynamic_provider(host, &provider);
+#endif
+#ifdef ZOO_ESCAPES
+    static const standfit_item item = { STANDFIT_HEADER(standfit_item), ZOO_TYPE, ZOO_TITLE, ZOO_SUBTITLE, NULL, NULL };
+    host->register_static_item(host, &item);
 #endif
     host->register_action(host, &action);
     return STANDFIT_OK;

@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The second hostile-plugin zoo (issue 20): plugins that forge the scan helper's answers, kill
+/// what they can reach, fork children that hold pipes, smuggle terminal escapes, claim the
+/// bundled plugin's types, answer with megabytes, and crash their provider after a handled
+/// action. Each case checks exit status, exact words, the data and that no process is left.
+@Suite("The hostile plugin zoo, round two", .needs(.sqlite3))
+struct HostilePluginRoundTwoTests {
+    static let plain = FixturePlugins.zoo("plain.so")
+    static let plainListing = """
+        com.zoo.plain 0.1.0 (ABI 1.0): Zoo plain
+          path: \(plain.path)
+          types: com.zoo.plain.run
+          runs: in a worker process
+
+        """
+
+    static func quarantined(_ path: String, _ how: String) -> String {
+        "Plugin \(path) \(how) while it was loaded and initialised; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again)."
+    }
+
+    @Test("a plugin writing forged answer records during its scan is blamed alone: garbage quarantines it, a forged record breaking the rules is refused, the plugins after it load")
+    func forgedScanAnswers() {
+        let garbage = FixturePlugins.zoo("forge-garbage.so"), record = FixturePlugins.zoo("forge-record.so")
+        let sandbox = HostSandbox.zoo([garbage, record, Self.plain, Fixtures.standFitPlugin])
+        let expected = """
+            com.zoo.plain 0.1.0 (ABI 1.0): Zoo plain
+              path: \(Self.plain.path)
+              types: com.zoo.plain.run
+              runs: in a worker process
+            com.standfit 1.0.0 (ABI 1.0): StandFit
+              path: \(Fixtures.standFitPlugin.path)
+              types: com.standfit.logexercise, com.standfit.loglast, com.standfit.viewstreak, com.standfit.viewprogress, com.standfit.undo
+              runs: in the host's process (trusted)
+            quarantined: \(garbage.path)
+              \(Self.quarantined(garbage.path, "wrote a scan answer the host cannot read"))
+            refused: \(record.path)
+              Plugin \(record.path) gave a scan answer that breaks the rules of registration (it has action type 'com.zoo.forged\\n$(touch /tmp/forged)', which registering would not accept), so it wrote the answer itself; it is refused until the file changes, so fix or remove it.
+
+            """
+        let first = sandbox.run("plugins")
+        #expect(first.stdout == expected)
+        #expect(first.status == 0)
+        // The verdicts are cached with the file: the second look runs no plugin code and agrees.
+        #expect(sandbox.run("plugins").stdout == expected)
+        #expect(sandbox.run("run", "com.zoo.plain.run").stdout == "zoo plain ran\n")
+        let logged = sandbox.run("run", "logexercise", "exercise=squats", "count=5")
+        #expect(logged.status == 0)
+        #expect(logged.stdout == "Logged 5 squats\n")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/forged"))
+        #expect(sandbox.stateIntegrity() == "ok")
+    }
+
+    @Test("a plugin that kills the scan helper during init is quarantined by name, and the plugins after it are scanned")
+    func killsItsScanHelper() {
+        let killer = FixturePlugins.zoo("kill-parent.so")
+        let sandbox = HostSandbox.zoo([killer, Self.plain])
+        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: Self.plainListing + """
+            quarantined: \(killer.path)
+              \(Self.quarantined(killer.path, "ended the scan helper that loaded it (crashed with SIGKILL (killed))"))
+
+            """, stderr: ""))
+        #expect(sandbox.run("run", "com.zoo.plain.run").stdout == "zoo plain ran\n")
+    }
+
+    @Test("a plugin that kills the host while it is scanned is quarantined by the next command, which works")
+    func killsTheHost() {
+        let killer = FixturePlugins.zoo("kill-host.so")
+        var sandbox = HostSandbox.zoo([killer, Self.plain])
+        // The fixture kills only while this file is missing: were it not quarantined, the second
+        // scan would load it.
+        sandbox.extraEnvironment["ZOO_MARK"] = sandbox.root.appendingPathComponent("killed-once").path
+        let killed = sandbox.run("plugins")
+        #expect(killed.status == SIGKILL)
+        #expect(killed.stdout == "")
+        let next = sandbox.run("plugins")
+        #expect(next == ProcessResult(status: 0, stdout: Self.plainListing + """
+            quarantined: \(killer.path)
+              Plugin \(killer.path) was being scanned when the host was killed, so it is taken to have killed it; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).
+
+            """, stderr: ""))
+        #expect(sandbox.run("run", "com.zoo.plain.run").stdout == "zoo plain ran\n")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.root.appendingPathComponent("cache/standfit/scan-in-progress.json").path))
+    }
+
+    @Test("a handler's kill(0, SIGTERM) reaches only its worker: the user's script goes on")
+    func killsItsGroup() {
+        let sandbox = HostSandbox.zoo([FixturePlugins.zoo("kill-group.so")])
+        let script = runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: [
+            "-c", "\"$0\" run com.zoo.kill-group.run; echo \"the script went on after exit $?\"", Fixtures.hostBinary.path,
+        ], environment: sandbox.environment)
+        #expect(script == ProcessResult(status: 0, stdout: "the script went on after exit 4\n", stderr: """
+            standfit-host: Plugin 'com.zoo.kill-group' crashed with SIGTERM (terminated) while running com.zoo.kill-group.run; report this to the plugin's author.
+
+            """))
+    }
+
+    @Test("children a plugin forks in init or in its handler are killed with their helper and hold no pipe open")
+    func forkedChildren() throws {
+        var sandbox = HostSandbox.zoo([FixturePlugins.zoo("fork-init.so"), FixturePlugins.zoo("fork-handler.so")])
+        let pidFile = sandbox.root.appendingPathComponent("pids")
+        sandbox.extraEnvironment["ZOO_PIDFILE"] = pidFile.path
+        #expect(sandbox.run("plugins").status == 0)
+        // A pipeline ends when the run does: nothing the plugin forked holds its stderr.
+        let piped = runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: [
+            "-c", "\"$0\" run com.zoo.fork-handler.run 2>&1 | cat", Fixtures.hostBinary.path,
+        ], environment: sandbox.environment)
+        #expect(piped == ProcessResult(status: 0, stdout: "zoo fork-handler ran\n", stderr: ""))
+        let pids = try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n").compactMap { Int32($0) }
+        // One child from fork-init's init in its scan, one from fork-handler's handler.
+        #expect(pids.count == 2)
+        for pid in pids { #expect(ProcessProbe.isGone(pid), "process \(pid) forked by a plugin is still running") }
+    }
+
+    @Test("names, titles, subtitles and messages with terminal escapes, CR, LF and bidi overrides are shown, not obeyed; --json stays exact")
+    func escapesAreShown() throws {
+        let escapes = FixturePlugins.zoo("escapes.so")
+        let sandbox = HostSandbox.zoo([escapes])
+        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: """
+            com.zoo.escapes 0.1.0 (ABI 1.0): Zoo \\u{202e}escapes
+              path: \(escapes.path)
+              types: com.zoo.escapes.run
+              runs: in a worker process
+
+            """, stderr: ""))
+        #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: """
+            1. Run \\x1b]0;pwned\\x07escapes\\nfake line — \\x1b[2J\\rcleared  (com.zoo.escapes.run)
+
+            """, stderr: ""))
+        #expect(sandbox.run("run", "com.zoo.escapes.run") == ProcessResult(status: 0, stdout: "zoo \\x1b[31mred\\x1b[0m\\rran \\u{9b}2J\n", stderr: ""))
+        let json = sandbox.run("list", "--json")
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(items.first?["title"] as? String == "Run \u{1B}]0;pwned\u{07}escapes\nfake line")
+        #expect(items.first?["subtitle"] as? String == "\u{1B}[2J\rcleared")
+        let run = sandbox.run("run", "com.zoo.escapes.run", "--json")
+        let outcome = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(outcome["message"] as? String == "zoo \u{1B}[31mred\u{1B}[0m\rran \u{9B}2J")
+    }
+
+    @Test("a user plugin cannot take the bundled plugin's types or id: it is refused naming both, and StandFit answers")
+    func bundledWins() {
+        let type = FixturePlugins.zoo("impostor-type.so"), id = FixturePlugins.zoo("impostor-id.so")
+        // The impostors come first on the path, where they used to win.
+        let sandbox = HostSandbox.zoo([type, id, Fixtures.standFitPlugin])
+        let plugins = sandbox.run("plugins")
+        #expect(plugins.status == 0)
+        #expect(plugins.stdout.hasSuffix("""
+            refused: \(type.path)
+              Plugin \(type.path) ('com.zoo.impostor-type') registers shortcut type 'com.standfit.logexercise', which belongs to the bundled plugin 'com.standfit' (\(Fixtures.standFitPlugin.path)); a plugin that is not bundled cannot take a bundled plugin's types, so remove it or change its type.
+            refused: \(id.path)
+              Plugin \(id.path) has id 'com.standfit', which the bundled plugin at \(Fixtures.standFitPlugin.path) uses; a plugin that is not bundled cannot take a bundled plugin's id, so remove it or change its id.
+
+            """))
+        let run = sandbox.run("run", "logexercise", "exercise=squats", "count=3")
+        #expect(run.status == 0)
+        #expect(run.stdout == "Logged 3 squats\n")
+        // StandFit logged it: its undo finds the entry.
+        #expect(sandbox.run("run", "undo").stdout.hasPrefix("Removed 3 squats logged at "))
+    }
+
+    @Test("a provider that crashes or fails after its action was handled: the run stands (exit 0), the provider is warned about, the previous items stay")
+    func providerFaultAfterAction() {
+        var sandbox = HostSandbox.zoo([FixturePlugins.zoo("provider.so")])
+        let item = "1. Zoo item  (com.zoo.provider.run)\n"
+        #expect(sandbox.run("run", "com.zoo.provider.run") == ProcessResult(status: 0, stdout: "zoo provider ran\n", stderr: ""))
+        #expect(sandbox.run("list").stdout == item)
+        sandbox.extraEnvironment["ZOO_PROVIDER_FAIL"] = "crash"
+        #expect(sandbox.run("run", "com.zoo.provider.run") == ProcessResult(status: 0, stdout: "zoo provider ran\n", stderr: """
+            standfit-host: warning: The dynamic provider of plugin 'com.zoo.provider' crashed with SIGSEGV (segmentation fault) after its action was handled; its previous items are kept.
+
+            """))
+        sandbox.extraEnvironment["ZOO_PROVIDER_FAIL"] = "status"
+        #expect(sandbox.run("run", "com.zoo.provider.run") == ProcessResult(status: 0, stdout: "zoo provider ran\n", stderr: """
+            standfit-host: warning: The dynamic provider of plugin 'com.zoo.provider' failed with status 1; its previous items are kept.
+
+            """))
+        #expect(sandbox.run("list").stdout == item)
+        // Each handled run was recorded once.
+        #expect(sandbox.run("donations").stdout.split(separator: "\n").count == 3)
+    }
+
+    @Test("a 10 MB answer is read whole; one past the limit is refused naming the limit")
+    func bigAnswers() {
+        var sandbox = HostSandbox.zoo([FixturePlugins.zoo("big-message.so")])
+        sandbox.writeConfig(#"{"scanTimeout": 5, "handlerTimeout": 20}"#)
+        sandbox.extraEnvironment["ZOO_BIG_MESSAGE"] = "10000000"
+        let big = sandbox.run("run", "com.zoo.big-message.run")
+        #expect(big.status == 0)
+        #expect(big.stdout.utf8.count == 10_000_001)
+        #expect(big.stderr == "")
+        sandbox.extraEnvironment["ZOO_BIG_MESSAGE"] = "40000000"
+        #expect(sandbox.run("run", "com.zoo.big-message.run") == ProcessResult(status: 4, stdout: "", stderr: """
+            standfit-host: Plugin 'com.zoo.big-message' answered from its worker with more than 32 MiB (the most the host reads) while running com.zoo.big-message.run; report this to the plugin's author.
+
+            """))
+    }
+}
+
+/// Whether a process still runs.
+enum ProcessProbe {
+    /// True once `pid` is gone or a zombie (dead, waiting to be reaped), waiting up to 2 s.
+    static func isGone(_ pid: Int32) -> Bool {
+        for _ in 0..<200 {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+            // The state follows the command name in parentheses: "123 (name) Z ...".
+            if let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)] == "Z" { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+}
