@@ -196,6 +196,55 @@ struct HostilePluginRoundTwoTests {
 
             """))
     }
+
+    @Test("6,000 actions register within the scan timeout, and a sentence that eight adjacent placeholders could cut millions of ways is answered at once")
+    func boundedCosts() throws {
+        let crowd = FixturePlugins.zoo("crowd.so")
+        let sandbox = HostSandbox(pluginPath: [crowd])
+        let plugins = sandbox.run("plugins", "--json")
+        #expect(plugins.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(plugins.stdout.utf8)) as? [String: Any])
+        let loaded = try #require(document["plugins"] as? [[String: Any]])
+        #expect((loaded.first?["types"] as? [String])?.count == 6001)
+        // 44 words where the phrase wants "note" and eight values, then "now": no way fits.
+        let words = (1...44).map(String.init).joined(separator: " ")
+        #expect(sandbox.run("say", "note \(words)") == ProcessResult(status: 2, stdout: "", stderr: """
+            standfit-host: No action understands "note \(words)"; the closest phrases are "note {p1} {p2} {p3} {p4} {p5} {p6} {p7} {p8} now" (Note).
+
+            """))
+        let fits = sandbox.run("say", "note a b c d e f g h now")
+        #expect(fits == ProcessResult(status: 0, stdout: "a|b|c|d|e|f|g|h\n", stderr: ""))
+    }
+
+    @Test("StandFit reads while another process holds its log's write lock")
+    func standFitReadsDoNotWaitForWriters() throws {
+        let sandbox = HostSandbox.standFit()
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        let log = sandbox.dataHome.appendingPathComponent("standfit/data/com.standfit/standfit.sqlite")
+        // sqlite3 takes the write lock and keeps it until its stdin closes.
+        let writer = Process()
+        writer.executableURL = ExternalTool.sqlite3.url
+        writer.arguments = [log.path]
+        let input = Pipe()
+        writer.standardInput = input
+        writer.standardOutput = FileHandle.nullDevice
+        try writer.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            writer.waitUntilExit()
+        }
+        input.fileHandleForWriting.write(Data(".timeout 5000\nBEGIN IMMEDIATE;\nINSERT INTO log (exercise, count, loggedAt) VALUES ('squats', 1, '2026-11-22 13:00:00.000');\n".utf8))
+        // Until the lock is taken, a second writer can still begin (this probe waits for nothing;
+        // the writer above waits up to 5 s for a probe that holds the lock a moment).
+        var locked = false
+        for _ in 0..<100 where !locked {
+            locked = runProcess(ExternalTool.sqlite3.url, arguments: [log.path, "BEGIN IMMEDIATE; ROLLBACK;"]).status != 0
+            if !locked { usleep(20_000) }
+        }
+        #expect(locked)
+        // The read sees what was committed, and does not wait for the writer.
+        #expect(sandbox.run("run", "viewstreak") == ProcessResult(status: 0, stdout: "Streak: 1 day\n", stderr: ""))
+    }
 }
 
 /// Whether a process still runs.

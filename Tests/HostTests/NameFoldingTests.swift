@@ -18,3 +18,26 @@ struct NameFoldingTests {
         #expect(Suggester.fold(name) == EntityValue.matchKey(name))
     }
 }
+
+/// Which types and parameter names the host takes: ASCII letters, digits, `_` (and `-` and dots
+/// in types, with an optional `.*` for a namespace), nothing else.
+@Suite("Type and parameter names")
+struct NameRuleTests {
+    @Test("types", arguments: [
+        ("com.example.open", true), ("com.example.*", true), ("a", true), ("a-b_c.d9", true),
+        ("", false), ("*", false), (".*", false), ("com..x", false), ("com.", false), (".com", false),
+        ("com.*.x", false), ("com.example.**", false), ("com.ex ample", false), ("com.exämple", false),
+        ("com.x\n$(touch)", false), ("com.x/y", false),
+    ])
+    func types(_ type: String, _ valid: Bool) {
+        #expect(TypeName.isValid(type) == valid)
+    }
+
+    @Test("parameter names", arguments: [
+        ("count", true), ("_x", true), ("a1_b2", true), ("C", true),
+        ("", false), ("1a", false), ("is-cold", false), ("naïve", false), ("a b", false), ("a.b", false),
+    ])
+    func parameters(_ name: String, _ valid: Bool) {
+        #expect(ParameterName.isValid(name) == valid)
+    }
+}

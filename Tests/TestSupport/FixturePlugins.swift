@@ -71,6 +71,8 @@ public enum FixturePlugins {
         zooVariant("provider", "-DZOO_PROVIDER"),
         zooVariant("impostor-type", "-DZOO_TYPE=\"com.standfit.logexercise\""),
         zooVariant("impostor-id", "-DZOO_PLUGIN_ID=\"com.standfit\""),
+        // 6,000 actions and a phrase of eight adjacent placeholders (crowd.c): the host's costs.
+        Variant(file: "crowd.so", source: "crowd.c"),
     ]
 
     private static func zooVariant(_ id: String, _ flags: String...) -> Variant {

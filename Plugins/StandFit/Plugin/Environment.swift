@@ -26,7 +26,10 @@ enum Environment {
     /// Closes the kept logs. Run at exit: SQLite folds its write-ahead log back into the
     /// database when the last connection closes, so no `-wal` or `-shm` file stays behind.
     private static func closeStores() {
-        kept.withLock { $0.stores = [:] }
+        kept.withLock { kept in
+            kept.stores.values.forEach { $0.close() }
+            kept.stores = [:]
+        }
     }
 
     static func text(language: String) -> StandFitText {

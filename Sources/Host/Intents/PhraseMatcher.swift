@@ -91,29 +91,71 @@ public struct PhraseMatcher {
         var value: String
     }
 
-    /// Every way `parts` covers all of `tokens`.
+    /// The most ways one phrase may fit one sentence; beyond them the sentence is ambiguous anyway.
+    static let fitLimit = 16
+
+    /// The ways `parts` covers all of `tokens`, at most `fitLimit` of them.
+    ///
+    /// A search over (part, word) positions that remembers the positions from which the rest of
+    /// the phrase cannot fit, so each is given up on once: a phrase of p parts against a
+    /// sentence of n words costs at most p·n² value checks, however many placeholders stand
+    /// side by side, instead of trying every way to cut the sentence.
     private func fit(_ parts: [Phrase.Part], _ tokens: ArraySlice<String>, action: RegisteredAction,
                      checker: inout ValueChecker) -> [[Binding]] {
-        guard let part = parts.first else { return tokens.isEmpty ? [[]] : [] }
-        let rest = Array(parts.dropFirst())
-        switch part {
-        case .word(let word):
-            guard let token = tokens.first, EntityText.key(token) == EntityText.key(word) else { return [] }
-            return fit(rest, tokens.dropFirst(), action: action, checker: &checker)
-        case .placeholder(let name):
-            guard let parameter = action.parameters.first(where: { $0.name == name }) else { return [] }
-            let wordsAfter = rest.filter { if case .word = $0 { true } else { false } }.count
-            let placeholdersAfter = rest.count - wordsAfter
-            guard tokens.count >= 1 + rest.count else { return [] }
-            var results: [[Binding]] = []
-            for length in 1...(tokens.count - wordsAfter - placeholdersAfter) {
-                let value = tokens.prefix(length).joined(separator: " ")
-                guard checker.accepts(value, for: parameter, of: action) else { continue }
-                for tail in fit(rest, tokens.dropFirst(length), action: action, checker: &checker) {
-                    results.append([Binding(name: name, value: value)] + tail)
+        var search = FitSearch(parts: parts, tokens: Array(tokens), action: action)
+        var found: [[Binding]] = []
+        var path: [Binding] = []
+        _ = search.fit(part: 0, token: 0, path: &path, found: &found, checker: &checker)
+        return found
+    }
+
+    private struct FitSearch {
+        let parts: [Phrase.Part]
+        let tokens: [String]
+        let action: RegisteredAction
+        /// Positions (part, token) from which the rest cannot fit.
+        var dead: Set<Int> = []
+        /// How many words each part onwards needs at least.
+        let wordsNeeded: [Int]
+
+        init(parts: [Phrase.Part], tokens: [String], action: RegisteredAction) {
+            self.parts = parts
+            self.tokens = tokens
+            self.action = action
+            wordsNeeded = (0...parts.count).map { parts.count - $0 }
+        }
+
+        /// Adds the fits from this position to `found`; whether any was found.
+        mutating func fit(part: Int, token: Int, path: inout [Binding], found: inout [[Binding]],
+                          checker: inout ValueChecker) -> Bool {
+            guard found.count < PhraseMatcher.fitLimit else { return true }
+            guard part < parts.count else {
+                guard token == tokens.count else { return false }
+                found.append(path)
+                return true
+            }
+            let key = part * (tokens.count + 1) + token
+            guard !dead.contains(key), tokens.count - token >= wordsNeeded[part] else { return false }
+            var any = false
+            switch parts[part] {
+            case .word(let word):
+                if EntityText.key(tokens[token]) == EntityText.key(word) {
+                    any = fit(part: part + 1, token: token + 1, path: &path, found: &found, checker: &checker)
+                }
+            case .placeholder(let name):
+                guard let parameter = action.parameters.first(where: { $0.name == name }) else { break }
+                let longest = tokens.count - token - wordsNeeded[part + 1]
+                for length in stride(from: 1, through: longest, by: 1) {
+                    let value = tokens[token..<(token + length)].joined(separator: " ")
+                    guard checker.accepts(value, for: parameter, of: action) else { continue }
+                    path.append(Binding(name: name, value: value))
+                    if fit(part: part + 1, token: token + length, path: &path, found: &found, checker: &checker) { any = true }
+                    path.removeLast()
+                    if found.count >= PhraseMatcher.fitLimit { break }
                 }
             }
-            return results
+            if !any { dead.insert(key) }
+            return any
         }
     }
 

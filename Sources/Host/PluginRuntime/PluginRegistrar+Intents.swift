@@ -47,7 +47,7 @@ extension PluginRegistrar {
     func describeParameter(_ function: String, type: UnsafePointer<CChar>?, param: UnsafePointer<CChar>?,
                            _ change: (inout ParameterSpec, String, String) -> String?) -> Int32 {
         guard acceptsRegistrations else { return refuseOutsideInit(function) }
-        guard let type = CText.string(type), let index = actions.firstIndex(where: { $0.type == type }) else {
+        guard let type = CText.string(type), let index = actionIndex[type] else {
             return reject("\(function) names action \(CText.quoted(type)), which it has not registered; register the action first")
         }
         guard let name = CText.string(param),
@@ -106,7 +106,7 @@ extension PluginRegistrar {
 
     func registerPhrase(type: UnsafePointer<CChar>?, language: UnsafePointer<CChar>?, phrase: UnsafePointer<CChar>?) -> Int32 {
         guard acceptsRegistrations else { return refuseOutsideInit("register_phrase") }
-        guard let type = CText.string(type), let index = actions.firstIndex(where: { $0.type == type }) else {
+        guard let type = CText.string(type), let index = actionIndex[type] else {
             return reject("register_phrase names action \(CText.quoted(type)), which it has not registered; register the action first")
         }
         guard let template = CText.string(phrase) else {

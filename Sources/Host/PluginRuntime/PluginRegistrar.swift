@@ -24,6 +24,8 @@ final class PluginRegistrar {
     var acceptsRegistrations = false
     /// What the plugin registered, in order, as data.
     var actions: [RegisteredAction] = []
+    /// Each registered type's place in `actions`, so that registering n actions costs O(n).
+    var actionIndex: [String: Int] = [:]
     private(set) var staticItems: [ShortcutItem] = []
     private(set) var provider: DynamicProvider?
     var entities: [EntityProvider] = []
@@ -85,10 +87,11 @@ final class PluginRegistrar {
         case .success(let read):
             (action, call) = read
         }
-        if actions.contains(where: { $0.type == action.type }) {
+        if actionIndex[action.type] != nil {
             warnings.append("Plugin '\(pluginID)' (\(path)) registers shortcut type '\(action.type)' twice; the first registration is kept.")
             return STANDFIT_ERR_DUPLICATE
         }
+        actionIndex[action.type] = actions.count
         actions.append(action)
         code.handlers[action.type] = call
         return STANDFIT_OK
