@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <sys/prctl.h>
@@ -92,4 +93,91 @@ void standfit_scan_guard_disarm(void) {
         signal(guarded_signals[i], SIG_DFL);
     guard_path[0] = '\0';
     guard_session = -1;
+}
+
+static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP };
+#define CRASH_SIGNAL_COUNT (sizeof crash_signals / sizeof crash_signals[0])
+static struct sigaction crash_saved[CRASH_SIGNAL_COUNT];
+static const char *volatile call_prefix;
+static const char *volatile call_suffix;
+static const char *volatile call_exit_sentence;
+static int call_keep_backtrace;
+static int call_exit_status = 4;
+static int call_guard_installed;
+
+static void write_all(const char *text) {
+    size_t length = strlen(text);
+    while (length > 0) {
+        ssize_t written = write(2, text, length);
+        if (written <= 0) return;
+        text += written;
+        length -= (size_t)written;
+    }
+}
+
+static const char *crash_signal_name(int number) {
+    switch (number) {
+    case SIGSEGV: return "SIGSEGV (segmentation fault)";
+    case SIGBUS: return "SIGBUS (bus error)";
+    case SIGILL: return "SIGILL (illegal instruction)";
+    case SIGFPE: return "SIGFPE (floating-point exception)";
+    case SIGABRT: return "SIGABRT (aborted)";
+    case SIGTRAP: return "SIGTRAP (trace/breakpoint trap)";
+    default: return "a signal";
+    }
+}
+
+static void crash_handler(int number, siginfo_t *info, void *context) {
+    (void)info;
+    (void)context;
+    const char *prefix = call_prefix, *suffix = call_suffix;
+    if (prefix != NULL && suffix != NULL) {
+        write_all(prefix);
+        write_all(crash_signal_name(number));
+        write_all(suffix);
+        if (!call_keep_backtrace) _exit(call_exit_status);
+    }
+    /* Not in plugin code, or a backtrace is wanted: hand the signal to whoever had it before,
+       and let the faulting instruction run again (or abort() raise again). */
+    for (size_t i = 0; i < CRASH_SIGNAL_COUNT; i++)
+        if (crash_signals[i] == number) sigaction(number, &crash_saved[i], NULL);
+}
+
+static void exit_handler(void) {
+    const char *sentence = call_exit_sentence;
+    if (sentence == NULL) return;
+    write_all(sentence);
+    _exit(call_exit_status);
+}
+
+void standfit_call_guard_install(int keep_backtrace, int exit_status) {
+    if (call_guard_installed) return;
+    call_guard_installed = 1;
+    call_keep_backtrace = keep_backtrace;
+    call_exit_status = exit_status;
+    /* A stack overflow can only be reported from another stack. */
+    stack_t current;
+    if (sigaltstack(NULL, &current) == 0 && (current.ss_flags & SS_DISABLE)) {
+        stack_t alternate = { .ss_sp = malloc(1 << 16), .ss_flags = 0, .ss_size = 1 << 16 };
+        if (alternate.ss_sp != NULL) sigaltstack(&alternate, NULL);
+    }
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = crash_handler;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < CRASH_SIGNAL_COUNT; i++) sigaction(crash_signals[i], &action, &crash_saved[i]);
+    atexit(exit_handler);
+}
+
+void standfit_call_guard_enter(const char *crash_prefix, const char *crash_suffix, const char *exit_sentence) {
+    call_prefix = crash_prefix;
+    call_suffix = crash_suffix;
+    call_exit_sentence = exit_sentence;
+}
+
+void standfit_call_guard_leave(void) {
+    call_exit_sentence = NULL;
+    call_suffix = NULL;
+    call_prefix = NULL;
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HostModel
 import PluginRuntime
+import HostStorage
 
 /// `doctor`: the state of every plugin, the cache, the state database, the settings and the
 /// permissions that decide what loads, on one screen, each problem with its fix.
@@ -57,6 +58,15 @@ public struct Doctor {
         for plugin in loaded.plugins.plugins {
             let runs = plugin.runsInProcess ? "in-process" : "worker"
             lines.append("  ok: \(plugin.id) \(plugin.version), \(plugin.types.count) type\(plugin.types.count == 1 ? "" : "s"), runs \(runs)\(plugin.isTrusted ? ", trusted" : ""): \(plugin.path)")
+        }
+        for plugin in loaded.plugins.plugins {
+            let directory = paths.pluginDataDirectory(for: plugin.id)
+            for finding in DatabaseHealth.check(directory: directory) {
+                lines.append("  data of \(plugin.id): \(finding.url.path): \(finding.verdict == "ok" ? "sound" : "DAMAGED")")
+                if finding.verdict != "ok" {
+                    problems.append("The data of plugin '\(plugin.id)' in \(finding.url.path) fails SQLite's check (\(finding.verdict)); restore it from a backup, or move it aside to start afresh (the plugin then starts with no data).")
+                }
+            }
         }
         for refusal in loaded.plugins.refusals {
             lines.append("  \(refusal.isQuarantined ? "quarantined" : "refused"): \(refusal.path)")

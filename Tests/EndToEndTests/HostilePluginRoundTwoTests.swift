@@ -245,6 +245,45 @@ struct HostilePluginRoundTwoTests {
         // The read sees what was committed, and does not wait for the writer.
         #expect(sandbox.run("run", "viewstreak") == ProcessResult(status: 0, stdout: "Streak: 1 day\n", stderr: ""))
     }
+
+    @Test("a trusted plugin that crashes or calls exit() in the host's process ends the command in one sentence naming it, with exit 4", arguments: [
+        ("crash-handler", "crashed with SIGSEGV (segmentation fault) while running com.zoo.crash-handler.run in the host's process; what it was doing may or may not have taken effect, so check before you run it again, and report this to the plugin's author (run it with --isolate to keep the host out of it)."),
+        ("abort-handler", "crashed with SIGABRT (aborted) while running com.zoo.abort-handler.run in the host's process; what it was doing may or may not have taken effect, so check before you run it again, and report this to the plugin's author (run it with --isolate to keep the host out of it)."),
+        ("exit-handler", "called exit() while running com.zoo.exit-handler.run in the host's process, which ended the command; what it was doing may or may not have taken effect, so check before you run it again, and report this to the plugin's author."),
+    ])
+    func trustedCrashes(id: String, words: String) {
+        let plugin = FixturePlugins.zoo("\(id).so")
+        let sandbox = HostSandbox.zoo([plugin, Self.plain])
+        #expect(sandbox.run("plugins", "trust", plugin.path).status == 0)
+        #expect(sandbox.run("run", "com.zoo.\(id).run") == ProcessResult(status: 4, stdout: "", stderr: "standfit-host: Plugin 'com.zoo.\(id)' \(words)\n"))
+        // The host is sound afterwards, and the same plugin, isolated, fails as a worker does.
+        #expect(sandbox.run("run", "com.zoo.plain.run").stdout == "zoo plain ran\n")
+        #expect(sandbox.run("run", "--isolate", "com.zoo.\(id).run").status == 4)
+        #expect(sandbox.stateIntegrity() == "ok")
+    }
+
+    @Test("doctor checks the SQLite data of every plugin: a damaged StandFit log is a problem with its way out")
+    func doctorChecksPluginData() throws {
+        let sandbox = HostSandbox.standFit()
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        let log = sandbox.dataHome.appendingPathComponent("standfit/data/com.standfit/standfit.sqlite")
+        let sound = sandbox.run("doctor")
+        #expect(sound.status == 0)
+        #expect(sound.stdout.contains("  data of com.standfit: \(log.path): sound\n"))
+        // Overwrite the second page (the log table's first) with garbage.
+        let handle = try FileHandle(forWritingTo: log)
+        try handle.seek(toOffset: 4096)
+        try handle.write(contentsOf: Data(repeating: 0xDE, count: 4096))
+        try handle.close()
+        let damaged = sandbox.run("doctor")
+        #expect(damaged.status == 1)
+        #expect(damaged.stdout.contains("  data of com.standfit: \(log.path): DAMAGED\n"))
+        #expect(damaged.stdout.hasSuffix("""
+            1 problem:
+              - The data of plugin 'com.standfit' in \(log.path) fails SQLite's check (database disk image is malformed); restore it from a backup, or move it aside to start afresh (the plugin then starts with no data).
+
+            """))
+    }
 }
 
 /// Whether a process still runs.

@@ -4,7 +4,7 @@ import StandFitHost
 import Testing
 import TestSupport
 import HostModel
-import PluginRuntime
+@testable import PluginRuntime
 import HostDispatch
 
 /// A swift-log backend that keeps lines, to check the loader's diagnostics word for word.
@@ -169,5 +169,23 @@ struct PluginLoadingTests {
             PluginRefusal(path: c, reason: "Plugin \(c) has id 'com.fixture.kinds', which \(directory.appendingPathComponent("a.so").path) already uses; remove one of the two."),
             PluginRefusal(path: d, reason: "Plugin \(d) is a symbolic link to a file that does not exist; remove the link or reinstall the plugin."),
         ])
+    }
+}
+
+/// The way out a refusal gives for a failed system call fits the cause: rebuilding a plugin
+/// does not help when the host has too many files open or memory ran out.
+@Suite("Ways out of system faults")
+struct SystemFaultTests {
+    @Test("errno values and the dynamic linker's words map to their way out")
+    func wayOut() {
+        #expect(SystemFault.wayOut(errno: EMFILE) == "the host has too many files open: raise the limit ('ulimit -n') or close other programs, then try again")
+        #expect(SystemFault.wayOut(errno: ENOMEM) == "the system is out of memory: close other programs, then try again")
+        #expect(SystemFault.wayOut(errno: EACCES) == "check its permissions")
+        #expect(SystemFault.wayOut(errno: ENOEXEC) == nil)
+        #expect(SystemFault.errno(in: "libx.so: cannot open shared object file: Too many open files") == EMFILE)
+        #expect(SystemFault.errno(in: "libx.so: failed to map segment from shared object") == ENOMEM)
+        #expect(SystemFault.errno(in: "libx.so: cannot allocate memory in static TLS block") == nil)
+        #expect(SystemFault.errno(in: "libx.so: invalid ELF header") == nil)
+        #expect(SystemFault.errno(of: CocoaError(.fileReadNoPermission, userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EMFILE))])) == EMFILE)
     }
 }

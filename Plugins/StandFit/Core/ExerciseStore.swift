@@ -9,23 +9,13 @@ import Synchronization
 /// normal: a script and a desktop click). Nothing is cached in memory between calls.
 public struct ExerciseStore: Sendable {
     public let url: URL
-    /// Where reads go: a read-only pool when the log exists and is up to date, so that a read
-    /// never takes the write lock (opening a writable pool can write: GRDB sets up WAL mode,
-    /// and a migration check begins a write transaction) and never waits for another process
-    /// that holds it; else the writable pool.
-    private let reader: DatabasePool
-    /// Where changes go, opened on the first change.
-    private let writer: Writer
+    private let pools: Pools
 
     public init(directory: URL) throws {
         url = directory.appendingPathComponent("standfit.sqlite")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        writer = Writer(directory: directory, path: url.path)
-        if let reader = ExerciseStore.openReadOnly(url.path) {
-            self.reader = reader
-        } else {
-            reader = try writer.pool()
-        }
+        pools = Pools(directory: directory, path: url.path)
+        try pools.openReader()
     }
 
     static var configuration: Configuration {
@@ -34,54 +24,78 @@ public struct ExerciseStore: Sendable {
         return configuration
     }
 
-    /// A read-only pool on a log that exists and has every migration; nil otherwise.
-    private static func openReadOnly(_ path: String) -> DatabasePool? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        var configuration = configuration
-        configuration.readonly = true
-        guard let pool = try? DatabasePool(path: path, configuration: configuration),
-              (try? pool.read({ db in try migrator.hasCompletedMigrations(db) })) == true else { return nil }
-        return pool
-    }
-
-    /// Closes the log: the read-only pool first, then the writable one, so that the last
-    /// connection to close can fold the write-ahead log back into the database and no `-wal`
-    /// or `-shm` file stays behind.
+    /// Closes the log: the read-only pool first, then the writable one, each by releasing it
+    /// (GRDB's `close()` closes a pool's writer before its readers, so the last connection
+    /// would be a reader that cannot fold the write-ahead log back). So no `-wal` or `-shm`
+    /// file stays behind.
     public func close() {
-        try? reader.close()
-        writer.close()
+        pools.close()
     }
 
-    /// The writable pool, opened and migrated once, under a lock: several `run`s may create the
-    /// file at once.
-    final class Writer: Sendable {
+    /// Where reads go: a read-only pool when the log exists and is up to date, so that a read
+    /// never takes the write lock (opening a writable pool can write: GRDB sets up WAL mode,
+    /// and a migration check begins a write transaction) and never waits for another process
+    /// that holds it; else the writable pool. Changes go to the writable pool, opened and
+    /// migrated on the first change, under a lock: several `run`s may create the file at once.
+    final class Pools: Sendable {
         let directory: URL
         let path: String
-        private let opened = Mutex<DatabasePool?>(nil)
+        private let opened = Mutex<(reader: DatabasePool?, writer: DatabasePool?)>((nil, nil))
 
         init(directory: URL, path: String) {
             self.directory = directory
             self.path = path
         }
 
-        func pool() throws -> DatabasePool {
+        func openReader() throws {
+            if let pool = readOnlyPool() {
+                opened.withLock { $0.reader = pool }
+            } else {
+                _ = try writer()
+            }
+        }
+
+        /// A read-only pool on a log that exists and has every migration; nil otherwise.
+        private func readOnlyPool() -> DatabasePool? {
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
+            var configuration = ExerciseStore.configuration
+            configuration.readonly = true
+            guard let pool = try? DatabasePool(path: path, configuration: configuration),
+                  (try? pool.read({ db in try ExerciseStore.migrator.hasCompletedMigrations(db) })) == true else { return nil }
+            return pool
+        }
+
+        func reader() throws -> DatabasePool {
+            if let reader = opened.withLock({ $0.reader }) { return reader }
+            return try writer()
+        }
+
+        func writer() throws -> DatabasePool {
             try opened.withLock { opened in
-                if let opened { return opened }
+                if let writer = opened.writer { return writer }
                 let pool = try DirectoryLock.withExclusiveLock(on: directory) { [path] in
                     let pool = try DatabasePool(path: path, configuration: ExerciseStore.configuration)
                     try ExerciseStore.migrator.migrate(pool)
                     return pool
                 }
-                opened = pool
+                opened.writer = pool
                 return pool
             }
         }
 
         func close() {
-            opened.withLock { opened in
-                try? opened?.close()
-                opened = nil
+            opened.withLock { $0.reader = nil }
+            let wroteNothing = opened.withLock { opened in
+                defer { opened.writer = nil }
+                return opened.writer == nil
             }
+            // A read-only connection cannot remove the `-wal` and `-shm` files it made. A
+            // writable one can, as the last to close: open one briefly, unless another process
+            // holds the write lock now (then it removes them itself).
+            guard wroteNothing, FileManager.default.fileExists(atPath: path + "-wal") else { return }
+            var configuration = ExerciseStore.configuration
+            configuration.busyMode = .immediateError
+            _ = try? DatabaseQueue(path: path, configuration: configuration)
         }
     }
 
@@ -101,7 +115,7 @@ public struct ExerciseStore: Sendable {
 
     /// Appends one entry and returns it with its id.
     public func log(_ entry: LogEntry) throws -> LogEntry {
-        try writer.pool().write { db in
+        try pools.writer().write { db in
             var entry = entry
             try entry.insert(db)
             return entry
@@ -110,14 +124,14 @@ public struct ExerciseStore: Sendable {
 
     /// The most recent entry, or nil when nothing is logged.
     public func last() throws -> LogEntry? {
-        try reader.read { db in
+        try pools.reader().read { db in
             try LogEntry.order(LogEntry.Columns.loggedAt.desc, LogEntry.Columns.id.desc).fetchOne(db)
         }
     }
 
     /// Each logged exercise's most recent count, most recently logged first.
     public func recentCounts() throws -> [(exercise: String, count: Int)] {
-        try reader.read { db in
+        try pools.reader().read { db in
             try Row.fetchAll(db, sql: """
                 SELECT exercise, count FROM log AS entry
                 WHERE id = (SELECT id FROM log WHERE exercise = entry.exercise ORDER BY loggedAt DESC, id DESC LIMIT 1)
@@ -129,7 +143,7 @@ public struct ExerciseStore: Sendable {
     /// Removes the most recent entry and returns it; nil when there is none. One transaction,
     /// so two undos at once remove two different entries.
     public func removeLast() throws -> LogEntry? {
-        try writer.pool().write { db in
+        try pools.writer().write { db in
             guard let entry = try LogEntry.order(LogEntry.Columns.loggedAt.desc, LogEntry.Columns.id.desc).fetchOne(db)
             else { return nil }
             try entry.delete(db)
@@ -139,7 +153,7 @@ public struct ExerciseStore: Sendable {
 
     /// Entries logged in `interval` (start inclusive, end exclusive), oldest first.
     public func entries(in interval: DateInterval) throws -> [LogEntry] {
-        try reader.read { db in
+        try pools.reader().read { db in
             try LogEntry
                 .filter(LogEntry.Columns.loggedAt >= interval.start && LogEntry.Columns.loggedAt < interval.end)
                 .order(LogEntry.Columns.loggedAt, LogEntry.Columns.id)
@@ -149,7 +163,7 @@ public struct ExerciseStore: Sendable {
 
     /// The instants of every entry up to `end`, newest first: what a streak is counted from.
     public func logTimes(before end: Date) throws -> [Date] {
-        try reader.read { db in
+        try pools.reader().read { db in
             try Date.fetchAll(db, LogEntry
                 .select(LogEntry.Columns.loggedAt)
                 .filter(LogEntry.Columns.loggedAt < end)
@@ -159,6 +173,6 @@ public struct ExerciseStore: Sendable {
 
     /// Whether anything is logged at all.
     public func isEmpty() throws -> Bool {
-        try reader.read { db in try LogEntry.fetchCount(db) == 0 }
+        try pools.reader().read { db in try LogEntry.fetchCount(db) == 0 }
     }
 }

@@ -53,4 +53,20 @@ int standfit_scan_guard_arm(const char *marker_path, pid_t helper_session);
 /* Puts the default handlers back for the signals `standfit_scan_guard_arm` took. */
 void standfit_scan_guard_disarm(void);
 
+/* The guard around trusted plugin code run in the host's own process. A crash (SIGSEGV, SIGBUS,
+   SIGILL, SIGFPE, SIGABRT, SIGTRAP, a stack overflow included) or a call of exit() inside that
+   code must still end in one sentence naming the plugin and a documented exit status.
+
+   standfit_call_guard_install: once, before the first guarded call; installs the signal
+   handlers (on an alternate stack) and the exit handler. With `keep_backtrace`, a crash is
+   passed on to the handler that was there before (Swift's backtracer) after the sentence;
+   without, the process ends at once with `exit_status`.
+   standfit_call_guard_enter: the sentence parts for the call about to run: on a crash, the host
+   writes `crash_prefix`, the signal's name and `crash_suffix` to stderr; on exit(),
+   `exit_sentence`. The strings must stay valid until standfit_call_guard_leave. Two stores,
+   no system call: cheap enough for every call. */
+void standfit_call_guard_install(int keep_backtrace, int exit_status);
+void standfit_call_guard_enter(const char *crash_prefix, const char *crash_suffix, const char *exit_sentence);
+void standfit_call_guard_leave(void);
+
 #endif /* STANDFIT_HOST_SYSTEM_H */

@@ -152,7 +152,7 @@ package struct PluginVetting {
             return refuse("Plugin \(path) \(problem).")
         }
         if let problem = ELFHeader.problem(path: realPath) {
-            return refuse("Plugin \(path) \(problem); rebuild it as a shared library for this machine or remove it from the plugin path.")
+            return refuse("Plugin \(path) \(problem).")
         }
         let pin = pins[realPath]
         if requireTrusted, pin == nil {

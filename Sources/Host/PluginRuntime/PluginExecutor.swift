@@ -30,9 +30,13 @@ package final class PluginExecutor {
     /// Provider answers a worker gave with its handler's reply, by plugin and language.
     private var prefetched: [String: [String: HandlerWorker.ProviderAnswer]] = [:]
 
+    /// Names the plugin when trusted code run in this process crashes or exits.
+    private let callGuard: CallGuard
+
     init(settings: Settings, logger: Logger) {
         self.settings = settings
         self.logger = logger
+        callGuard = CallGuard(verbose: settings.verbose)
     }
 
     /// The plugins this executor calls, by id: where each was found and how it is trusted.
@@ -53,7 +57,7 @@ package final class PluginExecutor {
     /// for every kind of call. A worker's handler reply can carry its provider's answers, which
     /// a provider call right after takes instead of starting another worker.
     package func calls() -> PluginCalls {
-        let inProcess = PluginCalls.inProcess { [self] pluginID in
+        let inProcess = PluginCalls.inProcess(guard: callGuard) { [self] pluginID in
             if let code = codes[pluginID] { return code }
             guard let candidate = candidates[pluginID] else { return .failure(PluginFault("is not loaded")) }
             let code = load(candidate, pluginID: pluginID).map(\.code)
@@ -139,7 +143,9 @@ package final class PluginExecutor {
     private func load(_ candidate: PluginCandidate, pluginID: String) -> Result<LoadedPlugin, PluginFault> {
         let result = loaded[candidate.realPath] ?? {
             logger.debug("Loading plugin '\(pluginID)' from \(candidate.path) into the host's process")
-            let opened = PluginImage.open(candidate, paths: settings.paths, logger: logger, language: settings.language)
+            let opened = callGuard.around(pluginID, "while it was loaded and initialised") {
+                PluginImage.open(candidate, paths: settings.paths, logger: logger, language: settings.language)
+            }
             loaded[candidate.realPath] = opened
             return opened
         }()
@@ -228,8 +234,10 @@ extension EntityProvider {
 }
 
 extension PluginCalls {
-    /// Calls into plugins loaded in this process, each found by id through `plugin`.
-    static func inProcess(_ plugin: @escaping (_ pluginID: String) -> Result<PluginCode, PluginFault>) -> PluginCalls {
+    /// Calls into plugins loaded in this process, each found by id through `plugin`, each call
+    /// inside `guard`.
+    static func inProcess(guard callGuard: CallGuard,
+                          _ plugin: @escaping (_ pluginID: String) -> Result<PluginCode, PluginFault>) -> PluginCalls {
         PluginCalls(
             perform: { action, invocation in
                 switch plugin(action.pluginID) {
@@ -239,7 +247,7 @@ extension PluginCalls {
                     guard let handler = code.handlers[action.type] else {
                         return HandlerReply(status: -1, fault: "no longer registers \(action.type) (run 'standfit-host plugins rescan')")
                     }
-                    return handler.perform(invocation)
+                    return callGuard.around(action.pluginID, "while running \(action.type)") { handler.perform(invocation) }
                 }
             },
             provide: { pluginID, locale in
@@ -250,7 +258,7 @@ extension PluginCalls {
                     guard let provide = code.provide else {
                         return .failure(ProviderFailure(message: "Plugin '\(pluginID)' no longer has a dynamic provider; run 'standfit-host plugins rescan'."))
                     }
-                    return provide(locale)
+                    return callGuard.around(pluginID, "while its dynamic provider ran") { provide(locale) }
                 }
             },
             query: { entity, query, locale in
@@ -261,7 +269,7 @@ extension PluginCalls {
                     guard let ask = code.queries[entity.record.id] else {
                         return .failure(entity.unavailable("no longer registers entity \(entity.record.id) (run 'standfit-host plugins rescan')"))
                     }
-                    return ask(query, locale)
+                    return callGuard.around(entity.pluginID, "while it was asked for \(entity.record.title.lowercased()) values") { ask(query, locale) }
                 }
             })
     }

@@ -66,7 +66,9 @@ enum PluginImage {
         }
         guard let handle = dlopen(loadPath, RTLD_NOW | RTLD_LOCAL) else {
             let detail = dlerror().map { String(cString: $0) } ?? "unknown error"
-            return refuse("Cannot load plugin \(path): \(detail); rebuild it as a shared library for this machine or remove it from the plugin path.")
+            let wayOut = SystemFault.errno(in: detail).flatMap(SystemFault.wayOut)
+                ?? "rebuild it as a shared library for this machine or remove it from the plugin path"
+            return refuse("Cannot load plugin \(path): \(detail); \(wayOut).")
         }
         guard let symbol = dlsym(handle, STANDFIT_ENTRY_SYMBOL) else {
             return refuse("Plugin \(path) does not export \(STANDFIT_ENTRY_SYMBOL); export it with STANDFIT_EXPORT (C) or @_cdecl(\"\(STANDFIT_ENTRY_SYMBOL)\") (Swift).")

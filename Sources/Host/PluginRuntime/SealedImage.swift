@@ -31,7 +31,8 @@ package struct SealedImage {
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: realPath))
         } catch {
-            return .failure(Problem(message: "cannot be read (\(error.localizedDescription)); check its permissions."))
+            let wayOut = SystemFault.errno(of: error).flatMap(SystemFault.wayOut) ?? "check its permissions"
+            return .failure(Problem(message: "cannot be read (\(error.localizedDescription)); \(wayOut)."))
         }
         let actual = sha256(bytes)
         guard actual == expectedSHA256 else {

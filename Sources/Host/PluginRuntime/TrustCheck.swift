@@ -94,11 +94,18 @@ enum ELFHeader {
         #endif
     }
 
-    /// Why the file at `path` is not a 64-bit shared object for this machine, or nil.
+    /// Why the file at `path` is not a 64-bit shared object for this machine, and what to do,
+    /// or nil.
     static func problem(path: String) -> String? {
+        let rebuild = "rebuild it as a shared library for this machine or remove it from the plugin path"
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            return "cannot be read (\(String(cString: strerror(errno))))"
+            let code = errno
+            return "cannot be read (\(String(cString: strerror(code)))); \(SystemFault.wayOut(errno: code) ?? "check its permissions")"
         }
+        return shapeProblem(handle).map { "\($0); \(rebuild)" }
+    }
+
+    private static func shapeProblem(_ handle: FileHandle) -> String? {
         defer { try? handle.close() }
         let header = [UInt8]((try? handle.read(upToCount: 64)) ?? Data())
         if header.isEmpty { return "is an empty file" }

@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+
+/// Whether the SQLite databases a plugin keeps in its data directory are sound, for `doctor`:
+/// the host cannot ask a plugin about its own data, but every plugin's data directory is the
+/// host's to hand out, and SQLite can check any database file without knowing its schema.
+package enum DatabaseHealth {
+    /// One database file and what `PRAGMA quick_check` said of it ("ok" when sound).
+    package struct Finding: Sendable, Equatable {
+        package var url: URL
+        package var verdict: String
+    }
+
+    /// The SQLite databases directly in `directory` (found by their header, whatever their
+    /// name), each checked read-only. A file that SQLite cannot open as a database is a finding.
+    package static func check(directory: URL) -> [Finding] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.sorted().compactMap { name in
+            let url = directory.appendingPathComponent(name)
+            guard isDatabase(url) else { return nil }
+            return Finding(url: url, verdict: quickCheck(url))
+        }
+    }
+
+    /// Every SQLite database starts with these 16 bytes.
+    private static let header = Array("SQLite format 3\u{0}".utf8)
+
+    private static func isDatabase(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: header.count)).map(Array.init) == header
+    }
+
+    private static func quickCheck(_ url: URL) -> String {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        do {
+            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            defer { try? queue.close() }
+            let rows = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+            return rows.joined(separator: "; ")
+        } catch let error as DatabaseError {
+            return error.message ?? "\(error)"
+        } catch {
+            return "\(error)"
+        }
+    }
+}
