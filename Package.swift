@@ -30,8 +30,10 @@ let package = Package(
         // libffi, found through pkg-config, with a shim that hands out the ffi_type_* globals.
         .systemLibrary(name: "CLibFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
         .target(name: "PluginAPI", dependencies: ["CStandFitABI", "CLibFFI"]),
-        // The few Linux calls Swift's Glibc module hides behind _GNU_SOURCE (memfd seals, dladdr1).
-        .target(name: "CHostSystem"),
+        // The few Linux calls Swift's Glibc module hides behind _GNU_SOURCE (memfd seals, dladdr1),
+        // and the sandbox for untrusted plugin code: Landlock by system call, seccomp through
+        // libseccomp (libseccomp-dev).
+        .target(name: "CHostSystem", linkerSettings: [.linkedLibrary("seccomp")]),
         // The host library, in layers the compiler checks (docs/ARCHITECTURE.md). At the bottom, the
         // shared vocabulary: items, types, parameters and values, entities, phrases, invocation,
         // reply, outcome, JSON value, host error. It imports Foundation only.

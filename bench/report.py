@@ -68,6 +68,7 @@ def table(results, items):
     state_floor, logexercise, listing = load(results, "state")
     peer_floor, ours1, peer1, ours100, peer100 = load(results, "peer")
     scan_floor, first_scan, warm = load(results, "scan")
+    sandbox_floor, scan_on, scan_off, worker_on, worker_off = load(results, "sandbox")
     with open(os.path.join(results, "inprocess.json")) as file:
         inprocess = json.load(file)
 
@@ -99,10 +100,14 @@ def table(results, items):
         ("6", "first scan of 100 plugins (`list`, no cache)", ms(first_scan),
          ratio(first_scan / scan_floor) + " floor, " + ratio(first_scan / warm) + " warm", "—", "—"),
         ("6", "warm start, nothing changed (`list`, 100 plugins)", ms(warm), ratio(warm / scan_floor) + " floor", "—", "—"),
+        ("7", "first scan of 100 untrusted plugins, sandbox off", ms(scan_off), ratio(scan_off / sandbox_floor) + " floor", "—", "—"),
+        ("7", "first scan of 100 untrusted plugins, sandbox on", ms(scan_on), ratio(scan_on / scan_off) + " sandbox off", "—", "—"),
+        ("7", "`run` no-op in a worker, sandbox off", ms(worker_off), ratio(worker_off / sandbox_floor) + " floor", "—", "—"),
+        ("7", "`run` no-op in a worker, sandbox on", ms(worker_on), ratio(worker_on / worker_off) + " sandbox off", "—", "—"),
     ]
     lines = ["| § | Figure | Median | Ratio | Target | Met |", "|---|---|---|---|---|---|"]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
-    floors = ", ".join(ms(value) for value in (floor, state_floor, peer_floor, scan_floor))
+    floors = ", ".join(ms(value) for value in (floor, state_floor, peer_floor, scan_floor, sandbox_floor))
     lines += ["", f"The floor, timed again in each group: {floors}."]
     return "\n".join(lines)
 

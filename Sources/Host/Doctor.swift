@@ -28,6 +28,12 @@ public struct Doctor {
         lines.append("Settings (\(paths.configDirectory.appendingPathComponent("config.json").path)):")
         lines.append("  menuLimit \(config.menuLimit), scanTimeout \(Seconds.format(config.scanTimeout)) s, handlerTimeout \(Seconds.format(config.handlerTimeout)) s, requireTrusted \(settings.requireTrusted)")
 
+        if settings.sandbox {
+            lines.append("Sandbox for untrusted plugins: \(Sandbox.support.description)")
+        } else {
+            lines.append("Sandbox for untrusted plugins: off (\"sandbox\": false in config.json); they run in worker processes with the user's rights")
+        }
+
         do {
             let check = try context.state.integrityCheck()
             lines.append("State: \(context.state.url.path): integrity \(check)")

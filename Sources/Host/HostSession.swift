@@ -125,7 +125,8 @@ public struct HostSession {
             pins: try state.pins(), requireTrusted: options.requireTrusted || config.requireTrusted,
             executable: options.executable.path, environment: options.environment,
             now: options.request.wallClock, scanTimeout: config.scanTimeout,
-            handlerTimeout: config.handlerTimeout, isolate: options.isolate, verbose: options.verbose)
+            handlerTimeout: config.handlerTimeout, isolate: options.isolate, sandbox: config.sandbox,
+            verbose: options.verbose)
         return PluginCatalog(settings: settings, logger: logger)
     }
 

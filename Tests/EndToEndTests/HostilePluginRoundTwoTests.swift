@@ -53,10 +53,15 @@ struct HostilePluginRoundTwoTests {
         #expect(sandbox.stateIntegrity() == "ok")
     }
 
-    @Test("a plugin that kills the scan helper during init is quarantined by name, and the plugins after it are scanned")
+    @Test("a plugin that kills the scan helper during init: the sandbox refuses the signal; without it, the plugin is quarantined by name and the plugins after it are scanned")
     func killsItsScanHelper() {
         let killer = FixturePlugins.zoo("kill-parent.so")
+        let sandboxed = HostSandbox.zoo([killer, Self.plain])
+        let loaded = sandboxed.run("plugins")
+        #expect(loaded.status == 0)
+        #expect(loaded.stdout.hasPrefix("com.zoo.kill-parent 0.1.0 (ABI 1.0): Zoo kill-parent\n"))
         let sandbox = HostSandbox.zoo([killer, Self.plain])
+        sandbox.writeConfig(#"{"scanTimeout": 1, "handlerTimeout": 1, "sandbox": false}"#)
         #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: Self.plainListing + """
             quarantined: \(killer.path)
               \(Self.quarantined(killer.path, "ended the scan helper that loaded it (crashed with SIGKILL (killed))"))
@@ -65,12 +70,18 @@ struct HostilePluginRoundTwoTests {
         #expect(sandbox.run("run", "com.zoo.plain.run").stdout == "zoo plain ran\n")
     }
 
-    @Test("a plugin that kills the host while it is scanned is quarantined by the next command, which works")
+    @Test("a plugin that kills the host while it is scanned: the sandbox refuses the signal; without it, the next command quarantines the plugin and works")
     func killsTheHost() {
         let killer = FixturePlugins.zoo("kill-host.so")
+        var sandboxed = HostSandbox.zoo([killer, Self.plain])
+        sandboxed.extraEnvironment["ZOO_MARK"] = sandboxed.root.appendingPathComponent("killed-once").path
+        let survived = sandboxed.run("plugins")
+        #expect(survived.status == 0)
+        #expect(survived.stdout.hasPrefix("com.zoo.kill-host 0.1.0 (ABI 1.0): Zoo kill-host\n"))
         var sandbox = HostSandbox.zoo([killer, Self.plain])
+        sandbox.writeConfig(#"{"scanTimeout": 1, "handlerTimeout": 1, "sandbox": false}"#)
         // The fixture kills only while this file is missing: were it not quarantined, the second
-        // scan would load it.
+        // scan would load it. (The sandbox above gives it no place to write the file.)
         sandbox.extraEnvironment["ZOO_MARK"] = sandbox.root.appendingPathComponent("killed-once").path
         let killed = sandbox.run("plugins")
         #expect(killed.status == SIGKILL)
@@ -100,6 +111,8 @@ struct HostilePluginRoundTwoTests {
     @Test("children a plugin forks in init or in its handler are killed with their helper and hold no pipe open")
     func forkedChildren() throws {
         var sandbox = HostSandbox.zoo([FixturePlugins.zoo("fork-init.so"), FixturePlugins.zoo("fork-handler.so")])
+        // Without the sandbox, so that the fixture can write its children's pids where the test reads them.
+        sandbox.writeConfig(#"{"scanTimeout": 1, "handlerTimeout": 1, "sandbox": false}"#)
         let pidFile = sandbox.root.appendingPathComponent("pids")
         sandbox.extraEnvironment["ZOO_PIDFILE"] = pidFile.path
         #expect(sandbox.run("plugins").status == 0)
@@ -283,6 +296,35 @@ struct HostilePluginRoundTwoTests {
               - The data of plugin 'com.standfit' in \(log.path) fails SQLite's check (database disk image is malformed); restore it from a backup, or move it aside to start afresh (the plugin then starts with no data).
 
             """))
+    }
+
+    @Test("an untrusted plugin runs sandboxed: no reading the user's files, no writing the host's, no signal to the host, no leaving its group; its data directory and TMPDIR are its own")
+    func sandboxed() throws {
+        let snoop = FixturePlugins.zoo("snoop.so")
+        var sandbox = HostSandbox.zoo([snoop])
+        let secret = sandbox.root.appendingPathComponent("secret")
+        try Data("secret\n".utf8).write(to: secret)
+        let target = sandbox.root.appendingPathComponent("cache/standfit/forged")
+        sandbox.extraEnvironment["ZOO_SECRET"] = secret.path
+        sandbox.extraEnvironment["ZOO_TARGET"] = target.path
+        #expect(sandbox.run("run", "com.zoo.snoop.run") == ProcessResult(status: 0, stdout: """
+            read secret: denied (EACCES); write target: denied (EACCES); signal host: denied (EPERM); setsid: denied (EPERM); clear parent-death signal: denied (EPERM); write data directory: ok; write TMPDIR: ok
+
+            """, stderr: ""))
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+        #expect(FileManager.default.fileExists(atPath: sandbox.dataHome.appendingPathComponent("standfit/data/com.zoo.snoop/snoop").path))
+        // Its private temporary directory is gone with the worker (other tests' may be there).
+        let temporaries = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("standfit-sandbox-\(getuid())")
+        let left = ((try? FileManager.default.contentsOfDirectory(atPath: temporaries.path)) ?? []).filter {
+            FileManager.default.fileExists(atPath: temporaries.appendingPathComponent("\($0)/snoop").path)
+        }
+        #expect(left.isEmpty)
+        #expect(sandbox.run("doctor").stdout.contains("Sandbox for untrusted plugins: Landlock ABI"))
+        // Without the sandbox the same plugin writes into the host's cache (and signals the host,
+        // which ends it unless SIGTERM is ignored where the test runs).
+        sandbox.writeConfig(#"{"scanTimeout": 1, "handlerTimeout": 1, "sandbox": false}"#)
+        _ = sandbox.run("run", "com.zoo.snoop.run")
+        #expect(FileManager.default.fileExists(atPath: target.path))
     }
 }
 

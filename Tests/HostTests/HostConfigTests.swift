@@ -20,11 +20,13 @@ struct HostConfigTests {
         #expect(config.scanTimeout == 5)
         #expect(config.handlerTimeout == 10)
         #expect(config.requireTrusted == false)
+        #expect(config.sandbox)
     }
 
     @Test("every key is read, whole or fractional seconds")
     func everyKey() throws {
-        let config = try load(#"{"menuLimit": 6, "scanTimeout": 0.5, "handlerTimeout": 30, "requireTrusted": true}"#)
+        let config = try load(#"{"menuLimit": 6, "scanTimeout": 0.5, "handlerTimeout": 30, "requireTrusted": true, "sandbox": false}"#)
+        #expect(!config.sandbox)
         #expect(config.menuLimit == 6)
         #expect(config.scanTimeout == 0.5)
         #expect(config.handlerTimeout == 30)
@@ -35,7 +37,8 @@ struct HostConfigTests {
         (#"{"scanTimeout": 0}"#, "scanTimeout in PATH must be a number of seconds above 0 and at most 3600, got 0."),
         (#"{"handlerTimeout": "ten"}"#, #"handlerTimeout in PATH must be a number of seconds above 0 and at most 3600, got "ten"."#),
         (#"{"requireTrusted": "yes"}"#, #"requireTrusted in PATH must be true or false, got "yes"."#),
-        (#"{"handlerTimout": 3}"#, "Unknown setting 'handlerTimout' in PATH; the settings are menuLimit, scanTimeout, handlerTimeout, requireTrusted."),
+        (#"{"sandbox": 0}"#, "sandbox in PATH must be true or false, got 0."),
+        (#"{"handlerTimout": 3}"#, "Unknown setting 'handlerTimout' in PATH; the settings are menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox."),
     ])
     func badValues(json: String, message: String) {
         let directory = makeTemporaryDirectory()

@@ -69,4 +69,21 @@ void standfit_call_guard_install(int keep_backtrace, int exit_status);
 void standfit_call_guard_enter(const char *crash_prefix, const char *crash_suffix, const char *exit_sentence);
 void standfit_call_guard_leave(void);
 
+/* The sandbox for untrusted plugin code (sandbox.c).
+
+   standfit_landlock_abi: the Landlock ABI version the running kernel offers, 0 when none.
+   standfit_landlock_restrict: restricts this process and every process it starts, for good:
+   files and directories beneath `read_paths` may be read and executed (libraries mapped),
+   beneath `write_paths` also written, made and removed, nothing else; with ABI 6 or later, no
+   signal reaches a process outside this sandbox, nor an abstract Unix socket of one (Landlock
+   also stops ptrace of any process outside it). Paths that do not exist are skipped. Returns
+   the ABI applied, 0 when the kernel has no Landlock (nothing changed), or -1 with errno set.
+   standfit_seccomp_restrict: with libseccomp, refuses (EPERM) setsid and setpgid (leaving the
+   group the host kills), prctl(PR_SET_PDEATHSIG) (outliving the host), ptrace and
+   process_vm_readv/writev. Returns 0, or a negative error number. */
+int standfit_landlock_abi(void);
+int standfit_landlock_restrict(const char *const *read_paths, int read_count,
+                               const char *const *write_paths, int write_count);
+int standfit_seccomp_restrict(void);
+
 #endif /* STANDFIT_HOST_SYSTEM_H */

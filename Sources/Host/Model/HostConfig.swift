@@ -3,7 +3,7 @@ import Foundation
 /// The user's settings: `$XDG_CONFIG_HOME/standfit/config.json`, every key optional.
 ///
 /// ```json
-/// { "menuLimit": 4, "scanTimeout": 5, "handlerTimeout": 10, "requireTrusted": false }
+/// { "menuLimit": 4, "scanTimeout": 5, "handlerTimeout": 10, "requireTrusted": false, "sandbox": true }
 /// ```
 ///
 /// An unknown key is an error rather than ignored, so a typo does not silently do nothing.
@@ -16,13 +16,15 @@ public struct HostConfig: Sendable, Equatable {
     public var handlerTimeout: Double = 10
     /// Load only plugins pinned with `plugins trust`.
     public var requireTrusted = false
+    /// Run untrusted plugin code in the sandbox (Landlock and seccomp) where the kernel has it.
+    public var sandbox = true
 
     /// Menus show 4 items unless told otherwise, as on iOS.
     public static let defaultMenuLimit = 4
 
     public init() {}
 
-    package static let keys = ["menuLimit", "scanTimeout", "handlerTimeout", "requireTrusted"]
+    package static let keys = ["menuLimit", "scanTimeout", "handlerTimeout", "requireTrusted", "sandbox"]
 
     /// Reads `config.json` in `directory`; defaults when there is none.
     public static func load(from directory: URL) throws(HostError) -> HostConfig {
@@ -58,6 +60,10 @@ public struct HostConfig: Sendable, Equatable {
                 config.requireTrusted = flag
             case ("requireTrusted", _):
                 throw HostError(.configInvalid, "requireTrusted in \(url.path) must be true or false, got \(value.jsonText).")
+            case ("sandbox", .bool(let flag)):
+                config.sandbox = flag
+            case ("sandbox", _):
+                throw HostError(.configInvalid, "sandbox in \(url.path) must be true or false, got \(value.jsonText).")
             default:
                 throw HostError(.configInvalid, "Unknown setting '\(key)' in \(url.path); the settings are \(keys.joined(separator: ", ")).")
             }

@@ -19,6 +19,8 @@ public enum HandlerWorker {
         var provideLanguages: [String]
         /// An entity query to answer instead of a call.
         var entityQuery: EntityCall?
+        /// Run the plugin in the sandbox.
+        var sandbox = false
     }
 
     struct EntityCall: Codable {
@@ -78,6 +80,10 @@ public enum HandlerWorker {
     /// handler's reply first, at once, then the provider's items. So a provider that crashes or
     /// hangs after the action took effect cannot turn the action into a failure.
     static func answer(_ request: Request, paths: HostPaths, logger: Logger, send: (Reply) -> Void) {
+        if request.sandbox {
+            Sandbox.enter(.forPlugin(request.candidate, dataDirectory: paths.pluginDataDirectory(for: request.pluginID)),
+                          logger: logger)
+        }
         let reply = firstAnswer(request, paths: paths, logger: logger)
         send(reply.answer)
         guard let plugin = reply.handledBy else { return }

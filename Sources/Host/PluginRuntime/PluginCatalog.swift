@@ -25,12 +25,14 @@ public struct PluginCatalog {
         public var scanTimeout: Double
         public var handlerTimeout: Double
         public var isolate: Bool
+        /// Run untrusted plugin code in the sandbox where the kernel has one.
+        public var sandbox: Bool
         public var verbose: Bool
 
         package init(searchPath: [URL], paths: HostPaths, language: String, bundledLocations: Set<String>,
                      pins: [String: String], requireTrusted: Bool, executable: String,
                      environment: [String: String], now: Date, scanTimeout: Double,
-                     handlerTimeout: Double, isolate: Bool, verbose: Bool) {
+                     handlerTimeout: Double, isolate: Bool, sandbox: Bool = true, verbose: Bool) {
             self.searchPath = searchPath
             self.paths = paths
             self.language = language
@@ -43,6 +45,7 @@ public struct PluginCatalog {
             self.scanTimeout = scanTimeout
             self.handlerTimeout = handlerTimeout
             self.isolate = isolate
+            self.sandbox = sandbox
             self.verbose = verbose
         }
     }
@@ -86,7 +89,7 @@ public struct PluginCatalog {
         if !stale.isEmpty {
             logger.debug("Scanning \(stale.count) new or changed plugin(s) in a helper process: \(stale.map(\.path).joined(separator: ", "))")
             let helper = ScanHelper(executable: settings.executable, environment: settings.environment,
-                                    timeout: settings.scanTimeout, language: settings.language,
+                                    timeout: settings.scanTimeout, language: settings.language, sandbox: settings.sandbox,
                                     verbose: settings.verbose, logger: logger, marker: cache == nil ? nil : marker)
             let scanned = helper.scan(stale)
             var fresh: [(PluginCandidate, ScanResult)] = []
@@ -101,7 +104,8 @@ public struct PluginCatalog {
             settings: PluginExecutor.Settings(paths: settings.paths, executable: settings.executable,
                                               environment: settings.environment,
                                               language: settings.language, handlerTimeout: settings.handlerTimeout,
-                                              isolate: settings.isolate, verbose: settings.verbose),
+                                              isolate: settings.isolate, sandbox: settings.sandbox,
+                                              verbose: settings.verbose),
             logger: logger)
         var builder = PluginSetBuilder(logger: logger)
         for case .candidate(let candidate) in files where candidate.isBundled {

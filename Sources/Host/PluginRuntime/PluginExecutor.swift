@@ -18,6 +18,8 @@ package final class PluginExecutor {
         var handlerTimeout: Double
         /// Run every plugin in a worker, trusted or not.
         var isolate: Bool
+        /// Run untrusted plugins' workers in the sandbox.
+        var sandbox: Bool
         var verbose: Bool
     }
 
@@ -166,6 +168,9 @@ package final class PluginExecutor {
 
     /// One worker round trip; a fault is the words that follow the plugin's name.
     private func callWorker(_ request: HandlerWorker.Request) -> Result<WorkerAnswer, PluginFault> {
+        var request = request
+        // Untrusted code runs sandboxed; a trusted plugin isolated with --isolate keeps its rights.
+        request.sandbox = settings.sandbox && !request.candidate.isTrusted
         logger.debug("Running plugin '\(request.pluginID)' from \(request.candidate.path) in a worker process")
         let worker: HelperProcess
         do {
@@ -176,6 +181,7 @@ package final class PluginExecutor {
             return .failure(PluginFault("could not be started in a worker process (\(error))"))
         }
         worker.outputOwner = "Plugin '\(request.pluginID)'"
+        defer { if request.sandbox { Sandbox.removeTemporary(of: worker.pid) } }
         let timeout = settings.handlerTimeout
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
         let first: HandlerWorker.Reply

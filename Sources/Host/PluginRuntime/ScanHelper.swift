@@ -25,6 +25,8 @@ public struct ScanHelper {
     /// How long one plugin may take to load and initialise.
     var timeout: Double
     var language: String
+    /// Scan untrusted plugins in the sandbox.
+    var sandbox: Bool
     var verbose: Bool
     var logger: Logger
     /// Where the host records the plugin being scanned; nil when it cannot.
@@ -35,6 +37,8 @@ public struct ScanHelper {
         var candidates: [PluginCandidate]
         var language: String
         var timeout: Double
+        /// Scan untrusted plugins in the sandbox.
+        var sandbox: Bool
     }
 
     /// The host's question: scan the plugin at this index of the request.
@@ -69,7 +73,7 @@ public struct ScanHelper {
             let batch = Array(candidates[next...])
             let helper: HelperProcess
             do {
-                let input = try JSONEncoder().encode(Request(candidates: batch, language: language, timeout: timeout))
+                let input = try JSONEncoder().encode(Request(candidates: batch, language: language, timeout: timeout, sandbox: sandbox))
                 helper = try HelperProcess(executable: executable, arguments: ["scan-helper"], environment: environment,
                                            input: input + [UInt8(ascii: "\n")], keepInputOpen: true, verbose: verbose)
             } catch {
@@ -180,7 +184,9 @@ public struct ScanHelper {
                 return 64
             }
             let index = question.scan
-            let child = ScanChild.start(request.candidates[index], paths: paths, language: request.language, logger: logger)
+            let candidate = request.candidates[index]
+            let child = ScanChild.start(candidate, paths: paths, language: request.language,
+                                        sandbox: request.sandbox && !candidate.isTrusted, logger: logger)
             switch child {
             case .failure(let problem):
                 logger.error("scan-helper: \(problem)")
@@ -204,7 +210,7 @@ struct ScanChild {
     /// Forks the child, which loads the plugin, writes its `ScanResult` as one line to a pipe of
     /// its own and exits. The child leads a process group of its own (so the supervisor can
     /// kill whatever it forks), and keeps none of the supervisor's pipes to the host.
-    static func start(_ candidate: PluginCandidate, paths: HostPaths, language: String,
+    static func start(_ candidate: PluginCandidate, paths: HostPaths, language: String, sandbox: Bool,
                       logger: Logger) -> Result<ScanChild, HelperError> {
         // The answer pipe, and a pipe on which the supervisor says "go" once the host knows the
         // child's pid: a plugin that kills the supervisor at once is then still blamed by name.
@@ -233,6 +239,8 @@ struct ScanChild {
             close(go[0])
             let null = open("/dev/null", O_RDONLY)
             dup2(null, 0)
+            // A plugin's scan has no data directory yet (its id is known only once it loaded).
+            if sandbox { Sandbox.enter(.forPlugin(candidate, dataDirectory: nil), logger: logger) }
             let result: ScanResult = switch PluginImage.open(candidate, paths: paths, logger: logger, language: language) {
             case .success(let plugin): .loaded(plugin.record)
             case .failure(let refusal): .refused(refusal.reason)
@@ -281,6 +289,7 @@ struct ScanChild {
         kill(-pid, SIGKILL)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        Sandbox.removeTemporary(of: pid)
         if let line {
             guard let result = try? JSONDecoder().decode(ScanResult.self, from: line) else {
                 return ScanHelper.Message(done: index, fault: "wrote a scan answer the host cannot read")

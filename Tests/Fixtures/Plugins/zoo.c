@@ -27,8 +27,14 @@
    -DZOO_BIG_MESSAGE=N  the handler's message is N bytes of 'x' (N from $ZOO_BIG_MESSAGE, if set);
    -DZOO_PROVIDER       a dynamic provider with one item "Zoo item"; it crashes when $ZOO_PROVIDER_FAIL
                         is "crash" and fails when it is anything else;
+   -DZOO_SNOOP          the handler tries what the sandbox forbids and reports each outcome: read the
+                        file $ZOO_SECRET, write $ZOO_TARGET, SIGTERM its parent (the host), setsid,
+                        clear its parent-death signal; and what it allows: write in its data
+                        directory and in $TMPDIR;
    -DZOO_PLUGIN_ID=S / -DZOO_TYPE=S  the plugin's id / its action's type, instead of com.zoo.<name>
                         and com.zoo.<name>.run. */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +130,24 @@ static int32_t provide(const standfit_item_sink *sink) {
 static const standfit_dynamic_provider provider = { STANDFIT_HEADER(standfit_dynamic_provider), provide };
 #endif
 
+#ifdef ZOO_SNOOP
+#include <sys/prctl.h>
+static const standfit_host *snoop_host;
+
+/* "ok" or the error's name, for one attempt. */
+static const char *outcome(int failed) {
+    return failed ? (errno == EACCES ? "denied (EACCES)" : errno == EPERM ? "denied (EPERM)" : strerror(errno)) : "ok";
+}
+
+static int try_write(const char *path) {
+    int fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600) : -1;
+    if (fd < 0) return 1;
+    (void)!write(fd, "x", 1);
+    close(fd);
+    return 0;
+}
+#endif
+
 #ifdef ZOO_LATE_REGISTER
 /* The host table is valid for the life of the process, so keeping it is allowed; using it to
    register from a handler is not. */
@@ -171,6 +195,26 @@ static int32_t run(const standfit_invocation *ctx) {
 #endif
 #ifdef ZOO_ESCAPES
     ctx->set_message(ctx, "zoo \x1b[31mred\x1b[0m\rran \xc2\x9b" "2J");
+#elif defined(ZOO_SNOOP)
+    char report[2048], data_file[1024], temp_file[1024];
+    const char *data = snoop_host->data_directory(snoop_host);
+    snprintf(data_file, sizeof data_file, "%s/snoop", data ? data : "/nonexistent");
+    snprintf(temp_file, sizeof temp_file, "%s/snoop", getenv("TMPDIR") ? getenv("TMPDIR") : "/nonexistent");
+    const char *secret = getenv("ZOO_SECRET");
+    int fd = secret ? open(secret, O_RDONLY) : -1;
+    const char *read_secret = outcome(fd < 0);
+    if (fd >= 0) close(fd);
+    char r1[64], r2[64], r3[64], r4[64], r5[64], r6[64], r7[64];
+    snprintf(r1, sizeof r1, "%s", read_secret);
+    snprintf(r2, sizeof r2, "%s", outcome(try_write(getenv("ZOO_TARGET"))));
+    snprintf(r3, sizeof r3, "%s", outcome(kill(getppid(), SIGTERM) != 0));
+    snprintf(r4, sizeof r4, "%s", outcome(setsid() < 0));
+    snprintf(r5, sizeof r5, "%s", outcome(prctl(PR_SET_PDEATHSIG, 0) != 0));
+    snprintf(r6, sizeof r6, "%s", outcome(try_write(data_file)));
+    snprintf(r7, sizeof r7, "%s", outcome(try_write(temp_file)));
+    snprintf(report, sizeof report, "read secret: %s; write target: %s; signal host: %s; setsid: %s; "
+             "clear parent-death signal: %s; write data directory: %s; write TMPDIR: %s", r1, r2, r3, r4, r5, r6, r7);
+    ctx->set_message(ctx, report);
 #else
     ctx->set_message(ctx, "zoo " ZOO_ID " ran");
 #endif
@@ -194,6 +238,9 @@ static int32_t init(const standfit_host *host) {
 #ifdef ZOO_LATE_REGISTER
     kept_host = host;
 #endif
+#ifdef ZOO_SNOOP
+    snoop_host = host;
+#endif
 #ifdef ZOO_SLOPPY
     usleep(150 * 1000);
 #endif
@@ -211,16 +258,14 @@ static int32_t init(const standfit_host *host) {
           "\"warnings\":[],\"initMilliseconds\":0}}}\n");
 #endif
 #ifdef ZOO_KILL_PARENT
-    kill(getppid(), SIGKILL);
-    sleep(1);
+    if (kill(getppid(), SIGKILL) == 0) sleep(1);
 #endif
 #ifdef ZOO_KILL_HOST
     const char *mark = getenv("ZOO_MARK");
     if (mark != NULL && access(mark, F_OK) != 0 && getenv("STANDFIT_HELPER_PARENT") != NULL) {
         FILE *out = fopen(mark, "w");
         if (out != NULL) fclose(out);
-        kill((pid_t)atoi(getenv("STANDFIT_HELPER_PARENT")), SIGKILL);
-        sleep(1);
+        if (kill((pid_t)atoi(getenv("STANDFIT_HELPER_PARENT")), SIGKILL) == 0) sleep(1);
     }
 #endif
 #ifdef ZOO_FORK_INIT

@@ -1,0 +1,105 @@
+import CHostSystem
+import Foundation
+import Glibc
+import Logging
+import HostModel
+
+/// The sandbox untrusted plugin code runs in: the scan helper's child that loads a plugin and
+/// the handler worker that runs it, entered before the plugin is opened (its constructors run
+/// sandboxed too) and kept by everything it starts.
+///
+/// What a sandboxed plugin can do (docs/ARCHITECTURE.md, README "Trust"):
+/// - read and execute the system's files (`/usr`, `/lib*`, `/bin`, `/sbin`, `/etc`, `/opt`, its
+///   own process's `/proc/self`, CPU and memory facts) and the directory its file is in;
+/// - read and write its own data directory (in handlers and providers; a scan has none yet), a
+///   private temporary directory (`TMPDIR` names it) and `/dev/null`;
+/// - nothing else of the file system: not the user's home, not the host's state, cache or
+///   settings, not another plugin's data;
+/// - send no signal to, and trace or read the memory of no process outside its sandbox (the
+///   host, the user's shell), leave its process group or session, or change the signal it gets
+///   when the host dies;
+/// - use the network as any program can.
+/// Landlock does the files, signals and ptrace; seccomp (libseccomp) the process group,
+/// the parent-death signal and ptrace again. A kernel without Landlock leaves file access and
+/// signals as they were (`doctor` says so); seccomp is in every kernel the host supports.
+package enum Sandbox {
+    /// What a plugin may read and write.
+    struct Grant {
+        var read: [String]
+        var write: [String]
+        /// Its private temporary directory, made before the sandbox is entered.
+        var temporary: URL
+
+        /// The grant of `candidate`'s code, with its data directory when it has one.
+        static func forPlugin(_ candidate: PluginCandidate, dataDirectory: URL?) -> Grant {
+            let uid = getuid()
+            let base = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("standfit-sandbox-\(uid)")
+            let temporary = base.appendingPathComponent("\(getpid())")
+            let pluginDirectory = (candidate.realPath as NSString).deletingLastPathComponent
+            var write = [temporary.path, "/dev/null"]
+            if let dataDirectory { write.insert(dataDirectory.path, at: 0) }
+            return Grant(read: systemPaths + [pluginDirectory], write: write, temporary: temporary)
+        }
+
+        /// What every program needs to run: libraries, the dynamic linker's cache, locales,
+        /// time zones, and facts about its own process and the machine.
+        static let systemPaths = [
+            "/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc", "/opt",
+            "/proc/self", "/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/sys/kernel",
+            "/sys/devices/system/cpu", "/dev/urandom", "/dev/random", "/dev/zero",
+        ]
+    }
+
+    /// Enters the sandbox for good. What the kernel lacks is logged under --verbose and
+    /// degrades to the isolation of a worker process; a failure to enter is logged as a
+    /// warning, since the plugin then runs with more rights than it should.
+    static func enter(_ grant: Grant, logger: Logger) {
+        for directory in [grant.temporary] + (grant.write.first.map { [URL(fileURLWithPath: $0)] } ?? []) {
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o700])
+        }
+        setenv("TMPDIR", grant.temporary.path, 1)
+        let status = withCStrings(grant.read) { read in
+            withCStrings(grant.write) { write in
+                standfit_landlock_restrict(read, Int32(grant.read.count), write, Int32(grant.write.count))
+            }
+        }
+        if status < 0 {
+            logger.warning("The plugin sandbox could not be entered (Landlock: \(String(cString: strerror(errno)))); the plugin runs with the rights of a worker process.")
+        } else if status == 0 {
+            logger.debug("This kernel has no Landlock: the plugin's file access and signals are not restricted.")
+        }
+        let seccomp = standfit_seccomp_restrict()
+        if seccomp != 0 {
+            logger.warning("The plugin sandbox could not load its seccomp filter (\(String(cString: strerror(-seccomp)))); the plugin may leave its process group.")
+        }
+    }
+
+    /// What this machine's kernel offers, for `doctor`.
+    package struct Support: Sendable {
+        package var landlockABI: Int
+        package var description: String {
+            switch landlockABI {
+            case 0: "seccomp only: this kernel has no Landlock, so sandboxed plugins' file access and signals are not restricted"
+            case 1...5: "Landlock ABI \(landlockABI) (files, ptrace) and seccomp; signals to other processes are not restricted (they need Landlock ABI 6, Linux 6.12)"
+            default: "Landlock ABI \(landlockABI) (files, signals, ptrace) and seccomp (process group, parent-death signal)"
+            }
+        }
+    }
+
+    package static var support: Support { Support(landlockABI: Int(standfit_landlock_abi())) }
+
+    /// The private temporary directory a sandboxed process with `pid` used, removed once it ended.
+    static func removeTemporary(of pid: pid_t) {
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory())
+            .appendingPathComponent("standfit-sandbox-\(getuid())/\(pid)")
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// Runs `body` with `strings` as a C array of C strings.
+private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
+    let pointers = strings.map { UnsafePointer(strdup($0)) }
+    defer { pointers.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+}
