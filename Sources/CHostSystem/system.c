@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
@@ -9,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -54,6 +58,30 @@ int standfit_child_ended(pid_t pid) {
     memset(&info, 0, sizeof info);
     if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return -1;
     return info.si_pid == pid ? 1 : 0;
+}
+
+int standfit_wait_ended(pid_t pid, int timeout_ms) {
+    int ended = standfit_child_ended(pid);
+    if (ended != 0 || timeout_ms <= 0) return ended;
+    int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (fd >= 0) {
+        struct pollfd poller = { .fd = fd, .events = POLLIN, .revents = 0 };
+        int ready;
+        while ((ready = poll(&poller, 1, timeout_ms)) < 0 && errno == EINTR) {}
+        close(fd);
+        return ready > 0 ? standfit_child_ended(pid) : 0;
+    }
+    struct timespec pause = { .tv_sec = 0, .tv_nsec = 1000000 };
+    for (int waited = 0; waited < timeout_ms; waited++) {
+        nanosleep(&pause, NULL);
+        ended = standfit_child_ended(pid);
+        if (ended != 0) return ended;
+    }
+    return 0;
+}
+
+int standfit_pidfd_open(pid_t pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
 static char guard_path[PATH_MAX];

@@ -194,6 +194,15 @@ struct HostilePluginRoundTwoTests {
         #expect(sandbox.run("donations").stdout.split(separator: "\n").count == 3)
     }
 
+    @Test("valid JSON data nested 100,000 deep is refused naming the depth limit, not called invalid")
+    func deepJSON() {
+        let sandbox = HostSandbox.zoo([FixturePlugins.zoo("deep-json.so")])
+        #expect(sandbox.run("run", "com.zoo.deep-json.run") == ProcessResult(status: 4, stdout: "", stderr: """
+            standfit-host: Plugin 'com.zoo.deep-json' attached JSON data nested deeper than 512 levels (the most the host reads) while running com.zoo.deep-json.run; report this to the plugin's author.
+
+            """))
+    }
+
     @Test("a 10 MB answer is read whole; one past the limit is refused naming the limit")
     func bigAnswers() {
         var sandbox = HostSandbox.zoo([FixturePlugins.zoo("big-message.so")])

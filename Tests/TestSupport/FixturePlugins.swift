@@ -70,6 +70,7 @@ public enum FixturePlugins {
         zooVariant("big-message", "-DZOO_BIG_MESSAGE=100"),
         zooVariant("provider", "-DZOO_PROVIDER"),
         zooVariant("snoop", "-DZOO_SNOOP"),
+        zooVariant("deep-json", "-DZOO_DEEP_JSON"),
         zooVariant("impostor-type", "-DZOO_TYPE=\"com.standfit.logexercise\""),
         zooVariant("impostor-id", "-DZOO_PLUGIN_ID=\"com.standfit\""),
         // 6,000 actions and a phrase of eight adjacent placeholders (crowd.c): the host's costs.

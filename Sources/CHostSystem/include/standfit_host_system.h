@@ -42,6 +42,15 @@ int standfit_spawnattr_setsid(posix_spawnattr_t *attributes);
    that group. */
 int standfit_child_ended(pid_t pid);
 
+/* Waits up to `timeout_ms` for child `pid` to end, without reaping it: 1 when it ended, 0 when
+   the time ran out, -1 with errno set. Sleeps in poll(2) on a pidfd (Linux 5.3), so it returns as
+   soon as the child ends; where pidfd_open is missing it looks every millisecond. */
+int standfit_wait_ended(pid_t pid, int timeout_ms);
+
+/* A pidfd for `pid` (pidfd_open, Linux 5.3): readable once the process ended. -1 with errno set
+   where the kernel has none. */
+int standfit_pidfd_open(pid_t pid);
+
 /* While the host scans plugins, a file records which plugin is being scanned; a host that dies
    during a scan leaves it behind, and the next command quarantines that plugin. A host stopped
    by a signal from anyone else (Ctrl-C, SIGTERM, SIGHUP, SIGQUIT) must not blame the plugin:

@@ -241,10 +241,14 @@ final class HelperProcess {
     @discardableResult
     func reap(by deadline: ContinuousClock.Instant) -> Termination {
         if let finished { return finished }
-        while ContinuousClock.now < deadline {
-            let ended = standfit_child_ended(pid)
-            if ended != 0 { break }
-            _ = poll(until: min(deadline, .now + .milliseconds(2)), forAnswer: false)
+        // Sleeps until the child ends (its pidfd turns readable), passing its output on meanwhile.
+        let ended = standfit_pidfd_open(pid)
+        defer { if ended >= 0 { close(ended) } }
+        while standfit_child_ended(pid) == 0, let milliseconds = Poll.milliseconds(until: deadline) {
+            var fds = [pollfd(fd: ended, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
+            let ready = Glibc.poll(&fds, 2, ended >= 0 ? milliseconds : min(milliseconds, 2))
+            if ready > 0 && fds[1].revents != 0 { drainOutput() }
         }
         guard standfit_child_ended(pid) == 1 else {
             stop()

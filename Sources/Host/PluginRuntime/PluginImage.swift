@@ -51,8 +51,10 @@ public struct LoadedPlugin {
 /// loaded from a sealed memory file holding the exact bytes whose hash was checked, so that
 /// swapping the file after the check loads nothing.
 enum PluginImage {
+    /// `hasDataDirectory` is false in a sandboxed scan, where the plugin's data directory is not
+    /// yet known to the sandbox: asking for it then gives NULL and a sentence that says why.
     static func open(_ candidate: PluginCandidate, paths: HostPaths, logger: Logger,
-                     language: String) -> Result<LoadedPlugin, PluginRefusal> {
+                     language: String, hasDataDirectory: Bool = true) -> Result<LoadedPlugin, PluginRefusal> {
         let path = candidate.path
         func refuse(_ reason: String) -> Result<LoadedPlugin, PluginRefusal> {
             .failure(PluginRefusal(path: path, reason: reason))
@@ -94,6 +96,7 @@ enum PluginImage {
         let registrar = PluginRegistrar(pluginID: id, path: path, logger: logger,
                                         dataDirectory: paths.pluginDataDirectory(for: id), language: language,
                                         pluginFile: candidate.realPath)
+        registrar.hasDataDirectory = hasDataDirectory
         let host = HostTable.make(for: registrar)
         registrar.acceptsRegistrations = true
         let clock = ContinuousClock()

@@ -22,6 +22,8 @@ final class PluginRegistrar {
     nonisolated(unsafe) static let intentsExtension = IntentsTable.make()
     /// Open only while the plugin's `init` runs.
     var acceptsRegistrations = false
+    /// False while a sandboxed scan runs `init`: the sandbox grants no data directory then.
+    var hasDataDirectory = true
     /// What the plugin registered, in order, as data.
     var actions: [RegisteredAction] = []
     /// Each registered type's place in `actions`, so that registering n actions costs O(n).
@@ -134,6 +136,10 @@ final class PluginRegistrar {
     /// The plugin's data directory as a C string owned by the registrar; created on first call.
     func dataDirectoryPath() -> UnsafePointer<CChar>? {
         if let dataDirectoryCString { return UnsafePointer(dataDirectoryCString) }
+        guard hasDataDirectory else {
+            logger.warning("Plugin '\(pluginID)' (\(path)) asked for its data directory in init while it was scanned in the sandbox, where it has none yet; it gets NULL, so ask for it in handlers and providers (or trust the plugin).")
+            return nil
+        }
         do {
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])

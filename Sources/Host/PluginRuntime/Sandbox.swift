@@ -29,6 +29,8 @@ package enum Sandbox {
         var write: [String]
         /// Its private temporary directory, made before the sandbox is entered.
         var temporary: URL
+        /// Its data directory, made before the sandbox is entered; nil in a scan.
+        var dataDirectory: URL?
 
         /// The grant of `candidate`'s code, with its data directory when it has one.
         static func forPlugin(_ candidate: PluginCandidate, dataDirectory: URL?) -> Grant {
@@ -38,7 +40,8 @@ package enum Sandbox {
             let pluginDirectory = (candidate.realPath as NSString).deletingLastPathComponent
             var write = [temporary.path, "/dev/null"]
             if let dataDirectory { write.insert(dataDirectory.path, at: 0) }
-            return Grant(read: systemPaths + [pluginDirectory], write: write, temporary: temporary)
+            return Grant(read: systemPaths + [pluginDirectory], write: write, temporary: temporary,
+                         dataDirectory: dataDirectory)
         }
 
         /// What every program needs to run: libraries, the dynamic linker's cache, locales,
@@ -54,8 +57,14 @@ package enum Sandbox {
     /// degrades to the isolation of a worker process; a failure to enter is logged as a
     /// warning, since the plugin then runs with more rights than it should.
     static func enter(_ grant: Grant, logger: Logger) {
-        for directory in [grant.temporary] + (grant.write.first.map { [URL(fileURLWithPath: $0)] } ?? []) {
-            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+        // The temporary directory's parent exists (made before, in the supervisor or the host);
+        // mkdir(2) itself, so a forked scan child does not pay for FileManager's first use.
+        if mkdir(grant.temporary.path, 0o700) != 0 && errno == ENOENT {
+            try? FileManager.default.createDirectory(at: grant.temporary, withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o700])
+        }
+        if let data = grant.dataDirectory {
+            try? FileManager.default.createDirectory(at: data, withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o700])
         }
         setenv("TMPDIR", grant.temporary.path, 1)

@@ -177,6 +177,7 @@ public struct ScanHelper {
             return 64
         }
         let output = ResultPipe()
+        if let first = request.candidates.first { ScanChild.warmUp(first, sandbox: request.sandbox) }
         while let line = input.next() {
             guard let question = try? JSONDecoder().decode(Question.self, from: line),
                   request.candidates.indices.contains(question.scan) else {
@@ -241,7 +242,8 @@ struct ScanChild {
             dup2(null, 0)
             // A plugin's scan has no data directory yet (its id is known only once it loaded).
             if sandbox { Sandbox.enter(.forPlugin(candidate, dataDirectory: nil), logger: logger) }
-            let result: ScanResult = switch PluginImage.open(candidate, paths: paths, logger: logger, language: language) {
+            let result: ScanResult = switch PluginImage.open(candidate, paths: paths, logger: logger, language: language,
+                                                             hasDataDirectory: !sandbox) {
             case .success(let plugin): .loaded(plugin.record)
             case .failure(let refusal): .refused(refusal.reason)
             }
@@ -267,6 +269,29 @@ struct ScanChild {
         return .success(ScanChild(pid: pid, answer: ends[0], go: go[1]))
     }
 
+    /// Runs, once in the supervisor, the Swift code every child runs around the plugin, so that
+    /// the runtime's type metadata and conformance caches are filled before the first fork and
+    /// each child inherits them: without this, every child looked them up again, and a first
+    /// scan of 100 plugins spent most of its time there (perf: swift_getTypeByMangledName and
+    /// conformance scans under JSONEncoder and FileManager in each child).
+    static func warmUp(_ candidate: PluginCandidate, sandbox: Bool) {
+        let parameter = ParameterSpec(name: "n", kind: .int64, defaultValue: .int64(1), domain: .choices([]))
+        let record = PluginRecord(
+            id: "warm.up", name: "", version: "", abiMajor: 1, abiMinor: 0,
+            actions: [ActionRecord(type: "warm.up", title: "", parameters: [parameter], phrases: [Phrase(language: nil, template: "")])],
+            staticItems: [ShortcutItem(type: "warm.up", title: "", userInfo: ["k": .string("")], source: .static, origin: "")],
+            hasProvider: false, entities: [EntityRecord(id: "warm.up", title: "")], warnings: [], initMilliseconds: 0)
+        for result in [ScanResult.loaded(record), .refused("")] {
+            if let data = try? JSONEncoder().encode(result) { _ = try? JSONDecoder().decode(ScanResult.self, from: data) }
+        }
+        let clock = ContinuousClock()
+        _ = clock.now - clock.now
+        guard sandbox else { return }
+        let grant = Sandbox.Grant.forPlugin(candidate, dataDirectory: nil)
+        try? FileManager.default.createDirectory(at: grant.temporary.deletingLastPathComponent(),
+                                                 withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
     /// Lets the child load its plugin.
     func proceed() {
         var byte: UInt8 = 1
@@ -282,10 +307,7 @@ struct ScanChild {
         let reader = LineReader(descriptor: answer, limit: HelperProcess.answerLimit)
         let line = reader.next(deadline: deadline)
         // A child that answered exits at once; one that did not is stopped now.
-        if line != nil {
-            let grace = ContinuousClock.now + .seconds(1)
-            while standfit_child_ended(pid) == 0 && ContinuousClock.now < grace { usleep(1000) }
-        }
+        if line != nil { _ = standfit_wait_ended(pid, 1000) }
         kill(-pid, SIGKILL)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

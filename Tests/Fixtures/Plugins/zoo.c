@@ -31,6 +31,7 @@
                         file $ZOO_SECRET, write $ZOO_TARGET, SIGTERM its parent (the host), setsid,
                         clear its parent-death signal; and what it allows: write in its data
                         directory and in $TMPDIR;
+   -DZOO_DEEP_JSON      the handler attaches valid JSON data nested 100,000 arrays deep;
    -DZOO_PLUGIN_ID=S / -DZOO_TYPE=S  the plugin's id / its action's type, instead of com.zoo.<name>
                         and com.zoo.<name>.run. */
 #include <errno.h>
@@ -195,6 +196,15 @@ static int32_t run(const standfit_invocation *ctx) {
 #endif
 #ifdef ZOO_ESCAPES
     ctx->set_message(ctx, "zoo \x1b[31mred\x1b[0m\rran \xc2\x9b" "2J");
+#elif defined(ZOO_DEEP_JSON)
+    enum { depth = 100000 };
+    char *json = malloc(2 * depth + 1);
+    memset(json, '[', depth);
+    memset(json + depth, ']', depth);
+    json[2 * depth] = '\0';
+    ctx->set_data_json(ctx, json);
+    free(json);
+    ctx->set_message(ctx, "zoo " ZOO_ID " ran");
 #elif defined(ZOO_SNOOP)
     char report[2048], data_file[1024], temp_file[1024];
     const char *data = snoop_host->data_directory(snoop_host);
