@@ -103,10 +103,15 @@ int standfit_seccomp_restrict(void) {
     int status = 0;
     /* Leaving the process group or session the host kills as a whole. */
     status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setsid), 0);
-    status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpgid), 0);
+    /* setpgid succeeds without effect, so a plugin that starts a program with Foundation's
+       Process (which asks for a new group) still works, and the program stays in the group. */
+    status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(0), SCMP_SYS(setpgid), 0);
     /* Outliving the host: changing the signal that comes when the parent dies. */
     status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
                                                 SCMP_A0(SCMP_CMP_EQ, PR_SET_PDEATHSIG));
+    /* Signals with a forged sender (the host trusts si_pid of kill(2) only). */
+    status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(rt_sigqueueinfo), 0);
+    status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(rt_tgsigqueueinfo), 0);
     /* Reaching into other processes. */
     status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ptrace), 0);
     status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(process_vm_readv), 0);

@@ -87,17 +87,21 @@ int standfit_pidfd_open(pid_t pid) {
 static char guard_path[PATH_MAX];
 static volatile sig_atomic_t guard_session = -1;
 static const int guarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static struct sigaction guard_saved[sizeof guarded_signals / sizeof guarded_signals[0]];
+static int guard_armed;
 
 static void guard_handler(int number, siginfo_t *info, void *context) {
     (void)context;
     int from_helper = 0;
-    if (info != NULL && (info->si_code == SI_USER || info->si_code == SI_QUEUE) && info->si_pid > 0) {
+    /* Only kill(2) sets si_pid truthfully; sigqueue lets the sender write any pid. */
+    if (info != NULL && info->si_code == SI_USER && info->si_pid > 0) {
         /* getsid is a plain system call; it is safe here. */
         pid_t session = getsid(info->si_pid);
         from_helper = session >= 0 && session == guard_session;
     }
     if (!from_helper && guard_path[0] != '\0') unlink(guard_path);
-    signal(number, SIG_DFL);
+    for (size_t i = 0; i < sizeof guarded_signals / sizeof guarded_signals[0]; i++)
+        if (guarded_signals[i] == number) sigaction(number, &guard_saved[i], NULL);
     raise(number);
 }
 
@@ -109,16 +113,19 @@ int standfit_scan_guard_arm(const char *marker_path, pid_t helper_session) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_sigaction = guard_handler;
-    action.sa_flags = SA_SIGINFO | SA_RESETHAND;
+    action.sa_flags = SA_SIGINFO;
     sigemptyset(&action.sa_mask);
     for (size_t i = 0; i < sizeof guarded_signals / sizeof guarded_signals[0]; i++)
-        sigaction(guarded_signals[i], &action, NULL);
+        sigaction(guarded_signals[i], &action, guard_armed ? NULL : &guard_saved[i]);
+    guard_armed = 1;
     return 0;
 }
 
 void standfit_scan_guard_disarm(void) {
+    if (!guard_armed) return;
     for (size_t i = 0; i < sizeof guarded_signals / sizeof guarded_signals[0]; i++)
-        signal(guarded_signals[i], SIG_DFL);
+        sigaction(guarded_signals[i], &guard_saved[i], NULL);
+    guard_armed = 0;
     guard_path[0] = '\0';
     guard_session = -1;
 }
@@ -156,7 +163,6 @@ static const char *crash_signal_name(int number) {
 }
 
 static void crash_handler(int number, siginfo_t *info, void *context) {
-    (void)info;
     (void)context;
     const char *prefix = call_prefix, *suffix = call_suffix;
     if (prefix != NULL && suffix != NULL) {
@@ -166,9 +172,11 @@ static void crash_handler(int number, siginfo_t *info, void *context) {
         if (!call_keep_backtrace) _exit(call_exit_status);
     }
     /* Not in plugin code, or a backtrace is wanted: hand the signal to whoever had it before,
-       and let the faulting instruction run again (or abort() raise again). */
+       and let the faulting instruction run again (or abort() raise again). A signal another
+       process sent (si_code <= 0) does not come again by itself: raise it. */
     for (size_t i = 0; i < CRASH_SIGNAL_COUNT; i++)
         if (crash_signals[i] == number) sigaction(number, &crash_saved[i], NULL);
+    if (info != NULL && info->si_code <= 0) raise(number);
 }
 
 static void exit_handler(void) {

@@ -49,7 +49,6 @@ struct HostilePluginRoundTwoTests {
         let logged = sandbox.run("run", "logexercise", "exercise=squats", "count=5")
         #expect(logged.status == 0)
         #expect(logged.stdout == "Logged 5 squats\n")
-        #expect(!FileManager.default.fileExists(atPath: "/tmp/forged"))
         #expect(sandbox.stateIntegrity() == "ok")
     }
 
@@ -71,7 +70,7 @@ struct HostilePluginRoundTwoTests {
     }
 
     @Test("a plugin that kills the host while it is scanned: the sandbox refuses the signal; without it, the next command quarantines the plugin and works")
-    func killsTheHost() {
+    func killsTheHost() throws {
         let killer = FixturePlugins.zoo("kill-host.so")
         var sandboxed = HostSandbox.zoo([killer, Self.plain])
         sandboxed.extraEnvironment["ZOO_MARK"] = sandboxed.root.appendingPathComponent("killed-once").path
@@ -93,7 +92,8 @@ struct HostilePluginRoundTwoTests {
 
             """, stderr: ""))
         #expect(sandbox.run("run", "com.zoo.plain.run").stdout == "zoo plain ran\n")
-        #expect(!FileManager.default.fileExists(atPath: sandbox.root.appendingPathComponent("cache/standfit/scan-in-progress.json").path))
+        let cache = sandbox.root.appendingPathComponent("cache/standfit").path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasPrefix("scan-in-progress") } == [])
     }
 
     @Test("a handler's kill(0, SIGTERM) reaches only its worker: the user's script goes on")
@@ -322,12 +322,10 @@ struct HostilePluginRoundTwoTests {
             """, stderr: ""))
         #expect(!FileManager.default.fileExists(atPath: target.path))
         #expect(FileManager.default.fileExists(atPath: sandbox.dataHome.appendingPathComponent("standfit/data/com.zoo.snoop/snoop").path))
-        // Its private temporary directory is gone with the worker (other tests' may be there).
-        let temporaries = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("standfit-sandbox-\(getuid())")
-        let left = ((try? FileManager.default.contentsOfDirectory(atPath: temporaries.path)) ?? []).filter {
-            FileManager.default.fileExists(atPath: temporaries.appendingPathComponent("\($0)/snoop").path)
-        }
-        #expect(left.isEmpty)
+        // Its private temporary directory (beneath the host's cache) is gone with the worker.
+        let temporaries = sandbox.root.appendingPathComponent("cache/standfit/sandbox")
+        #expect(FileManager.default.fileExists(atPath: temporaries.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporaries.path) == [])
         #expect(sandbox.run("doctor").stdout.contains("Sandbox for untrusted plugins: Landlock ABI"))
         // Without the sandbox the same plugin writes into the host's cache (and signals the host,
         // which ends it unless SIGTERM is ignored where the test runs).

@@ -87,9 +87,11 @@ void standfit_call_guard_leave(void);
    signal reaches a process outside this sandbox, nor an abstract Unix socket of one (Landlock
    also stops ptrace of any process outside it). Paths that do not exist are skipped. Returns
    the ABI applied, 0 when the kernel has no Landlock (nothing changed), or -1 with errno set.
-   standfit_seccomp_restrict: with libseccomp, refuses (EPERM) setsid and setpgid (leaving the
-   group the host kills), prctl(PR_SET_PDEATHSIG) (outliving the host), ptrace and
-   process_vm_readv/writev. Returns 0, or a negative error number. */
+   standfit_seccomp_restrict: with libseccomp, refuses (EPERM) setsid (leaving the session the
+   host kills), prctl(PR_SET_PDEATHSIG) (outliving the host), rt_sigqueueinfo and
+   rt_tgsigqueueinfo (signals with a forged sender), ptrace and process_vm_readv/writev; setpgid
+   succeeds without effect (the process stays in its group). Returns 0, or a negative error
+   number. */
 int standfit_landlock_abi(void);
 int standfit_landlock_restrict(const char *const *read_paths, int read_count,
                                const char *const *write_paths, int write_count);

@@ -54,10 +54,25 @@ public enum HandlerWorker {
         case items([ShortcutItem])
         case failure(String)
 
-        var result: Result<[ShortcutItem], ProviderFailure> {
+        /// The answer as the host takes it. Items crossed a pipe from a process that runs plugin
+        /// code, so they are checked again with the rules `ItemDescriptor` applies, and marked
+        /// as `pluginID`'s dynamic items whatever the worker wrote.
+        func result(for pluginID: String) -> Result<[ShortcutItem], ProviderFailure> {
             switch self {
-            case .items(let items): .success(items)
-            case .failure(let message): .failure(ProviderFailure(message: message))
+            case .failure(let message):
+                return .failure(ProviderFailure(message: message))
+            case .items(let items):
+                var checked: [ShortcutItem] = []
+                for var item in items {
+                    guard TypeName.isValid(item.type), !item.type.hasSuffix(".*"),
+                          !item.title.trimmingCharacters(in: .whitespaces).isEmpty else {
+                        return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' answered from its worker with an item the host does not accept (type '\(VisibleText.line(item.type))'); its previous items are kept."))
+                    }
+                    item.source = .dynamic
+                    item.origin = pluginID
+                    checked.append(item)
+                }
+                return .success(checked)
             }
         }
     }
@@ -65,6 +80,8 @@ public enum HandlerWorker {
     /// The worker's side: reads the request on stdin, answers on the result pipe.
     public static func serve(request: HostRequest, logger: Logger) -> Int32 {
         HelperProcess.dieWithParent(environment: request.environment)
+        // Programs a plugin starts do not inherit the answer pipe.
+        _ = fcntl(HelperProcess.resultDescriptor, F_SETFD, FD_CLOEXEC)
         let paths = request.paths
         let input = FileHandle.standardInput.readDataToEndOfFile()
         guard let request = try? JSONDecoder().decode(Request.self, from: input) else {
@@ -81,7 +98,7 @@ public enum HandlerWorker {
     /// hangs after the action took effect cannot turn the action into a failure.
     static func answer(_ request: Request, paths: HostPaths, logger: Logger, send: (Reply) -> Void) {
         if request.sandbox {
-            Sandbox.enter(.forPlugin(request.candidate, dataDirectory: paths.pluginDataDirectory(for: request.pluginID)),
+            Sandbox.enter(.forPlugin(request.candidate, paths: paths, dataDirectory: paths.pluginDataDirectory(for: request.pluginID)),
                           logger: logger)
         }
         let reply = firstAnswer(request, paths: paths, logger: logger)

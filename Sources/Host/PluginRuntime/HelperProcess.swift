@@ -188,11 +188,13 @@ final class HelperProcess {
         }
     }
 
-    /// Reads what the child wrote to stdout and stderr so far, and passes it on line by line.
+    /// Reads what the child wrote to stdout and stderr so far, and passes it on line by line:
+    /// at most 16 chunks at a time, so a child that writes without pause cannot keep the host
+    /// here past its deadline; past `outputLimit`, chunks are only counted.
     private func drainOutput() {
         guard output >= 0 else { return }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
+        for _ in 0..<16 {
             let count = read(output, &chunk, chunk.count)
             if count < 0 && errno == EINTR { continue }
             if count < 0 { return }  // EAGAIN: nothing more for now
@@ -201,6 +203,10 @@ final class HelperProcess {
                 output = -1
                 flushOutput()
                 return
+            }
+            guard forwardedOutput < HelperProcess.outputLimit else {
+                droppedOutput += count
+                continue
             }
             for byte in chunk[..<count] {
                 pendingOutput.append(byte)
@@ -225,9 +231,11 @@ final class HelperProcess {
     /// Kills the child's whole process group (it missed its deadline, or it is done) and reaps
     /// the child.
     func stop() {
+        // A child already reaped is not killed again: its pid and group id may be reused.
+        guard finished == nil else { return }
         killGroup()
         _ = wait()
-        if finished == nil || finished == .some(.signaled(SIGKILL)) { finished = .timedOut }
+        if finished == .some(.signaled(SIGKILL)) { finished = .timedOut }
     }
 
     private func killGroup() {

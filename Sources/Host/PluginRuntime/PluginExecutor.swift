@@ -73,7 +73,7 @@ package final class PluginExecutor {
         return PluginCalls(
             perform: { action, invocation in route(action.pluginID).perform(action, invocation) },
             provide: { [self] pluginID, locale in
-                if let answer = prefetched[pluginID]?[locale] { return answer.result }
+                if let answer = prefetched[pluginID]?[locale] { return answer.result(for: pluginID) }
                 return route(pluginID).provide(pluginID, locale)
             },
             query: { entity, query, locale in route(entity.pluginID).query(entity, query, locale) })
@@ -118,7 +118,7 @@ package final class PluginExecutor {
                     if let failure = reply.loadFailure {
                         return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' is unavailable: \(failure)"))
                     }
-                    return reply.provided[locale]?.result ?? .success([])
+                    return reply.provided[locale]?.result(for: pluginID) ?? .success([])
                 }
             },
             query: { [self] entity, query, locale in
@@ -181,7 +181,7 @@ package final class PluginExecutor {
             return .failure(PluginFault("could not be started in a worker process (\(error))"))
         }
         worker.outputOwner = "Plugin '\(request.pluginID)'"
-        defer { if request.sandbox { Sandbox.removeTemporary(of: worker.pid) } }
+        defer { if request.sandbox { Sandbox.removeTemporary(of: worker.pid, paths: settings.paths) } }
         let timeout = settings.handlerTimeout
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
         let first: HandlerWorker.Reply

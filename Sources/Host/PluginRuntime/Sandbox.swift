@@ -12,7 +12,8 @@ import HostModel
 /// - read and execute the system's files (`/usr`, `/lib*`, `/bin`, `/sbin`, `/etc`, `/opt`, its
 ///   own process's `/proc/self`, CPU and memory facts) and the directory its file is in;
 /// - read and write its own data directory (in handlers and providers; a scan has none yet), a
-///   private temporary directory (`TMPDIR` names it) and `/dev/null`;
+///   private temporary directory (`TMPDIR` names it, beneath `$XDG_CACHE_HOME/standfit/sandbox/`,
+///   removed after the call) and `/dev/null`;
 /// - nothing else of the file system: not the user's home, not the host's state, cache or
 ///   settings, not another plugin's data;
 /// - send no signal to, and trace or read the memory of no process outside its sandbox (the
@@ -33,10 +34,8 @@ package enum Sandbox {
         var dataDirectory: URL?
 
         /// The grant of `candidate`'s code, with its data directory when it has one.
-        static func forPlugin(_ candidate: PluginCandidate, dataDirectory: URL?) -> Grant {
-            let uid = getuid()
-            let base = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("standfit-sandbox-\(uid)")
-            let temporary = base.appendingPathComponent("\(getpid())")
+        static func forPlugin(_ candidate: PluginCandidate, paths: HostPaths, dataDirectory: URL?) -> Grant {
+            let temporary = temporaryBase(paths).appendingPathComponent("\(getpid())")
             let pluginDirectory = (candidate.realPath as NSString).deletingLastPathComponent
             var write = [temporary.path, "/dev/null"]
             if let dataDirectory { write.insert(dataDirectory.path, at: 0) }
@@ -57,9 +56,11 @@ package enum Sandbox {
     /// degrades to the isolation of a worker process; a failure to enter is logged as a
     /// warning, since the plugin then runs with more rights than it should.
     static func enter(_ grant: Grant, logger: Logger) {
-        // The temporary directory's parent exists (made before, in the supervisor or the host);
+        // The temporary directory is the user's own (in the host's cache directory, never in a
+        // shared /tmp where another user could plant a link): one per process, made afresh.
         // mkdir(2) itself, so a forked scan child does not pay for FileManager's first use.
-        if mkdir(grant.temporary.path, 0o700) != 0 && errno == ENOENT {
+        if mkdir(grant.temporary.path, 0o700) != 0 {
+            if errno == EEXIST { try? FileManager.default.removeItem(at: grant.temporary) }
             try? FileManager.default.createDirectory(at: grant.temporary, withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o700])
         }
@@ -98,11 +99,15 @@ package enum Sandbox {
 
     package static var support: Support { Support(landlockABI: Int(standfit_landlock_abi())) }
 
+    /// Where sandboxed processes get their private temporary directories: beneath the host's
+    /// cache directory, which only the user can write.
+    static func temporaryBase(_ paths: HostPaths) -> URL {
+        paths.cacheDirectory.appendingPathComponent("sandbox", isDirectory: true)
+    }
+
     /// The private temporary directory a sandboxed process with `pid` used, removed once it ended.
-    static func removeTemporary(of pid: pid_t) {
-        let directory = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("standfit-sandbox-\(getuid())/\(pid)")
-        try? FileManager.default.removeItem(at: directory)
+    static func removeTemporary(of pid: pid_t, paths: HostPaths) {
+        try? FileManager.default.removeItem(at: temporaryBase(paths).appendingPathComponent("\(pid)"))
     }
 }
 

@@ -177,7 +177,7 @@ public struct ScanHelper {
             return 64
         }
         let output = ResultPipe()
-        if let first = request.candidates.first { ScanChild.warmUp(first, sandbox: request.sandbox) }
+        if let first = request.candidates.first { ScanChild.warmUp(first, paths: paths, sandbox: request.sandbox) }
         while let line = input.next() {
             guard let question = try? JSONDecoder().decode(Question.self, from: line),
                   request.candidates.indices.contains(question.scan) else {
@@ -207,6 +207,7 @@ struct ScanChild {
     let pid: pid_t
     let answer: Int32
     let go: Int32
+    let paths: HostPaths
 
     /// Forks the child, which loads the plugin, writes its `ScanResult` as one line to a pipe of
     /// its own and exits. The child leads a process group of its own (so the supervisor can
@@ -239,9 +240,14 @@ struct ScanChild {
             while read(go[0], &byte, 1) < 0 && errno == EINTR {}
             close(go[0])
             let null = open("/dev/null", O_RDONLY)
-            dup2(null, 0)
+            if null >= 0 {
+                dup2(null, 0)
+                if null != 0 { close(null) }
+            } else {
+                close(0)
+            }
             // A plugin's scan has no data directory yet (its id is known only once it loaded).
-            if sandbox { Sandbox.enter(.forPlugin(candidate, dataDirectory: nil), logger: logger) }
+            if sandbox { Sandbox.enter(.forPlugin(candidate, paths: paths, dataDirectory: nil), logger: logger) }
             let result: ScanResult = switch PluginImage.open(candidate, paths: paths, logger: logger, language: language,
                                                              hasDataDirectory: !sandbox) {
             case .success(let plugin): .loaded(plugin.record)
@@ -266,7 +272,7 @@ struct ScanChild {
         close(go[0])
         // The parent sets the group too, so that killing it works even before the child ran.
         setpgid(pid, pid)
-        return .success(ScanChild(pid: pid, answer: ends[0], go: go[1]))
+        return .success(ScanChild(pid: pid, answer: ends[0], go: go[1], paths: paths))
     }
 
     /// Runs, once in the supervisor, the Swift code every child runs around the plugin, so that
@@ -274,7 +280,7 @@ struct ScanChild {
     /// each child inherits them: without this, every child looked them up again, and a first
     /// scan of 100 plugins spent most of its time there (perf: swift_getTypeByMangledName and
     /// conformance scans under JSONEncoder and FileManager in each child).
-    static func warmUp(_ candidate: PluginCandidate, sandbox: Bool) {
+    static func warmUp(_ candidate: PluginCandidate, paths: HostPaths, sandbox: Bool) {
         let parameter = ParameterSpec(name: "n", kind: .int64, defaultValue: .int64(1), domain: .choices([]))
         let record = PluginRecord(
             id: "warm.up", name: "", version: "", abiMajor: 1, abiMinor: 0,
@@ -287,7 +293,7 @@ struct ScanChild {
         let clock = ContinuousClock()
         _ = clock.now - clock.now
         guard sandbox else { return }
-        let grant = Sandbox.Grant.forPlugin(candidate, dataDirectory: nil)
+        let grant = Sandbox.Grant.forPlugin(candidate, paths: paths, dataDirectory: nil)
         try? FileManager.default.createDirectory(at: grant.temporary.deletingLastPathComponent(),
                                                  withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
@@ -311,7 +317,7 @@ struct ScanChild {
         kill(-pid, SIGKILL)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        Sandbox.removeTemporary(of: pid)
+        Sandbox.removeTemporary(of: pid, paths: paths)
         if let line {
             guard let result = try? JSONDecoder().decode(ScanResult.self, from: line) else {
                 return ScanHelper.Message(done: index, fault: "wrote a scan answer the host cannot read")

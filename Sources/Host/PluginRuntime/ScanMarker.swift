@@ -4,7 +4,8 @@ import Glibc
 import Logging
 import HostModel
 
-/// The record of the plugin being scanned now, in `$XDG_CACHE_HOME/standfit/scan-in-progress.json`.
+/// The record of the plugin being scanned now, in `$XDG_CACHE_HOME/standfit/scan-in-progress-PID.json`
+/// (one per host, so that two commands scanning at once never remove each other's).
 ///
 /// Plugin code runs only in the scan helper's children, but it can still reach the host (a
 /// `kill` of its parent's parent). A host that dies during a scan leaves this file behind; the
@@ -22,8 +23,12 @@ public struct ScanMarker {
         var candidate: PluginCandidate
     }
 
+    let directory: URL
+    static let prefix = "scan-in-progress-"
+
     init(cacheDirectory: URL) {
-        url = cacheDirectory.appendingPathComponent("scan-in-progress.json")
+        directory = cacheDirectory
+        url = cacheDirectory.appendingPathComponent("\(ScanMarker.prefix)\(getpid()).json")
     }
 
     /// Records that `candidate` is about to be scanned. Written without fsync: the file only
@@ -44,19 +49,23 @@ public struct ScanMarker {
         _ = standfit_scan_guard_arm(url.path, helperSession)
     }
 
-    /// The plugin a host died scanning, when the record is left over from a host that is gone:
-    /// it is quarantined in `cache` and the record removed. A record of a host still running
-    /// (another command scanning now) is left alone.
+    /// The plugins hosts died scanning, from records left over by hosts that are gone: each is
+    /// quarantined in `cache` and its record removed. A record of a host still running (another
+    /// command scanning now) is left alone.
     func recover(into cache: RegistryCache?, at date: Date, logger: Logger) {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return }
-        guard let contents = try? JSONDecoder().decode(Contents.self, from: data) else {
-            clear()
-            return
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix(ScanMarker.prefix) && name.hasSuffix(".json") {
+            let file = directory.appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: file.path),
+                  let contents = try? JSONDecoder().decode(Contents.self, from: data) else {
+                unlink(file.path)
+                continue
+            }
+            if contents.pid != getpid(), kill(contents.pid, 0) == 0 || errno == EPERM { continue }
+            let path = contents.candidate.path
+            let result = ScanResult.quarantined("Plugin \(path) was being scanned when the host was killed, so it is taken to have killed it; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).")
+            cache?.store([(contents.candidate, result)], language: contents.language, at: date, logger: logger)
+            unlink(file.path)
         }
-        if contents.pid != getpid(), kill(contents.pid, 0) == 0 || errno == EPERM { return }
-        let path = contents.candidate.path
-        let result = ScanResult.quarantined("Plugin \(path) was being scanned when the host was killed, so it is taken to have killed it; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).")
-        cache?.store([(contents.candidate, result)], language: contents.language, at: date, logger: logger)
-        clear()
     }
 }

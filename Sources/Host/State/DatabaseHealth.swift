@@ -25,10 +25,16 @@ package enum DatabaseHealth {
     /// Every SQLite database starts with these 16 bytes.
     private static let header = Array("SQLite format 3\u{0}".utf8)
 
+    /// Only regular files, not followed through links and opened without blocking: the data
+    /// directory is the plugin's to fill, and a FIFO there must not hang `doctor`.
     private static func isDatabase(_ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: header.count)).map(Array.init) == header
+        var info = stat()
+        guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
+        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: header.count)
+        return read(descriptor, &bytes, bytes.count) == header.count && bytes == header
     }
 
     private static func quickCheck(_ url: URL) -> String {
