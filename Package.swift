@@ -10,7 +10,11 @@ let pluginLinkerSettings: [LinkerSetting] = [
 let package = Package(
     name: "standfit-host",
     products: [
+        // The command users type: a thin client that hands the command to the warm server, or
+        // becomes the full host when none answers.
         .executable(name: "standfit-host", targets: ["standfit-host"]),
+        // The full host: every command, cold; the server (`serve`); the helpers.
+        .executable(name: "standfit-host-full", targets: ["standfit-host-full"]),
         .library(name: "PluginAPI", targets: ["PluginAPI"]),
         // StandFit, the bundled plugin: exercise logging.
         .library(name: "StandFit", type: .dynamic, targets: ["StandFit"]),
@@ -81,13 +85,26 @@ let package = Package(
             path: "Sources/Host",
             exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch", "Surfaces"]
         ),
+        // The socket calls Swift cannot write (SCM_RIGHTS, SO_PEERCRED, fork) and the client–server
+        // protocol, without Foundation: the thin client links them statically.
+        .target(name: "CWarmWire"),
+        .target(name: "WarmWire", dependencies: ["CWarmWire"]),
         .executableTarget(
             name: "standfit-host",
+            dependencies: ["WarmWire"],
+            path: "Sources/ThinClient",
+            // Statically linked, so it starts without loading a shared library. lld, because gold
+            // warns that libswiftCore.a calls dlopen (the client never reaches that code).
+            linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld"])]
+        ),
+        .executableTarget(
+            name: "standfit-host-full",
             dependencies: [
-                "StandFitHost", "HostModel", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents",
+                "WarmWire", "StandFitHost", "HostModel", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents",
                 "HostDispatch", "HostSurfaces", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            path: "Sources/FullHost"
         ),
         // StandFit's model (catalogue, log store, streak, progress), kept apart from the plugin
         // shell so that it can be tested without loading a plugin.

@@ -1,5 +1,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <stdio.h>
+#include <stdio_ext.h>
 #include <errno.h>
 #include <elf.h>
 #include <fcntl.h>
@@ -216,4 +218,19 @@ void standfit_call_guard_leave(void) {
     call_exit_sentence = NULL;
     call_suffix = NULL;
     call_prefix = NULL;
+}
+
+void standfit_stdio_reset(void) {
+    __fpurge(stdin);
+    clearerr(stdin);
+    clearerr(stdout);
+    setvbuf(stdout, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
+}
+
+int standfit_clear_environment(void) {
+    return clearenv();
+}
+
+void standfit_stdio_flush(void) {
+    fflush(stdout);
 }

@@ -29,10 +29,12 @@ public struct HostOptions: Sendable {
     public var requireTrusted: Bool
     /// `--verbose`, passed on to helper processes.
     public var verbose: Bool
+    /// The warm server runs this command: no plugin code in its own process.
+    public var inServer = false
 
     public init(manifestPath: String? = nil, defines: [String: String] = [:], locale: String? = nil,
                 request: HostRequest, executable: URL, isolate: Bool = false,
-                requireTrusted: Bool = false, verbose: Bool = false) {
+                requireTrusted: Bool = false, verbose: Bool = false, inServer: Bool = false) {
         self.manifestPath = manifestPath
         self.defines = defines
         self.locale = locale
@@ -41,6 +43,7 @@ public struct HostOptions: Sendable {
         self.isolate = isolate
         self.requireTrusted = requireTrusted
         self.verbose = verbose
+        self.inServer = inServer
     }
 
     public var executableDirectory: URL { executable.deletingLastPathComponent() }
@@ -116,7 +119,7 @@ public struct HostSession {
         let language = language
             ?? LanguagePreference(explicit: options.locale, environment: options.environment).language(fallback: nil)
         let bundled = paths.bundledPlugins(executableDirectory: options.executableDirectory)
-        let settings = PluginCatalog.Settings(
+        var settings = PluginCatalog.Settings(
             searchPath: paths.pluginSearchPath(environment: options.environment,
                                                executableDirectory: options.executableDirectory)
                 .map { options.request.url(forPath: $0.path) },
@@ -127,6 +130,7 @@ public struct HostSession {
             now: options.request.wallClock, scanTimeout: config.scanTimeout,
             handlerTimeout: config.handlerTimeout, isolate: options.isolate, sandbox: config.sandbox,
             verbose: options.verbose)
+        settings.inServer = options.inServer
         return PluginCatalog(settings: settings, logger: logger)
     }
 

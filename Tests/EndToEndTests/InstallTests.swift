@@ -25,6 +25,7 @@ struct InstallTests {
         "lib/standfit/plugins/libStandFit.so",
         "lib/standfit/plugins/standfit-host_StandFit.resources/Localization/en.lproj/Localizable.strings",
         "lib/standfit/plugins/standfit-host_StandFit.resources/Localization/nl.lproj/Localizable.strings",
+        "libexec/standfit/standfit-host-full",
         "share/bash-completion/completions/standfit-host",
         "share/fish/vendor_completions.d/standfit-host.fish",
         "share/man/man1/standfit-host.1",
@@ -87,7 +88,7 @@ struct InstallTests {
         #expect(host("plugins").stdout.contains("""
               path: \(prefix.path)/lib/standfit/plugins/libStandFit.so
               types: com.standfit.logexercise, com.standfit.loglast, com.standfit.viewstreak, com.standfit.viewprogress, com.standfit.undo
-              runs: in the host's process (trusted)
+              runs: in the host's process (trusted; in a worker when the warm server runs it)
             """))
         // Dutch words come from the resources installed beside the plugin.
         #expect(host("run", "viewstreak", "--locale", "nl").stdout == "Reeks: 1 dag\n")

@@ -21,12 +21,16 @@ struct HostConfigTests {
         #expect(config.handlerTimeout == 10)
         #expect(config.requireTrusted == false)
         #expect(config.sandbox)
+        #expect(config.server == .auto)
+        #expect(config.serverIdleTimeout == 900)
     }
 
     @Test("every key is read, whole or fractional seconds")
     func everyKey() throws {
-        let config = try load(#"{"menuLimit": 6, "scanTimeout": 0.5, "handlerTimeout": 30, "requireTrusted": true, "sandbox": false}"#)
+        let config = try load(#"{"menuLimit": 6, "scanTimeout": 0.5, "handlerTimeout": 30, "requireTrusted": true, "sandbox": false, "server": "manual", "serverIdleTimeout": 2.5}"#)
         #expect(!config.sandbox)
+        #expect(config.server == .manual)
+        #expect(config.serverIdleTimeout == 2.5)
         #expect(config.menuLimit == 6)
         #expect(config.scanTimeout == 0.5)
         #expect(config.handlerTimeout == 30)
@@ -38,7 +42,9 @@ struct HostConfigTests {
         (#"{"handlerTimeout": "ten"}"#, #"handlerTimeout in PATH must be a number of seconds above 0 and at most 3600, got "ten"."#),
         (#"{"requireTrusted": "yes"}"#, #"requireTrusted in PATH must be true or false, got "yes"."#),
         (#"{"sandbox": 0}"#, "sandbox in PATH must be true or false, got 0."),
-        (#"{"handlerTimout": 3}"#, "Unknown setting 'handlerTimout' in PATH; the settings are menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox."),
+        (#"{"server": "on"}"#, #"server in PATH must be "off", "manual" or "auto", got "on"."#),
+        (#"{"serverIdleTimeout": 0}"#, "serverIdleTimeout in PATH must be a number of seconds from 1 to 86400, got 0."),
+        (#"{"handlerTimout": 3}"#, "Unknown setting 'handlerTimout' in PATH; the settings are menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout."),
     ])
     func badValues(json: String, message: String) {
         let directory = makeTemporaryDirectory()
@@ -51,5 +57,14 @@ struct HostConfigTests {
             #expect(error.message == message.replacingOccurrences(of: "PATH", with: file.path))
             #expect(error.code == .configInvalid)
         }
+    }
+
+    @Test("STANDFIT_SERVER wins over config.json, in any case; an unknown value leaves the file's")
+    func serverModeFromEnvironment() throws {
+        let config = try load(#"{"server": "manual"}"#)
+        #expect(config.serverMode(environment: [:]) == .manual)
+        #expect(config.serverMode(environment: ["STANDFIT_SERVER": "OFF"]) == .off)
+        #expect(config.serverMode(environment: ["STANDFIT_SERVER": "auto"]) == .auto)
+        #expect(config.serverMode(environment: ["STANDFIT_SERVER": "sometimes"]) == .manual)
     }
 }

@@ -29,7 +29,10 @@ public enum Fixtures {
         return directory
     }()
 
+    /// The command users type: the thin client.
     public static var hostBinary: URL { productsDirectory.appendingPathComponent("standfit-host") }
+    /// The full host the client execs when it runs a command cold, and which serves warm.
+    public static var fullHostBinary: URL { productsDirectory.appendingPathComponent("standfit-host-full") }
     public static var swiftExamplePlugin: URL { productsDirectory.appendingPathComponent("libGreeterExample.so") }
     public static var standFitPlugin: URL { productsDirectory.appendingPathComponent("libStandFit.so") }
     public static var cExamplePlugin: URL { productsDirectory.appendingPathComponent("libHelloCExample.so") }

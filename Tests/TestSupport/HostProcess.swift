@@ -51,16 +51,31 @@ public func runProcess(_ executable: URL, arguments: [String], environment: [Str
                          stderr: String(decoding: errorData, as: UTF8.self))
 }
 
+/// Which path the end-to-end tests take: cold (every command a process of its own,
+/// `STANDFIT_SERVER=off`), or warm (through a server the sandbox starts before its first
+/// command). Scripts/test runs the end-to-end suites both ways with the same expectations;
+/// `STANDFIT_TEST_PATH=warm` chooses the warm one.
+public enum HostPath: String, Sendable {
+    case cold, warm
+
+    public static let current: HostPath =
+        ProcessInfo.processInfo.environment["STANDFIT_TEST_PATH"].flatMap(HostPath.init(rawValue:)) ?? .cold
+}
+
 /// `standfit-host` run against a private home: its own XDG directories and plugin path.
 public struct HostSandbox: Sendable {
     public let root: URL
     public var pluginPath: [URL]
     public var extraEnvironment: [String: String] = [:]
+    /// The sandbox's warm server, on the warm path: started before the first command `run`
+    /// runs, stopped when the last copy of this sandbox goes.
+    public let server: SandboxServer
 
     /// A sandbox whose plugin path holds the two example plugins.
     public init(pluginPath: [URL] = [Fixtures.swiftExamplePlugin, Fixtures.cExamplePlugin]) {
         root = makeTemporaryDirectory("standfit-e2e")
         self.pluginPath = pluginPath
+        server = SandboxServer(runtimeDirectory: root.appendingPathComponent("run"))
     }
 
     /// A sandbox with only the built StandFit plugin, at a fixed instant and zone: Sunday
@@ -80,8 +95,12 @@ public struct HostSandbox: Sendable {
             "XDG_DATA_HOME": root.appendingPathComponent("data").path,
             "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
             "STANDFIT_PLUGIN_PATH": pluginPath.map(\.path).joined(separator: ":"),
+            "XDG_STATE_HOME": root.appendingPathComponent("state").path,
+            "XDG_RUNTIME_DIR": server.runtimeDirectory.path,
             "LANG": "C",
             "PATH": "/usr/bin:/bin",
+            // Cold: never a server. Warm: the sandbox's own server, and no other started.
+            "STANDFIT_SERVER": HostPath.current == .warm ? "manual" : "off",
         ]
         environment.merge(extraEnvironment) { $1 }
         return environment
@@ -93,7 +112,8 @@ public struct HostSandbox: Sendable {
     }
 
     public func run(_ arguments: [String], stdin: String? = nil) -> ProcessResult {
-        runProcess(Fixtures.hostBinary, arguments: arguments, environment: environment, stdin: stdin)
+        if HostPath.current == .warm { server.start(environment: environment) }
+        return runProcess(Fixtures.hostBinary, arguments: arguments, environment: environment, stdin: stdin)
     }
 
     /// `$XDG_DATA_HOME` of the sandbox.
@@ -124,4 +144,94 @@ extension HostSandbox {
 
     /// The registry cache file.
     public var registryCache: URL { root.appendingPathComponent("cache/standfit/registry.sqlite") }
+}
+
+/// A sandbox's warm server: `standfit-host-full serve`, a child of the test process, started
+/// once and stopped (SIGTERM, then waited for) when the sandbox goes, with every other server
+/// a test started in the same runtime directory.
+///
+/// Started with posix_spawn rather than Foundation's Process, whose child-exit monitoring
+/// blocks in waitpid on a long-lived child when another of its children ends.
+public final class SandboxServer: @unchecked Sendable {
+    public let runtimeDirectory: URL
+    private let lock = NSLock()
+    private var child: pid_t?
+
+    init(runtimeDirectory: URL) {
+        self.runtimeDirectory = runtimeDirectory
+        try? FileManager.default.createDirectory(at: runtimeDirectory, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+    }
+
+    /// The server's pid, once started.
+    public var pid: pid_t? { lock.withLock { child } }
+
+    /// The directory the sockets are in.
+    public var socketDirectory: URL { runtimeDirectory.appendingPathComponent("standfit") }
+
+    /// Starts the server with `environment` unless it runs, and waits until it listens.
+    public func start(environment: [String: String]) {
+        lock.withLock {
+            guard child == nil else { return }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            for target in Int32(0)...2 {
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
+            }
+            // A test process killed before its sandboxes go leaves servers that end on their own.
+            let arguments = [Fixtures.fullHostBinary.path, "serve", "--idle-timeout", "120"]
+            let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+            let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { (argv + envp).forEach { free($0) } }
+            var pid: pid_t = 0
+            guard posix_spawn(&pid, Fixtures.fullHostBinary.path, &actions, nil, argv, envp) == 0 else { return }
+            child = pid
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline, !listening(), kill(pid, 0) == 0 {
+                usleep(2_000)
+            }
+        }
+    }
+
+    /// Whether a server of any build has a socket here.
+    public func listening() -> Bool {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: socketDirectory.path)) ?? []
+        return names.contains { $0.hasSuffix(".sock") }
+    }
+
+    /// Stops every server in the runtime directory: each writes its pid into the lock it holds.
+    public func stopAll() {
+        lock.withLock {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: socketDirectory.path)) ?? []
+            for name in names where name.hasSuffix(".lock") {
+                let path = socketDirectory.appendingPathComponent(name).path
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+                      let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0 else { continue }
+                let descriptor = open(path, O_RDWR | O_CLOEXEC)
+                guard descriptor >= 0 else { continue }
+                defer { close(descriptor) }
+                // Held: a server is alive. It lets go of the lock only when it exits.
+                guard flock(descriptor, LOCK_EX | LOCK_NB) != 0 else { continue }
+                kill(pid, SIGTERM)
+                let deadline = Date().addingTimeInterval(10)
+                while flock(descriptor, LOCK_EX | LOCK_NB) != 0, Date() < deadline { usleep(2_000) }
+                if flock(descriptor, LOCK_EX | LOCK_NB) != 0 { kill(pid, SIGKILL) }
+            }
+            if let child {
+                kill(child, SIGTERM)
+                var status: Int32 = 0
+                let deadline = Date().addingTimeInterval(10)
+                while waitpid(child, &status, WNOHANG) == 0 {
+                    if Date() > deadline { kill(child, SIGKILL) }
+                    usleep(2_000)
+                }
+                self.child = nil
+            }
+        }
+    }
+
+    deinit {
+        stopAll()
+    }
 }

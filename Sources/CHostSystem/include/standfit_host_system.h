@@ -97,4 +97,17 @@ int standfit_landlock_restrict(const char *const *read_paths, int read_count,
                                const char *const *write_paths, int write_count);
 int standfit_seccomp_restrict(void);
 
+/* Readies C's stdin and stdout for a request the warm server runs on new descriptors 0 and 1:
+   input buffered from an earlier request is dropped (__fpurge), end-of-file and error flags are
+   cleared, and stdout is line-buffered when descriptor 1 is a terminal, fully buffered
+   otherwise, as in a process that just started. Call with stdout flushed. */
+void standfit_stdio_reset(void);
+
+/* Flushes C's stdout (Swift 6 cannot name the `stdout` global safely). */
+void standfit_stdio_flush(void);
+
+/* Empties this process's environment (clearenv), so that the warm server can take on a
+   request's environment whole. Returns 0, or -1. */
+int standfit_clear_environment(void);
+
 #endif /* STANDFIT_HOST_SYSTEM_H */

@@ -3,7 +3,8 @@ import Foundation
 /// The user's settings: `$XDG_CONFIG_HOME/standfit/config.json`, every key optional.
 ///
 /// ```json
-/// { "menuLimit": 4, "scanTimeout": 5, "handlerTimeout": 10, "requireTrusted": false, "sandbox": true }
+/// { "menuLimit": 4, "scanTimeout": 5, "handlerTimeout": 10, "requireTrusted": false, "sandbox": true,
+///   "server": "auto", "serverIdleTimeout": 900 }
 /// ```
 ///
 /// An unknown key is an error rather than ignored, so a typo does not silently do nothing.
@@ -19,12 +20,32 @@ public struct HostConfig: Sendable, Equatable {
     /// Run untrusted plugin code in the sandbox (Landlock and seccomp) where the kernel has it.
     public var sandbox = true
 
+    /// Whether commands go through the warm server (`STANDFIT_SERVER` overrides it).
+    public var server: ServerMode = .auto
+    /// Seconds the server waits for a command before it exits.
+    public var serverIdleTimeout: Double = 900
+
+    /// How commands reach the warm server.
+    public enum ServerMode: String, Sendable, CaseIterable {
+        /// Every command runs cold, in a process of its own.
+        case off
+        /// A running server is used; none is ever started by a command.
+        case manual
+        /// A cold command starts a server in the background for the next one.
+        case auto
+    }
+
+    /// The mode `STANDFIT_SERVER` in `environment` sets, else this file's.
+    public func serverMode(environment: [String: String]) -> ServerMode {
+        environment["STANDFIT_SERVER"].flatMap { ServerMode(rawValue: $0.lowercased()) } ?? server
+    }
+
     /// Menus show 4 items unless told otherwise, as on iOS.
     public static let defaultMenuLimit = 4
 
     public init() {}
 
-    package static let keys = ["menuLimit", "scanTimeout", "handlerTimeout", "requireTrusted", "sandbox"]
+    package static let keys = ["menuLimit", "scanTimeout", "handlerTimeout", "requireTrusted", "sandbox", "server", "serverIdleTimeout"]
 
     /// Reads `config.json` in `directory`; defaults when there is none.
     public static func load(from directory: URL) throws(HostError) -> HostConfig {
@@ -64,6 +85,22 @@ public struct HostConfig: Sendable, Equatable {
                 config.sandbox = flag
             case ("sandbox", _):
                 throw HostError(.configInvalid, "sandbox in \(url.path) must be true or false, got \(value.jsonText).")
+            case ("server", _):
+                if case .string(let name) = value, let mode = ServerMode(rawValue: name) {
+                    config.server = mode
+                    continue
+                }
+                throw HostError(.configInvalid, "server in \(url.path) must be \"off\", \"manual\" or \"auto\", got \(value.jsonText).")
+            case ("serverIdleTimeout", _):
+                let seconds: Double? = switch value {
+                case .int(let number): Double(number)
+                case .double(let number): number
+                default: nil
+                }
+                guard let seconds, seconds >= 1, seconds <= 86_400 else {
+                    throw HostError(.configInvalid, "serverIdleTimeout in \(url.path) must be a number of seconds from 1 to 86400, got \(value.jsonText).")
+                }
+                config.serverIdleTimeout = seconds
             default:
                 throw HostError(.configInvalid, "Unknown setting '\(key)' in \(url.path); the settings are \(keys.joined(separator: ", ")).")
             }

@@ -55,10 +55,12 @@ public struct HostPaths: Sendable, Equatable {
     public static let bundledPluginFiles = ["libStandFit.so"]
 
     /// Where the plugins that come with the host are, trusted to run in its process: the whole of
-    /// `<prefix>/lib/standfit/plugins` for an installed host (`Scripts/install` puts exactly the
-    /// bundled plugins there), and `bundledPluginFiles` beside the executable in a build tree.
+    /// `<prefix>/lib/standfit/plugins` for an installed host, whose full host is
+    /// `<prefix>/libexec/standfit/standfit-host-full` (`Scripts/install` puts exactly the bundled
+    /// plugins there), and `bundledPluginFiles` beside the executable in a build tree.
     public func bundledPlugins(executableDirectory: URL) -> [URL] {
-        [executableDirectory.deletingLastPathComponent().appendingPathComponent("lib/standfit/plugins", isDirectory: true)]
+        [executableDirectory.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("lib/standfit/plugins", isDirectory: true)]
             + HostPaths.bundledPluginFiles.map { executableDirectory.appendingPathComponent($0) }
     }
 }

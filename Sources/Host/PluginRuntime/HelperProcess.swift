@@ -1,6 +1,7 @@
 import CHostSystem
 import Foundation
 import Glibc
+import Synchronization
 import HostModel
 
 /// A child run of the host's own binary in a hidden mode (`scan-helper`, `handler-worker`), so
@@ -15,7 +16,7 @@ import HostModel
 /// with control characters shown, at most `outputLimit` bytes of it, and a grandchild that
 /// keeps the pipe open holds nothing up. The host reads with a deadline and kills a child that
 /// misses it.
-final class HelperProcess {
+package final class HelperProcess {
     /// The descriptor the child writes its answers to.
     static let resultDescriptor: Int32 = 3
     /// The most one answer line may hold; a longer one is refused in words, not read forever.
@@ -101,6 +102,7 @@ final class HelperProcess {
             throw HelperError.system("posix_spawn \(executable)", status)
         }
         pid = child
+        _ = HelperProcess.live.withLock { $0.insert(child) }
         requests = request[1]
         results = answer[0]
         output = chatter[0]
@@ -243,6 +245,21 @@ final class HelperProcess {
         kill(pid, SIGKILL)
     }
 
+    /// The children started and not yet reaped (so their pids, and their groups', are still
+    /// theirs).
+    private static let live = Mutex<Set<pid_t>>([])
+
+    /// Kills every helper's process group: the warm server cancels a request this way (Ctrl-C
+    /// in the client). Each helper's owner then sees it end by SIGKILL and reaps it.
+    package static func killAll() {
+        live.withLock { pids in
+            for pid in pids {
+                kill(-pid, SIGKILL)
+                kill(pid, SIGKILL)
+            }
+        }
+    }
+
     /// Gives the child until `deadline` to exit after it answered (or closed its pipe), then
     /// kills it: a plugin's exit handlers must not hold the host up either. Whatever the child
     /// leaves behind in its process group is killed, and what it wrote is passed on.
@@ -274,6 +291,7 @@ final class HelperProcess {
         if let finished { return finished }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        HelperProcess.live.withLock { _ = $0.remove(pid) }
         drainOutput()
         flushOutput()
         if droppedOutput > 0 {

@@ -25,6 +25,9 @@ public struct PluginCatalog {
         public var scanTimeout: Double
         public var handlerTimeout: Double
         public var isolate: Bool
+        /// This is the warm server, which runs no plugin code in its own process: trusted
+        /// plugins too run in workers, though they are described as the cold path runs them.
+        public var inServer = false
         /// Run untrusted plugin code in the sandbox where the kernel has one.
         public var sandbox: Bool
         public var verbose: Bool
@@ -104,7 +107,8 @@ public struct PluginCatalog {
             settings: PluginExecutor.Settings(paths: settings.paths, executable: settings.executable,
                                               environment: settings.environment,
                                               language: settings.language, handlerTimeout: settings.handlerTimeout,
-                                              isolate: settings.isolate, sandbox: settings.sandbox,
+                                              isolate: settings.isolate, inServer: settings.inServer,
+                                              sandbox: settings.sandbox,
                                               verbose: settings.verbose),
             logger: logger)
         var builder = PluginSetBuilder(logger: logger)

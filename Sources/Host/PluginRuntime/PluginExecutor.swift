@@ -18,6 +18,9 @@ package final class PluginExecutor {
         var handlerTimeout: Double
         /// Run every plugin in a worker, trusted or not.
         var isolate: Bool
+        /// The warm server: every plugin in a worker, though trusted ones are still described
+        /// as running in the host's process on the cold path (`runsInProcess`).
+        var inServer = false
         /// Run untrusted plugins' workers in the sandbox.
         var sandbox: Bool
         var verbose: Bool
@@ -51,6 +54,7 @@ package final class PluginExecutor {
         candidates[pluginID] = candidate
     }
 
+    /// Whether `candidate` runs in the host's process on the cold path (trusted, no `--isolate`).
     func runsInProcess(_ candidate: PluginCandidate) -> Bool {
         candidate.isTrusted && !settings.isolate
     }
@@ -68,7 +72,7 @@ package final class PluginExecutor {
         }
         let worker = workerCalls()
         let route = { [self] (pluginID: String) -> PluginCalls in
-            candidates[pluginID].map(runsInProcess) == true ? inProcess : worker
+            !settings.inServer && candidates[pluginID].map(runsInProcess) == true ? inProcess : worker
         }
         return PluginCalls(
             perform: { action, invocation in route(action.pluginID).perform(action, invocation) },

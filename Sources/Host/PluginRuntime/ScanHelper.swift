@@ -86,8 +86,12 @@ public struct ScanHelper {
             var restartAt: Int?
             asking: for index in batch.indices {
                 let candidate = batch[index]
-                marker?.record(candidate, language: language)
-                helper.send(try! JSONEncoder().encode(Question(scan: index)) + [UInt8(ascii: "\n")])
+                let scopesSignals = sandbox && !candidate.isTrusted && Sandbox.support.landlockABI >= 6
+                marker?.record(candidate, language: language, couldKillHost: !candidate.isTrusted && !scopesSignals)
+                // Encoding a struct of one integer cannot fail; were it to, the helper would get
+                // an empty line and answer that it cannot read the question.
+                let question = (try? JSONEncoder().encode(Question(scan: index))) ?? Data()
+                helper.send(question + [UInt8(ascii: "\n")])
                 switch answer(from: helper, about: index) {
                 case .result(let result):
                     results[next + index] = checked(result, from: candidate)

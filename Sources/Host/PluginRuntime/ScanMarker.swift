@@ -13,6 +13,11 @@ import HostModel
 /// plugin it names, so that one plugin cannot make every later command die. A host stopped by
 /// Ctrl-C or a signal from outside the scan helper's session removes the file first, so an
 /// interrupted scan blames no plugin (`standfit_scan_guard_arm`).
+///
+/// Only a plugin that could have sent the signal is blamed: an untrusted plugin scanned without
+/// a sandbox that scopes signals (Landlock ABI 6). A sandboxed one could not, and a trusted one
+/// (bundled or pinned) is trusted: a SIGKILL from elsewhere (a test, the OOM killer, a user's
+/// `kill -9`) during their scan only has them scanned again.
 public struct ScanMarker {
     let url: URL
 
@@ -21,6 +26,8 @@ public struct ScanMarker {
         var pid: Int32
         var language: String
         var candidate: PluginCandidate
+        /// Whether the plugin could have killed the host (nil in records of older hosts: yes).
+        var couldKillHost: Bool?
     }
 
     let directory: URL
@@ -33,8 +40,9 @@ public struct ScanMarker {
 
     /// Records that `candidate` is about to be scanned. Written without fsync: the file only
     /// has to outlive this process, not the machine.
-    func record(_ candidate: PluginCandidate, language: String) {
-        guard let data = try? JSONEncoder().encode(Contents(pid: getpid(), language: language, candidate: candidate)) else { return }
+    func record(_ candidate: PluginCandidate, language: String, couldKillHost: Bool) {
+        let contents = Contents(pid: getpid(), language: language, candidate: candidate, couldKillHost: couldKillHost)
+        guard let data = try? JSONEncoder().encode(contents) else { return }
         let temporary = url.path + ".\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
         rename(temporary, url.path)
@@ -61,11 +69,24 @@ public struct ScanMarker {
                 unlink(file.path)
                 continue
             }
-            if contents.pid != getpid(), kill(contents.pid, 0) == 0 || errno == EPERM { continue }
+            if contents.pid != getpid(), ScanMarker.isRunning(contents.pid) { continue }
             let path = contents.candidate.path
+            guard contents.couldKillHost ?? true else {
+                logger.debug("A host was killed while it scanned \(path), which could not have done it; it is scanned again.")
+                unlink(file.path)
+                continue
+            }
             let result = ScanResult.quarantined("Plugin \(path) was being scanned when the host was killed, so it is taken to have killed it; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).")
             cache?.store([(contents.candidate, result)], language: contents.language, at: date, logger: logger)
             unlink(file.path)
         }
+    }
+
+    /// Whether process `pid` runs: it exists and is not a zombie its parent has yet to reap.
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return true }
+        return !stat[stat.index(after: end)...].hasPrefix(" Z")
     }
 }

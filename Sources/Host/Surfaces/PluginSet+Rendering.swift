@@ -38,7 +38,7 @@ extension PluginSet {
             lines.append("\(plugin.id) \(plugin.version) (ABI \(plugin.abiMajor).\(plugin.abiMinor)): \(plugin.name)")
             lines.append("  path: \(plugin.path)")
             lines.append("  types: \(plugin.types.isEmpty ? "none" : plugin.types.joined(separator: ", "))")
-            lines.append("  runs: \(plugin.runsInProcess ? "in the host's process" : "in a worker process")\(plugin.isTrusted ? " (trusted)" : "")")
+            lines.append("  runs: \(plugin.runsInProcess ? "in the host's process (trusted; in a worker when the warm server runs it)" : "in a worker process\(plugin.isTrusted ? " (trusted)" : "")")")
         }
         for refusal in refusals {
             lines.append("\(refusal.isQuarantined ? "quarantined" : "refused"): \(refusal.path)")

@@ -78,8 +78,8 @@ enum RunCompletion {
     /// --require-trusted, the environment, and a logger that drops everything.
     private static func session(for line: CompletionLine) -> HostSession? {
         let options = HostOptions(manifestPath: line.manifest, defines: line.defines, locale: line.locale,
-                                  request: .thisProcess, executable: Executable.url,
-                                  requireTrusted: line.requireTrusted)
+                                  request: .current, executable: Executable.url,
+                                  requireTrusted: line.requireTrusted, inServer: Executable.isServer)
         let logger = Logger(label: "standfit-host.completion") { _ in SwiftLogNoOpLogHandler() }
         return try? HostSession(options: options, logger: logger)
     }

@@ -15,26 +15,59 @@ struct StandFitHostCommand: ParsableCommand {
         subcommands: [RunCommand.self, SayCommand.self, ListCommand.self, MenuCommand.self, RefreshCommand.self,
                       DynamicCommand.self, DonationsCommand.self, SuggestCommand.self, ExportCommand.self, PluginsCommand.self, DoctorCommand.self,
                       CompletionCommand.self,
+                      ServeCommand.self, ServerCommand.self,
                       ScanHelperCommand.self, HandlerWorkerCommand.self]
     )
 
-    /// ArgumentParser's `main`, plus the one place where a `HostError` a command throws becomes
-    /// its sentence (on stderr, or as the JSON document under `--json`) and exit status 5.
+    /// The cold path: runs this process's command, then starts a warm server for the next one
+    /// when none runs (`AutoStart`).
     static func main() {
-        var command: any ParsableCommand
-        do {
-            command = try parseAsRoot()
-        } catch {
-            exit(withError: error)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        switch parse(arguments) {
+        case .failure(let error):
+            // Help, --version, completion requests and usage errors start no server.
+            Foundation.exit(report(error))
+        case .success(let command):
+            let status = execute(command)
+            AutoStart.afterColdRun(command, request: .current)
+            Foundation.exit(status)
         }
+    }
+
+    /// The command `arguments` name, or why they name none (help and --version included).
+    static func parse(_ arguments: [String]) -> Result<any ParsableCommand, any Error> {
+        Result { try parseAsRoot(arguments) }
+    }
+
+    /// Runs `command` and answers its exit status. The one place where a `HostError` a command
+    /// throws becomes its sentence (on stderr, or as the JSON document under `--json`) and exit
+    /// status 5; the warm server runs commands through it too.
+    static func execute(_ command: any ParsableCommand) -> Int32 {
+        var command = command
         do {
             try command.run()
+            return 0
         } catch let error as HostError {
             Output.report(error, json: (command as? ReportsJSON)?.json ?? false)
-            Foundation.exit(Output.Status.configuration)
+            return Output.Status.configuration
         } catch {
-            exit(withError: error)
+            return report(error)
         }
+    }
+
+    /// What ArgumentParser's `exit(withError:)` prints for `error` (help and --version on
+    /// stdout, the rest on stderr), without exiting: its exit status.
+    static func report(_ error: any Error) -> Int32 {
+        let text = fullMessage(for: error)
+        let code = exitCode(for: error)
+        if !text.isEmpty {
+            if code == .success {
+                print(text)
+            } else {
+                FileHandle.standardError.write(Data((text + "\n").utf8))
+            }
+        }
+        return code.rawValue
     }
 }
 

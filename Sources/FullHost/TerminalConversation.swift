@@ -8,7 +8,7 @@ import HostIntents
 final class TerminalConversation: Conversation {
     /// A conversation when stdin is a terminal and `--no-input` was not given; nil otherwise.
     static func make(noInput: Bool) -> TerminalConversation? {
-        guard !noInput, HostRequest.thisProcess.stdinIsTerminal else { return nil }
+        guard !noInput, HostRequest.current.stdinIsTerminal else { return nil }
         return TerminalConversation()
     }
 
@@ -21,7 +21,7 @@ final class TerminalConversation: Conversation {
             lines.append("  \(String(repeating: " ", count: width - number.count))\(number). \(VisibleText.line(option))")
         }
         write(lines.joined(separator: "\n") + "\n> ")
-        return readLine(strippingNewline: true)
+        return LineInput.readLine()
     }
 
     func retry(_ reason: String) {

@@ -141,6 +141,6 @@ struct CompletionLine {
     /// `~/…` as the shell would expand it when the command runs.
     static func expandingTilde(_ path: String) -> String {
         guard path == "~" || path.hasPrefix("~/") else { return path }
-        return HostRequest.thisProcess.homeDirectory + path.dropFirst()
+        return HostRequest.current.homeDirectory + path.dropFirst()
     }
 }

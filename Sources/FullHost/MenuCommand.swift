@@ -26,7 +26,7 @@ struct MenuCommand: ParsableCommand {
         if global.json {
             throw ValidationError("menu is interactive and has no --json; use 'standfit-host list --json'.")
         }
-        guard HostRequest.thisProcess.stdinIsTerminal, HostRequest.thisProcess.stdoutIsTerminal else {
+        guard HostRequest.current.stdinIsTerminal, HostRequest.current.stdoutIsTerminal else {
             throw ValidationError("menu needs a terminal on standard input and output; in scripts use 'standfit-host list' to see the actions and 'standfit-host run TYPE' to run one.")
         }
     }

@@ -22,8 +22,8 @@ struct PluginsCommand: ParsableCommand {
         var requireTrusted = false
 
         func context() throws -> PluginContext {
-            let options = HostOptions(request: .thisProcess, executable: Executable.url,
-                                      requireTrusted: requireTrusted, verbose: global.verbose)
+            let options = HostOptions(request: .current, executable: Executable.url,
+                                      requireTrusted: requireTrusted, verbose: global.verbose, inServer: Executable.isServer)
             return try PluginContext(options: options, logger: global.logger)
         }
 
@@ -150,7 +150,7 @@ struct ScanHelperCommand: ParsableCommand {
     @Flag(name: .shortAndLong) var verbose = false
 
     func run() throws {
-        let status = ScanHelper.serve(request: .thisProcess, logger: GlobalOptions.logger(verbose: verbose))
+        let status = ScanHelper.serve(request: .current, logger: GlobalOptions.logger(verbose: verbose))
         if status != 0 { throw ExitCode(status) }
     }
 }
@@ -162,7 +162,7 @@ struct HandlerWorkerCommand: ParsableCommand {
     @Flag(name: .shortAndLong) var verbose = false
 
     func run() throws {
-        let status = HandlerWorker.serve(request: .thisProcess, logger: GlobalOptions.logger(verbose: verbose))
+        let status = HandlerWorker.serve(request: .current, logger: GlobalOptions.logger(verbose: verbose))
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -17,7 +17,7 @@ struct DonationsCommand: ParsableCommand {
 
     /// The host's state, where the donations are; no manifest or plugin is needed.
     static func state() throws(HostError) -> HostState {
-        try HostState(directory: HostRequest.thisProcess.paths.dataDirectory)
+        try HostState(directory: HostRequest.current.paths.dataDirectory)
     }
 
     struct List: ParsableCommand {

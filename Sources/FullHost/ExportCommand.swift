@@ -46,7 +46,7 @@ struct ExportCommand: ParsableCommand {
         }
 
         func run() throws {
-            let executable = Executable.url.path
+            let executable = Executable.command.path
             let (entry, path) = try { () throws(HostError) -> (DesktopEntry, String?) in
                 let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
                 if install {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import StandFitHost
+import WarmWire
 import HostModel
 import HostDispatch
 
@@ -51,8 +52,9 @@ struct ManifestOptions: ParsableArguments {
             if let pair = NamedArgument(parsing: define) { values[pair.name] = pair.value }
         }
         return HostOptions(manifestPath: manifest, defines: values, locale: locale,
-                           request: .thisProcess, executable: Executable.url,
-                           isolate: isolate, requireTrusted: requireTrusted, verbose: global.verbose)
+                           request: .current, executable: Executable.url,
+                           isolate: isolate, requireTrusted: requireTrusted, verbose: global.verbose,
+                           inServer: Executable.isServer)
     }
 }
 
@@ -63,6 +65,14 @@ struct IsolationOptions: ParsableArguments {
 }
 
 enum Executable {
+    /// This process is the warm server, which runs no plugin code in its own process: every
+    /// plugin call goes to a worker.
+    static var isServer: Bool { WarmServer.running != nil }
+
+    /// The command users type (the thin client), for what is written for people and desktops
+    /// to run: the desktop entry's Exec lines.
+    static var command: URL { URL(fileURLWithPath: WarmPlace.client(forFullHost: url.path)) }
+
     /// The running executable, symlinks resolved, so bundled plugins are found beside the real
     /// binary, and helpers start the same one.
     static var url: URL {

@@ -1,0 +1,47 @@
+import ArgumentParser
+import CWarmWire
+import Foundation
+import Glibc
+import HostModel
+import WarmWire
+
+/// After a cold command: when the mode is `auto` (STANDFIT_SERVER, else config.json's
+/// "server", else auto) and no server of this build answers, start one in the background for
+/// the next command. It is a daemon (double fork, its own session, every inherited descriptor
+/// closed, stdio on /dev/null, log in `$XDG_STATE_HOME/standfit/server.log`), so nothing of this
+/// command waits for it or is held open by it.
+enum AutoStart {
+    /// Whether a server is started after `command`: not after the helpers, the server's own
+    /// commands, or printing a completion script (help, --version and completion requests never
+    /// get here: they are not commands that ran).
+    static func startsServer(after command: any ParsableCommand) -> Bool {
+        !(command is ServeCommand || command is ServerCommand.Status || command is ServerCommand.Stop
+          || command is ScanHelperCommand || command is HandlerWorkerCommand || command is CompletionCommand)
+    }
+
+    static func afterColdRun(_ command: any ParsableCommand, request: HostRequest) {
+        guard startsServer(after: command), WarmServer.running == nil,
+              let config = try? HostConfig.load(from: request.paths.configDirectory),
+              config.serverMode(environment: request.environment) == .auto else { return }
+        let executable = Executable.url.path
+        guard let place = WarmPlace(fullHost: executable, environment: { request.environment[$0] }) else { return }
+        switch WarmPlace.state(of: place.directory) {
+        case .unsafe(let why):
+            Output.printError("warning: the warm server is not started, because its socket directory \(place.directory) \(why); fix it with 'chmod 700 \(place.directory)', or set STANDFIT_SERVER=off to always run cold.")
+            return
+        case .privateToUser:
+            if isListening(place.socketPath) { return }
+        case .missing:
+            break
+        }
+        let argv: [UnsafeMutablePointer<CChar>?] = [String]([executable, "serve", "--background"]).map { strdup($0) } + [nil]
+        let environment: [UnsafeMutablePointer<CChar>?] = request.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + environment).forEach { free($0) } }
+        _ = standfit_wire_spawn_daemon(executable, argv, environment)
+    }
+
+    /// Whether something accepts connections on `path` (a socket file alone may be stale).
+    private static func isListening(_ path: String) -> Bool {
+        WarmClient.connect(to: path) != nil
+    }
+}

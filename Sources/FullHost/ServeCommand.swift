@@ -1,0 +1,207 @@
+import ArgumentParser
+import CWarmWire
+import Foundation
+import Glibc
+import HostModel
+import Logging
+import WarmWire
+
+/// `serve`: the warm server in the foreground (what a supervisor runs); a cold command starts
+/// one in the background (`AutoStart`).
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the warm server in the foreground, so that commands answer in about a millisecond.",
+        discussion: """
+            Commands find the server through a socket in $XDG_RUNTIME_DIR/standfit (else \
+            /tmp/standfit-UID) named by the build, and run there with their own environment, \
+            directory and terminal. It exits after serverIdleTimeout seconds without a command \
+            (config.json, default 900). A cold command starts one in the background unless \
+            STANDFIT_SERVER or config.json's "server" is "off" or "manual".
+            """
+    )
+
+    @Flag(name: .shortAndLong, help: "Log each request on stderr (or in the log file with --background).")
+    var verbose = false
+
+    @Option(help: ArgumentHelp("Seconds without a command before the server exits (default: serverIdleTimeout in config.json, else 900).",
+                               valueName: "seconds"))
+    var idleTimeout: Double?
+
+    /// Started by a cold command: log in `$XDG_STATE_HOME/standfit/server.log`, and exit
+    /// quietly when another server of this build is already up.
+    @Flag(help: .hidden)
+    var background = false
+
+    func validate() throws {
+        if let idleTimeout, !(idleTimeout >= 1 && idleTimeout <= 86_400) {
+            throw ValidationError("--idle-timeout must be a number of seconds from 1 to 86400, got \(idleTimeout).")
+        }
+    }
+
+    func run() throws {
+        let request = HostRequest.current
+        let config = try HostConfig.load(from: request.paths.configDirectory)
+        let executable = Executable.url.path
+        guard let place = WarmPlace(fullHost: executable, environment: { request.environment[$0] }) else {
+            throw HostError(.configInvalid, "The server cannot identify its own binary \(executable); install standfit-host again.")
+        }
+        let logDescriptor = try openLog(request: request)
+        let logger = Logger(label: "standfit-host.server") { _ in
+            StderrLogHandler(level: verbose ? .debug : .info, descriptor: logDescriptor, timestamps: true)
+        }
+        let server = WarmServer(place: place, executable: executable,
+                                idleTimeout: idleTimeout ?? config.serverIdleTimeout, logger: logger)
+        switch server.listen() {
+        case .success(let listener):
+            // From here on, descriptors 0–2 are each request's, and /dev/null between them.
+            RequestScope.silenceStandardStreams()
+            _ = chdir("/")
+            server.serve(listener: listener)
+        case .failure(.alreadyRunning):
+            if background { return }
+            throw HostError(.configInvalid, "A server of this build is already running on \(place.socketPath); 'standfit-host server status' shows it, 'standfit-host server stop' stops it.")
+        case .failure(.refused(let why)):
+            logger.error("Not serving: \(why)")
+            throw HostError(.configInvalid, "The server cannot start: \(why).")
+        }
+    }
+
+    /// The server's log: stderr in the foreground, `$XDG_STATE_HOME/standfit/server.log` in the
+    /// background. A descriptor of its own, which requests' descriptors never replace.
+    private func openLog(request: HostRequest) throws(HostError) -> Int32 {
+        guard background else { return dup(STDERR_FILENO) }
+        let file = WarmServer.logFile(request: request)
+        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        let descriptor = open(file.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw HostError(.configInvalid, "The server cannot open its log \(file.path) (\(String(cString: strerror(errno)))); check that directory's permissions.")
+        }
+        return descriptor
+    }
+}
+
+extension WarmServer {
+    /// `$XDG_STATE_HOME/standfit/server.log` (else `~/.local/state/standfit/server.log`).
+    static func logFile(request: HostRequest) -> URL {
+        let state = request.environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? request.homeDirectory + "/.local/state"
+        return URL(fileURLWithPath: state).appendingPathComponent("standfit/server.log")
+    }
+}
+
+/// `server status` and `server stop`. Run through the warm path, the server answers about
+/// itself; run cold, there is no server of this build (or it is not used), and they say so.
+struct ServerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "server",
+        abstract: "Show or stop the warm server.",
+        subcommands: [Status.self, Stop.self]
+    )
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "status", abstract: "Show whether a warm server runs, and what it has done.")
+
+        @OptionGroup var global: GlobalOptions
+
+        struct Document: Encodable {
+            var running: Bool
+            var pid: Int32?
+            var build: String
+            var socket: String
+            var uptimeSeconds: Int?
+            var requestsServed: Int?
+            var workers: Int?
+            var log: String
+            var message: String
+        }
+
+        func run() throws {
+            let request = HostRequest.current
+            let place = try ServerCommand.place(request: request)
+            let log = WarmServer.logFile(request: request).path
+            try ServerCommand.askServer(place)
+            guard let server = WarmServer.running else {
+                let message = "No server of this build is running (socket \(place.socketPath)); the next command starts one unless STANDFIT_SERVER or config.json's \"server\" is off or manual."
+                Output.report(global, Document(running: false, build: place.build, socket: place.socketPath, log: log, message: message),
+                              message: \.message)
+                throw ExitCode(1)
+            }
+            let uptime = Int(Date().timeIntervalSince(server.started))
+            let served = server.requestsServed
+            let message = """
+                Server: running (pid \(getpid()), build \(place.build), up \(ServerCommand.duration(uptime)))
+                Socket: \(server.place.socketPath)
+                Requests served: \(served)
+                Workers: 0 (each plugin call runs in a worker process of its own)
+                Log: \(log)
+                """
+            Output.report(global, Document(running: true, pid: getpid(), build: server.place.build, socket: server.place.socketPath,
+                                           uptimeSeconds: uptime, requestsServed: served, workers: 0, log: log, message: message),
+                          message: \.message)
+        }
+    }
+
+    struct Stop: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "stop", abstract: "Stop the warm server of this build once this command has answered.")
+
+        @OptionGroup var global: GlobalOptions
+
+        struct Document: Encodable {
+            var stopped: Bool
+            var pid: Int32?
+            var message: String
+        }
+
+        func run() throws {
+            let place = try ServerCommand.place(request: .current)
+            try ServerCommand.askServer(place)
+            guard let server = WarmServer.running else {
+                Output.report(global, Document(stopped: false, message: "No server of this build was running (socket \(place.socketPath))."),
+                              message: \.message)
+                return
+            }
+            server.stop()
+            Output.report(global, Document(stopped: true, pid: getpid(),
+                                           message: "Stopped the server (pid \(getpid())) after \(server.requestsServed) requests."),
+                          message: \.message)
+        }
+    }
+
+    static func place(request: HostRequest) throws(HostError) -> WarmPlace {
+        let executable = Executable.url.path
+        guard let place = WarmPlace(fullHost: executable, environment: { request.environment[$0] }) else {
+            throw HostError(.configInvalid, "Cannot identify the host's binary \(executable); install standfit-host again.")
+        }
+        return place
+    }
+
+    /// Run cold (STANDFIT_SERVER=off, say) while a server of this build runs: the server
+    /// answers, as it would have on the warm path.
+    static func askServer(_ place: WarmPlace) throws {
+        guard WarmServer.running == nil else { return }
+        let request = HostRequest.current
+        let forwarded = WarmRequest(arguments: Array(CommandLine.arguments.dropFirst()),
+                                    environment: request.environment.map { "\($0.key)=\($0.value)" },
+                                    workingDirectory: request.workingDirectory.path, umask: UInt32(currentUmask()))
+        if case .exited(let status) = WarmClient.forward(forwarded, to: place) {
+            throw ExitCode(status)
+        }
+    }
+
+    private static func currentUmask() -> mode_t {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
+    }
+
+    /// 3 s, 4 min 12 s, 2 h 5 min.
+    static func duration(_ seconds: Int) -> String {
+        if seconds < 60 { return "\(seconds) s" }
+        if seconds < 3600 { return "\(seconds / 60) min \(seconds % 60) s" }
+        return "\(seconds / 3600) h \((seconds % 3600) / 60) min"
+    }
+}

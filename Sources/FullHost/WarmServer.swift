@@ -1,0 +1,311 @@
+import ArgumentParser
+import CHostSystem
+import CWarmWire
+import Foundation
+import Glibc
+import HostModel
+import Logging
+import PluginRuntime
+import WarmWire
+
+/// The warm instance: one process per user and build that keeps running between commands and
+/// runs each command the thin client hands it, on the client's descriptors, with the client's
+/// environment, directory and umask (`RequestScope`), through the same code as a cold run.
+///
+/// It never runs plugin code in its own process: every plugin call goes to a worker process
+/// (the `--isolate` route). Requests run one at a time; a connection waits for its turn. It
+/// exits when idle for `serverIdleTimeout`, when `server stop` asks, and, once idle, when its
+/// binary was replaced (a new build serves from a socket of its own).
+final class WarmServer: @unchecked Sendable {
+    /// The server this process is, while it serves.
+    ///
+    /// Rationale for `nonisolated(unsafe)`: set once before the first connection is accepted.
+    nonisolated(unsafe) static var running: WarmServer?
+
+    let place: WarmPlace
+    /// This binary, whose identity names the socket.
+    let executable: String
+    let idleTimeout: Double
+    let started = Date()
+    let logger: Logger
+
+    /// One request at a time: a request takes on process-wide state.
+    private let requestLock = NSLock()
+    /// Connections being served, requests served, when the last one ended, and a stop asked for.
+    private let state = NSLock()
+    private var connections = 0
+    private(set) var served = 0
+    private var lastActivity = ContinuousClock.now
+    private var stopAsked = false
+
+    init(place: WarmPlace, executable: String, idleTimeout: Double, logger: Logger) {
+        self.place = place
+        self.executable = executable
+        self.idleTimeout = idleTimeout
+        self.logger = logger
+    }
+
+    /// How many requests it has served.
+    var requestsServed: Int { state.withLock { served } }
+
+    /// Asks the server to exit once the request under way has answered.
+    func stop() {
+        state.withLock { stopAsked = true }
+    }
+
+    /// Why a server could not start.
+    enum StartFailure: Error {
+        /// Another server of this build holds the lock.
+        case alreadyRunning
+        case refused(String)
+    }
+
+    /// Binds the socket (after taking the build's lock, so two servers never share one).
+    func listen() -> Result<Int32, StartFailure> {
+        switch WarmPlace.state(of: place.directory) {
+        case .privateToUser:
+            break
+        case .missing:
+            guard mkdir(place.directory, 0o700) == 0 || errno == EEXIST else {
+                return .failure(.refused("cannot create the socket directory \(place.directory) (\(String(cString: strerror(errno)))); check that its parent exists and is yours"))
+            }
+            if case .unsafe(let why) = WarmPlace.state(of: place.directory) {
+                return .failure(.refused("the socket directory \(place.directory) \(why)"))
+            }
+        case .unsafe(let why):
+            return .failure(.refused("the socket directory \(place.directory) \(why); fix it with 'chmod 700 \(place.directory)' (or remove it) and start the server again"))
+        }
+        let lock = open(place.lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard lock >= 0 else {
+            return .failure(.refused("cannot open \(place.lockPath) (\(String(cString: strerror(errno))))"))
+        }
+        // The lock is held, on this descriptor, until the process ends.
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            close(lock)
+            return .failure(.alreadyRunning)
+        }
+        // Its pid, for whoever must stop it without the protocol (a test, a script).
+        _ = ftruncate(lock, 0)
+        let pid = Array("\(getpid())\n".utf8)
+        _ = pid.withUnsafeBytes { pwrite(lock, $0.baseAddress, $0.count, 0) }
+        guard var address = UnixAddress.make(place.socketPath) else {
+            return .failure(.refused("the socket path \(place.socketPath) is longer than a Unix socket allows; set XDG_RUNTIME_DIR to a shorter directory"))
+        }
+        // A socket left by a server that was killed: the lock says no server owns it now.
+        unlink(place.socketPath)
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard listener >= 0, bound == 0, Glibc.listen(listener, 128) == 0 else {
+            let code = errno
+            if listener >= 0 { close(listener) }
+            return .failure(.refused("cannot listen on \(place.socketPath) (\(String(cString: strerror(code))))"))
+        }
+        chmod(place.socketPath, 0o600)
+        return .success(listener)
+    }
+
+    /// Accepts connections until it is time to exit; removes its socket then.
+    func serve(listener: Int32) {
+        WarmServer.running = self
+        logger.info("Serving \(place.socketPath) (pid \(getpid()), build \(place.build), idle timeout \(Int(idleTimeout)) s)")
+        var identity = socketIdentity()
+        // SIGTERM, SIGINT and SIGHUP end the server cleanly: its socket removed, its workers killed.
+        let stopSignals = SignalPipe.install([SIGTERM, SIGINT, SIGHUP])
+        while true {
+            var pollers = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: stopSignals, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&pollers, 2, 1000)
+            if ready > 0 && pollers[1].revents != 0, let signal = SignalPipe.next() {
+                logger.info("Exiting: signal \(signal) (\(requestsServed) requests served)")
+                HelperProcess.killAll()
+                if let current = socketIdentity(), let identity, current.0 == identity.0, current.1 == identity.1 {
+                    unlink(place.socketPath)
+                }
+                close(listener)
+                return
+            }
+            if ready > 0 && pollers[0].revents != 0 {
+                let connection = accept(listener, nil, nil)
+                if connection >= 0 {
+                    _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+                    state.withLock { connections += 1 }
+                    Thread.detachNewThread { [self] in
+                        handle(WireConnection(descriptor: connection))
+                        state.withLock {
+                            connections -= 1
+                            lastActivity = .now
+                        }
+                    }
+                }
+                continue
+            }
+            if let reason = reasonToExit(identity: &identity) {
+                logger.info("Exiting: \(reason) (\(requestsServed) requests served)")
+                if let current = socketIdentity(), let identity, current.0 == identity.0, current.1 == identity.1 {
+                    unlink(place.socketPath)
+                }
+                close(listener)
+                return
+            }
+        }
+    }
+
+    /// Why the server should exit now, if it should: only when no connection is being served.
+    private func reasonToExit(identity: inout (dev_t, ino_t)?) -> String? {
+        let (busy, idle, stopAsked) = state.withLock { (connections > 0, ContinuousClock.now - lastActivity, self.stopAsked) }
+        guard !busy else { return nil }
+        if stopAsked { return "asked to stop" }
+        if idle >= .seconds(idleTimeout) { return "idle for \(Int(idleTimeout)) s" }
+        if WarmPlace.buildIdentity(of: executable) != place.build { return "its binary \(executable) was replaced" }
+        guard let current = socketIdentity(), let known = identity, current.0 == known.0, current.1 == known.1 else {
+            return "its socket \(place.socketPath) was removed or replaced"
+        }
+        return nil
+    }
+
+    private func socketIdentity() -> (dev_t, ino_t)? {
+        var info = stat()
+        guard lstat(place.socketPath, &info) == 0 else { return nil }
+        return (info.st_dev, info.st_ino)
+    }
+
+    // MARK: One connection
+
+    /// Commands that must not run in the server: the full-screen menu drives the terminal in
+    /// the client's own process (cold), and the helpers and the server itself are processes of
+    /// their own.
+    static func runsCold(_ command: any ParsableCommand) -> Bool {
+        command is MenuCommand || command is ServeCommand || command is ScanHelperCommand
+            || command is HandlerWorkerCommand
+    }
+
+    private func handle(_ connection: WireConnection) {
+        var peerUID: uid_t = 0, peerPID: pid_t = 0
+        guard standfit_wire_peer(connection.descriptor, &peerUID, &peerPID) == 0 else { return }
+        guard peerUID == getuid() else {
+            logger.warning("Refused a connection from user \(peerUID) (pid \(peerPID)): this server serves user \(getuid()) only.")
+            return
+        }
+        guard case .frame(.request(let request)) = connection.receive(timeout: 2000) else { return }
+        let descriptors = connection.takeDescriptors()
+        guard descriptors.count == 3 else {
+            descriptors.forEach { close($0) }
+            return
+        }
+        requestLock.lock()
+        defer { requestLock.unlock() }
+        let scope = RequestScope(request, descriptors: descriptors)
+        defer { scope.leave() }
+        let parsed = StandFitHostCommand.parse(request.arguments)
+        if case .success(let command) = parsed {
+            if WarmServer.runsCold(command) {
+                connection.send(.runCold)
+                return
+            }
+            if !(command is ServerCommand.Status || command is ServerCommand.Stop),
+               let mode = try? HostConfig.load(from: HostRequest.current.paths.configDirectory)
+                .serverMode(environment: HostRequest.current.environment), mode == .off {
+                connection.send(.runCold)
+                return
+            }
+        }
+        // Nothing has run yet: a client that gave up meanwhile runs the command cold itself.
+        guard connection.send(.accepted) == 0, connection.receive(timeout: 5000) == .frame(.go) else { return }
+        let watch = CancelWatch(connection: connection, scope: scope, logger: logger)
+        LineInput.cancelDescriptor = watch.cancelled
+        let status: Int32 = switch parsed {
+        case .failure(let error): StandFitHostCommand.report(error)
+        case .success(let command): StandFitHostCommand.execute(command)
+        }
+        standfit_stdio_flush()
+        LineInput.cancelDescriptor = -1
+        state.withLock { served += 1 }
+        watch.finish(status: status)
+    }
+}
+
+/// Watches a running request's connection for the client's cancel message (Ctrl-C, SIGTERM,
+/// SIGHUP) or its going away. A cancel kills the request's plugin workers, silences what the
+/// request still writes, wakes a prompt, and answers the client at once with 128 + the signal.
+private final class CancelWatch: @unchecked Sendable {
+    private let connection: WireConnection
+    private let scope: RequestScope
+    private let logger: Logger
+    /// Readable once the request is cancelled.
+    let cancelled: Int32
+    private let cancelWrite: Int32
+    private let stopRead: Int32
+    private let stopWrite: Int32
+    private let lock = NSLock()
+    private var answered = false
+    private let done = DispatchSemaphore(value: 0)
+
+    init(connection: WireConnection, scope: RequestScope, logger: Logger) {
+        self.connection = connection
+        self.scope = scope
+        self.logger = logger
+        var ends: [Int32] = [0, 0]
+        _ = standfit_wire_pipe(&ends)
+        (cancelled, cancelWrite) = (ends[0], ends[1])
+        _ = standfit_wire_pipe(&ends)
+        (stopRead, stopWrite) = (ends[0], ends[1])
+        Thread.detachNewThread { [self] in
+            watch()
+            done.signal()
+        }
+    }
+
+    private func watch() {
+        while true {
+            var pollers = [pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0)]
+            if poll(&pollers, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if pollers[1].revents != 0 { return }
+            switch connection.receive(timeout: 0) {
+            case .timedOut:
+                continue
+            case .frame(.cancel(let signal)):
+                cancel(answer: 128 + signal, why: "the client was sent signal \(signal)")
+                return
+            default:
+                cancel(answer: nil, why: "the client went away")
+                return
+            }
+        }
+    }
+
+    private func cancel(answer: Int32?, why: String) {
+        let first = lock.withLock { () -> Bool in
+            guard !answered else { return false }
+            answered = true
+            return true
+        }
+        guard first else { return }
+        logger.info("Cancelled a request: \(why)")
+        HelperProcess.killAll()
+        scope.silence()
+        var byte: UInt8 = 1
+        _ = write(cancelWrite, &byte, 1)
+        if let answer { connection.send(.exit(status: answer)) }
+    }
+
+    /// The request ended: answers its status unless a cancel answered first, and stops watching.
+    func finish(status: Int32) {
+        let first = lock.withLock { () -> Bool in
+            defer { answered = true }
+            return !answered
+        }
+        if first { connection.send(.exit(status: status)) }
+        var byte: UInt8 = 1
+        _ = write(stopWrite, &byte, 1)
+        done.wait()
+        [cancelled, cancelWrite, stopRead, stopWrite].forEach { close($0) }
+    }
+}

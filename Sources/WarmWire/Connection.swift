@@ -1,0 +1,103 @@
+import CWarmWire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One end of a client–server connection: whole frames out, whole frames in, descriptors
+/// passed alongside.
+public final class WireConnection {
+    /// The most a frame's payload may hold (a request carries the whole environment).
+    public static let payloadLimit = 8 << 20
+
+    public let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var receivedDescriptors: [Int32] = []
+
+    /// What one `receive` gave.
+    public enum Received: Equatable {
+        case frame(Frame)
+        /// The other end closed the connection.
+        case end
+        case timedOut
+        /// Bytes that are not a frame of this protocol (or a frame over the limit).
+        case malformed
+        /// The connection failed with this error number.
+        case failed(Int32)
+    }
+
+    /// Takes ownership of `descriptor`.
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+        receivedDescriptors.forEach { close($0) }
+    }
+
+    /// Sends `frame`, with `descriptors` attached. Returns 0, or an error number.
+    @discardableResult
+    public func send(_ frame: Frame, descriptors: [Int32] = []) -> Int32 {
+        let bytes = frame.bytes
+        let status = bytes.withUnsafeBytes { raw in
+            descriptors.withUnsafeBufferPointer { fds in
+                standfit_wire_send(descriptor, raw.baseAddress, raw.count, fds.baseAddress, Int32(fds.count))
+            }
+        }
+        return status == 0 ? 0 : errno
+    }
+
+    /// The descriptors received so far; the caller owns them from here on.
+    public func takeDescriptors() -> [Int32] {
+        defer { receivedDescriptors = [] }
+        return receivedDescriptors
+    }
+
+    /// The next frame, waiting at most `timeout` milliseconds for it (-1: for ever).
+    public func receive(timeout: Int32) -> Received {
+        let deadline = timeout < 0 ? nil : Clock.milliseconds() + Int64(timeout)
+        while true {
+            if buffer.count >= 5 {
+                let length = Int(buffer[1]) | Int(buffer[2]) << 8 | Int(buffer[3]) << 16 | Int(buffer[4]) << 24
+                guard length <= WireConnection.payloadLimit else { return .malformed }
+                if buffer.count >= 5 + length {
+                    let frame = Frame.decode(kind: buffer[0], payload: Array(buffer[5..<(5 + length)]))
+                    buffer.removeFirst(5 + length)
+                    return frame.map(Received.frame) ?? .malformed
+                }
+            }
+            var remaining: Int32 = -1
+            if let deadline {
+                remaining = Int32(max(0, min(deadline - Clock.milliseconds(), Int64(Int32.max))))
+            }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, remaining)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return .failed(errno)
+            }
+            if ready == 0 { return .timedOut }
+            var chunk = [UInt8](repeating: 0, count: 64 << 10)
+            var fds = [Int32](repeating: -1, count: 4)
+            var fdCount: Int32 = 0
+            let count = chunk.withUnsafeMutableBytes { raw in
+                standfit_wire_receive(descriptor, raw.baseAddress, raw.count, &fds, 4, &fdCount)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failed(errno)
+            }
+            receivedDescriptors += fds.prefix(Int(fdCount))
+            if count == 0 { return .end }
+            buffer += chunk.prefix(count)
+        }
+    }
+}
+
+enum Clock {
+    static func milliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+    }
+}

@@ -1,0 +1,152 @@
+import CWarmWire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The client's side: hands one command to the server of this build and waits for its exit
+/// status, or says that the command must run cold (no server, an unsafe directory, a server
+/// that does not answer in time or speaks another protocol). A request the server accepted is
+/// never run again here, whatever happens to the server.
+public enum WarmClient {
+    public enum Result: Equatable {
+        /// The server ran the command; exit with this status.
+        case exited(Int32)
+        /// Run the command in this process's place (the full host, cold).
+        case runCold
+    }
+
+    /// How long a server has to accept a request before the client runs it cold.
+    public static let acceptTimeout: Int32 = 1000
+
+    /// The signals the client turns into a cancel message: Ctrl-C, kill, a closed terminal.
+    static let cancelSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Forwards `request` with this process's descriptors 0, 1 and 2 to the server at `place`.
+    public static func forward(_ request: WarmRequest, to place: WarmPlace) -> Result {
+        guard WarmPlace.state(of: place.directory) == .privateToUser,
+              (0...2).allSatisfy({ fcntl($0, F_GETFD) >= 0 }),
+              let connection = connect(to: place.socketPath) else { return .runCold }
+        var serverUID: uid_t = 0, serverPID: pid_t = 0
+        guard standfit_wire_peer(connection.descriptor, &serverUID, &serverPID) == 0, serverUID == getuid(),
+              connection.send(.request(request), descriptors: [0, 1, 2]) == 0,
+              connection.receive(timeout: acceptTimeout) == .frame(.accepted) else { return .runCold }
+        let signals = SignalPipe.install(cancelSignals)
+        defer { SignalPipe.restore() }
+        // Until the server has "go", it runs nothing; after it, the request is the server's.
+        guard connection.send(.go) == 0 else { return .runCold }
+        while true {
+            var pollers = [pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
+            if poll(&pollers, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                return serverLost(request, pid: serverPID)
+            }
+            if pollers[1].revents != 0, let signal = SignalPipe.next() {
+                connection.send(.cancel(signal: signal))
+            }
+            guard pollers[0].revents != 0 else { continue }
+            switch connection.receive(timeout: 0) {
+            case .frame(.exit(let status)): return .exited(status)
+            case .timedOut: continue
+            default: return serverLost(request, pid: serverPID)
+            }
+        }
+    }
+
+    /// A connection to the socket at `path`, or nil when nothing listens there.
+    public static func connect(to path: String) -> WireConnection? {
+        guard var address = UnixAddress.make(path) else { return nil }
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return nil }
+        let connection = WireConnection(descriptor: descriptor)
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return status == 0 ? connection : nil
+    }
+
+    /// The server ended after it accepted the request: say so, and do not run it again.
+    private static func serverLost(_ request: WarmRequest, pid: pid_t) -> Result {
+        let message = "standfit-host: the standfit-host server (pid \(pid)) ended while it ran \(describe(request.arguments)); "
+            + "the command was not run again, so check whether it took effect before you repeat it.\n"
+        _ = message.withCString { write(2, $0, strlen($0)) }
+        return .exited(4)
+    }
+
+    /// `run TYPE` names the type; any other command its name.
+    static func describe(_ arguments: [String]) -> String {
+        let words = arguments.filter { !$0.hasPrefix("-") && !$0.contains("=") }
+        if let run = words.firstIndex(of: "run"), run + 1 < words.count {
+            return "'\(words[run + 1])'"
+        }
+        return words.first.map { "'\($0)'" } ?? "the command"
+    }
+}
+
+/// Signals turned into bytes on a pipe (the only thing a signal handler may safely do here),
+/// for a poll loop to act on: the client sends Ctrl-C, SIGTERM and SIGHUP on as a cancel
+/// message; the server ends cleanly on them. One per process.
+public enum SignalPipe {
+    /// Rationale for `nonisolated(unsafe)`: set before the handlers are installed, then only
+    /// read (by them and by `next`).
+    nonisolated(unsafe) private static var ends: [Int32] = [-1, -1]
+    nonisolated(unsafe) private static var previous: [Int32: sigaction] = [:]
+
+    /// Catches `signals` from now on; answers the pipe's read end (-1 when no pipe could be made).
+    @discardableResult
+    public static func install(_ signals: [Int32]) -> Int32 {
+        if ends[0] < 0 {
+            var pipeEnds: [Int32] = [0, 0]
+            guard standfit_wire_pipe(&pipeEnds) == 0 else { return -1 }
+            ends = pipeEnds
+        }
+        for signal in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(SignalPipe.ends[1], &byte, 1)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            var old = sigaction()
+            sigaction(signal, &action, &old)
+            previous[signal] = old
+        }
+        // A parent may have started this process with them blocked (a mask survives exec).
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signal in signals { sigaddset(&unblock, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        return ends[0]
+    }
+
+    /// Puts back what the signals did before `install`.
+    public static func restore() {
+        for (signal, var old) in previous { sigaction(signal, &old, nil) }
+        previous = [:]
+    }
+
+    /// The next signal caught, if any.
+    public static func next() -> Int32? {
+        var byte: UInt8 = 0
+        return read(ends[0], &byte, 1) == 1 ? Int32(byte) : nil
+    }
+}
+
+/// A Unix socket address.
+public enum UnixAddress {
+    /// The address of `path`, or nil when the path is too long for one (107 bytes).
+    public static func make(_ path: String) -> sockaddr_un? {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return address
+    }
+}

@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public enum WarmWire {
+    /// Part of the socket's name: a client and a server that frame messages differently never meet.
+    public static let protocolVersion = 1
+    /// The full host's file name: beside the thin client in a build tree, in
+    /// `libexec/standfit/` under an installed prefix.
+    public static let fullHostName = "standfit-host-full"
+    /// `STANDFIT_SERVER`: off, manual or auto.
+    public static let modeVariable = "STANDFIT_SERVER"
+}
+
+/// Where the server of one build listens, and whether that place can be trusted.
+public struct WarmPlace: Equatable, Sendable {
+    /// `$XDG_RUNTIME_DIR/standfit`, else `/tmp/standfit-UID`.
+    public let directory: String
+    /// The build's identity: which full host binary this is.
+    public let build: String
+
+    public init(directory: String, build: String) {
+        self.directory = directory
+        self.build = build
+    }
+
+    /// The place for the full host at `fullHost`, from the request's environment.
+    public init?(fullHost: String, environment: (String) -> String?) {
+        guard let build = WarmPlace.buildIdentity(of: fullHost) else { return nil }
+        self.init(directory: WarmPlace.runtimeDirectory(environment: environment), build: build)
+    }
+
+    public var socketPath: String { "\(directory)/host-\(build).sock" }
+    /// Held (flock) by the one server of this build for as long as it runs.
+    public var lockPath: String { "\(directory)/host-\(build).lock" }
+
+    /// The directory the sockets live in: `$XDG_RUNTIME_DIR/standfit` when XDG_RUNTIME_DIR is
+    /// an absolute path, else `/tmp/standfit-UID`.
+    public static func runtimeDirectory(environment: (String) -> String?) -> String {
+        if let runtime = environment("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") {
+            return (runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime) + "/standfit"
+        }
+        return "/tmp/standfit-\(getuid())"
+    }
+
+    /// What a socket directory is.
+    public enum DirectoryState: Equatable, Sendable {
+        case missing
+        /// A directory of this user's with no group or other permission bits: safe.
+        case privateToUser
+        /// Anything else, with why, in words.
+        case unsafe(String)
+    }
+
+    /// Checks `directory` as sshd's StrictModes and chg do: it must be a real directory (not a
+    /// link), owned by this user, with no permission for group or others.
+    public static func state(of directory: String) -> DirectoryState {
+        var info = stat()
+        guard lstat(directory, &info) == 0 else {
+            return errno == ENOENT ? .missing : .unsafe("cannot be read (\(String(cString: strerror(errno))))")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return .unsafe("is not a directory") }
+        guard info.st_uid == getuid() else { return .unsafe("belongs to user \(info.st_uid), not to you (\(getuid()))") }
+        let mode = info.st_mode & 0o777
+        guard mode & 0o077 == 0 else { return .unsafe("has mode \(String(mode, radix: 8)), which lets others in; it must be 700") }
+        return .privateToUser
+    }
+
+    /// The identity of the full host binary: its device, inode, size and modification time,
+    /// hashed to a short name (a socket path has at most 107 bytes). Replacing or rebuilding the
+    /// binary changes it.
+    ///
+    /// Rationale: FNV-1a by hand, not swift-crypto, because the thin client links neither
+    /// Foundation nor Crypto; the hash only names the socket, inside a directory only the user
+    /// can enter, so it needs no resistance to forgery.
+    public static func buildIdentity(of fullHost: String) -> String? {
+        var info = stat()
+        guard stat(fullHost, &info) == 0 else { return nil }
+        let facts = "\(WarmWire.protocolVersion):\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in facts.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "\(WarmWire.protocolVersion)-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// Where the full host for the thin client at `client` may be, in order:
+    /// `../libexec/standfit/standfit-host-full` under an installed prefix, else
+    /// `standfit-host-full` beside it (a build tree).
+    public static func fullHostCandidates(besideClient client: String) -> [String] {
+        let directory = client.lastIndex(of: "/").map { String(client[..<$0]) } ?? "."
+        return [directory + "/../libexec/standfit/" + WarmWire.fullHostName, directory + "/" + WarmWire.fullHostName]
+    }
+
+    /// The first of `fullHostCandidates` that can be run.
+    public static func fullHost(besideClient client: String) -> String? {
+        fullHostCandidates(besideClient: client).first { access($0, X_OK) == 0 }
+    }
+
+    /// The command users type for the full host at `fullHost`: `bin/standfit-host` of an
+    /// installed prefix, `standfit-host` beside it in a build tree, else the full host itself.
+    public static func client(forFullHost fullHost: String) -> String {
+        let directory = fullHost.lastIndex(of: "/").map { String(fullHost[..<$0]) } ?? "."
+        let suffix = "/libexec/standfit"
+        let candidates = directory.hasSuffix(suffix)
+            ? [String(directory.dropLast(suffix.count)) + "/bin/standfit-host"] : [directory + "/standfit-host"]
+        return candidates.first { access($0, X_OK) == 0 } ?? fullHost
+    }
+
+    /// The path of the running executable (`/proc/self/exe`), else `fallback`.
+    public static func runningExecutable(fallback: String) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return fallback }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
