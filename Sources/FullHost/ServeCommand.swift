@@ -62,7 +62,7 @@ struct ServeCommand: ParsableCommand {
             if background { return }
             throw HostError(.configInvalid, "A server of this build is already running on \(place.socketPath); 'standfit-host server status' shows it, 'standfit-host server stop' stops it.")
         case .failure(.refused(let why)):
-            logger.error("Not serving: \(why)")
+            if background { logger.error("Not serving: \(why)") }
             throw HostError(.configInvalid, "The server cannot start: \(why).")
         }
     }

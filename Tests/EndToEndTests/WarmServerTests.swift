@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The warm server itself: auto-start, status and stop, per-request facts against a cold run,
+/// an unsafe socket directory, a server killed mid-request, and Ctrl-C. Each test manages its
+/// own server, whichever path the suite runs on, and leaves none behind.
+@Suite("The warm server")
+struct WarmServerTests {
+    static let hang = FixturePlugins.zoo("hang-handler.so")
+
+    /// The client run with `sandbox`'s environment as it is (not through the harness's server).
+    static func host(_ sandbox: HostSandbox, _ arguments: String...) -> ProcessResult {
+        runProcess(Fixtures.hostBinary, arguments: arguments, environment: sandbox.environment)
+    }
+
+    /// Waits until `condition` holds, for at most `seconds`.
+    static func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            if Date() > deadline { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
+    struct Status: Decodable {
+        var running: Bool
+        var pid: Int32?
+        var requestsServed: Int?
+        var socket: String
+    }
+
+    @Test("a cold command starts a server in the background; the next is served warm; status and stop")
+    func autoStart() throws {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "auto"
+        let first = Self.host(sandbox, "run", "logexercise", "exercise=squats", "count=20")
+        #expect(first == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
+        #expect(Self.eventually { sandbox.server.listening() }, "no server was started")
+        let second = Self.host(sandbox, "run", "logexercise", "exercise=squats", "count=5")
+        #expect(second == ProcessResult(status: 0, stdout: "Logged 5 squats\n", stderr: ""))
+        let status = Self.host(sandbox, "server", "status", "--json")
+        #expect(status.status == 0)
+        let document = try JSONDecoder().decode(Status.self, from: Data(status.stdout.utf8))
+        #expect(document.running)
+        #expect(document.requestsServed == 1)
+        #expect(document.socket.hasPrefix(sandbox.server.socketDirectory.path + "/host-"))
+        let pid = try #require(document.pid)
+        let log = try String(contentsOf: sandbox.root.appendingPathComponent("state/standfit/server.log"), encoding: .utf8)
+        #expect(log.contains("standfit-host: info: Serving \(document.socket) (pid \(pid),"))
+        #expect(Self.host(sandbox, "server", "stop") == ProcessResult(status: 0, stdout: "Stopped the server (pid \(pid)) after 2 requests.\n", stderr: ""))
+        #expect(Self.eventually { kill(pid, 0) != 0 }, "the server did not exit")
+        #expect(!sandbox.server.listening())
+        var manual = sandbox
+        manual.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        #expect(Self.host(manual, "server", "status") == ProcessResult(status: 1, stdout: """
+            No server of this build is running (socket \(document.socket)); the next command starts one unless STANDFIT_SERVER or config.json's "server" is off or manual.
+
+            """, stderr: ""))
+        // Both runs are in the log once each.
+        #expect(Self.host(manual, "run", "viewstreak").stdout == "Streak: 1 day\n")
+    }
+
+    @Test("each request runs with its own language, time zone, clock and plugin path: warm answers as cold does")
+    func perRequestFacts() throws {
+        let sandbox = HostSandbox.standFit()
+        sandbox.server.start(environment: sandbox.environment)
+        #expect(sandbox.server.listening())
+        let variants: [[String: String]] = [
+            ["LANG": "nl_NL.UTF-8"],
+            ["TZ": "Asia/Tokyo", "STANDFIT_NOW": "2026-11-22T23:30:00Z"],
+            ["TZ": "America/New_York", "LANG": "en_US.UTF-8"],
+            ["STANDFIT_PLUGIN_PATH": Fixtures.cExamplePlugin.path],
+        ]
+        for variant in variants {
+            for arguments in [["run", "logexercise", "exercise=squats", "count=3"], ["run", "viewprogress"], ["list"]] {
+                var warm = sandbox, cold = sandbox
+                warm.extraEnvironment.merge(variant) { $1 }
+                warm.extraEnvironment["STANDFIT_SERVER"] = "manual"
+                cold.extraEnvironment.merge(variant) { $1 }
+                cold.extraEnvironment["STANDFIT_SERVER"] = "off"
+                let coldResult = runProcess(Fixtures.hostBinary, arguments: arguments, environment: cold.environment)
+                let warmResult = runProcess(Fixtures.hostBinary, arguments: arguments, environment: warm.environment)
+                // Logging twice changes what progress shows; compare each command with itself.
+                if arguments.count > 1 && arguments[1] == "logexercise" {
+                    #expect(warmResult.status == coldResult.status && warmResult.stderr == coldResult.stderr, "\(variant) \(arguments)")
+                } else {
+                    #expect(warmResult == coldResult, "\(variant) \(arguments)")
+                }
+            }
+        }
+        let status = Self.host(sandbox, "server", "status", "--json")
+        let document = try JSONDecoder().decode(Status.self, from: Data(status.stdout.utf8))
+        #expect(document.requestsServed == variants.count * 3)
+    }
+
+    @Test("a socket directory others can enter is refused: the command runs cold and says how to fix it")
+    func unsafeDirectory() throws {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "auto"
+        let directory = sandbox.server.socketDirectory
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        chmod(directory.path, 0o755)
+        #expect(Self.host(sandbox, "run", "logexercise", "exercise=squats", "count=20") == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: """
+            standfit-host: warning: the warm server is not started, because its socket directory \(directory.path) has mode 755, which lets others in; it must be 700; fix it with 'chmod 700 \(directory.path)', or set STANDFIT_SERVER=off to always run cold.
+
+            """))
+        var served = sandbox
+        served.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        let serve = runProcess(Fixtures.fullHostBinary, arguments: ["serve"], environment: served.environment)
+        #expect(serve == ProcessResult(status: 5, stdout: "", stderr: """
+            standfit-host: error: The server cannot start: the socket directory \(directory.path) has mode 755, which lets others in; it must be 700; fix it with 'chmod 700 \(directory.path)' (or remove it) and start the server again.
+
+            """))
+        #expect(!sandbox.server.listening())
+    }
+
+    @Test("a server killed while it runs a command: the client says so in one sentence and does not run it again")
+    func serverKilledMidRequest() throws {
+        let sandbox = HostSandbox.zoo([Self.hang])
+        sandbox.writeConfig(#"{"scanTimeout": 30, "handlerTimeout": 30}"#)
+        var manual = sandbox
+        manual.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        sandbox.server.start(environment: manual.environment)
+        let server = try #require(sandbox.server.pid)
+        let result = Locked<ProcessResult?>(nil)
+        let environment = manual.environment
+        let thread = Thread { result.update { $0 = runProcess(Fixtures.hostBinary, arguments: ["run", "com.zoo.hang-handler.run"], environment: environment) } }
+        thread.start()
+        var workers: [pid_t] = []
+        #expect(Self.eventually {
+            workers = ProcessTable.children(of: server)
+            return !workers.isEmpty
+        }, "the server started no worker")
+        kill(server, SIGKILL)
+        #expect(Self.eventually { result.value != nil })
+        #expect(result.value == ProcessResult(status: 4, stdout: "", stderr: """
+            standfit-host: the standfit-host server (pid \(server)) ended while it ran 'com.zoo.hang-handler.run'; the command was not run again, so check whether it took effect before you repeat it.
+
+            """))
+        // The worker dies with its server.
+        #expect(Self.eventually(10) { !workers.contains(where: ProcessTable.isAlive) }, "a worker outlived its server")
+    }
+
+    @Test("Ctrl-C in the client cancels the request: exit 130, the worker gone, the server serves on", .needs(.tmux))
+    func controlC() throws {
+        let sandbox = HostSandbox.zoo([Self.hang, FixturePlugins.zoo("plain.so")])
+        sandbox.writeConfig(#"{"scanTimeout": 30, "handlerTimeout": 30}"#)
+        var manual = sandbox
+        manual.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        sandbox.server.start(environment: manual.environment)
+        let server = try #require(sandbox.server.pid)
+        let tmux = try TmuxSession(command: manual.shellCommand(["run", "com.zoo.hang-handler.run"]))
+        var workers: [pid_t] = []
+        #expect(Self.eventually {
+            workers = ProcessTable.children(of: server)
+            return !workers.isEmpty
+        }, "the server started no worker")
+        tmux.send("C-c")
+        #expect(tmux.wait(for: "EXIT=").contains("EXIT=130"))
+        #expect(Self.eventually(10) { !workers.contains(where: ProcessTable.isAlive) }, "the worker outlived the cancel")
+        #expect(Self.host(manual, "run", "com.zoo.plain.run") == ProcessResult(status: 0, stdout: "zoo plain ran\n", stderr: ""))
+        #expect(ProcessTable.isAlive(server))
+    }
+
+    @Test("eight clients at once, 25 runs each: every run logged exactly once")
+    func concurrentClients() throws {
+        let sandbox = HostSandbox.standFit()
+        var manual = sandbox
+        manual.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        sandbox.server.start(environment: manual.environment)
+        let environment = manual.environment
+        let failures = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { client in
+            for run in 0..<25 {
+                let result = runProcess(Fixtures.hostBinary, arguments: ["run", "logexercise", "exercise=squats", "count=\(client * 100 + run + 1)"],
+                                        environment: environment)
+                if result.status != 0 { failures.update { $0.append("\(client)/\(run): \(result)") } }
+            }
+        }
+        #expect(failures.value.isEmpty, "\(failures.value.prefix(3))")
+        #expect(sandbox.query(.standFit, "SELECT count(*) FROM log WHERE exercise = 'squats'") == ["200"])
+        #expect(sandbox.query(.standFit, "SELECT count(DISTINCT count) FROM log") == ["200"])
+    }
+}
