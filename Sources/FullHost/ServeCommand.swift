@@ -166,7 +166,7 @@ struct ServerCommand: ParsableCommand {
             }
             server.stop()
             Output.report(global, Document(stopped: true, pid: getpid(),
-                                           message: "Stopped the server (pid \(getpid())) after \(server.requestsServed) requests."),
+                                           message: "Stopped the server (pid \(getpid())) after \(server.requestsServed) request\(server.requestsServed == 1 ? "" : "s")."),
                           message: \.message)
         }
     }
