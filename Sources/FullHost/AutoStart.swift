@@ -24,7 +24,7 @@ enum AutoStart {
               let config = try? HostConfig.load(from: request.paths.configDirectory),
               config.serverMode(environment: request.environment) == .auto else { return }
         let executable = Executable.url.path
-        guard let place = WarmPlace(fullHost: executable, environment: { request.environment[$0] }) else { return }
+        guard let place = try? ServerCommand.place(request: request) else { return }
         switch WarmPlace.state(of: place.directory) {
         case .unsafe(let why):
             Output.printError("warning: the warm server is not started, because its socket directory \(place.directory) \(why); fix it with 'chmod 700 \(place.directory)', or set STANDFIT_SERVER=off to always run cold.")

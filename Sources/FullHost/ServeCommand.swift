@@ -43,9 +43,7 @@ struct ServeCommand: ParsableCommand {
         let request = HostRequest.current
         let config = try HostConfig.load(from: request.paths.configDirectory)
         let executable = Executable.url.path
-        guard let place = WarmPlace(fullHost: executable, environment: { request.environment[$0] }) else {
-            throw HostError(.configInvalid, "The server cannot identify its own binary \(executable); install standfit-host again.")
-        }
+        let place = try ServerCommand.place(request: request)
         let logDescriptor = try openLog(request: request)
         let logger = Logger(label: "standfit-host.server") { _ in
             StderrLogHandler(level: verbose ? .debug : .info, descriptor: logDescriptor, timestamps: true)

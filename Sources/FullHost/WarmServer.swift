@@ -16,6 +16,9 @@ import WarmWire
 /// (the `--isolate` route). Requests run one at a time; a connection waits for its turn. It
 /// exits when idle for `serverIdleTimeout`, when `server stop` asks, and, once idle, when its
 /// binary was replaced (a new build serves from a socket of its own).
+///
+/// Rationale for `@unchecked Sendable`: its mutable state is behind `state` (and requests behind
+/// `requestLock`); the rest is set in `init` and only read.
 final class WarmServer: @unchecked Sendable {
     /// The server this process is, while it serves.
     ///
@@ -112,7 +115,13 @@ final class WarmServer: @unchecked Sendable {
     func serve(listener: Int32) {
         WarmServer.running = self
         logger.info("Serving \(place.socketPath) (pid \(getpid()), build \(place.build), idle timeout \(Int(idleTimeout)) s)")
-        var identity = socketIdentity()
+        let identity = socketIdentity()
+        /// Ends serving: the socket is removed unless another server's has taken its place.
+        func finish(_ reason: String) {
+            logger.info("Exiting: \(reason) (\(requestsServed) requests served)")
+            if let current = socketIdentity(), let identity, current == identity { unlink(place.socketPath) }
+            close(listener)
+        }
         // SIGTERM, SIGINT and SIGHUP end the server cleanly: its socket removed, its workers killed.
         let stopSignals = SignalPipe.install([SIGTERM, SIGINT, SIGHUP])
         while true {
@@ -120,12 +129,8 @@ final class WarmServer: @unchecked Sendable {
                            pollfd(fd: stopSignals, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&pollers, 2, 1000)
             if ready > 0 && pollers[1].revents != 0, let signal = SignalPipe.next() {
-                logger.info("Exiting: signal \(signal) (\(requestsServed) requests served)")
                 HelperProcess.killAll()
-                if let current = socketIdentity(), let identity, current.0 == identity.0, current.1 == identity.1 {
-                    unlink(place.socketPath)
-                }
-                close(listener)
+                finish("signal \(signal)")
                 return
             }
             if ready > 0 && pollers[0].revents != 0 {
@@ -143,34 +148,36 @@ final class WarmServer: @unchecked Sendable {
                 }
                 continue
             }
-            if let reason = reasonToExit(identity: &identity) {
-                logger.info("Exiting: \(reason) (\(requestsServed) requests served)")
-                if let current = socketIdentity(), let identity, current.0 == identity.0, current.1 == identity.1 {
-                    unlink(place.socketPath)
-                }
-                close(listener)
+            if let reason = reasonToExit(identity: identity) {
+                finish(reason)
                 return
             }
         }
     }
 
     /// Why the server should exit now, if it should: only when no connection is being served.
-    private func reasonToExit(identity: inout (dev_t, ino_t)?) -> String? {
+    private func reasonToExit(identity: SocketIdentity?) -> String? {
         let (busy, idle, stopAsked) = state.withLock { (connections > 0, ContinuousClock.now - lastActivity, self.stopAsked) }
         guard !busy else { return nil }
         if stopAsked { return "asked to stop" }
         if idle >= .seconds(idleTimeout) { return "idle for \(Int(idleTimeout)) s" }
         if WarmPlace.buildIdentity(of: executable) != place.build { return "its binary \(executable) was replaced" }
-        guard let current = socketIdentity(), let known = identity, current.0 == known.0, current.1 == known.1 else {
+        guard let current = socketIdentity(), current == identity else {
             return "its socket \(place.socketPath) was removed or replaced"
         }
         return nil
     }
 
-    private func socketIdentity() -> (dev_t, ino_t)? {
+    /// Which file the socket path names, so the server can tell its own socket from another's.
+    private struct SocketIdentity: Equatable {
+        var device: dev_t
+        var inode: ino_t
+    }
+
+    private func socketIdentity() -> SocketIdentity? {
         var info = stat()
         guard lstat(place.socketPath, &info) == 0 else { return nil }
-        return (info.st_dev, info.st_ino)
+        return SocketIdentity(device: info.st_dev, inode: info.st_ino)
     }
 
     // MARK: One connection
@@ -231,6 +238,9 @@ final class WarmServer: @unchecked Sendable {
 /// Watches a running request's connection for the client's cancel message (Ctrl-C, SIGTERM,
 /// SIGHUP) or its going away. A cancel kills the request's plugin workers, silences what the
 /// request still writes, wakes a prompt, and answers the client at once with 128 + the signal.
+///
+/// Rationale for `@unchecked Sendable`: `answered` is behind `lock`; the descriptors are set in
+/// `init` and closed only after the watching thread has ended (`done`).
 private final class CancelWatch: @unchecked Sendable {
     private let connection: WireConnection
     private let scope: RequestScope
