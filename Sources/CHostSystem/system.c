@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdio_ext.h>
@@ -233,4 +234,48 @@ int standfit_clear_environment(void) {
 
 void standfit_stdio_flush(void) {
     fflush(stdout);
+}
+
+int standfit_become_subreaper(void) {
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+}
+
+/* Sends SIGKILL to each pid listed in /proc/self/task/<tid>/children; returns how many, or -1. */
+static int kill_children(void) {
+    DIR *tasks = opendir("/proc/self/task");
+    if (tasks == NULL) return -1;
+    int killed = 0;
+    struct dirent *task;
+    while ((task = readdir(tasks)) != NULL) {
+        if (task->d_name[0] == '.') continue;
+        char path[96];
+        snprintf(path, sizeof path, "/proc/self/task/%s/children", task->d_name);
+        FILE *list = fopen(path, "re");
+        if (list == NULL) continue;
+        long pid;
+        while (fscanf(list, "%ld", &pid) == 1) {
+            if (pid > 0 && kill((pid_t)pid, SIGKILL) == 0) killed++;
+        }
+        fclose(list);
+    }
+    closedir(tasks);
+    return killed;
+}
+
+int standfit_kill_descendants(int rounds) {
+    int total = 0;
+    for (int round = 0; round < rounds; round++) {
+        int killed = kill_children();
+        if (killed < 0) return round == 0 ? -1 : total;
+        if (killed == 0) break;
+        total += killed;
+        /* Reap them; their own children come to this subreaper and are killed next round. */
+        int status;
+        for (int i = 0; i < killed; i++) {
+            if (waitpid(-1, &status, 0) < 0 && errno != EINTR) break;
+        }
+    }
+    int status;
+    while (waitpid(-1, &status, WNOHANG) > 0) {}
+    return total;
 }

@@ -4,6 +4,7 @@ import Logging
 import StandFitHost
 import WarmWire
 import HostModel
+import PluginRuntime
 import HostDispatch
 
 /// Options every command takes.
@@ -54,7 +55,7 @@ struct ManifestOptions: ParsableArguments {
         return HostOptions(manifestPath: manifest, defines: values, locale: locale,
                            request: .current, executable: Executable.url,
                            isolate: isolate, requireTrusted: requireTrusted, verbose: global.verbose,
-                           inServer: Executable.isServer)
+                           warmWorkers: Executable.warmWorkers)
     }
 }
 
@@ -66,8 +67,11 @@ struct IsolationOptions: ParsableArguments {
 
 enum Executable {
     /// This process is the warm server, which runs no plugin code in its own process: every
-    /// plugin call goes to a worker.
+    /// plugin call goes to one of its warm workers.
     static var isServer: Bool { WarmServer.running != nil }
+
+    /// The warm server's plugin workers, when this process is the server.
+    static var warmWorkers: WarmWorkers? { WarmServer.running?.workers }
 
     /// The command users type (the thin client), for what is written for people and desktops
     /// to run: the desktop entry's Exec lines.

@@ -23,7 +23,7 @@ struct PluginsCommand: ParsableCommand {
 
         func context() throws -> PluginContext {
             let options = HostOptions(request: .current, executable: Executable.url,
-                                      requireTrusted: requireTrusted, verbose: global.verbose, inServer: Executable.isServer)
+                                      requireTrusted: requireTrusted, verbose: global.verbose, warmWorkers: Executable.warmWorkers)
             return try PluginContext(options: options, logger: global.logger)
         }
 
@@ -160,9 +160,13 @@ struct HandlerWorkerCommand: ParsableCommand {
         commandName: "handler-worker", abstract: "Internal: run one plugin call in isolation.", shouldDisplay: false)
 
     @Flag(name: .shortAndLong) var verbose = false
+    /// A warm worker: keeps its plugin loaded and answers one call a line until stdin ends.
+    @Flag var warm = false
 
     func run() throws {
-        let status = HandlerWorker.serve(request: .current, logger: GlobalOptions.logger(verbose: verbose))
+        let logger = GlobalOptions.logger(verbose: verbose)
+        let status = warm ? HandlerWorker.serveWarm(request: .current, logger: logger)
+            : HandlerWorker.serve(request: .current, logger: logger)
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -2,6 +2,7 @@ import CHostSystem
 import Foundation
 import Glibc
 import HostModel
+import PluginRuntime
 import WarmWire
 
 /// The warm server runs a request in its own process, made to look as the client's did: the
@@ -64,14 +65,7 @@ final class RequestScope {
     }
 
     private static func setEnvironment(_ entries: [String]) {
-        _ = standfit_clear_environment()
-        for entry in entries {
-            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else { continue }
-            setenv(String(entry[..<equals]), String(entry[entry.index(after: equals)...]), 1)
-        }
-        // The time zone is read from TZ again, as a process that just started would.
-        tzset()
-        NSTimeZone.resetSystemTimeZone()
+        ProcessFacts.replaceEnvironment(with: entries)
     }
 }
 

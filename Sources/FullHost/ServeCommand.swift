@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import HostModel
 import Logging
+import PluginRuntime
 import WarmWire
 
 /// `serve`: the warm server in the foreground (what a supervisor runs); a cold command starts
@@ -49,7 +50,9 @@ struct ServeCommand: ParsableCommand {
             StderrLogHandler(level: verbose ? .debug : .info, descriptor: logDescriptor, timestamps: true)
         }
         let server = WarmServer(place: place, executable: executable,
-                                idleTimeout: idleTimeout ?? config.serverIdleTimeout, logger: logger)
+                                idleTimeout: idleTimeout ?? config.serverIdleTimeout,
+                                workers: WarmWorkers(limit: config.serverWorkers, idleTimeout: config.workerIdleTimeout),
+                                logger: logger)
         switch server.listen() {
         case .success(let listener):
             // From here on, descriptors 0–2 are each request's, and /dev/null between them.
@@ -112,8 +115,17 @@ struct ServerCommand: ParsableCommand {
             var uptimeSeconds: Int?
             var requestsServed: Int?
             var workers: Int?
+            /// Each warm worker: its plugin, language, pid and whether it is running a call.
+            var workerList: [Worker]?
             var log: String
             var message: String
+        }
+
+        struct Worker: Encodable {
+            var plugin: String
+            var language: String
+            var pid: Int32
+            var busy: Bool
         }
 
         func run() throws {
@@ -129,15 +141,23 @@ struct ServerCommand: ParsableCommand {
             }
             let uptime = Int(Date().timeIntervalSince(server.started))
             let served = server.requestsServed
-            let message = """
+            let workers = server.workers.summary.map {
+                Worker(plugin: $0.pluginID, language: $0.language, pid: $0.pid, busy: $0.busy)
+            }
+            let idleSeconds = Int(server.workers.idleTimeout.components.seconds)
+            var message = """
                 Server: running (pid \(getpid()), build \(place.build), up \(ServerCommand.duration(uptime)))
                 Socket: \(server.place.socketPath)
                 Requests served: \(served)
-                Workers: 0 (each plugin call runs in a worker process of its own)
-                Log: \(log)
+                Workers: \(workers.count) of at most \(server.workers.limit) (each stopped after \(ServerCommand.duration(idleSeconds)) idle)
                 """
+            for worker in workers {
+                message += "\n  \(VisibleText.line(worker.plugin)) (\(VisibleText.line(worker.language))): pid \(worker.pid), \(worker.busy ? "running a call" : "idle")"
+            }
+            message += "\nLog: \(log)"
             Output.report(global, Document(running: true, pid: getpid(), build: server.place.build, socket: server.place.socketPath,
-                                           uptimeSeconds: uptime, requestsServed: served, workers: 0, log: log, message: message),
+                                           uptimeSeconds: uptime, requestsServed: served, workers: workers.count,
+                                           workerList: workers, log: log, message: message),
                           message: \.message)
         }
     }
@@ -184,22 +204,16 @@ struct ServerCommand: ParsableCommand {
         let request = HostRequest.current
         let forwarded = WarmRequest(arguments: Array(CommandLine.arguments.dropFirst()),
                                     environment: request.environment.map { "\($0.key)=\($0.value)" },
-                                    workingDirectory: request.workingDirectory.path, umask: UInt32(currentUmask()))
+                                    workingDirectory: request.workingDirectory.path, umask: request.umask)
         if case .exited(let status) = WarmClient.forward(forwarded, to: place) {
             throw ExitCode(status)
         }
     }
 
-    private static func currentUmask() -> mode_t {
-        let mask = umask(0o022)
-        umask(mask)
-        return mask
-    }
-
     /// 3 s, 4 min 12 s, 2 h 5 min.
     static func duration(_ seconds: Int) -> String {
         if seconds < 60 { return "\(seconds) s" }
-        if seconds < 3600 { return "\(seconds / 60) min \(seconds % 60) s" }
-        return "\(seconds / 3600) h \((seconds % 3600) / 60) min"
+        if seconds < 3600 { return seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds / 60) min \(seconds % 60) s" }
+        return (seconds % 3600) / 60 == 0 ? "\(seconds / 3600) h" : "\(seconds / 3600) h \((seconds % 3600) / 60) min"
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HostModel
+import PluginRuntime
 
 extension HostRequest {
     /// The request being served: this process's own on the cold path; on the warm path the
@@ -21,6 +22,6 @@ extension HostRequest {
                                   isDirectory: true),
             stdinIsTerminal: isatty(STDIN_FILENO) == 1, stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
             stderrIsTerminal: isatty(STDERR_FILENO) == 1, wallClock: Date(), homeDirectory: home,
-            timeZone: .current)
+            timeZone: .current, umask: ProcessFacts.currentUmask)
     }
 }

@@ -12,8 +12,9 @@ import WarmWire
 /// runs each command the thin client hands it, on the client's descriptors, with the client's
 /// environment, directory and umask (`RequestScope`), through the same code as a cold run.
 ///
-/// It never runs plugin code in its own process: every plugin call goes to a worker process
-/// (the `--isolate` route). Requests run one at a time; a connection waits for its turn. It
+/// It never runs plugin code in its own process: every plugin call goes to a warm worker
+/// (`WarmWorkers`: one process per plugin, kept between requests, stopped when idle). Requests
+/// run one at a time; a connection waits for its turn. It
 /// exits when idle for `serverIdleTimeout`, when `server stop` asks, and, once idle, when its
 /// binary was replaced (a new build serves from a socket of its own).
 ///
@@ -29,6 +30,8 @@ final class WarmServer: @unchecked Sendable {
     /// This binary, whose identity names the socket.
     let executable: String
     let idleTimeout: Double
+    /// The plugin workers it keeps warm between requests.
+    let workers: WarmWorkers
     let started = Date()
     let logger: Logger
 
@@ -41,10 +44,11 @@ final class WarmServer: @unchecked Sendable {
     private var lastActivity = ContinuousClock.now
     private var stopAsked = false
 
-    init(place: WarmPlace, executable: String, idleTimeout: Double, logger: Logger) {
+    init(place: WarmPlace, executable: String, idleTimeout: Double, workers: WarmWorkers, logger: Logger) {
         self.place = place
         self.executable = executable
         self.idleTimeout = idleTimeout
+        self.workers = workers
         self.logger = logger
     }
 
@@ -119,6 +123,7 @@ final class WarmServer: @unchecked Sendable {
         /// Ends serving: the socket is removed unless another server's has taken its place.
         func finish(_ reason: String) {
             logger.info("Exiting: \(reason) (\(requestsServed) requests served)")
+            workers.stopAll()
             if let current = socketIdentity(), let identity, current == identity { unlink(place.socketPath) }
             close(listener)
         }
@@ -128,8 +133,10 @@ final class WarmServer: @unchecked Sendable {
             var pollers = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: stopSignals, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&pollers, 2, 1000)
+            // Busy or not, a worker idle for workerIdleTimeout is stopped.
+            workers.stopIdle()
             if ready > 0 && pollers[1].revents != 0, let signal = SignalPipe.next() {
-                HelperProcess.killAll()
+                HelperProcess.cancelRequest()
                 finish("signal \(signal)")
                 return
             }
@@ -205,6 +212,7 @@ final class WarmServer: @unchecked Sendable {
         }
         requestLock.lock()
         defer { requestLock.unlock() }
+        HelperProcess.beginRequest()
         let scope = RequestScope(request, descriptors: descriptors)
         defer { scope.leave() }
         let parsed = StandFitHostCommand.parse(request.arguments)
@@ -299,7 +307,7 @@ private final class CancelWatch: @unchecked Sendable {
         }
         guard first else { return }
         logger.info("Cancelled a request: \(why)")
-        HelperProcess.killAll()
+        HelperProcess.cancelRequest()
         scope.silence()
         var byte: UInt8 = 1
         _ = write(cancelWrite, &byte, 1)

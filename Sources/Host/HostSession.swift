@@ -29,12 +29,15 @@ public struct HostOptions: Sendable {
     public var requireTrusted: Bool
     /// `--verbose`, passed on to helper processes.
     public var verbose: Bool
-    /// The warm server runs this command: no plugin code in its own process.
-    public var inServer = false
+    /// The warm server's workers, when the server runs this command: then no plugin code runs
+    /// in this process, and every plugin call goes to a warm worker.
+    public var warmWorkers: WarmWorkers?
+    /// The warm server runs this command.
+    public var inServer: Bool { warmWorkers != nil }
 
     public init(manifestPath: String? = nil, defines: [String: String] = [:], locale: String? = nil,
                 request: HostRequest, executable: URL, isolate: Bool = false,
-                requireTrusted: Bool = false, verbose: Bool = false, inServer: Bool = false) {
+                requireTrusted: Bool = false, verbose: Bool = false, warmWorkers: WarmWorkers? = nil) {
         self.manifestPath = manifestPath
         self.defines = defines
         self.locale = locale
@@ -43,7 +46,7 @@ public struct HostOptions: Sendable {
         self.isolate = isolate
         self.requireTrusted = requireTrusted
         self.verbose = verbose
-        self.inServer = inServer
+        self.warmWorkers = warmWorkers
     }
 
     public var executableDirectory: URL { executable.deletingLastPathComponent() }
@@ -130,7 +133,9 @@ public struct HostSession {
             now: options.request.wallClock, scanTimeout: config.scanTimeout,
             handlerTimeout: config.handlerTimeout, isolate: options.isolate, sandbox: config.sandbox,
             verbose: options.verbose)
-        settings.inServer = options.inServer
+        settings.warmWorkers = options.warmWorkers
+        settings.workingDirectory = options.request.workingDirectory.path
+        settings.umask = options.request.umask
         return PluginCatalog(settings: settings, logger: logger)
     }
 

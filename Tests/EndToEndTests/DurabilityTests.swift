@@ -266,9 +266,12 @@ extension HostSandbox {
     }
 
     /// Rollback journals, WAL and shared-memory files still beside the databases once no
-    /// command runs: each connection that closes last removes them.
+    /// command runs: each connection that closes last removes them. On the warm path the
+    /// server's workers keep StandFit's database open (that is what warm means), so the server
+    /// is stopped first: it ends its workers as a cold run's process ends, closing it.
     func leftoverJournals() -> [String] {
-        Database.allCases.flatMap { database in
+        server.stopAll()
+        return Database.allCases.flatMap { database in
             ["-journal", "-wal", "-shm"].map { url(of: database).path + $0 }
         }.filter { FileManager.default.fileExists(atPath: $0) }
     }

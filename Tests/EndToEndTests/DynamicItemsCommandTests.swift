@@ -109,6 +109,6 @@ struct DynamicItemsCommandTests {
         #expect(sandbox.run("list").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n")
         #expect(sandbox.run("list", "--limit", "2").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n2. Second  (com.fixture.kinds.echo)\n")
         try Data(#"{"menuLimt": 1}"#.utf8).write(to: config)
-        #expect(sandbox.run("list") == ProcessResult(status: 5, stdout: "", stderr: "standfit-host: error: Unknown setting 'menuLimt' in \(config.path); the settings are menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout.\n"))
+        #expect(sandbox.run("list") == ProcessResult(status: 5, stdout: "", stderr: "standfit-host: error: Unknown setting 'menuLimt' in \(config.path); the settings are menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout, serverWorkers, workerIdleTimeout.\n"))
     }
 }

@@ -304,7 +304,9 @@ struct HostilePluginRoundTwoTests {
         let sound = sandbox.run("doctor")
         #expect(sound.status == 0)
         #expect(sound.stdout.contains("  data of com.standfit: \(log.path): sound\n"))
-        // Overwrite the second page (the log table's first) with garbage.
+        // Overwrite the second page (the log table's first) with garbage, once nothing has the
+        // database open (on the warm path, StandFit's warm worker does, with the page in its WAL).
+        sandbox.server.stopAll()
         let handle = try FileHandle(forWritingTo: log)
         try handle.seek(toOffset: 4096)
         try handle.write(contentsOf: Data(repeating: 0xDE, count: 4096))
@@ -334,7 +336,9 @@ struct HostilePluginRoundTwoTests {
             """, stderr: ""))
         #expect(!FileManager.default.fileExists(atPath: target.path))
         #expect(FileManager.default.fileExists(atPath: sandbox.dataHome.appendingPathComponent("standfit/data/com.zoo.snoop/snoop").path))
-        // Its private temporary directory (beneath the host's cache) is gone with the worker.
+        // Its private temporary directory (beneath the host's cache) is gone with the worker (on
+        // the warm path, a warm worker ends with its server).
+        sandbox.server.stopAll()
         let temporaries = sandbox.root.appendingPathComponent("cache/standfit/sandbox")
         #expect(FileManager.default.fileExists(atPath: temporaries.path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporaries.path) == [])

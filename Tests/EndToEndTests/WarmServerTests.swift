@@ -165,6 +165,77 @@ struct WarmServerTests {
         #expect(ProcessTable.isAlive(server))
     }
 
+    struct WorkerStatus: Decodable {
+        struct Worker: Decodable, Equatable {
+            var plugin: String
+            var language: String
+            var pid: Int32
+            var busy: Bool
+        }
+        var workers: Int
+        var workerList: [Worker]
+    }
+
+    @Test("warm workers: one per plugin, kept between commands, each call in its own environment; a crash costs only its worker; the least recently used makes room, and idle ones stop")
+    func warmWorkers() throws {
+        let plain = FixturePlugins.zoo("plain.so"), provider = FixturePlugins.zoo("provider.so")
+        let sandbox = HostSandbox.zoo([plain, provider, FixturePlugins.zoo("crash-handler.so")])
+        sandbox.writeConfig(#"{"serverWorkers": 2, "workerIdleTimeout": 3}"#)
+        var manual = sandbox, cold = sandbox
+        manual.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        cold.extraEnvironment["STANDFIT_SERVER"] = "off"
+        sandbox.server.start(environment: manual.environment)
+        func workers() throws -> [WorkerStatus.Worker] {
+            let status = Self.host(manual, "server", "status", "--json")
+            let document = try JSONDecoder().decode(WorkerStatus.self, from: Data(status.stdout.utf8))
+            #expect(document.workers == document.workerList.count)
+            return document.workerList
+        }
+        /// The same command warm and cold, with `extra` in the environment: the same answer.
+        func both(_ extra: [String: String], _ arguments: String...) -> ProcessResult {
+            var warm = manual, coldRun = cold
+            warm.extraEnvironment.merge(extra) { $1 }
+            coldRun.extraEnvironment.merge(extra) { $1 }
+            let coldResult = runProcess(Fixtures.hostBinary, arguments: arguments, environment: coldRun.environment)
+            let warmResult = runProcess(Fixtures.hostBinary, arguments: arguments, environment: warm.environment)
+            #expect(warmResult == coldResult, "\(extra) \(arguments)")
+            return warmResult
+        }
+
+        #expect(both([:], "run", "com.zoo.plain.run") == ProcessResult(status: 0, stdout: "zoo plain ran\n", stderr: ""))
+        let first = try workers()
+        #expect(first.map(\.plugin) == ["com.zoo.plain"] && first.map(\.busy) == [false])
+        #expect(both([:], "run", "com.zoo.plain.run").status == 0)
+        #expect(try workers() == first, "the worker was not kept for the next command")
+
+        // The provider reads ZOO_PROVIDER_FAIL in each call: one worker, each call's environment.
+        #expect(both([:], "run", "com.zoo.provider.run").stderr == "")
+        let providerWorker = try #require(try workers().first { $0.plugin == "com.zoo.provider" })
+        let failing = both(["ZOO_PROVIDER_FAIL": "1"], "run", "com.zoo.provider.run")
+        #expect(failing.status == 0 && failing.stderr.contains("com.zoo.provider"), "\(failing)")
+        #expect(both([:], "run", "com.zoo.provider.run").stderr == "")
+        #expect(try workers().first { $0.plugin == "com.zoo.provider" } == providerWorker)
+        // A provider that crashes costs its worker: the next call gets a fresh one.
+        let crashed = both(["ZOO_PROVIDER_FAIL": "crash"], "run", "com.zoo.provider.run")
+        #expect(crashed.status == 0 && crashed.stderr.contains("crashed with SIGSEGV"), "\(crashed)")
+        #expect(Self.eventually(5) { !ProcessTable.isAlive(providerWorker.pid) }, "the crashed worker is still running")
+        #expect(both([:], "run", "com.zoo.provider.run").stderr == "")
+        let fresh = try #require(try workers().first { $0.plugin == "com.zoo.provider" })
+        #expect(fresh.pid != providerWorker.pid)
+
+        // At most two: a third plugin's worker takes the place of the least recently used
+        // (plain's); its handler crashes, which ends only its own worker, in today's words.
+        let crash = both([:], "run", "com.zoo.crash-handler.run")
+        #expect(crash.status == 4 && crash.stderr.contains("Plugin 'com.zoo.crash-handler' crashed with SIGSEGV"), "\(crash)")
+        #expect(try workers().map(\.plugin) == ["com.zoo.provider"])
+        #expect(Self.eventually(5) { !ProcessTable.isAlive(first[0].pid) }, "the evicted worker is still running")
+        #expect(ProcessTable.isAlive(try #require(sandbox.server.pid)))
+
+        // Idle for workerIdleTimeout (3 s): stopped.
+        #expect(Self.eventually(15) { (try? workers())?.isEmpty == true }, "idle workers were not stopped")
+        #expect(!ProcessTable.isAlive(fresh.pid))
+    }
+
     @Test("eight clients at once, 25 runs each: every run logged exactly once")
     func concurrentClients() throws {
         let sandbox = HostSandbox.standFit()

@@ -23,14 +23,18 @@ struct HostConfigTests {
         #expect(config.sandbox)
         #expect(config.server == .auto)
         #expect(config.serverIdleTimeout == 900)
+        #expect(config.serverWorkers == 8)
+        #expect(config.workerIdleTimeout == 300)
     }
 
     @Test("every key is read, whole or fractional seconds")
     func everyKey() throws {
-        let config = try load(#"{"menuLimit": 6, "scanTimeout": 0.5, "handlerTimeout": 30, "requireTrusted": true, "sandbox": false, "server": "manual", "serverIdleTimeout": 2.5}"#)
+        let config = try load(#"{"menuLimit": 6, "scanTimeout": 0.5, "handlerTimeout": 30, "requireTrusted": true, "sandbox": false, "server": "manual", "serverIdleTimeout": 2.5, "serverWorkers": 2, "workerIdleTimeout": 30}"#)
         #expect(!config.sandbox)
         #expect(config.server == .manual)
         #expect(config.serverIdleTimeout == 2.5)
+        #expect(config.serverWorkers == 2)
+        #expect(config.workerIdleTimeout == 30)
         #expect(config.menuLimit == 6)
         #expect(config.scanTimeout == 0.5)
         #expect(config.handlerTimeout == 30)
@@ -44,7 +48,9 @@ struct HostConfigTests {
         (#"{"sandbox": 0}"#, "sandbox in PATH must be true or false, got 0."),
         (#"{"server": "on"}"#, #"server in PATH must be "off", "manual" or "auto", got "on"."#),
         (#"{"serverIdleTimeout": 0}"#, "serverIdleTimeout in PATH must be a number of seconds from 1 to 86400, got 0."),
-        (#"{"handlerTimout": 3}"#, "Unknown setting 'handlerTimout' in PATH; the settings are menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout."),
+        (#"{"workerIdleTimeout": "5"}"#, "workerIdleTimeout in PATH must be a number of seconds from 1 to 86400, got \"5\"."),
+        (#"{"serverWorkers": 0}"#, "serverWorkers in PATH must be a whole number from 1 to 64, got 0."),
+        (#"{"handlerTimout": 3}"#, "Unknown setting 'handlerTimout' in PATH; the settings are menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout, serverWorkers, workerIdleTimeout."),
     ])
     func badValues(json: String, message: String) {
         let directory = makeTemporaryDirectory()

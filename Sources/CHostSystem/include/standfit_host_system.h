@@ -30,6 +30,16 @@ int standfit_pipe_cloexec(int fds[2]);
    set when prctl failed. */
 int standfit_die_with_parent(pid_t parent);
 
+/* Makes this process the reaper of its orphaned descendants (PR_SET_CHILD_SUBREAPER), so that a
+   process a plugin forks stays below it even when its own parent ends. Returns 0 or -1. */
+int standfit_become_subreaper(void);
+
+/* Kills every descendant of this process with SIGKILL and reaps them: its children (read from
+   /proc/self/task/<tid>/children), then the orphans that come to it as a subreaper, until none is
+   left or `rounds` rounds have passed. Returns how many were killed, or -1 when /proc cannot be
+   read. */
+int standfit_kill_descendants(int rounds);
+
 /* Has a child spawned with `attributes` start a new session (POSIX_SPAWN_SETSID), so that it
    leads its own session and process group: the host kills that group when it is done with it,
    and the child's `kill(0, …)` reaches only its own group, never the caller's. Returns 0, or an

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```json
 /// { "menuLimit": 4, "scanTimeout": 5, "handlerTimeout": 10, "requireTrusted": false, "sandbox": true,
-///   "server": "auto", "serverIdleTimeout": 900 }
+///   "server": "auto", "serverIdleTimeout": 900, "serverWorkers": 8, "workerIdleTimeout": 300 }
 /// ```
 ///
 /// An unknown key is an error rather than ignored, so a typo does not silently do nothing.
@@ -24,6 +24,11 @@ public struct HostConfig: Sendable, Equatable {
     public var server: ServerMode = .auto
     /// Seconds the server waits for a command before it exits.
     public var serverIdleTimeout: Double = 900
+    /// How many warm plugin workers the server keeps alive at most (the least recently used
+    /// idle one is stopped to make room).
+    public var serverWorkers = 8
+    /// Seconds a warm plugin worker may stay idle before the server stops it.
+    public var workerIdleTimeout: Double = 300
 
     /// How commands reach the warm server.
     public enum ServerMode: String, Sendable, CaseIterable {
@@ -45,7 +50,7 @@ public struct HostConfig: Sendable, Equatable {
 
     public init() {}
 
-    package static let keys = ["menuLimit", "scanTimeout", "handlerTimeout", "requireTrusted", "sandbox", "server", "serverIdleTimeout"]
+    package static let keys = ["menuLimit", "scanTimeout", "handlerTimeout", "requireTrusted", "sandbox", "server", "serverIdleTimeout", "serverWorkers", "workerIdleTimeout"]
 
     /// Reads `config.json` in `directory`; defaults when there is none.
     public static func load(from directory: URL) throws(HostError) -> HostConfig {
@@ -91,16 +96,20 @@ public struct HostConfig: Sendable, Equatable {
                     continue
                 }
                 throw HostError(.configInvalid, "server in \(url.path) must be \"off\", \"manual\" or \"auto\", got \(value.jsonText).")
-            case ("serverIdleTimeout", _):
+            case ("serverIdleTimeout", _), ("workerIdleTimeout", _):
                 let seconds: Double? = switch value {
                 case .int(let number): Double(number)
                 case .double(let number): number
                 default: nil
                 }
                 guard let seconds, seconds >= 1, seconds <= 86_400 else {
-                    throw HostError(.configInvalid, "serverIdleTimeout in \(url.path) must be a number of seconds from 1 to 86400, got \(value.jsonText).")
+                    throw HostError(.configInvalid, "\(key) in \(url.path) must be a number of seconds from 1 to 86400, got \(value.jsonText).")
                 }
-                config.serverIdleTimeout = seconds
+                if key == "serverIdleTimeout" { config.serverIdleTimeout = seconds } else { config.workerIdleTimeout = seconds }
+            case ("serverWorkers", .int(let count)) where count >= 1 && count <= 64:
+                config.serverWorkers = Int(count)
+            case ("serverWorkers", _):
+                throw HostError(.configInvalid, "serverWorkers in \(url.path) must be a whole number from 1 to 64, got \(value.jsonText).")
             default:
                 throw HostError(.configInvalid, "Unknown setting '\(key)' in \(url.path); the settings are \(keys.joined(separator: ", ")).")
             }

@@ -28,10 +28,12 @@ public struct HostRequest: Sendable {
     public var homeDirectory: String
     /// The time zone local times are shown in: `$TZ`, else the system's.
     public var timeZone: TimeZone
+    /// The umask files are created with (what plugin workers are given).
+    public var umask: UInt32
 
     public init(environment: [String: String], workingDirectory: URL, stdinIsTerminal: Bool = false,
                 stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false, wallClock: Date,
-                homeDirectory: String, timeZone: TimeZone) {
+                homeDirectory: String, timeZone: TimeZone, umask: UInt32 = 0o022) {
         self.environment = environment
         self.workingDirectory = workingDirectory
         self.stdinIsTerminal = stdinIsTerminal
@@ -39,6 +41,7 @@ public struct HostRequest: Sendable {
         self.stderrIsTerminal = stderrIsTerminal
         self.homeDirectory = homeDirectory
         self.timeZone = timeZone
+        self.umask = umask
         self.wallClock = wallClock
         if let fixed = environment["STANDFIT_NOW"] {
             clock = ISO8601DateFormatter().date(from: fixed).map { .success($0) }

@@ -1,3 +1,4 @@
+import CHostSystem
 import Foundation
 import Logging
 import HostModel
@@ -93,18 +94,79 @@ public enum HandlerWorker {
         return 0
     }
 
-    /// Answers `request` in one line, or, when a handler ran and succeeded, in two: the
-    /// handler's reply first, at once, then the provider's items. So a provider that crashes or
-    /// hangs after the action took effect cannot turn the action into a failure.
-    static func answer(_ request: Request, paths: HostPaths, logger: Logger, send: (Reply) -> Void) {
+    /// One call to a warm worker: the request, and the facts of the command it is for.
+    struct WarmCall: Codable {
+        var request: Request
+        var facts: ProcessFacts
+    }
+
+    /// A warm worker's side (`handler-worker --warm`): loads its plugin on the first call and
+    /// keeps it, then answers each call read from stdin, one JSON document a line, as a one-shot
+    /// worker would, in the call's environment, directory, umask and time zone. Before the last
+    /// line of each answer it kills whatever the plugin forked, as a one-shot worker's end does.
+    public static func serveWarm(request: HostRequest, logger: Logger) -> Int32 {
+        HelperProcess.dieWithParent(environment: request.environment)
+        _ = fcntl(HelperProcess.resultDescriptor, F_SETFD, FD_CLOEXEC)
+        _ = standfit_become_subreaper()
+        let paths = request.paths
+        let input = LineReader(descriptor: 0, limit: HelperProcess.answerLimit)
+        let pipe = ResultPipe()
+        var first: Request?
+        var plugin: Result<LoadedPlugin, PluginRefusal>?
+        while let line = input.next() {
+            guard let call = try? JSONDecoder().decode(WarmCall.self, from: line) else {
+                logger.error("handler-worker: a call on stdin is not valid; this mode is for the host's own use.")
+                return 64
+            }
+            let request = call.request
+            if let first {
+                guard first.candidate == request.candidate, first.pluginID == request.pluginID,
+                      first.language == request.language, first.sandbox == request.sandbox else {
+                    logger.error("handler-worker: a call for another plugin than this worker's; this mode is for the host's own use.")
+                    return 64
+                }
+            } else {
+                first = request
+            }
+            call.facts.apply()
+            let loaded = plugin ?? open(request, paths: paths, logger: logger)
+            plugin = loaded
+            answer(request, plugin: loaded, send: { pipe.send($0) }, beforeLastLine: {
+                fflush(nil)
+                _ = standfit_kill_descendants(16)
+            })
+        }
+        return 0
+    }
+
+    /// Enters the sandbox when the request asks for it, then loads the plugin.
+    private static func open(_ request: Request, paths: HostPaths, logger: Logger) -> Result<LoadedPlugin, PluginRefusal> {
         if request.sandbox {
             Sandbox.enter(.forPlugin(request.candidate, paths: paths, dataDirectory: paths.pluginDataDirectory(for: request.pluginID)),
                           logger: logger)
         }
-        let reply = firstAnswer(request, paths: paths, logger: logger)
+        return PluginImage.open(request.candidate, paths: paths, logger: logger, language: request.language)
+    }
+
+    /// Answers `request` in one line, or, when a handler ran and succeeded, in two: the
+    /// handler's reply first, at once, then the provider's items. So a provider that crashes or
+    /// hangs after the action took effect cannot turn the action into a failure.
+    static func answer(_ request: Request, paths: HostPaths, logger: Logger, send: (Reply) -> Void) {
+        answer(request, plugin: open(request, paths: paths, logger: logger), send: send, beforeLastLine: {})
+    }
+
+    private static func answer(_ request: Request, plugin: Result<LoadedPlugin, PluginRefusal>,
+                               send: (Reply) -> Void, beforeLastLine: () -> Void) {
+        let reply = firstAnswer(request, plugin: plugin)
+        guard let plugin = reply.handledBy else {
+            beforeLastLine()
+            send(reply.answer)
+            return
+        }
         send(reply.answer)
-        guard let plugin = reply.handledBy else { return }
-        send(Reply(provided: provide(plugin, in: request.provideLanguages)))
+        let provided = provide(plugin, in: request.provideLanguages)
+        beforeLastLine()
+        send(Reply(provided: provided))
     }
 
     private static func provide(_ plugin: LoadedPlugin, in languages: [String]) -> [String: ProviderAnswer] {
@@ -121,10 +183,10 @@ public enum HandlerWorker {
 
     /// The first line of the answer, and the plugin when its handler ran and succeeded (the
     /// provider's items follow in a second line).
-    private static func firstAnswer(_ request: Request, paths: HostPaths,
-                                    logger: Logger) -> (answer: Reply, handledBy: LoadedPlugin?) {
+    private static func firstAnswer(_ request: Request,
+                                    plugin opened: Result<LoadedPlugin, PluginRefusal>) -> (answer: Reply, handledBy: LoadedPlugin?) {
         let plugin: LoadedPlugin
-        switch PluginImage.open(request.candidate, paths: paths, logger: logger, language: request.language) {
+        switch opened {
         case .failure(let refusal): return (Reply(loadFailure: refusal.reason), nil)
         case .success(let loaded): plugin = loaded
         }

@@ -87,10 +87,7 @@ package final class HelperProcess {
         defer { posix_spawnattr_destroy(&attributes) }
         _ = standfit_spawnattr_setsid(&attributes)
         let argv = ([executable] + arguments + (verbose ? ["--verbose"] : [])).map { strdup($0) } + [nil]
-        var environment = environment
-        if !verbose { environment["SWIFT_BACKTRACE"] = "enable=no" }
-        environment[HelperProcess.parentVariable] = String(getpid())
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = HelperProcess.environment(environment, verbose: verbose).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var child: pid_t = 0
         let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
@@ -109,6 +106,16 @@ package final class HelperProcess {
         _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
         send(input)
         if !keepInputOpen { closeInput() }
+    }
+
+    /// The environment a helper runs in: the request's, with Swift's crash backtracer off
+    /// unless `verbose` (the host reports a crash in one sentence), and the host's pid for
+    /// `dieWithParent()`.
+    static func environment(_ environment: [String: String], verbose: Bool) -> [String: String] {
+        var environment = environment
+        if !verbose { environment["SWIFT_BACKTRACE"] = "enable=no" }
+        environment[HelperProcess.parentVariable] = String(getpid())
+        return environment
     }
 
     /// Writes `data` to the child's stdin; a child that is gone is not an error here (its end
@@ -230,6 +237,41 @@ package final class HelperProcess {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
+    // MARK: A warm worker, used for one call after another
+
+    /// Whether the child has ended (it may not be reaped yet).
+    var hasEnded: Bool { finished != nil || standfit_child_ended(pid) != 0 }
+
+    /// A call to a child that stays (a warm worker) begins: its output is passed on, within
+    /// `outputLimit`, as `owner`'s, and a cancel of the request kills it.
+    func beginCall(owner: String) {
+        outputOwner = owner
+        forwardedOutput = 0
+        droppedOutput = 0
+        HelperProcess.live.withLock { _ = $0.insert(pid) }
+    }
+
+    /// The call answered and the child stays: what it wrote before answering is passed on
+    /// (a worker flushes its output before it answers), and a cancel no longer concerns it.
+    func endCall() {
+        HelperProcess.live.withLock { _ = $0.remove(pid) }
+        guard output >= 0 else { return }
+        var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+        while Glibc.poll(&poller, 1, 0) > 0 && output >= 0 {
+            drainOutput()
+            poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+        }
+        flushOutput()
+        reportDroppedOutput()
+    }
+
+    private func reportDroppedOutput() {
+        guard droppedOutput > 0 else { return }
+        let note = "standfit-host: warning: \(outputOwner) wrote \(droppedOutput) more bytes to stdout and stderr than the \(HelperProcess.outputLimit >> 10) KiB the host passes on; they were left out.\n"
+        FileHandle.standardError.write(Data(note.utf8))
+        droppedOutput = 0
+    }
+
     /// Kills the child's whole process group (it missed its deadline, or it is done) and reaps
     /// the child.
     func stop() {
@@ -245,13 +287,27 @@ package final class HelperProcess {
         kill(pid, SIGKILL)
     }
 
-    /// The children started and not yet reaped (so their pids, and their groups', are still
-    /// theirs).
+    /// The children at work for the request under way: started and not yet reaped (so their
+    /// pids, and their groups', are still theirs), less the warm workers between calls.
     private static let live = Mutex<Set<pid_t>>([])
 
+    /// Set when the request under way was cancelled, until the next begins: a helper that ends
+    /// then was killed by the host, so its end says nothing about its plugin.
+    private static let cancelled = Atomic<Bool>(false)
+
+    /// Whether the request under way was cancelled (`cancelRequest`).
+    package static var requestCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    /// A new request begins: helpers that end from here on ended by themselves.
+    package static func beginRequest() {
+        cancelled.store(false, ordering: .releasing)
+    }
+
     /// Kills every helper's process group: the warm server cancels a request this way (Ctrl-C
-    /// in the client). Each helper's owner then sees it end by SIGKILL and reaps it.
-    package static func killAll() {
+    /// in the client, or the client gone), and stops this way. Each helper's owner then sees it
+    /// end by SIGKILL, and, as `requestCancelled` says, holds that against no plugin.
+    package static func cancelRequest() {
+        cancelled.store(true, ordering: .releasing)
         live.withLock { pids in
             for pid in pids {
                 kill(-pid, SIGKILL)
@@ -294,11 +350,7 @@ package final class HelperProcess {
         HelperProcess.live.withLock { _ = $0.remove(pid) }
         drainOutput()
         flushOutput()
-        if droppedOutput > 0 {
-            let note = "standfit-host: warning: \(outputOwner) wrote \(droppedOutput) more bytes to stdout and stderr than the \(HelperProcess.outputLimit >> 10) KiB the host passes on; they were left out.\n"
-            FileHandle.standardError.write(Data(note.utf8))
-            droppedOutput = 0
-        }
+        reportDroppedOutput()
         let signal = status & 0x7F
         let termination: Termination = signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
         finished = termination

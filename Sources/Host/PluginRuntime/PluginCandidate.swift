@@ -4,7 +4,7 @@ import HostModel
 /// A plugin file that passed every check that runs no plugin code: it exists, is a regular
 /// file, is not a second path to a file already seen, passes the trust checks, and is an ELF
 /// shared object for this machine.
-public struct PluginCandidate: Sendable, Equatable, Codable {
+public struct PluginCandidate: Sendable, Hashable, Codable {
     /// The path it was found at (before symlinks are resolved): what messages show.
     public var path: String
     /// Symlinks resolved: what is opened and what the cache is keyed by.

@@ -25,9 +25,13 @@ public struct PluginCatalog {
         public var scanTimeout: Double
         public var handlerTimeout: Double
         public var isolate: Bool
-        /// This is the warm server, which runs no plugin code in its own process: trusted
-        /// plugins too run in workers, though they are described as the cold path runs them.
-        public var inServer = false
+        /// The warm server's workers, when the server runs this command: it runs no plugin
+        /// code in its own process, so trusted plugins too run in (warm) workers, though they
+        /// are described as the cold path runs them.
+        public var warmWorkers: WarmWorkers?
+        /// The request's working directory and umask, which warm workers take on for each call.
+        public var workingDirectory = "/"
+        public var umask: UInt32 = 0o022
         /// Run untrusted plugin code in the sandbox where the kernel has one.
         public var sandbox: Bool
         public var verbose: Bool
@@ -107,7 +111,8 @@ public struct PluginCatalog {
             settings: PluginExecutor.Settings(paths: settings.paths, executable: settings.executable,
                                               environment: settings.environment,
                                               language: settings.language, handlerTimeout: settings.handlerTimeout,
-                                              isolate: settings.isolate, inServer: settings.inServer,
+                                              isolate: settings.isolate, warmWorkers: settings.warmWorkers,
+                                              workingDirectory: settings.workingDirectory, umask: settings.umask,
                                               sandbox: settings.sandbox,
                                               verbose: settings.verbose),
             logger: logger)

@@ -18,9 +18,12 @@ package final class PluginExecutor {
         var handlerTimeout: Double
         /// Run every plugin in a worker, trusted or not.
         var isolate: Bool
-        /// The warm server: every plugin in a worker, though trusted ones are still described
-        /// as running in the host's process on the cold path (`runsInProcess`).
-        var inServer = false
+        /// The warm server's workers: every plugin runs in one, though trusted ones are still
+        /// described as running in the host's process on the cold path (`runsInProcess`).
+        var warmWorkers: WarmWorkers?
+        /// The request's working directory and umask, for warm workers.
+        var workingDirectory = "/"
+        var umask: UInt32 = 0o022
         /// Run untrusted plugins' workers in the sandbox.
         var sandbox: Bool
         var verbose: Bool
@@ -72,7 +75,7 @@ package final class PluginExecutor {
         }
         let worker = workerCalls()
         let route = { [self] (pluginID: String) -> PluginCalls in
-            !settings.inServer && candidates[pluginID].map(runsInProcess) == true ? inProcess : worker
+            settings.warmWorkers == nil && candidates[pluginID].map(runsInProcess) == true ? inProcess : worker
         }
         return PluginCalls(
             perform: { action, invocation in route(action.pluginID).perform(action, invocation) },
@@ -176,6 +179,7 @@ package final class PluginExecutor {
         // Untrusted code runs sandboxed; a trusted plugin isolated with --isolate keeps its rights.
         request.sandbox = settings.sandbox && !request.candidate.isTrusted
         logger.debug("Running plugin '\(request.pluginID)' from \(request.candidate.path) in a worker process")
+        if let workers = settings.warmWorkers { return callWarmWorker(request, workers: workers) }
         let worker: HelperProcess
         do {
             worker = try HelperProcess(executable: settings.executable, arguments: ["handler-worker"],
@@ -186,8 +190,60 @@ package final class PluginExecutor {
         }
         worker.outputOwner = "Plugin '\(request.pluginID)'"
         defer { if request.sandbox { Sandbox.removeTemporary(of: worker.pid, paths: settings.paths) } }
-        let timeout = settings.handlerTimeout
-        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+        let deadline = ContinuousClock.now + .milliseconds(Int64(settings.handlerTimeout * 1000))
+        let answer = exchange(request, with: worker, deadline: deadline)
+        if case .success = answer { worker.reap(by: max(deadline, .now + .seconds(1))) }
+        return answer
+    }
+
+    /// The call in the warm server's worker for its plugin, started on first use and kept for
+    /// the next call when this one was answered in full; one that failed is stopped.
+    private func callWarmWorker(_ request: HandlerWorker.Request, workers: WarmWorkers) -> Result<WorkerAnswer, PluginFault> {
+        let paths = settings.paths
+        let key = WarmWorkers.Key(
+            candidate: request.candidate, pluginID: request.pluginID, language: request.language,
+            sandbox: request.sandbox, verbose: settings.verbose,
+            directories: [paths.dataDirectory.path, paths.cacheDirectory.path, paths.configDirectory.path])
+        let (executable, environment, verbose) = (settings.executable, settings.environment, settings.verbose)
+        let leased = workers.lease(key, cleanUp: { pid in
+            if request.sandbox { Sandbox.removeTemporary(of: pid, paths: paths) }
+        }, start: { () throws(HelperError) -> HelperProcess in
+            try HelperProcess(executable: executable, arguments: ["handler-worker", "--warm"], environment: environment,
+                              input: Data(), keepInputOpen: true, verbose: verbose)
+        })
+        let worker: WarmWorkers.Worker
+        switch leased {
+        case .failure(let error): return .failure(PluginFault("could not be started in a worker process (\(error))"))
+        case .success(let leased): worker = leased
+        }
+        worker.process.beginCall(owner: "Plugin '\(request.pluginID)'")
+        let facts = ProcessFacts(environment: HelperProcess.environment(environment, verbose: verbose),
+                                 workingDirectory: settings.workingDirectory, umask: settings.umask)
+        guard let line = try? JSONEncoder().encode(HandlerWorker.WarmCall(request: request, facts: facts)) else {
+            workers.discard(worker)
+            return .failure(PluginFault("could not be asked (its call could not be encoded)"))
+        }
+        worker.process.send(line + [UInt8(ascii: "\n")])
+        let deadline = ContinuousClock.now + .milliseconds(Int64(settings.handlerTimeout * 1000))
+        let answer = exchange(request, with: worker.process, deadline: deadline)
+        switch answer {
+        case .success(let answer) where answer.reply.loadFailure == nil:
+            if case .failure? = answer.provided {
+                workers.discard(worker)
+            } else {
+                worker.process.endCall()
+                workers.release(worker)
+            }
+        default:
+            workers.discard(worker)
+        }
+        return answer
+    }
+
+    /// Reads a worker's answer to `request`: one line, and after a handler that succeeded, a
+    /// second with its provider's items, both by `deadline`.
+    private func exchange(_ request: HandlerWorker.Request, with worker: HelperProcess,
+                          deadline: ContinuousClock.Instant) -> Result<WorkerAnswer, PluginFault> {
         let first: HandlerWorker.Reply
         switch readReply(from: worker, deadline: deadline) {
         case .failure(let fault): return .failure(fault)
@@ -198,7 +254,6 @@ package final class PluginExecutor {
             // The provider's items follow, in the same worker and under the same deadline.
             answer.provided = readReply(from: worker, deadline: deadline).map(\.provided)
         }
-        worker.reap(by: max(deadline, .now + .seconds(1)))
         return .success(answer)
     }
 

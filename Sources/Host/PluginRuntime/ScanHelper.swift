@@ -95,6 +95,10 @@ public struct ScanHelper {
                 switch answer(from: helper, about: index) {
                 case .result(let result):
                     results[next + index] = checked(result, from: candidate)
+                case .pluginFault where HelperProcess.requestCancelled:
+                    // The host killed the helper: the plugin is scanned again next time.
+                    helper.stop()
+                    return results
                 case .pluginFault(let how):
                     results[next + index] = Self.quarantine(candidate.path, how)
                     restartAt = index + 1
