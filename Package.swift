@@ -137,6 +137,8 @@ let package = Package(
         // Benchmarks (bench/run): the no-op floor every whole-process figure is divided by, and
         // the in-process call costs. Built in release mode by bench/run.
         .executableTarget(name: "bench-floor", path: "bench/Floor"),
+        .executableTarget(name: "bench-floor-static", path: "bench/StaticFloor",
+                          linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld"])]),
         .executableTarget(
             name: "bench-inprocess",
             dependencies: [

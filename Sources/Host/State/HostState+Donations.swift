@@ -28,9 +28,18 @@ extension HostState {
             } else {
                 try Row.fetchAll(db, sql: "SELECT * FROM donation ORDER BY id")
             }
+            // Runs repeat the same few values: each distinct text is decoded once (up to 5,000
+            // donations are read for every menu's suggested item).
+            var decoded: [String: [String: String]] = [:]
+            func strings(_ text: String) -> [String: String] {
+                if let known = decoded[text] { return known }
+                let values = HostState.strings(text)
+                decoded[text] = values
+                return values
+            }
             return rows.map { row in
-                Donation(id: row["id"], type: row["type"], parameters: HostState.strings(row["parameters"]),
-                         titles: HostState.strings(row["titles"]), date: row["donatedAt"])
+                Donation(id: row["id"], type: row["type"], parameters: strings(row["parameters"]),
+                         titles: strings(row["titles"]), date: row["donatedAt"])
             }
         }
     }
