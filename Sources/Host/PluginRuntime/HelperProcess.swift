@@ -256,10 +256,12 @@ package final class HelperProcess {
     func endCall() {
         HelperProcess.live.withLock { _ = $0.remove(pid) }
         guard output >= 0 else { return }
-        var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-        while Glibc.poll(&poller, 1, 0) > 0 && output >= 0 {
+        // What is in the pipe now, at most 4 × 16 chunks: a plugin thread that writes without
+        // pause between calls cannot hold the request here.
+        for _ in 0..<4 {
+            var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            guard output >= 0, Glibc.poll(&poller, 1, 0) > 0 else { break }
             drainOutput()
-            poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
         }
         flushOutput()
         reportDroppedOutput()
