@@ -15,7 +15,7 @@ struct DoctorCommand: ParsableCommand {
 
     func run() throws {
         let context = try options.context()
-        let hostOptions = HostOptions(request: .current, executable: Executable.url, warmWorkers: Executable.warmWorkers)
+        let hostOptions = HostOptions(request: .current, executable: Executable.url, warm: Executable.warm)
         let report = Doctor.examine(context, options: hostOptions)
         if options.global.json {
             Output.printJSON(report)

@@ -17,7 +17,9 @@ struct DonationsCommand: ParsableCommand {
 
     /// The host's state, where the donations are; no manifest or plugin is needed.
     static func state() throws(HostError) -> HostState {
-        try HostState(directory: HostRequest.current.paths.dataDirectory)
+        let directory = HostRequest.current.paths.dataDirectory
+        if let warm = Executable.warm { return try warm.state(in: directory) }
+        return try HostState(directory: directory)
     }
 
     struct List: ParsableCommand {

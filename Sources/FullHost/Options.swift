@@ -55,7 +55,7 @@ struct ManifestOptions: ParsableArguments {
         return HostOptions(manifestPath: manifest, defines: values, locale: locale,
                            request: .current, executable: Executable.url,
                            isolate: isolate, requireTrusted: requireTrusted, verbose: global.verbose,
-                           warmWorkers: Executable.warmWorkers)
+                           warm: Executable.warm)
     }
 }
 
@@ -70,8 +70,9 @@ enum Executable {
     /// plugin call goes to one of its warm workers.
     static var isServer: Bool { WarmServer.running != nil }
 
-    /// The warm server's plugin workers, when this process is the server.
-    static var warmWorkers: WarmWorkers? { WarmServer.running?.workers }
+    /// What the warm server keeps between commands (its plugin workers among them), when
+    /// this process is the server.
+    static var warm: WarmResources? { WarmServer.running?.warm }
 
     /// The command users type (the thin client), for what is written for people and desktops
     /// to run: the desktop entry's Exec lines.

@@ -23,7 +23,7 @@ struct PluginsCommand: ParsableCommand {
 
         func context() throws -> PluginContext {
             let options = HostOptions(request: .current, executable: Executable.url,
-                                      requireTrusted: requireTrusted, verbose: global.verbose, warmWorkers: Executable.warmWorkers)
+                                      requireTrusted: requireTrusted, verbose: global.verbose, warm: Executable.warm)
             return try PluginContext(options: options, logger: global.logger)
         }
 

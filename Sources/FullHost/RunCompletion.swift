@@ -79,7 +79,7 @@ enum RunCompletion {
     private static func session(for line: CompletionLine) -> HostSession? {
         let options = HostOptions(manifestPath: line.manifest, defines: line.defines, locale: line.locale,
                                   request: .current, executable: Executable.url,
-                                  requireTrusted: line.requireTrusted, warmWorkers: Executable.warmWorkers)
+                                  requireTrusted: line.requireTrusted, warm: Executable.warm)
         let logger = Logger(label: "standfit-host.completion") { _ in SwiftLogNoOpLogHandler() }
         return try? HostSession(options: options, logger: logger)
     }

@@ -5,6 +5,7 @@ import Glibc
 import HostModel
 import Logging
 import PluginRuntime
+import StandFitHost
 import WarmWire
 
 /// `serve`: the warm server in the foreground (what a supervisor runs); a cold command starts
@@ -51,7 +52,7 @@ struct ServeCommand: ParsableCommand {
         }
         let server = WarmServer(place: place, executable: executable,
                                 idleTimeout: idleTimeout ?? config.serverIdleTimeout,
-                                workers: WarmWorkers(limit: config.serverWorkers, idleTimeout: config.workerIdleTimeout),
+                                warm: WarmResources(workers: WarmWorkers(limit: config.serverWorkers, idleTimeout: config.workerIdleTimeout)),
                                 logger: logger)
         switch server.listen() {
         case .success(let listener):

@@ -6,6 +6,7 @@ import Glibc
 import HostModel
 import Logging
 import PluginRuntime
+import StandFitHost
 import WarmWire
 
 /// The warm instance: one process per user and build that keeps running between commands and
@@ -30,8 +31,10 @@ final class WarmServer: @unchecked Sendable {
     /// This binary, whose identity names the socket.
     let executable: String
     let idleTimeout: Double
+    /// What it keeps between requests: plugin workers, settings, open state, scans.
+    let warm: WarmResources
     /// The plugin workers it keeps warm between requests.
-    let workers: WarmWorkers
+    var workers: WarmWorkers { warm.workers }
     let started = Date()
     let logger: Logger
 
@@ -44,11 +47,11 @@ final class WarmServer: @unchecked Sendable {
     private var lastActivity = ContinuousClock.now
     private var stopAsked = false
 
-    init(place: WarmPlace, executable: String, idleTimeout: Double, workers: WarmWorkers, logger: Logger) {
+    init(place: WarmPlace, executable: String, idleTimeout: Double, warm: WarmResources, logger: Logger) {
         self.place = place
         self.executable = executable
         self.idleTimeout = idleTimeout
-        self.workers = workers
+        self.warm = warm
         self.logger = logger
     }
 
@@ -124,6 +127,7 @@ final class WarmServer: @unchecked Sendable {
         func finish(_ reason: String) {
             logger.info("Exiting: \(reason) (\(requestsServed) requests served)")
             workers.stopAll()
+            warm.close()
             if let current = socketIdentity(), let identity, current == identity { unlink(place.socketPath) }
             close(listener)
         }
@@ -197,6 +201,31 @@ final class WarmServer: @unchecked Sendable {
             || command is HandlerWorkerCommand
     }
 
+    /// Command lines parsed before, and what they parsed to (successes only), the most recently
+    /// used last: a quick action is the same line again and again.
+    private var parsedLines: [(arguments: [String], command: any ParsableCommand)] = []
+    private static let parsedLinesKept = 32
+
+    /// `StandFitHostCommand.parse`, answered from `parsedLines` for a line parsed before.
+    ///
+    /// Rationale: parsing is a function of the line alone (no command's `validate` reads
+    /// anything else), and ArgumentParser builds its argument sets by reflection on every parse,
+    /// which was the largest part of a warm `run`'s time in the server's profile. Called under
+    /// the request lock.
+    private func parse(_ arguments: [String]) -> Result<any ParsableCommand, any Error> {
+        if let index = parsedLines.firstIndex(where: { $0.arguments == arguments }) {
+            let line = parsedLines.remove(at: index)
+            parsedLines.append(line)
+            return .success(line.command)
+        }
+        let parsed = StandFitHostCommand.parse(arguments)
+        if case .success(let command) = parsed {
+            if parsedLines.count >= WarmServer.parsedLinesKept { parsedLines.removeFirst() }
+            parsedLines.append((arguments, command))
+        }
+        return parsed
+    }
+
     private func handle(_ connection: WireConnection) {
         var peerUID: uid_t = 0, peerPID: pid_t = 0
         guard standfit_wire_peer(connection.descriptor, &peerUID, &peerPID) == 0 else { return }
@@ -215,14 +244,14 @@ final class WarmServer: @unchecked Sendable {
         HelperProcess.beginRequest()
         let scope = RequestScope(request, descriptors: descriptors)
         defer { scope.leave() }
-        let parsed = StandFitHostCommand.parse(request.arguments)
+        let parsed = parse(request.arguments)
         if case .success(let command) = parsed {
             if WarmServer.runsCold(command) {
                 connection.send(.runCold)
                 return
             }
             if !(command is ServerCommand.Status || command is ServerCommand.Stop),
-               let mode = try? HostConfig.load(from: HostRequest.current.paths.configDirectory)
+               let mode = try? warm.config(in: HostRequest.current.paths.configDirectory)
                 .serverMode(environment: HostRequest.current.environment), mode == .off {
                 connection.send(.runCold)
                 return

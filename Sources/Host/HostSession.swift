@@ -29,15 +29,16 @@ public struct HostOptions: Sendable {
     public var requireTrusted: Bool
     /// `--verbose`, passed on to helper processes.
     public var verbose: Bool
-    /// The warm server's workers, when the server runs this command: then no plugin code runs
-    /// in this process, and every plugin call goes to a warm worker.
-    public var warmWorkers: WarmWorkers?
+    /// What the warm server keeps, when the server runs this command: then no plugin code runs
+    /// in this process (every plugin call goes to a warm worker), and settings, state and
+    /// scans are taken from what it keeps.
+    public var warm: WarmResources?
     /// The warm server runs this command.
-    public var inServer: Bool { warmWorkers != nil }
+    public var inServer: Bool { warm != nil }
 
     public init(manifestPath: String? = nil, defines: [String: String] = [:], locale: String? = nil,
                 request: HostRequest, executable: URL, isolate: Bool = false,
-                requireTrusted: Bool = false, verbose: Bool = false, warmWorkers: WarmWorkers? = nil) {
+                requireTrusted: Bool = false, verbose: Bool = false, warm: WarmResources? = nil) {
         self.manifestPath = manifestPath
         self.defines = defines
         self.locale = locale
@@ -46,7 +47,7 @@ public struct HostOptions: Sendable {
         self.isolate = isolate
         self.requireTrusted = requireTrusted
         self.verbose = verbose
-        self.warmWorkers = warmWorkers
+        self.warm = warm
     }
 
     public var executableDirectory: URL { executable.deletingLastPathComponent() }
@@ -80,8 +81,8 @@ public struct HostSession {
     public init(options: HostOptions, logger: Logger) throws(HostError) {
         self.logger = logger
         paths = options.request.paths
-        config = try HostConfig.load(from: paths.configDirectory)
-        state = try HostState(directory: paths.dataDirectory)
+        config = try options.config(of: paths)
+        state = try options.state(of: paths)
         now = try options.request.now()
         request = options.request
         let preference = LanguagePreference(explicit: options.locale, environment: options.environment)
@@ -133,7 +134,8 @@ public struct HostSession {
             now: options.request.wallClock, scanTimeout: config.scanTimeout,
             handlerTimeout: config.handlerTimeout, isolate: options.isolate, sandbox: config.sandbox,
             verbose: options.verbose)
-        settings.warmWorkers = options.warmWorkers
+        settings.warmWorkers = options.warm?.workers
+        settings.scanMemo = options.warm?.scans
         settings.workingDirectory = options.request.workingDirectory.path
         settings.umask = options.request.umask
         return PluginCatalog(settings: settings, logger: logger)

@@ -17,8 +17,8 @@ public struct PluginContext {
     public init(options: HostOptions, logger: Logger) throws(HostError) {
         paths = options.request.paths
         request = options.request
-        config = try HostConfig.load(from: paths.configDirectory)
-        state = try HostState(directory: paths.dataDirectory)
+        config = try options.config(of: paths)
+        state = try options.state(of: paths)
         catalog = try HostSession.catalog(options: options, paths: paths, config: config, state: state, logger: logger)
     }
 

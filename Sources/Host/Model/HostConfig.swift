@@ -52,9 +52,12 @@ public struct HostConfig: Sendable, Equatable {
 
     package static let keys = ["menuLimit", "scanTimeout", "handlerTimeout", "requireTrusted", "sandbox", "server", "serverIdleTimeout", "serverWorkers", "workerIdleTimeout"]
 
+    /// The settings file's name in the configuration directory.
+    public static let fileName = "config.json"
+
     /// Reads `config.json` in `directory`; defaults when there is none.
     public static func load(from directory: URL) throws(HostError) -> HostConfig {
-        let url = directory.appendingPathComponent("config.json")
+        let url = directory.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: url.path) else { return HostConfig() }
         let value: JSONValue
         do {

@@ -36,6 +36,13 @@ public struct FileIdentity: Sendable, Hashable, Codable {
         modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
     }
 
+    /// The identity of the file at `path` (symbolic links followed); nil when there is none.
+    public static func of(_ path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(info)
+    }
+
     public init(device: UInt64, inode: UInt64, size: Int64, modified: Int64) {
         self.device = device
         self.inode = inode
@@ -92,9 +99,10 @@ package struct PluginVetting {
                 logger("Plugin directory \(entry.path) is not readable: \(error.localizedDescription)")
                 continue
             }
+            let directory = entry.path, prefix = entry.path.hasSuffix("/") ? entry.path : entry.path + "/"
             files += names.filter { $0.hasSuffix(".so") && !$0.hasPrefix(".") }
                 .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-                .map { (entry.appendingPathComponent($0).path, entry.path) }
+                .map { (prefix + $0, directory) }
         }
         return files
     }
@@ -104,8 +112,12 @@ package struct PluginVetting {
         struct Inode: Hashable { var device: UInt64; var inode: UInt64 }
         var seen: [Inode: String] = [:]
         var result: [VettedFile] = []
+        // A hundred plugins share a few roots: each root's real path is found once.
+        var realRoots: [String: String] = [:]
         for (path, root) in files(logger: logger) {
-            switch vet(path, root: root) {
+            let realRoot = realRoots[root] ?? PluginVetting.realPath(root) ?? root
+            realRoots[root] = realRoot
+            switch vet(path, root: root, realRoot: realRoot) {
             case .success(let candidate):
                 let key = Inode(device: candidate.identity.device, inode: candidate.identity.inode)
                 if let first = seen[key] {
@@ -121,6 +133,13 @@ package struct PluginVetting {
         return result
     }
 
+    /// `realpath(3)` of `path`, or nil when it names nothing.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Vets one file named on its own (`plugins check`, `plugins trust`): its directory is the
     /// search root the trust checks stop at.
     package static func vet(file path: String, bundledLocations: Set<String> = [],
@@ -131,23 +150,27 @@ package struct PluginVetting {
         return vetting.vet(path, root: url.deletingLastPathComponent().path)
     }
 
-    package func vet(_ path: String, root: String) -> Result<PluginCandidate, PluginRefusal> {
+    package func vet(_ path: String, root: String, realRoot knownRealRoot: String? = nil) -> Result<PluginCandidate, PluginRefusal> {
         func refuse(_ reason: String) -> Result<PluginCandidate, PluginRefusal> {
             .failure(PluginRefusal(path: path, reason: reason))
         }
-        guard let resolved = realpath(path, nil) else {
-            return refuse("Plugin \(path) is a symbolic link to a file that does not exist; remove the link or reinstall the plugin.")
-        }
-        let realPath = String(cString: resolved)
-        free(resolved)
+        let realRoot = knownRealRoot ?? PluginVetting.realPath(root) ?? root
         var info = stat()
-        guard stat(realPath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            return refuse("Plugin \(path) is not a regular file; plugins must be shared-object files.")
+        let realPath: String
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        if path == (root.hasSuffix("/") ? root : root + "/") + name, !name.isEmpty, name != "." && name != "..",
+           lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+            // A regular file right in its root: its real path is the root's, and its name.
+            realPath = (realRoot.hasSuffix("/") ? realRoot : realRoot + "/") + name
+        } else {
+            guard let resolved = PluginVetting.realPath(path) else {
+                return refuse("Plugin \(path) is a symbolic link to a file that does not exist; remove the link or reinstall the plugin.")
+            }
+            realPath = resolved
+            guard stat(realPath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                return refuse("Plugin \(path) is not a regular file; plugins must be shared-object files.")
+            }
         }
-        let realRoot = realpath(root, nil).map { pointer in
-            defer { free(pointer) }
-            return String(cString: pointer)
-        } ?? root
         if let problem = trust.problem(file: realPath, info: info, root: realRoot) {
             return refuse("Plugin \(path) \(problem).")
         }
@@ -158,7 +181,7 @@ package struct PluginVetting {
         if requireTrusted, pin == nil {
             return refuse("Plugin \(path) is not trusted and only trusted plugins may load (--require-trusted); check it with 'standfit-host plugins check \(path)', then run 'standfit-host plugins trust \(path)'.")
         }
-        let directory = (realPath as NSString).deletingLastPathComponent
+        let directory = TrustCheck.parent(of: realPath)
         return .success(PluginCandidate(path: path, realPath: realPath, identity: FileIdentity(info),
                                         isBundled: bundledLocations.contains(directory) || bundledLocations.contains(realPath), pinnedSHA256: pin))
     }

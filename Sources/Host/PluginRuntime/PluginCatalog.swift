@@ -29,6 +29,8 @@ public struct PluginCatalog {
         /// code in its own process, so trusted plugins too run in (warm) workers, though they
         /// are described as the cold path runs them.
         public var warmWorkers: WarmWorkers?
+        /// The warm server's memory of the registry cache's answers.
+        public var scanMemo: ScanMemo?
         /// The request's working directory and umask, which warm workers take on for each call.
         public var workingDirectory = "/"
         public var umask: UInt32 = 0o022
@@ -86,15 +88,27 @@ public struct PluginCatalog {
         let vetting = PluginVetting(searchPath: settings.searchPath, bundledLocations: settings.bundledLocations,
                                     pins: settings.pins, requireTrusted: settings.requireTrusted)
         let files = vetting.vet(logger: { logger.debug("\($0)") })
-        let cache = self.cache
+        // The cache file is opened only when something must be read from it or stored: in the
+        // warm server the memo answers for plugins that have not changed.
+        var opened: RegistryCache?? = nil
+        func cache() -> RegistryCache? {
+            if opened == nil { opened = .some(self.cache) }
+            return opened ?? nil
+        }
         let marker = ScanMarker(cacheDirectory: settings.paths.cacheDirectory)
         marker.recover(into: cache, at: settings.now, logger: logger)
         var candidates: [PluginCandidate] = []
         for case .candidate(let candidate) in files { candidates.append(candidate) }
-        var results = cache?.lookup(candidates, language: settings.language) ?? [:]
+        let memo = settings.scanMemo, cacheDirectory = settings.paths.cacheDirectory
+        var results = memo?.results(for: candidates, language: settings.language, cacheDirectory: cacheDirectory) ?? [:]
+        let unknown = candidates.filter { results[$0.realPath] == nil }
+        if !unknown.isEmpty {
+            results.merge(cache()?.lookup(unknown, language: settings.language) ?? [:]) { memoized, _ in memoized }
+        }
         let stale = candidates.filter { results[$0.realPath] == nil }
         if !stale.isEmpty {
             logger.debug("Scanning \(stale.count) new or changed plugin(s) in a helper process: \(stale.map(\.path).joined(separator: ", "))")
+            let cache = cache()
             let helper = ScanHelper(executable: settings.executable, environment: settings.environment,
                                     timeout: settings.scanTimeout, language: settings.language, sandbox: settings.sandbox,
                                     verbose: settings.verbose, logger: logger, marker: cache == nil ? nil : marker)
@@ -106,6 +120,9 @@ public struct PluginCatalog {
                 fresh.append((candidate, result))
             }
             cache?.store(fresh, language: settings.language, at: settings.now, logger: logger)
+        }
+        if !unknown.isEmpty {
+            memo?.record(results, for: candidates, language: settings.language, cacheDirectory: cacheDirectory)
         }
         let executor = PluginExecutor(
             settings: PluginExecutor.Settings(paths: settings.paths, executable: settings.executable,

@@ -16,13 +16,15 @@ package struct RegistryCache {
     /// Bumped whenever what an entry holds changes shape.
     package static let formatVersion = 2
 
+    package static let fileName = "registry.sqlite"
+
     package let url: URL
     private let queue: DatabaseQueue
 
     /// Opens the cache in `directory`, rebuilding it when it is unreadable; nil when it cannot
     /// be used at all (the host then scans every time, and says why under --verbose).
     init?(directory: URL, logger: Logger) {
-        url = directory.appendingPathComponent("registry.sqlite")
+        url = directory.appendingPathComponent(RegistryCache.fileName)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])

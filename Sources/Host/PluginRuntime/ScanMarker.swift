@@ -60,7 +60,7 @@ public struct ScanMarker {
     /// The plugins hosts died scanning, from records left over by hosts that are gone: each is
     /// quarantined in `cache` and its record removed. A record of a host still running (another
     /// command scanning now) is left alone.
-    func recover(into cache: RegistryCache?, at date: Date, logger: Logger) {
+    func recover(into cache: () -> RegistryCache?, at date: Date, logger: Logger) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where name.hasPrefix(ScanMarker.prefix) && name.hasSuffix(".json") {
             let file = directory.appendingPathComponent(name)
@@ -77,7 +77,7 @@ public struct ScanMarker {
                 continue
             }
             let result = ScanResult.quarantined("Plugin \(path) was being scanned when the host was killed, so it is taken to have killed it; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).")
-            cache?.store([(contents.candidate, result)], language: contents.language, at: date, logger: logger)
+            cache()?.store([(contents.candidate, result)], language: contents.language, at: date, logger: logger)
             unlink(file.path)
         }
     }

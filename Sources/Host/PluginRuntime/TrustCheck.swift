@@ -31,7 +31,7 @@ struct TrustCheck {
         if let problem = problem(of: info) {
             return "\(problem.description); run '\(problem.fix(file))' or remove it"
         }
-        let start = (file as NSString).deletingLastPathComponent
+        let start = TrustCheck.parent(of: file)
         let stop = file.hasPrefix(root.hasSuffix("/") ? root : root + "/") ? root : "/"
         // Plugins share directories: a hundred in one directory make its checks once.
         let key = DirectoryKey(directory: start, stop: stop)
@@ -39,6 +39,12 @@ struct TrustCheck {
         let verdict = problem(directory: start, stop: stop)
         memo.verdicts[key] = verdict
         return verdict
+    }
+
+    /// The directory a real (absolute, normalized) path is in.
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// The first problem of `directory` or a directory above it, up to `stop`.
@@ -98,16 +104,18 @@ enum ELFHeader {
     /// or nil.
     static func problem(path: String) -> String? {
         let rebuild = "rebuild it as a shared library for this machine or remove it from the plugin path"
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else {
             let code = errno
             return "cannot be read (\(String(cString: strerror(code)))); \(SystemFault.wayOut(errno: code) ?? "check its permissions")"
         }
-        return shapeProblem(handle).map { "\($0); \(rebuild)" }
+        var header = [UInt8](repeating: 0, count: 64)
+        let count = header.withUnsafeMutableBytes { pread(file, $0.baseAddress, 64, 0) }
+        close(file)
+        return shapeProblem(Array(header.prefix(max(count, 0)))).map { "\($0); \(rebuild)" }
     }
 
-    private static func shapeProblem(_ handle: FileHandle) -> String? {
-        defer { try? handle.close() }
-        let header = [UInt8]((try? handle.read(upToCount: 64)) ?? Data())
+    private static func shapeProblem(_ header: [UInt8]) -> String? {
         if header.isEmpty { return "is an empty file" }
         guard header.count >= 20, header[0..<4] == [0x7F, 0x45, 0x4C, 0x46] else {
             return "is not a shared library (it does not start with an ELF header)"

@@ -56,7 +56,7 @@ extension HostState {
                     SELECT * FROM dynamicItem WHERE source = ? AND language = ? ORDER BY rank
                     """, arguments: [source, rowLanguage]).map { item in
                     ShortcutItem(type: item["type"], title: item["title"], subtitle: item["subtitle"],
-                                 icon: item["icon"], userInfo: HostState.userInfo(item["userInfo"]),
+                                 icon: item["icon"], userInfo: userInfo(item["userInfo"]),
                                  source: .dynamic, origin: source)
                 }
                 chosen.append(DynamicSource(source: source, pluginVersion: row["pluginVersion"], items: items))

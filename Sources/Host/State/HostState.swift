@@ -11,12 +11,18 @@ import HostModel
 public struct HostState: Sendable {
     public let url: URL
     private let pool: DatabasePool
+    /// Stored items' userInfo texts, decoded: the warm server keeps a state open between
+    /// commands, and a `list` of a thousand dynamic items would decode each one again.
+    let userInfoTexts = DecodedTexts()
 
     /// The source name of the items `dynamic set` owns.
     public static let scriptSource = DynamicSource.script
 
+    /// The database's name in the data directory.
+    public static let fileName = "state.sqlite"
+
     public init(directory: URL) throws(HostError) {
-        url = directory.appendingPathComponent("state.sqlite")
+        url = directory.appendingPathComponent(HostState.fileName)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
@@ -134,6 +140,11 @@ public struct HostState: Sendable {
         }
     }
 
+    /// Decodes userInfo `text` once for as long as this state is open.
+    func userInfo(_ text: String) -> [String: JSONValue] {
+        userInfoTexts.decode(text, HostState.userInfo)
+    }
+
     static func userInfo(_ text: String) -> [String: JSONValue] {
         if case .object(let values)? = JSONValue(jsonText: text) { return values }
         return [:]
@@ -145,5 +156,24 @@ public struct HostState: Sendable {
 
     static func describe(_ error: any Error) -> String {
         (error as? DatabaseError)?.message ?? "\(error)"
+    }
+}
+
+/// Texts decoded before, and what they decoded to, up to a bound (then it starts afresh).
+///
+/// Rationale for `@unchecked Sendable`: its dictionary is behind `lock`.
+final class DecodedTexts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var decoded: [String: [String: JSONValue]] = [:]
+    private static let bound = 20_000
+
+    func decode(_ text: String, _ decode: (String) -> [String: JSONValue]) -> [String: JSONValue] {
+        if let known = lock.withLock({ decoded[text] }) { return known }
+        let value = decode(text)
+        lock.withLock {
+            if decoded.count >= DecodedTexts.bound { decoded.removeAll(keepingCapacity: true) }
+            decoded[text] = value
+        }
+        return value
     }
 }
