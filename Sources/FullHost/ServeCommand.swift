@@ -42,6 +42,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        let activation = try ServeCommand.activationSocket()
         let request = HostRequest.current
         let config = try HostConfig.load(from: request.paths.configDirectory)
         let executable = Executable.url.path
@@ -54,12 +55,18 @@ struct ServeCommand: ParsableCommand {
                                 idleTimeout: idleTimeout ?? config.serverIdleTimeout,
                                 warm: WarmResources(workers: WarmWorkers(limit: config.serverWorkers, idleTimeout: config.workerIdleTimeout)),
                                 logger: logger)
-        switch server.listen() {
-        case .success(let listener):
-            // From here on, descriptors 0–2 are each request's, and /dev/null between them.
+        /// From here on, descriptors 0–2 are each request's, and /dev/null between them.
+        func serve(_ listener: Int32?) {
             RequestScope.silenceStandardStreams()
             _ = chdir("/")
-            server.serve(listener: listener)
+            server.serve(listener: listener, activation: activation)
+        }
+        switch server.listen() {
+        case .success(let listener):
+            serve(listener)
+        case .failure(.alreadyRunning) where activation != nil:
+            // Another server of this build has its own socket; this one serves the activation socket.
+            serve(nil)
         case .failure(.alreadyRunning):
             if background { return }
             throw HostError(.configInvalid, "A server of this build is already running on \(place.socketPath); 'standfit-host server status' shows it, 'standfit-host server stop' stops it.")
@@ -67,6 +74,26 @@ struct ServeCommand: ParsableCommand {
             if background { logger.error("Not serving: \(why)") }
             throw HostError(.configInvalid, "The server cannot start: \(why).")
         }
+    }
+
+    /// The listening socket a service manager passed (the LISTEN_FDS protocol: descriptor 3 when
+    /// LISTEN_PID is this process), or nil; the variables are removed so that no worker inherits
+    /// them.
+    ///
+    /// Rationale: the protocol is two variables and a descriptor number, documented in
+    /// sd_listen_fds(3) as an interface to implement; linking libsystemd for it would make
+    /// libsystemd-dev a build dependency of every build.
+    static func activationSocket() throws(HostError) -> Int32? {
+        let environment = ProcessInfo.processInfo.environment
+        defer { for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { unsetenv(name) } }
+        guard let pid = environment["LISTEN_PID"].flatMap(pid_t.init), pid == getpid(),
+              let count = environment["LISTEN_FDS"].flatMap(Int32.init), count > 0 else { return nil }
+        let descriptor: Int32 = 3
+        guard count == 1, WarmServer.isListeningUnixSocket(descriptor) else {
+            throw HostError(.configInvalid, "The server was started with \(count) descriptor(s) (LISTEN_FDS) and needs exactly one listening Unix stream socket; give standfit-host.socket a single ListenStream= line.")
+        }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        return descriptor
     }
 
     /// The server's log: stderr in the foreground, `$XDG_STATE_HOME/standfit/server.log` in the
@@ -113,6 +140,8 @@ struct ServerCommand: ParsableCommand {
             var pid: Int32?
             var build: String
             var socket: String
+            /// Whether it also serves a socket a service manager passed (socket activation).
+            var socketActivated: Bool?
             var uptimeSeconds: Int?
             var requestsServed: Int?
             var workers: Int?
@@ -148,7 +177,7 @@ struct ServerCommand: ParsableCommand {
             let idleSeconds = Int(server.workers.idleTimeout.components.seconds)
             var message = """
                 Server: running (pid \(getpid()), build \(place.build), up \(ServerCommand.duration(uptime)))
-                Socket: \(server.place.socketPath)
+                Socket: \(server.ownsSocket ? server.place.socketPath : "none of its own (another server of this build has it)")\(server.activation != nil ? "\nActivation: also serves the socket the service manager passed (LISTEN_FDS)" : "")
                 Requests served: \(served)
                 Workers: \(workers.count) of at most \(server.workers.limit) (each stopped after \(ServerCommand.duration(idleSeconds)) idle)
                 """
@@ -157,7 +186,7 @@ struct ServerCommand: ParsableCommand {
             }
             message += "\nLog: \(log)"
             Output.report(global, Document(running: true, pid: getpid(), build: server.place.build, socket: server.place.socketPath,
-                                           uptimeSeconds: uptime, requestsServed: served, workers: workers.count,
+                                           socketActivated: server.activation != nil, uptimeSeconds: uptime, requestsServed: served, workers: workers.count,
                                            workerList: workers, log: log, message: message),
                           message: \.message)
         }

@@ -118,34 +118,45 @@ final class WarmServer: @unchecked Sendable {
         return .success(listener)
     }
 
-    /// Accepts connections until it is time to exit; removes its socket then.
-    func serve(listener: Int32) {
+    /// The socket a service manager passed (LISTEN_FDS), when it started this server.
+    private(set) var activation: Int32?
+    /// Whether it listens on its build's own socket (a server started by a service manager
+    /// while another of its build runs serves the activation socket only).
+    private(set) var ownsSocket = false
+
+    /// Accepts connections on `listener` (its build's socket) and `activation` (the socket a
+    /// service manager passed) until it is time to exit; removes its own socket then.
+    func serve(listener: Int32?, activation: Int32?) {
         WarmServer.running = self
-        logger.info("Serving \(place.socketPath) (pid \(getpid()), build \(place.build), idle timeout \(Int(idleTimeout)) s)")
-        let identity = socketIdentity()
-        /// Ends serving: the socket is removed unless another server's has taken its place.
+        self.activation = activation
+        ownsSocket = listener != nil
+        let sockets = [listener, activation].compactMap { $0 }
+        let names = (listener == nil ? [] : [place.socketPath]) + (activation == nil ? [] : ["the socket the service manager passed"])
+        logger.info("Serving \(names.joined(separator: " and ")) (pid \(getpid()), build \(place.build), idle timeout \(Int(idleTimeout)) s)")
+        let identity = listener == nil ? nil : socketIdentity()
+        /// Ends serving: its socket is removed unless another server's has taken its place.
         func finish(_ reason: String) {
             logger.info("Exiting: \(reason) (\(requestsServed) requests served)")
             workers.stopAll()
             warm.close()
             if let current = socketIdentity(), let identity, current == identity { unlink(place.socketPath) }
-            close(listener)
+            sockets.forEach { close($0) }
         }
         // SIGTERM, SIGINT and SIGHUP end the server cleanly: its socket removed, its workers killed.
         let stopSignals = SignalPipe.install([SIGTERM, SIGINT, SIGHUP])
         while true {
-            var pollers = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: stopSignals, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&pollers, 2, 1000)
+            var pollers = [pollfd(fd: stopSignals, events: Int16(POLLIN), revents: 0)]
+                + sockets.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&pollers, nfds_t(pollers.count), 1000)
             // Busy or not, a worker idle for workerIdleTimeout is stopped.
             workers.stopIdle()
-            if ready > 0 && pollers[1].revents != 0, let signal = SignalPipe.next() {
+            if ready > 0 && pollers[0].revents != 0, let signal = SignalPipe.next() {
                 HelperProcess.cancelRequest()
                 finish("signal \(signal)")
                 return
             }
-            if ready > 0 && pollers[0].revents != 0 {
-                let connection = accept(listener, nil, nil)
+            if ready > 0, let socket = pollers.dropFirst().first(where: { $0.revents != 0 })?.fd {
+                let connection = accept(socket, nil, nil)
                 if connection >= 0 {
                     _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
                     state.withLock { connections += 1 }
@@ -173,10 +184,23 @@ final class WarmServer: @unchecked Sendable {
         if stopAsked { return "asked to stop" }
         if idle >= .seconds(idleTimeout) { return "idle for \(Int(idleTimeout)) s" }
         if WarmPlace.buildIdentity(of: executable) != place.build { return "its binary \(executable) was replaced" }
+        guard ownsSocket else { return nil }
         guard let current = socketIdentity(), current == identity else {
             return "its socket \(place.socketPath) was removed or replaced"
         }
         return nil
+    }
+
+    /// Whether `descriptor` is a listening Unix stream socket.
+    static func isListeningUnixSocket(_ descriptor: Int32) -> Bool {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &value, &length) == 0, value == 1 else { return false }
+        length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_TYPE, &value, &length) == 0, value == Int32(SOCK_STREAM.rawValue) else { return false }
+        length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_DOMAIN, &value, &length) == 0 else { return false }
+        return value == AF_UNIX
     }
 
     /// Which file the socket path names, so the server can tell its own socket from another's.
@@ -237,6 +261,13 @@ final class WarmServer: @unchecked Sendable {
         let descriptors = connection.takeDescriptors()
         guard descriptors.count == 3 else {
             descriptors.forEach { close($0) }
+            return
+        }
+        guard request.build == place.build else {
+            // A client of another build, through the activation socket: it runs the command cold.
+            descriptors.forEach { close($0) }
+            logger.info("A client of build \(request.build) asked; this server is build \(place.build), so it runs its command cold.")
+            connection.send(.runCold)
             return
         }
         requestLock.lock()

@@ -12,8 +12,8 @@ import Glibc
 /// socket's name, so two builds never read each other's messages.
 ///
 ///     client                                  server
-///     Request (argv, environment, cwd,  ──▶
-///              umask; fds 0, 1, 2)
+///     Request (build, argv, environment, ──▶
+///              cwd, umask; fds 0, 1, 2)
 ///                                         ◀── Accepted   (or RunCold: run it yourself)
 ///     Go                                ──▶               (from here on, never re-run)
 ///     Cancel(signal)  (Ctrl-C, TERM…)   ──▶
@@ -70,8 +70,13 @@ public enum Frame: Equatable, Sendable {
     }
 }
 
-/// One command as the client ran it: what a cold run would have read from its own process.
+/// One command as the client ran it: what a cold run would have read from its own process,
+/// and the build the client expects to serve it.
 public struct WarmRequest: Equatable, Sendable {
+    /// The build (`WarmPlace.build`) of the client's full host. A server of another build,
+    /// reached through the socket-activation socket, answers RunCold. It comes first in the
+    /// payload, so that a server of any later protocol can still read it.
+    public var build = ""
     /// The arguments after the program's name.
     public var arguments: [String]
     /// The whole environment, as `NAME=value` strings.
@@ -87,6 +92,7 @@ public struct WarmRequest: Equatable, Sendable {
     }
 
     func write(to writer: inout ByteWriter) {
+        writer.string(build)
         writer.uint32(umask)
         writer.string(workingDirectory)
         writer.strings(arguments)
@@ -94,9 +100,11 @@ public struct WarmRequest: Equatable, Sendable {
     }
 
     static func read(from reader: inout ByteReader) -> WarmRequest? {
-        guard let umask = reader.uint32(), let directory = reader.string(),
+        guard let build = reader.string(), let umask = reader.uint32(), let directory = reader.string(),
               let arguments = reader.strings(), let environment = reader.strings() else { return nil }
-        return WarmRequest(arguments: arguments, environment: environment, workingDirectory: directory, umask: umask)
+        var request = WarmRequest(arguments: arguments, environment: environment, workingDirectory: directory, umask: umask)
+        request.build = build
+        return request
     }
 }
 

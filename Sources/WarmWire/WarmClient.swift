@@ -21,11 +21,15 @@ public enum WarmClient {
     /// The signals the client turns into a cancel message: Ctrl-C, kill, a closed terminal.
     static let cancelSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
-    /// Forwards `request` with this process's descriptors 0, 1 and 2 to the server at `place`.
+    /// Forwards `request` with this process's descriptors 0, 1 and 2 to the server at `place`:
+    /// the server of this build on its own socket, else whatever server a service manager
+    /// started on the activation socket (which runs it only when it is of this build).
     public static func forward(_ request: WarmRequest, to place: WarmPlace) -> Result {
         guard WarmPlace.state(of: place.directory) == .privateToUser,
               (0...2).allSatisfy({ fcntl($0, F_GETFD) >= 0 }),
-              let connection = connect(to: place.socketPath) else { return .runCold }
+              let connection = connect(to: place.socketPath) ?? connect(to: place.activationSocketPath) else { return .runCold }
+        var request = request
+        request.build = place.build
         var serverUID: uid_t = 0, serverPID: pid_t = 0
         guard standfit_wire_peer(connection.descriptor, &serverUID, &serverPID) == 0, serverUID == getuid(),
               connection.send(.request(request), descriptors: [0, 1, 2]) == 0,

@@ -4,10 +4,12 @@ import Glibc
 
 public enum WarmWire {
     /// Part of the socket's name: a client and a server that frame messages differently never meet.
-    public static let protocolVersion = 1
+    public static let protocolVersion = 2
     /// The full host's file name: beside the thin client in a build tree, in
     /// `libexec/standfit/` under an installed prefix.
     public static let fullHostName = "standfit-host-full"
+    /// The socket-activation socket's name in the socket directory.
+    public static let activationSocketName = "host.sock"
     /// `STANDFIT_SERVER`: off, manual or auto.
     public static let modeVariable = "STANDFIT_SERVER"
 }
@@ -31,6 +33,10 @@ public struct WarmPlace: Equatable, Sendable {
     }
 
     public var socketPath: String { "\(directory)/host-\(build).sock" }
+    /// The socket a service manager listens on for the user's server (`standfit-host.socket`:
+    /// `%t/standfit/host.sock`) and hands to the server it starts (the LISTEN_FDS protocol). Its
+    /// name carries no build: the request does, and a server of another build answers RunCold.
+    public var activationSocketPath: String { "\(directory)/\(WarmWire.activationSocketName)" }
     /// Held (flock) by the one server of this build for as long as it runs.
     public var lockPath: String { "\(directory)/host-\(build).lock" }
 

@@ -29,6 +29,8 @@ struct InstallTests {
         "share/bash-completion/completions/standfit-host",
         "share/fish/vendor_completions.d/standfit-host.fish",
         "share/man/man1/standfit-host.1",
+        "share/systemd/user/standfit-host.service",
+        "share/systemd/user/standfit-host.socket",
         "share/zsh/site-functions/_standfit-host",
     ]
 
@@ -67,6 +69,11 @@ struct InstallTests {
         #expect(install.status == 0, "\(install)")
         #expect(install.stdout.hasPrefix("Installed standfit-host into \(prefix.path) (\(build.configuration) build); Scripts/uninstall --prefix \(prefix.path) removes it.\n"))
         #expect(Self.files(under: prefix) == (["bin/mine"] + Self.installedFiles).sorted())
+        // The user service starts this prefix's server; its socket is the one clients try after their build's.
+        let service = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/standfit-host.service"), encoding: .utf8)
+        #expect(service.contains("\nExecStart=\(prefix.path)/libexec/standfit/standfit-host-full serve\n"))
+        let socketUnit = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/standfit-host.socket"), encoding: .utf8)
+        #expect(socketUnit.contains("\nListenStream=%t/standfit/host.sock\n"))
 
         // The installed host, as a user runs it: by name, no plugin path, StandFit from the prefix.
         var sandbox = HostSandbox(pluginPath: [])

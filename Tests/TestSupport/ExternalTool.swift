@@ -26,6 +26,12 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     public static let desktopFileValidate = ExternalTool("/usr/bin/desktop-file-validate", package: "desktop-file-utils")
     public static let sqlite3 = ExternalTool("/usr/bin/sqlite3", package: "sqlite3")
     public static let man = ExternalTool("/usr/bin/man", package: "man-db")
+    /// Listens on a socket and starts a program on the first connection, handing it over by the
+    /// LISTEN_FDS protocol, as systemd does for a .socket unit.
+    /// Runs a program as another user (the refused-peer test connects as nobody).
+    public static let setpriv = ExternalTool("/usr/bin/setpriv", package: "util-linux")
+    public static let python3 = ExternalTool("/usr/bin/python3", package: "python3")
+    public static let systemdSocketActivate = ExternalTool("/usr/bin/systemd-socket-activate", package: "systemd")
 
     public var url: URL { URL(fileURLWithPath: path) }
     public var name: String { (path as NSString).lastPathComponent }

@@ -169,8 +169,9 @@ public final class SandboxServer: @unchecked Sendable {
     /// The directory the sockets are in.
     public var socketDirectory: URL { runtimeDirectory.appendingPathComponent("standfit") }
 
-    /// Starts the server with `environment` unless it runs, and waits until it listens.
-    public func start(environment: [String: String]) {
+    /// Starts the server with `environment` unless it runs, and waits until it listens; its
+    /// log (stderr) goes to `log` when given.
+    public func start(environment: [String: String], log: URL? = nil) {
         lock.withLock {
             guard child == nil else { return }
             var actions = posix_spawn_file_actions_t()
@@ -179,6 +180,7 @@ public final class SandboxServer: @unchecked Sendable {
             for target in Int32(0)...2 {
                 posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
             }
+            if let log { posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_CREAT | O_APPEND, 0o600) }
             // A test process killed before its sandboxes go leaves servers that end on their own.
             let arguments = [Fixtures.fullHostBinary.path, "serve", "--idle-timeout", "120"]
             let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
@@ -191,6 +193,56 @@ public final class SandboxServer: @unchecked Sendable {
             while Date() < deadline, !listening(), kill(pid, 0) == 0 {
                 usleep(2_000)
             }
+        }
+    }
+
+    /// Starts `systemd-socket-activate` listening on the activation socket (`host.sock`), as
+    /// the user's service manager does with standfit-host.socket: on the first connection it
+    /// becomes `standfit-host-full serve` (same pid), given the socket as descriptor 3 and
+    /// `environment`, its stderr (the server's log in the foreground, as in a service's
+    /// journal) appended to `log`. Answers its pid once it listens.
+    public func startActivated(environment: [String: String], log: URL) -> pid_t? {
+        lock.withLock {
+            guard child == nil else { return nil }
+            try? FileManager.default.createDirectory(at: socketDirectory, withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o700])
+            let socket = socketDirectory.appendingPathComponent("host.sock").path
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            for target in Int32(0)...1 {
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
+            }
+            posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+            let tool = ExternalTool.systemdSocketActivate.path
+            let arguments = [tool, "-l", socket] + environment.sorted { $0.key < $1.key }.flatMap { ["-E", "\($0.key)=\($0.value)"] }
+                + [Fixtures.fullHostBinary.path, "serve", "--idle-timeout", "120"]
+            let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+            let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { (argv + envp).forEach { free($0) } }
+            var pid: pid_t = 0
+            guard posix_spawn(&pid, tool, &actions, nil, argv, envp) == 0 else { return nil }
+            child = pid
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline, !FileManager.default.fileExists(atPath: socket), kill(pid, 0) == 0 {
+                usleep(2_000)
+            }
+            return pid
+        }
+    }
+
+    /// Waits up to `seconds` for the server this started to exit, and reaps it: whether it did.
+    public func waitForExit(_ seconds: Double = 10) -> Bool {
+        lock.withLock {
+            guard let pid = child else { return true }
+            var status: Int32 = 0
+            let deadline = Date().addingTimeInterval(seconds)
+            while waitpid(pid, &status, WNOHANG) == 0 {
+                if Date() > deadline { return false }
+                usleep(2_000)
+            }
+            child = nil
+            return true
         }
     }
 
