@@ -130,24 +130,40 @@ final class WarmServer: @unchecked Sendable {
         WarmServer.running = self
         self.activation = activation
         ownsSocket = listener != nil
-        let sockets = [listener, activation].compactMap { $0 }
+        var sockets = [listener, activation].compactMap { $0 }
         let names = (listener == nil ? [] : [place.socketPath]) + (activation == nil ? [] : ["the socket the service manager passed"])
         logger.info("Serving \(names.joined(separator: " and ")) (pid \(getpid()), build \(place.build), idle timeout \(Int(idleTimeout)) s)")
         let identity = listener == nil ? nil : socketIdentity()
-        /// Ends serving: its socket is removed unless another server's has taken its place.
-        func finish(_ reason: String) {
-            logger.info("Exiting: \(reason) (\(requestsServed) requests served)")
-            workers.stopAll()
-            warm.close()
+        /// Takes no more connections: its socket is removed (unless another server's has taken
+        /// its place), so that clients run cold at once instead of waiting to be accepted.
+        func stopListening() {
             if let current = socketIdentity(), let identity, current == identity { unlink(place.socketPath) }
             sockets.forEach { close($0) }
+            sockets = []
+        }
+        /// Ends serving.
+        func finish(_ reason: String) {
+            logger.info("Exiting: \(reason) (\(requestsServed) requests served)")
+            stopListening()
+            workers.stopAll()
+            warm.close()
         }
         // SIGTERM, SIGINT and SIGHUP end the server cleanly: its socket removed, its workers killed.
         let stopSignals = SignalPipe.install([SIGTERM, SIGINT, SIGHUP])
         while true {
+            // Asked to stop: it stops listening at once (clients that keep coming must not keep
+            // it alive) and exits when the requests under way have answered.
+            let (stopping, busy) = state.withLock { (stopAsked, connections > 0) }
+            if stopping {
+                stopListening()
+                if !busy {
+                    finish("asked to stop")
+                    return
+                }
+            }
             var pollers = [pollfd(fd: stopSignals, events: Int16(POLLIN), revents: 0)]
                 + sockets.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&pollers, nfds_t(pollers.count), 1000)
+            let ready = poll(&pollers, nfds_t(pollers.count), stopping ? 20 : 1000)
             // Busy or not, a worker idle for workerIdleTimeout is stopped.
             workers.stopIdle()
             if ready > 0 && pollers[0].revents != 0, let signal = SignalPipe.next() {
@@ -179,9 +195,8 @@ final class WarmServer: @unchecked Sendable {
 
     /// Why the server should exit now, if it should: only when no connection is being served.
     private func reasonToExit(identity: SocketIdentity?) -> String? {
-        let (busy, idle, stopAsked) = state.withLock { (connections > 0, ContinuousClock.now - lastActivity, self.stopAsked) }
+        let (busy, idle) = state.withLock { (connections > 0, ContinuousClock.now - lastActivity) }
         guard !busy else { return nil }
-        if stopAsked { return "asked to stop" }
         if idle >= .seconds(idleTimeout) { return "idle for \(Int(idleTimeout)) s" }
         if WarmPlace.buildIdentity(of: executable) != place.build { return "its binary \(executable) was replaced" }
         guard ownsSocket else { return nil }
@@ -189,6 +204,17 @@ final class WarmServer: @unchecked Sendable {
             return "its socket \(place.socketPath) was removed or replaced"
         }
         return nil
+    }
+
+    /// The pid of the server of `place`'s build, when one runs: it holds its lock.
+    static func holder(of place: WarmPlace) -> pid_t? {
+        let lock = open(place.lockPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard lock >= 0 else { return nil }
+        defer { close(lock) }
+        guard flock(lock, LOCK_SH | LOCK_NB) != 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let count = bytes.withUnsafeMutableBytes { pread(lock, $0.baseAddress, 16, 0) }
+        return pid_t(String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Whether `descriptor` is a listening Unix stream socket.

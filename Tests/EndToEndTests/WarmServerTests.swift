@@ -334,4 +334,56 @@ struct WarmServerTests {
         let status = try JSONDecoder().decode(Status.self, from: Data(Self.host(sandbox, "server", "status", "--json").stdout.utf8))
         #expect(status.requestsServed == 1)
     }
+
+    @Test("doctor says whether a server of this build is up, and so how plugins run now")
+    func doctorSaysServer() throws {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        func line(_ sandbox: HostSandbox) -> String {
+            Self.host(sandbox, "doctor").stdout.split(separator: "\n").first { $0.hasPrefix("Warm server: ") }.map(String.init) ?? ""
+        }
+        #expect(line(sandbox).hasPrefix("Warm server: none of build "))
+        #expect(line(sandbox).hasSuffix(" is running; none is started (mode manual); 'standfit-host serve' runs one. Run cold, trusted plugins run in-process and the others in worker processes"))
+        sandbox.server.start(environment: sandbox.environment)
+        defer { sandbox.server.stopAll() }
+        let pid = try #require(sandbox.server.pid)
+        #expect(line(sandbox).hasPrefix("Warm server: this command ran in it (pid \(pid), build "))
+        #expect(line(sandbox).hasSuffix(" warm workers); every plugin runs in a warm worker, trusted or not"))
+        var off = sandbox
+        off.extraEnvironment["STANDFIT_SERVER"] = "off"
+        #expect(line(off).hasPrefix("Warm server: running (pid \(pid), build "))
+        #expect(line(off).hasSuffix("), but this command ran cold (mode off); commands it serves run every plugin in a warm worker"))
+    }
+
+    @Test("server stop ends a server that commands keep reaching: it stops listening at once and exits when they have answered")
+    func stopUnderLoad() throws {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        sandbox.server.start(environment: sandbox.environment)
+        defer { sandbox.server.stopAll() }
+        // A shell asking the server for its version without pause: it is never idle.
+        var shell: pid_t = 0
+        let loop = "while :; do '\(Fixtures.hostBinary.path)' --version >/dev/null || echo failed >&2; done"
+        let argv: [UnsafeMutablePointer<CChar>?] = [String](["/bin/sh", "-c", loop]).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = sandbox.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        let errors = sandbox.root.appendingPathComponent("load.err")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        #expect(posix_spawn(&shell, "/bin/sh", &actions, nil, argv, envp) == 0)
+        defer {
+            kill(shell, SIGKILL)
+            var status: Int32 = 0
+            waitpid(shell, &status, 0)
+        }
+        usleep(300_000)
+        #expect(Self.host(sandbox, "server", "stop").status == 0)
+        #expect(sandbox.server.waitForExit(5), "the server kept serving")
+        usleep(200_000)
+        // Every command answered: warm before the stop, cold after it.
+        #expect((try? String(contentsOf: errors, encoding: .utf8)) == "")
+        #expect(!sandbox.server.listening())
+    }
 }
