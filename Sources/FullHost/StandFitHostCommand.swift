@@ -37,7 +37,8 @@ struct StandFitHostCommand: ParsableCommand {
     /// The command `arguments` name, or why they name none (help and --version included).
     static func parse(_ arguments: [String]) -> Result<any ParsableCommand, any Error> {
         if let first = arguments.first, let subcommand = directSubcommands[first],
-           let command = try? subcommand.parseAsRoot(Array(arguments.dropFirst())) {
+           let command = try? subcommand.parseAsRoot(Array(arguments.dropFirst())),
+           type(of: command).configuration.commandName != "help" {
             return .success(command)
         }
         return Result { try parseAsRoot(arguments) }
@@ -49,8 +50,9 @@ struct StandFitHostCommand: ParsableCommand {
     /// reflection (and walks the whole tree for passthrough arguments) on each parse: in the
     /// warm server's profile it was a third of a `run`'s time. Parsing the named subcommand on
     /// its own gives the same command when it succeeds (the root has no options of its own); on
-    /// any error, help or `--version`, the root parses the line, so every message is
-    /// ArgumentParser's own.
+    /// any error, `--version` or a help request (which ArgumentParser answers with its help
+    /// command rather than an error, and which must name the root in its usage), the root parses
+    /// the line, so every message is ArgumentParser's own.
     private static let directSubcommands: [String: any ParsableCommand.Type] = Dictionary(
         configuration.subcommands.compactMap { type in type.configuration.commandName.map { ($0, type) } },
         uniquingKeysWith: { first, _ in first })

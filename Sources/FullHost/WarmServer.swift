@@ -166,6 +166,11 @@ final class WarmServer: @unchecked Sendable {
             let ready = poll(&pollers, nfds_t(pollers.count), stopping ? 20 : 1000)
             // Busy or not, a worker idle for workerIdleTimeout is stopped.
             workers.stopIdle()
+            // Two seconds without a command: the state databases are closed (checkpointed, their
+            // WAL removed), so that a file moved aside between bursts leaves nothing behind.
+            if state.withLock({ connections == 0 && ContinuousClock.now - lastActivity >= .seconds(2) }) {
+                warm.closeStates()
+            }
             if ready > 0 && pollers[0].revents != 0, let signal = SignalPipe.next() {
                 HelperProcess.cancelRequest()
                 finish("signal \(signal)")

@@ -27,6 +27,12 @@ public final class WarmResources: @unchecked Sendable {
         self.workers = workers
     }
 
+    /// Closes the state databases (between bursts of commands: a database moved aside while
+    /// the server holds it open would leave its WAL for the next file at that path).
+    public func closeStates() {
+        lock.withLock { states.removeAll() }
+    }
+
     /// Forgets everything kept, closing the state databases (which checkpoints each and
     /// removes its WAL and shared-memory files, as a cold command's exit does).
     public func close() {
@@ -41,9 +47,12 @@ public final class WarmResources: @unchecked Sendable {
     /// two quick edits apart). A file that cannot be parsed is not kept: its error is given
     /// again each time.
     public func config(in directory: URL) throws(HostError) -> HostConfig {
-        let bytes = FileManager.default.contents(atPath: directory.appendingPathComponent(HostConfig.fileName).path)
+        let url = directory.appendingPathComponent(HostConfig.fileName)
+        let bytes = try? Data(contentsOf: url)
+        // A file that is there but cannot be read: the error a cold command gives.
+        if bytes == nil && FileManager.default.fileExists(atPath: url.path) { return try HostConfig.load(from: directory) }
         if let kept = lock.withLock({ configs[directory.path] }), kept.bytes == bytes { return kept.config }
-        let config = try HostConfig.load(from: directory)
+        let config = try bytes.map { data throws(HostError) in try HostConfig.decode(data, from: url) } ?? HostConfig()
         lock.withLock { configs[directory.path] = (bytes, config) }
         return config
     }
@@ -55,6 +64,9 @@ public final class WarmResources: @unchecked Sendable {
            kept.file.device == file.device && kept.file.inode == file.inode {
             return kept.state
         }
+        // Another file (or none) now: the old one is closed first, so that its WAL and
+        // shared-memory files are gone before a new database is made at that path.
+        lock.withLock { states[directory.path] = nil }
         let state = try HostState(directory: directory)
         if let file = FileIdentity.of(path) {
             lock.withLock { states[directory.path] = (file, state) }

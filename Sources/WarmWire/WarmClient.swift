@@ -17,6 +17,9 @@ public enum WarmClient {
 
     /// How long a server has to accept a request before the client runs it cold.
     public static let acceptTimeout: Int32 = 1000
+    /// The same through the activation socket, where the service manager may be starting the
+    /// server for this very request.
+    public static let activationAcceptTimeout: Int32 = 5000
 
     /// The signals the client turns into a cancel message: Ctrl-C, kill, a closed terminal.
     static let cancelSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
@@ -26,14 +29,21 @@ public enum WarmClient {
     /// started on the activation socket (which runs it only when it is of this build).
     public static func forward(_ request: WarmRequest, to place: WarmPlace) -> Result {
         guard WarmPlace.state(of: place.directory) == .privateToUser,
-              (0...2).allSatisfy({ fcntl($0, F_GETFD) >= 0 }),
-              let connection = connect(to: place.socketPath) ?? connect(to: place.activationSocketPath) else { return .runCold }
+              (0...2).allSatisfy({ fcntl($0, F_GETFD) >= 0 }) else { return .runCold }
+        let connection: WireConnection, timeout: Int32
+        if let own = connect(to: place.socketPath) {
+            (connection, timeout) = (own, acceptTimeout)
+        } else if let activation = connect(to: place.activationSocketPath) {
+            (connection, timeout) = (activation, activationAcceptTimeout)
+        } else {
+            return .runCold
+        }
         var request = request
         request.build = place.build
         var serverUID: uid_t = 0, serverPID: pid_t = 0
         guard standfit_wire_peer(connection.descriptor, &serverUID, &serverPID) == 0, serverUID == getuid(),
               connection.send(.request(request), descriptors: [0, 1, 2]) == 0,
-              connection.receive(timeout: acceptTimeout) == .frame(.accepted) else { return .runCold }
+              connection.receive(timeout: timeout) == .frame(.accepted) else { return .runCold }
         let signals = SignalPipe.install(cancelSignals)
         defer { SignalPipe.restore() }
         // Until the server has "go", it runs nothing; after it, the request is the server's.

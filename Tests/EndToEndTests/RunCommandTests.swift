@@ -7,6 +7,16 @@ import TestSupport
 struct RunCommandTests {
     let sandbox = HostSandbox()
 
+    @Test("help for a subcommand names the whole command, and 'help' is no subcommand of a group")
+    func subcommandHelp() {
+        let help = sandbox.run("run", "--help")
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("\nUSAGE: standfit-host run [--json]"), "\(help)")
+        let group = sandbox.run("plugins", "help")
+        #expect(group.status == 64)
+        #expect(group.stderr.hasPrefix("Error: Unexpected argument 'help'\n"), "\(group)")
+    }
+
     @Test("a handled Swift action prints its dialog and exits 0")
     func handledSwift() {
         #expect(sandbox.run("run", "com.example.greeter.greet", "name=Ada", "times=2", "excited=true")

@@ -59,18 +59,33 @@ struct WarmResourcesTests {
         let candidate = PluginCandidate(path: plugin.path, realPath: plugin.path, identity: try #require(FileIdentity.of(plugin.path)),
                                         isBundled: false, pinnedSHA256: nil)
         let memo = ScanMemo()
+        func known(_ candidate: PluginCandidate, _ language: String = "en") -> Int {
+            memo.results(for: [candidate], language: language, cacheDirectory: directory,
+                         registry: memo.version(in: directory)).count
+        }
         let refused = ScanResult.refused("first answer")
+        let before = memo.version(in: directory)
         cache.store([(candidate, refused)], language: "en", at: Date(), logger: logger)
-        memo.record([candidate.realPath: refused], for: [candidate], language: "en", cacheDirectory: directory)
-        #expect(memo.results(for: [candidate], language: "en", cacheDirectory: directory).count == 1)
-        #expect(memo.results(for: [candidate], language: "nl", cacheDirectory: directory).isEmpty)
+        memo.record([candidate.realPath: refused], for: [candidate], language: "en", cacheDirectory: directory,
+                     readAt: before, commits: 1)
+        #expect(known(candidate) == 1)
+        #expect(known(candidate, "nl") == 0)
         var pinned = candidate
         pinned.pinnedSHA256 = String(repeating: "0", count: 64)
-        #expect(memo.results(for: [pinned], language: "en", cacheDirectory: directory).isEmpty)
+        #expect(known(pinned) == 0)
         // Another process stores an answer: the memo is dropped, whatever the file's time stamp.
         cache.store([(candidate, .refused("second answer"))], language: "en", at: Date(), logger: logger)
-        #expect(memo.results(for: [candidate], language: "en", cacheDirectory: directory).isEmpty)
+        #expect(known(candidate) == 0)
+        // What a command read is not recorded when another process committed after it read.
+        let readAt = memo.version(in: directory)
+        cache.store([(candidate, .refused("third answer"))], language: "en", at: Date(), logger: logger)
+        memo.record([candidate.realPath: refused], for: [candidate], language: "en", cacheDirectory: directory,
+                    readAt: readAt, commits: 0)
+        #expect(known(candidate) == 0)
+        memo.record([candidate.realPath: refused], for: [candidate], language: "en", cacheDirectory: directory,
+                    readAt: memo.version(in: directory), commits: 0)
+        #expect(known(candidate) == 1)
         try cache.clear()
-        #expect(memo.results(for: [candidate], language: "en", cacheDirectory: directory).isEmpty)
+        #expect(known(candidate) == 0)
     }
 }

@@ -59,9 +59,20 @@ public struct HostConfig: Sendable, Equatable {
     public static func load(from directory: URL) throws(HostError) -> HostConfig {
         let url = directory.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: url.path) else { return HostConfig() }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw HostError(.configInvalid, "The settings file \(url.path) is not valid JSON; fix it or remove it to use the defaults.", cause: error)
+        }
+        return try decode(data, from: url)
+    }
+
+    /// The settings `data` (the bytes of the file at `url`) holds.
+    public static func decode(_ data: Data, from url: URL) throws(HostError) -> HostConfig {
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: url))
+            value = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
             throw HostError(.configInvalid, "The settings file \(url.path) is not valid JSON; fix it or remove it to use the defaults.", cause: error)
         }

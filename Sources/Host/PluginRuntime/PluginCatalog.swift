@@ -100,7 +100,10 @@ public struct PluginCatalog {
         var candidates: [PluginCandidate] = []
         for case .candidate(let candidate) in files { candidates.append(candidate) }
         let memo = settings.scanMemo, cacheDirectory = settings.paths.cacheDirectory
-        var results = memo?.results(for: candidates, language: settings.language, cacheDirectory: cacheDirectory) ?? [:]
+        let readAt = memo?.version(in: cacheDirectory)
+        var results = memo?.results(for: candidates, language: settings.language, cacheDirectory: cacheDirectory,
+                                    registry: readAt) ?? [:]
+        var commits: UInt32 = 0
         let unknown = candidates.filter { results[$0.realPath] == nil }
         if !unknown.isEmpty {
             results.merge(cache()?.lookup(unknown, language: settings.language) ?? [:]) { memoized, _ in memoized }
@@ -119,10 +122,14 @@ public struct PluginCatalog {
                 results[candidate.realPath] = result
                 fresh.append((candidate, result))
             }
-            cache?.store(fresh, language: settings.language, at: settings.now, logger: logger)
+            if let cache, !fresh.isEmpty {
+                cache.store(fresh, language: settings.language, at: settings.now, logger: logger)
+                commits += 1
+            }
         }
         if !unknown.isEmpty {
-            memo?.record(results, for: candidates, language: settings.language, cacheDirectory: cacheDirectory)
+            memo?.record(results, for: candidates, language: settings.language, cacheDirectory: cacheDirectory,
+                         readAt: readAt, commits: commits)
         }
         let executor = PluginExecutor(
             settings: PluginExecutor.Settings(paths: settings.paths, executable: settings.executable,

@@ -32,11 +32,17 @@ public final class ScanMemo: @unchecked Sendable {
 
     public init() {}
 
+    /// Where the registry cache of `cacheDirectory` is now: read before anything is looked up in
+    /// it, so that what is recorded afterwards is stamped with what was read.
+    func version(in cacheDirectory: URL) -> RegistryVersion? {
+        ScanMemo.registryIdentity(in: cacheDirectory)
+    }
+
     /// The remembered results for `candidates` in `language`, by real path; none when the
-    /// cache file changed since the memo was last in step with it.
-    func results(for candidates: [PluginCandidate], language: String, cacheDirectory: URL) -> [String: ScanResult] {
-        let registry = ScanMemo.registryIdentity(in: cacheDirectory)
-        return lock.withLock {
+    /// cache file (at `registry`, read before) changed since the memo was last in step with it.
+    func results(for candidates: [PluginCandidate], language: String, cacheDirectory: URL,
+                 registry: RegistryVersion?) -> [String: ScanResult] {
+        lock.withLock {
             guard let directory = directories[cacheDirectory.path] else { return [:] }
             guard registry != nil, directory.registry == registry else {
                 directories[cacheDirectory.path] = nil
@@ -53,11 +59,18 @@ public final class ScanMemo: @unchecked Sendable {
         }
     }
 
-    /// Remembers `results` (by real path) for `candidates` in `language`, as the cache file now
-    /// holds them (after this command's lookups and stores).
+    /// Remembers `results` (by real path) for `candidates` in `language`, as the cache file
+    /// holds them: only when it is now at `readAt` (the version read before the lookups) plus
+    /// this command's own `commits`, so that nothing another process committed meanwhile is
+    /// taken for what this command read.
     func record(_ results: [String: ScanResult], for candidates: [PluginCandidate], language: String,
-                cacheDirectory: URL) {
-        guard let registry = ScanMemo.registryIdentity(in: cacheDirectory) else { return }
+                cacheDirectory: URL, readAt: RegistryVersion?, commits: UInt32) {
+        let registry = ScanMemo.registryIdentity(in: cacheDirectory)
+        guard let readAt, let registry, registry.device == readAt.device, registry.inode == readAt.inode,
+              registry.changes == readAt.changes &+ commits else {
+            lock.withLock { directories[cacheDirectory.path] = nil }
+            return
+        }
         lock.withLock {
             var directory = directories[cacheDirectory.path] ?? Directory()
             if directory.registry != registry { directory = Directory(registry: registry) }
@@ -72,7 +85,7 @@ public final class ScanMemo: @unchecked Sendable {
     }
 
     /// Which file `registry.sqlite` is, and its change counter.
-    private struct RegistryVersion: Equatable {
+    struct RegistryVersion: Equatable {
         var device: UInt64
         var inode: UInt64
         var changes: UInt32
