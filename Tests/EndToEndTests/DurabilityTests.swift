@@ -125,6 +125,8 @@ struct DurabilityTests {
         }
 
         var started: Set<Int> = [], completed: Set<Int> = [], killed = 0
+        // When each killed run was killed, for the messages: which moment a failure follows.
+        var killedAfter: [Int: useconds_t] = [:]
         var failures: [String] = []
         var count = 0
         let output = sandbox.root.appendingPathComponent("run-output")
@@ -161,6 +163,7 @@ struct DurabilityTests {
             switch (process.terminationReason, process.terminationStatus) {
             case (.uncaughtSignal, SIGKILL):
                 killed += 1
+                killedAfter[count] = delay
             case (.exit, 0) where stdout.hasPrefix("Logged \(count) squat") && stderr.isEmpty:
                 completed.insert(count)
             default:
@@ -185,7 +188,7 @@ struct DurabilityTests {
         #expect(completed.subtracting(donated).isEmpty,
                 "runs that exited 0 without a donation: \(completed.subtracting(donated).sorted()); \(reproduce)")
         #expect(Set(donated).subtracting(logged).isEmpty,
-                "donations of runs whose entry is not in the log: \(Set(donated).subtracting(logged).sorted()); \(reproduce)")
+                "donations of runs whose entry is not in the log: \(Set(donated).subtracting(logged).sorted().map { "\($0) (killed after \(killedAfter[$0].map { "\($0) µs" } ?? "—"))" }); \(reproduce)")
 
         // The host still works, and leaves sound databases and no journal behind.
         let after = sandbox.run("run", "logexercise", "exercise=squats", "count=3600")

@@ -99,7 +99,7 @@ package final class HelperProcess {
             throw HelperError.system("posix_spawn \(executable)", status)
         }
         pid = child
-        _ = HelperProcess.live.withLock { $0.insert(child) }
+        HelperProcess.enlist(child)
         requests = request[1]
         results = answer[0]
         output = chatter[0]
@@ -248,7 +248,7 @@ package final class HelperProcess {
         outputOwner = owner
         forwardedOutput = 0
         droppedOutput = 0
-        HelperProcess.live.withLock { _ = $0.insert(pid) }
+        HelperProcess.enlist(pid)
     }
 
     /// The call answered and the child stays: what it wrote before answering is passed on
@@ -296,6 +296,19 @@ package final class HelperProcess {
     /// Set when the request under way was cancelled, until the next begins: a helper that ends
     /// then was killed by the host, so its end says nothing about its plugin.
     private static let cancelled = Atomic<Bool>(false)
+
+    /// Counts `pid` among the children at work for the request under way; one that starts (or
+    /// is given a call) after the request was cancelled is killed at once, as a cancel would
+    /// have killed it had it come a moment later.
+    private static func enlist(_ pid: pid_t) {
+        live.withLock { pids in
+            pids.insert(pid)
+            if cancelled.load(ordering: .acquiring) {
+                kill(-pid, SIGKILL)
+                kill(pid, SIGKILL)
+            }
+        }
+    }
 
     /// Whether the request under way was cancelled (`cancelRequest`).
     package static var requestCancelled: Bool { cancelled.load(ordering: .acquiring) }
