@@ -69,7 +69,12 @@ public struct HostPaths: Sendable, Equatable {
 public enum RealPath {
     /// `path` with every symlink resolved, or `path` itself when it does not exist.
     public static func of(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
+        resolved(path) ?? path
+    }
+
+    /// `realpath(3)` of `path`, or nil when it names nothing (a dangling link included).
+    public static func resolved(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }

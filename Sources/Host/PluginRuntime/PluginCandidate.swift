@@ -115,7 +115,7 @@ package struct PluginVetting {
         // A hundred plugins share a few roots: each root's real path is found once.
         var realRoots: [String: String] = [:]
         for (path, root) in files(logger: logger) {
-            let realRoot = realRoots[root] ?? PluginVetting.realPath(root) ?? root
+            let realRoot = realRoots[root] ?? RealPath.of(root)
             realRoots[root] = realRoot
             switch vet(path, root: root, realRoot: realRoot) {
             case .success(let candidate):
@@ -133,13 +133,6 @@ package struct PluginVetting {
         return result
     }
 
-    /// `realpath(3)` of `path`, or nil when it names nothing.
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     /// Vets one file named on its own (`plugins check`, `plugins trust`): its directory is the
     /// search root the trust checks stop at.
     package static func vet(file path: String, bundledLocations: Set<String> = [],
@@ -154,7 +147,7 @@ package struct PluginVetting {
         func refuse(_ reason: String) -> Result<PluginCandidate, PluginRefusal> {
             .failure(PluginRefusal(path: path, reason: reason))
         }
-        let realRoot = knownRealRoot ?? PluginVetting.realPath(root) ?? root
+        let realRoot = knownRealRoot ?? RealPath.of(root)
         var info = stat()
         let realPath: String
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
@@ -163,7 +156,7 @@ package struct PluginVetting {
             // A regular file right in its root: its real path is the root's, and its name.
             realPath = (realRoot.hasSuffix("/") ? realRoot : realRoot + "/") + name
         } else {
-            guard let resolved = PluginVetting.realPath(path) else {
+            guard let resolved = RealPath.resolved(path) else {
                 return refuse("Plugin \(path) is a symbolic link to a file that does not exist; remove the link or reinstall the plugin.")
             }
             realPath = resolved
