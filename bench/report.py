@@ -71,7 +71,7 @@ def table(results, items):
     sandbox_floor, scan_on, scan_off, worker_on, worker_off = load(results, "sandbox")
     with open(os.path.join(results, "inprocess.json")) as file:
         inprocess = json.load(file)
-    (warm_floor, true, static, client, warm1, warm100, warm_worker, warm_log, warm_list,
+    (warm_floor, true, static, env_true, env_floor, client, warm1, warm100, warm_worker, warm_log, warm_list,
      cold1, warm_peer) = load(results, "warm")
     auto_floor, auto_cold, auto_first = load(results, "autostart")
     with open(os.path.join(results, "throughput.json")) as file:
@@ -79,6 +79,7 @@ def table(results, items):
     with open(os.path.join(results, "memory.json")) as file:
         memory = json.load(file)
     per_second = throughput["runs"] / throughput["seconds"]
+    true_per_second = throughput["runs"] / throughput["trueSeconds"]
     mb = lambda size: f"{size / 1e6:.1f} MB"
 
     rows = [
@@ -115,26 +116,30 @@ def table(results, items):
         ("7", "`run` no-op in a worker, sandbox on", ms(worker_on), ratio(worker_on / worker_off) + " sandbox off", "—", "—"),
         ("8", "`/bin/true`", ms(true), ratio(true / warm_floor) + " floor", "—", "—"),
         ("8", "static no-op Swift executable (`bench-floor-static`)", ms(static), ratio(static / true) + " `/bin/true`", "—", "—"),
+        ("8", "`/bin/true` through `env` (the launcher of every command below)", ms(env_true),
+         ratio(env_true / true) + " `/bin/true`", "—", "—"),
+        ("8", "floor through `env`", ms(env_floor), ratio(env_floor / warm_floor) + " floor", "—", "—"),
         ("8", "client alone: warm `--version` (connect, request, answer)", ms(client),
-         ratio(client / true) + " `/bin/true`, " + ratio(client / static) + " static no-op", "—", "—"),
+         ratio(client / env_true) + " `/bin/true`", "—", "—"),
         ("8", "warm `run` no-op, 1 plugin (pinned; in its warm worker)", ms(warm1),
-         ratio(warm1 / warm_floor) + " floor, " + ratio(warm1 / true) + " `/bin/true`", "≤ 0.5× floor and ≤ 1.6× `/bin/true`",
-         met(warm1 / warm_floor <= 0.5 and warm1 / true <= 1.6)),
+         ratio(warm1 / env_floor) + " floor, " + ratio(warm1 / env_true) + " `/bin/true` (both through `env`)",
+         "≤ 0.5× floor and ≤ 1.6× `/bin/true`", met(warm1 / env_floor <= 0.5 and warm1 / env_true <= 1.6)),
         ("8", "warm `run` no-op, 100 plugins", ms(warm100), ratio(warm100 / warm1) + " 1 plugin", "≤ 1.05×", met(warm100 / warm1 <= 1.05)),
         ("8", "warm `run` no-op, 1 plugin not pinned (sandboxed warm worker)", ms(warm_worker), ratio(warm_worker / warm1) + " pinned",
          "≤ 1.2×", met(warm_worker / warm1 <= 1.2)),
-        ("8", f"warm `run logexercise`, 100 plugins, {items} menu items", ms(warm_log), ratio(warm_log / warm_floor) + " floor",
-         "≤ 1.0× floor", met(warm_log / warm_floor <= 1.0)),
-        ("8", f"warm `list`, 100 plugins, {items} menu items", ms(warm_list), ratio(warm_list / warm_floor) + " floor",
-         "≤ 0.6× floor", met(warm_list / warm_floor <= 0.6)),
-        ("8", "cold `run` no-op, 1 plugin (the client execs the full host)", ms(cold1), ratio(cold1 / warm_floor) + " floor",
-         "≤ 5× floor", met(cold1 / warm_floor <= 5)),
+        ("8", f"warm `run logexercise`, 100 plugins, {items} menu items", ms(warm_log), ratio(warm_log / env_floor) + " floor",
+         "≤ 1.0× floor", met(warm_log / env_floor <= 1.0)),
+        ("8", f"warm `list`, 100 plugins, {items} menu items", ms(warm_list), ratio(warm_list / env_floor) + " floor",
+         "≤ 0.6× floor", met(warm_list / env_floor <= 0.6)),
+        ("8", "cold `run` no-op, 1 plugin (the client execs the full host)", ms(cold1), ratio(cold1 / env_floor) + " floor",
+         "≤ 5× floor", met(cold1 / env_floor <= 5)),
         ("8", "peer (pluggy) `run` no-op, 1 plugin, ÷ warm", ms(warm_peer), ratio(warm_peer / warm1) + " warm",
          "≥ 30×", met(warm_peer / warm1 >= 30)),
         ("8", "first command: cold `run` that starts a server", ms(auto_first), ratio(auto_first / auto_cold) + " cold without one",
          "—", "—"),
         ("8", "warm runs per second, 8 clients at once", f"{per_second:,.0f}/s",
-         f"{throughput['failures']} failed of {throughput['runs']:,}", "≥ 1,000/s, 0 failed",
+         f"{throughput['failures']} failed of {throughput['runs']:,}; the same loop runs `env` + `/bin/true` "
+         f"{true_per_second:,.0f}/s ({ratio(per_second / true_per_second)})", "≥ 1,000/s, 0 failed",
          met(per_second >= 1000 and throughput["failures"] == 0)),
         ("8", "server resident memory, idle, 100 plugins", mb(memory["server"]), "—", "≤ 50 MB", met(memory["server"] <= 50e6)),
         ("8", "a warm worker's resident memory (no-op plugin)", mb(memory["worker"]), "—", "—", "—"),

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <poll.h>
+#include <sched.h>
+#include <linux/close_range.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -221,19 +223,32 @@ void standfit_call_guard_leave(void) {
     call_prefix = NULL;
 }
 
-void standfit_stdio_reset(void) {
-    __fpurge(stdin);
-    clearerr(stdin);
-    clearerr(stdout);
-    setvbuf(stdout, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
-}
-
 int standfit_clear_environment(void) {
     return clearenv();
 }
 
-void standfit_stdio_flush(void) {
-    fflush(stdout);
+FILE *standfit_stdout(void) {
+    return stdout;
+}
+
+int standfit_cloexec_from(int first) {
+#ifdef CLOSE_RANGE_CLOEXEC
+    if (syscall(SYS_close_range, (unsigned)first, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return 0;
+#endif
+    DIR *descriptors = opendir("/proc/self/fd");
+    if (descriptors == NULL) return -1;
+    int own = dirfd(descriptors);
+    struct dirent *entry;
+    while ((entry = readdir(descriptors)) != NULL) {
+        int fd = atoi(entry->d_name);
+        if (fd >= first && fd != own) fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
+    }
+    closedir(descriptors);
+    return 0;
+}
+
+int standfit_thread_own_fs(void) {
+    return unshare(CLONE_FS);
 }
 
 int standfit_become_subreaper(void) {

@@ -37,6 +37,6 @@ struct CompletionCommand: ParsableCommand {
 
     func run() {
         let script = StandFitHostCommand.completionScript(for: shell.completionShell)
-        print(script, terminator: script.hasSuffix("\n") ? "" : "\n")
+        Console.current.print(script, terminator: script.hasSuffix("\n") ? "" : "\n")
     }
 }

@@ -38,7 +38,7 @@ struct DonationsCommand: ParsableCommand {
                 return
             }
             guard !donations.isEmpty else {
-                print(type.map { "No runs of \($0) are recorded." } ?? "No runs are recorded yet; every handled run is.")
+                Console.current.print(type.map { "No runs of \($0) are recorded." } ?? "No runs are recorded yet; every handled run is.")
                 return
             }
             let formatter = ISO8601DateFormatter()
@@ -108,7 +108,7 @@ struct SuggestCommand: ParsableCommand {
             return
         }
         guard !entries.isEmpty else {
-            print("Nothing to suggest yet: suggestions come from the runs you make (see 'standfit-host donations').")
+            Console.current.print("Nothing to suggest yet: suggestions come from the runs you make (see 'standfit-host donations').")
             return
         }
         for (index, entry) in entries.enumerated() {

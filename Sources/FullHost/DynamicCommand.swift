@@ -33,7 +33,7 @@ struct DynamicCommand: ParsableCommand {
                 let origin = file == "-" ? "standard input" : file
                 let data: Data
                 do {
-                    data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile()
+                    data = file == "-" ? FileHandle(fileDescriptor: Console.current.streams.input, closeOnDealloc: false).readDataToEndOfFile()
                         : try Data(contentsOf: URL(fileURLWithPath: file))
                 } catch {
                     throw HostError(.io, "Cannot read \(origin) (\(error.localizedDescription)); give a readable JSON file or - for standard input.")
@@ -90,7 +90,7 @@ struct RefreshCommand: ParsableCommand {
         if global.json {
             Output.printJSON(reports.map { Report(plugin: $0.pluginID, items: $0.itemCount, note: $0.note) })
         } else if reports.isEmpty {
-            print("No plugin provides dynamic items.")
+            Console.current.print("No plugin provides dynamic items.")
         } else {
             for report in reports {
                 let count = report.itemCount.map { "\($0) item\($0 == 1 ? "" : "s")" } ?? "failed"

@@ -62,9 +62,9 @@ struct ExportCommand: ParsableCommand {
             if global.json {
                 Output.printJSON(Document(path: path, actions: entry.actions.map(\.id), text: entry.text))
             } else if let path {
-                print("Wrote \(path) with \(entry.actions.count) action\(entry.actions.count == 1 ? "" : "s").")
+                Console.current.print("Wrote \(path) with \(entry.actions.count) action\(entry.actions.count == 1 ? "" : "s").")
             } else {
-                print(entry.text, terminator: "")
+                Console.current.write(entry.text)
             }
         }
     }

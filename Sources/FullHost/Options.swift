@@ -19,7 +19,8 @@ struct GlobalOptions: ParsableArguments {
 
     static func logger(verbose: Bool) -> Logger {
         let level: Logger.Level = verbose ? .debug : .warning
-        return Logger(label: "standfit-host") { _ in StderrLogHandler(level: level) }
+        let descriptor = Console.current.streams.error
+        return Logger(label: "standfit-host") { _ in StderrLogHandler(level: level, descriptor: descriptor) }
     }
 }
 

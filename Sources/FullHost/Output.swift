@@ -69,7 +69,7 @@ enum Output {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            print(String(decoding: try encoder.encode(value), as: UTF8.self))
+            Console.current.print(String(decoding: try encoder.encode(value), as: UTF8.self))
         } catch {
             printError("error: the result could not be written as JSON: \(error)")
         }
@@ -77,21 +77,21 @@ enum Output {
 
     /// Prints a command's summary: the document under `--json`, else its message.
     static func report<T: Encodable>(_ global: GlobalOptions, _ document: T, message: KeyPath<T, String>) {
-        if global.json { printJSON(document) } else { print(document[keyPath: message]) }
+        if global.json { printJSON(document) } else { Console.current.print(document[keyPath: message]) }
     }
 
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("standfit-host: \(VisibleText.lines(message))\n".utf8))
+        Console.current.error("standfit-host: \(VisibleText.lines(message))\n")
     }
 
     /// Prints one line of text that may hold plugins' words (a title, a name, a reason), with
     /// their control characters shown rather than acted on by the terminal.
     static func show(_ line: String) {
-        print(VisibleText.line(line))
+        Console.current.print(VisibleText.line(line))
     }
 
     /// Prints a message that may span lines (a handler's message), control characters shown.
     static func showMessage(_ text: String) {
-        print(VisibleText.lines(text))
+        Console.current.print(VisibleText.lines(text))
     }
 }

@@ -5,67 +5,77 @@ import HostModel
 import PluginRuntime
 import WarmWire
 
-/// The warm server runs a request in its own process, made to look as the client's did: the
-/// client's descriptors 0, 1 and 2 in place of its own, its whole environment (so the time
-/// zone, the language and every library that reads a variable see the client's), its working
-/// directory and umask. Then `HostRequest.current` is read from the process exactly as a cold
-/// run reads it, so both paths build the same request by the same code.
+/// One request the warm server serves, on the thread that serves it (each connection has its
+/// own, and requests run side by side): the client's directory and umask taken on by that
+/// thread alone (it unshares its file-system attributes from the rest of the process), and the
+/// request, the console on the client's descriptors 0, 1 and 2 and the link for its helpers
+/// bound to that thread while the command runs (`run`). The process's own environment,
+/// descriptors and directory are never changed, so what one request does cannot reach another.
 ///
-/// The server runs one request at a time (its request lock), which is what makes swapping
-/// process-wide state sound.
-final class RequestScope {
-    /// /dev/null, which the server's descriptors 0–2 are between requests.
+/// Rationale for `@unchecked Sendable`: `left` is behind `lock`; the rest is set in `init`.
+final class RequestScope: @unchecked Sendable {
+    /// /dev/null, which a cancelled request's descriptors are made.
     private static let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-    /// The server's own environment, put back after each request.
-    private static let serverEnvironment = ProcessInfo.processInfo.environment
-    private let savedUmask: mode_t
-    /// Guards descriptors 0–2 against a cancel silencing them while the request ends.
+    let request: HostRequest
+    let console: Console
+    let link: RequestLink
+    /// Guards the request's descriptors against a cancel silencing them while the request ends.
     private let lock = NSLock()
     private var left = false
 
-    /// Makes this process the client's: `descriptors` are its 0, 1 and 2 (closed here once
-    /// in place).
-    init(_ request: WarmRequest, descriptors: [Int32]) {
-        for (target, descriptor) in descriptors.prefix(3).enumerated() {
-            dup2(descriptor, Int32(target))
+    /// Takes on the client's directory and umask on this thread, and reads the request from
+    /// what the client sent; `descriptors` are its 0, 1 and 2, owned here from now on. Nil when
+    /// the command must run in the client's own process: this thread cannot have a directory
+    /// of its own, or the client's time zone can only be told by its own process
+    /// (`RequestTimeZone`); the descriptors are closed then.
+    init?(_ request: WarmRequest, descriptors: [Int32]) {
+        let streams = StandardStreams(input: descriptors[0], output: descriptors[1], error: descriptors[2])
+        guard standfit_thread_own_fs() == 0 else {
+            descriptors.forEach { close($0) }
+            return nil
         }
-        descriptors.forEach { close($0) }
-        RequestScope.setEnvironment(request.environment)
-        savedUmask = umask(mode_t(request.umask & 0o777))
+        umask(mode_t(request.umask & 0o777))
         let entered = chdir(request.workingDirectory) == 0
-        standfit_stdio_reset()
-        HostRequest.current = .fromProcess(workingDirectory: entered ? nil : request.workingDirectory)
+        guard let host = HostRequest.fromClient(request, streams: streams, entered: entered) else {
+            descriptors.forEach { close($0) }
+            return nil
+        }
+        self.request = host
+        console = Console(streams: streams)
+        link = RequestLink(errorDescriptor: streams.error)
     }
 
-    /// Puts the server's own state back: output flushed, descriptors 0–2 on /dev/null.
+    /// Runs `body` as the request: `HostRequest.current`, `Console.current` and
+    /// `RequestLink.current` are the request's on this thread meanwhile.
+    func run<T>(_ body: () -> T) -> T {
+        HostRequest.$current.withValue(request) {
+            Console.$current.withValue(console) {
+                RequestLink.$current.withValue(link, operation: body)
+            }
+        }
+    }
+
+    /// The request ended: its output flushed and its descriptors closed.
     func leave() {
-        standfit_stdio_flush()
+        link.end()
         lock.withLock {
             left = true
-            RequestScope.silenceStandardStreams()
+            console.close()
+            close(request.streams.input)
+            close(request.streams.error)
         }
-        RequestScope.setEnvironment(RequestScope.serverEnvironment.map { "\($0.key)=\($0.value)" })
-        umask(savedUmask)
-        _ = chdir("/")
-        standfit_stdio_reset()
     }
 
-    /// A cancelled request may still be ending: what it writes from here on goes nowhere, and
-    /// a prompt waiting on the terminal stops waiting (`LineInput`).
-    func silence() {
+    /// Cancels the request (Ctrl-C in the client, or the client gone): its helpers are killed,
+    /// what it still writes goes nowhere, and a prompt stops waiting (`LineInput`).
+    func cancel() {
+        link.cancel()
         lock.withLock {
             guard !left else { return }
-            RequestScope.silenceStandardStreams()
+            for descriptor in [request.streams.input, request.streams.output, request.streams.error] {
+                dup2(RequestScope.null, descriptor)
+            }
         }
-    }
-
-    /// Descriptors 0–2 on /dev/null: the server's own between requests.
-    static func silenceStandardStreams() {
-        for target in Int32(0)...2 { dup2(null, target) }
-    }
-
-    private static func setEnvironment(_ entries: [String]) {
-        ProcessFacts.replaceEnvironment(with: entries)
     }
 }
 
@@ -73,17 +83,13 @@ final class RequestScope {
 /// past the line is taken from the terminal or pipe, and given up when the warm server cancels
 /// the request (Ctrl-C in the client).
 enum LineInput {
-    /// Readable when the request was cancelled; -1 on the cold path.
-    ///
-    /// Rationale for `nonisolated(unsafe)`: set by the server before a request runs, under its
-    /// request lock.
-    nonisolated(unsafe) static var cancelDescriptor: Int32 = -1
-
     /// The next line without its newline; nil at end of input or when cancelled.
     static func readLine() -> String? {
+        let input = Console.current.streams.input
+        let cancelDescriptor = RequestLink.current.cancelDescriptor
         var bytes: [UInt8] = []
         while true {
-            var pollers = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            var pollers = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: cancelDescriptor, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&pollers, cancelDescriptor >= 0 ? 2 : 1, -1)
             if ready < 0 {
@@ -92,7 +98,7 @@ enum LineInput {
             }
             if cancelDescriptor >= 0 && pollers[1].revents != 0 { return nil }
             var byte: UInt8 = 0
-            let count = read(STDIN_FILENO, &byte, 1)
+            let count = read(input, &byte, 1)
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             if count <= 0 { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
             if byte == UInt8(ascii: "\n") {

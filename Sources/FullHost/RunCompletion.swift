@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import StandFitHost
 import HostModel
+import PluginRuntime
 
 /// The dynamic completions of `run TYPE [name=value …]`, which ArgumentParser's scripts ask for
 /// by running `standfit-host ---completion …` with the words of the command line.
@@ -84,21 +85,13 @@ enum RunCompletion {
         return try? HostSession(options: options, logger: logger)
     }
 
-    /// Runs `body` with stderr on /dev/null, for itself and every process it starts.
+    /// Runs `body` with the request's stderr on /dev/null, for itself and every helper it starts.
     private static func silently<T>(_ body: () -> T) -> T {
         let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        let saved = dup(STDERR_FILENO)
-        guard null >= 0, saved >= 0 else {
-            if null >= 0 { close(null) }
-            if saved >= 0 { close(saved) }
-            return body()
+        guard null >= 0 else { return body() }
+        defer { close(null) }
+        return Console.$current.withValue(Console.current.sendingErrors(to: null)) {
+            RequestLink.$current.withValue(RequestLink.current.redirected(to: null), operation: body)
         }
-        dup2(null, STDERR_FILENO)
-        close(null)
-        defer {
-            dup2(saved, STDERR_FILENO)
-            close(saved)
-        }
-        return body()
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CHostSystem
 import CWarmWire
 import Foundation
 import Glibc
@@ -43,6 +44,9 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let activation = try ServeCommand.activationSocket()
+        // What the server was started with beyond descriptors 0–2 (a shell's or a test
+        // harness's other pipes) must not reach the helpers and plugin workers it starts.
+        _ = standfit_cloexec_from(3)
         let request = HostRequest.current
         let config = try HostConfig.load(from: request.paths.configDirectory)
         let executable = Executable.url.path
@@ -55,9 +59,12 @@ struct ServeCommand: ParsableCommand {
                                 idleTimeout: idleTimeout ?? config.serverIdleTimeout,
                                 warm: WarmResources(workers: WarmWorkers(limit: config.serverWorkers, idleTimeout: config.workerIdleTimeout)),
                                 logger: logger)
-        /// From here on, descriptors 0–2 are each request's, and /dev/null between them.
+        /// From here on, descriptors 0–2 are /dev/null: each request writes to its own client's
+        /// descriptors, and nothing reaches whatever started the server.
         func serve(_ listener: Int32?) {
-            RequestScope.silenceStandardStreams()
+            let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+            for target in Int32(0)...2 { dup2(null, target) }
+            if null > 2 { close(null) }
             _ = chdir("/")
             server.serve(listener: listener, activation: activation)
         }
@@ -99,7 +106,7 @@ struct ServeCommand: ParsableCommand {
     /// The server's log: stderr in the foreground, `$XDG_STATE_HOME/standfit/server.log` in the
     /// background. A descriptor of its own, which requests' descriptors never replace.
     private func openLog(request: HostRequest) throws(HostError) -> Int32 {
-        guard background else { return dup(STDERR_FILENO) }
+        guard background else { return fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3) }
         let file = WarmServer.logFile(request: request)
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])

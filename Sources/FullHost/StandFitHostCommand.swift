@@ -80,9 +80,9 @@ struct StandFitHostCommand: ParsableCommand {
         let code = exitCode(for: error)
         if !text.isEmpty {
             if code == .success {
-                print(text)
+                Console.current.print(text)
             } else {
-                FileHandle.standardError.write(Data((text + "\n").utf8))
+                Console.current.error(text + "\n")
             }
         }
         return code.rawValue

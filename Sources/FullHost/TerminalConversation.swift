@@ -29,6 +29,6 @@ final class TerminalConversation: Conversation {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        Console.current.error(text)
     }
 }

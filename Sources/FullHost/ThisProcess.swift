@@ -1,27 +1,86 @@
 import Foundation
+import Glibc
 import HostModel
 import PluginRuntime
+import WarmWire
 
 extension HostRequest {
     /// The request being served: this process's own on the cold path; on the warm path the
-    /// server sets it for each request it runs (`RequestScope`), after making the process look
-    /// as the client's did (environment, working directory, umask, descriptors 0–2, time zone).
-    ///
-    /// Rationale for `nonisolated(unsafe)`: the server runs one request at a time, under its
-    /// request lock, and sets this before any command code reads it; nothing else writes it.
-    nonisolated(unsafe) static var current: HostRequest = .fromProcess()
+    /// server binds each request's to the thread that serves it (`RequestScope`), built from
+    /// what the client sent.
+    @TaskLocal static var current: HostRequest = .fromProcess()
 
     /// This process's environment, working directory, terminals, clock and home, read here
     /// and nowhere else. Everything below the executable gets them from `current`.
-    static func fromProcess(workingDirectory: String? = nil) -> HostRequest {
+    static func fromProcess() -> HostRequest {
         let environment = ProcessInfo.processInfo.environment
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         return HostRequest(
             environment: environment,
-            workingDirectory: URL(fileURLWithPath: workingDirectory ?? FileManager.default.currentDirectoryPath,
-                                  isDirectory: true),
+            workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true),
             stdinIsTerminal: isatty(STDIN_FILENO) == 1, stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
-            stderrIsTerminal: isatty(STDERR_FILENO) == 1, wallClock: Date(), homeDirectory: home,
-            timeZone: .current, umask: ProcessFacts.currentUmask)
+            stderrIsTerminal: isatty(STDERR_FILENO) == 1, wallClock: Date(),
+            homeDirectory: home(in: environment), timeZone: .current, umask: ProcessFacts.currentUmask)
+    }
+
+    /// A client's request as the warm server serves it: the client's environment, directory,
+    /// umask and descriptors, read exactly as `fromProcess` reads a cold process's own, but
+    /// from the request, so that requests served side by side each have their own. The
+    /// serving thread has entered the directory already (`RequestScope`); `entered` says
+    /// whether it could. Nil when the time zone the client's process would have cannot be told
+    /// from its environment (`RequestTimeZone`): then the client runs the command itself.
+    static func fromClient(_ request: WarmRequest, streams: StandardStreams, entered: Bool) -> HostRequest? {
+        var environment: [String: String] = [:]
+        environment.reserveCapacity(request.environment.count)
+        // As a process's environment reads: the first of two entries of one name counts.
+        for entry in request.environment {
+            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else { continue }
+            let name = String(entry[..<equals])
+            if environment[name] == nil { environment[name] = String(entry[entry.index(after: equals)...]) }
+        }
+        guard let timeZone = RequestTimeZone.of(environment) else { return nil }
+        let directory = entered ? FileManager.default.currentDirectoryPath : request.workingDirectory
+        return HostRequest(
+            environment: environment, workingDirectory: URL(fileURLWithPath: directory, isDirectory: true),
+            stdinIsTerminal: isatty(streams.input) == 1, stdoutIsTerminal: isatty(streams.output) == 1,
+            stderrIsTerminal: isatty(streams.error) == 1, wallClock: Date(),
+            homeDirectory: home(in: environment), timeZone: timeZone, umask: request.umask & 0o777,
+            streams: streams)
+    }
+
+    /// `$HOME`, else the account's home directory.
+    private static func home(in environment: [String: String]) -> String {
+        if let home = environment["HOME"], !home.isEmpty { return home }
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &result) == 0, result != nil, let directory = entry.pw_dir else {
+            return "/"
+        }
+        return String(cString: directory)
+    }
+}
+
+/// The time zone a process with a given environment has, as Foundation finds `TimeZone.current`
+/// (`TZFILE`, then `TZ` as an abbreviation or an identifier, then the zone `/etc/localtime`
+/// links to), worked out from the environment as a value, for a request the warm server serves.
+///
+/// Rationale: `TimeZone.current` reads the process's own environment, which the warm server
+/// does not change per request (requests run side by side). Foundation's last steps, the C
+/// library's zone name for a `TZ` it could not name and GMT, are not repeated: for such an
+/// environment `of` answers nil and the client runs the command cold, so the answer is
+/// Foundation's own.
+enum RequestTimeZone {
+    static func of(_ environment: [String: String]) -> TimeZone? {
+        if let file = environment["TZFILE"], let zone = TimeZone(identifier: file) { return zone }
+        if let name = environment["TZ"] {
+            if let full = TimeZone.abbreviationDictionary[name], let zone = TimeZone(identifier: full) { return zone }
+            if let zone = TimeZone(identifier: name) { return zone }
+        }
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/etc/localtime", &target, Int(PATH_MAX))
+        guard count > 0 else { return nil }
+        let link = String(decoding: target.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let range = link.range(of: "/usr/share/zoneinfo/") else { return nil }
+        return TimeZone(identifier: String(link[range.upperBound...]))
     }
 }

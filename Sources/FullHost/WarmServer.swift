@@ -15,12 +15,13 @@ import WarmWire
 ///
 /// It never runs plugin code in its own process: every plugin call goes to a warm worker
 /// (`WarmWorkers`: one process per plugin, kept between requests, stopped when idle). Requests
-/// run one at a time; a connection waits for its turn. It
+/// run side by side, each on its connection's thread, none changing the process's own
+/// environment, descriptors or directory (`RequestScope`). It
 /// exits when idle for `serverIdleTimeout`, when `server stop` asks, and, once idle, when its
 /// binary was replaced (a new build serves from a socket of its own).
 ///
-/// Rationale for `@unchecked Sendable`: its mutable state is behind `state` (and requests behind
-/// `requestLock`); the rest is set in `init` and only read.
+/// Rationale for `@unchecked Sendable`: its mutable state is behind `state` (and the parsed
+/// lines behind `parsedLinesLock`); the rest is set in `init` and only read.
 final class WarmServer: @unchecked Sendable {
     /// The server this process is, while it serves.
     ///
@@ -38,14 +39,14 @@ final class WarmServer: @unchecked Sendable {
     let started = Date()
     let logger: Logger
 
-    /// One request at a time: a request takes on process-wide state.
-    private let requestLock = NSLock()
     /// Connections being served, requests served, when the last one ended, and a stop asked for.
     private let state = NSLock()
     private var connections = 0
     private(set) var served = 0
     private var lastActivity = ContinuousClock.now
     private var stopAsked = false
+    /// The requests running now, for a stop by signal to cancel.
+    private var running: [ObjectIdentifier: RequestScope] = [:]
 
     init(place: WarmPlace, executable: String, idleTimeout: Double, warm: WarmResources, logger: Logger) {
         self.place = place
@@ -172,7 +173,7 @@ final class WarmServer: @unchecked Sendable {
                 warm.closeStates()
             }
             if ready > 0 && pollers[0].revents != 0, let signal = SignalPipe.next() {
-                HelperProcess.cancelRequest()
+                state.withLock { running.values.forEach { $0.cancel() } }
                 finish("signal \(signal)")
                 return
             }
@@ -260,23 +261,28 @@ final class WarmServer: @unchecked Sendable {
     /// used last: a quick action is the same line again and again.
     private var parsedLines: [(arguments: [String], command: any ParsableCommand)] = []
     private static let parsedLinesKept = 32
+    private let parsedLinesLock = NSLock()
 
     /// `StandFitHostCommand.parse`, answered from `parsedLines` for a line parsed before.
     ///
     /// Rationale: parsing is a function of the line alone (no command's `validate` reads
     /// anything else), and ArgumentParser builds its argument sets by reflection on every parse,
-    /// which was the largest part of a warm `run`'s time in the server's profile. Called under
-    /// the request lock.
-    private func parse(_ arguments: [String]) -> Result<any ParsableCommand, any Error> {
-        if let index = parsedLines.firstIndex(where: { $0.arguments == arguments }) {
+    /// which was the largest part of a warm `run`'s time in the server's profile. Called on
+    /// its request's thread, with the request bound (a completion request reads it).
+    private func parse(_ arguments: [String], in scope: RequestScope) -> Result<any ParsableCommand, any Error> {
+        let known = parsedLinesLock.withLock { () -> (any ParsableCommand)? in
+            guard let index = parsedLines.firstIndex(where: { $0.arguments == arguments }) else { return nil }
             let line = parsedLines.remove(at: index)
             parsedLines.append(line)
-            return .success(line.command)
+            return line.command
         }
-        let parsed = StandFitHostCommand.parse(arguments)
+        if let known { return .success(known) }
+        let parsed = scope.run { StandFitHostCommand.parse(arguments) }
         if case .success(let command) = parsed {
-            if parsedLines.count >= WarmServer.parsedLinesKept { parsedLines.removeFirst() }
-            parsedLines.append((arguments, command))
+            parsedLinesLock.withLock {
+                if parsedLines.count >= WarmServer.parsedLinesKept { parsedLines.removeFirst() }
+                parsedLines.append((arguments, command))
+            }
         }
         return parsed
     }
@@ -301,20 +307,21 @@ final class WarmServer: @unchecked Sendable {
             connection.send(.runCold)
             return
         }
-        requestLock.lock()
-        defer { requestLock.unlock() }
-        HelperProcess.beginRequest()
-        let scope = RequestScope(request, descriptors: descriptors)
+        // Requests run side by side, each on its connection's thread with facts of its own.
+        guard let scope = RequestScope(request, descriptors: descriptors) else {
+            connection.send(.runCold)
+            return
+        }
         defer { scope.leave() }
-        let parsed = parse(request.arguments)
+        let parsed = parse(request.arguments, in: scope)
         if case .success(let command) = parsed {
             if WarmServer.runsCold(command) {
                 connection.send(.runCold)
                 return
             }
             if !(command is ServerCommand.Status || command is ServerCommand.Stop),
-               let mode = try? warm.config(in: HostRequest.current.paths.configDirectory)
-                .serverMode(environment: HostRequest.current.environment), mode == .off {
+               let mode = try? warm.config(in: scope.request.paths.configDirectory)
+                .serverMode(environment: scope.request.environment), mode == .off {
                 connection.send(.runCold)
                 return
             }
@@ -322,14 +329,19 @@ final class WarmServer: @unchecked Sendable {
         // Nothing has run yet: a client that gave up meanwhile runs the command cold itself.
         guard connection.send(.accepted) == 0, connection.receive(timeout: 5000) == .frame(.go) else { return }
         let watch = CancelWatch(connection: connection, scope: scope, logger: logger)
-        LineInput.cancelDescriptor = watch.cancelled
-        let status: Int32 = switch parsed {
-        case .failure(let error): StandFitHostCommand.report(error)
-        case .success(let command): StandFitHostCommand.execute(command)
+        state.withLock { running[ObjectIdentifier(scope)] = scope }
+        let status: Int32 = scope.run {
+            let status: Int32 = switch parsed {
+            case .failure(let error): StandFitHostCommand.report(error)
+            case .success(let command): StandFitHostCommand.execute(command)
+            }
+            Console.current.flush()
+            return status
         }
-        standfit_stdio_flush()
-        LineInput.cancelDescriptor = -1
-        state.withLock { served += 1 }
+        state.withLock {
+            running[ObjectIdentifier(scope)] = nil
+            served += 1
+        }
         watch.finish(status: status)
     }
 }
@@ -344,9 +356,6 @@ private final class CancelWatch: @unchecked Sendable {
     private let connection: WireConnection
     private let scope: RequestScope
     private let logger: Logger
-    /// Readable once the request is cancelled.
-    let cancelled: Int32
-    private let cancelWrite: Int32
     private let stopRead: Int32
     private let stopWrite: Int32
     private let lock = NSLock()
@@ -358,8 +367,6 @@ private final class CancelWatch: @unchecked Sendable {
         self.scope = scope
         self.logger = logger
         var ends: [Int32] = [0, 0]
-        _ = standfit_wire_pipe(&ends)
-        (cancelled, cancelWrite) = (ends[0], ends[1])
         _ = standfit_wire_pipe(&ends)
         (stopRead, stopWrite) = (ends[0], ends[1])
         Thread.detachNewThread { [self] in
@@ -398,10 +405,7 @@ private final class CancelWatch: @unchecked Sendable {
         }
         guard first else { return }
         logger.info("Cancelled a request: \(why)")
-        HelperProcess.cancelRequest()
-        scope.silence()
-        var byte: UInt8 = 1
-        _ = write(cancelWrite, &byte, 1)
+        scope.cancel()
         if let answer { connection.send(.exit(status: answer)) }
     }
 
@@ -415,6 +419,6 @@ private final class CancelWatch: @unchecked Sendable {
         var byte: UInt8 = 1
         _ = write(stopWrite, &byte, 1)
         done.wait()
-        [cancelled, cancelWrite, stopRead, stopWrite].forEach { close($0) }
+        [stopRead, stopWrite].forEach { close($0) }
     }
 }

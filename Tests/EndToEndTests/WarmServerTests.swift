@@ -257,6 +257,58 @@ struct WarmServerTests {
         #expect(sandbox.query(.standFit, "SELECT count(DISTINCT count) FROM log") == ["3200"])
     }
 
+    @Test("requests run side by side: a command held up by its plugin holds up no other, and each keeps its own directory and umask")
+    func sideBySide() throws {
+        let plain = FixturePlugins.zoo("plain.so")
+        let sandbox = HostSandbox.zoo([Self.hang, plain])
+        sandbox.writeConfig(#"{"scanTimeout": 30, "handlerTimeout": 30}"#)
+        var manual = sandbox
+        manual.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        sandbox.server.start(environment: manual.environment)
+        let server = try #require(sandbox.server.pid)
+        let environment = manual.environment
+        let held = Locked<ProcessResult?>(nil)
+        let thread = Thread {
+            let result = runProcess(Fixtures.hostBinary, arguments: ["run", "com.zoo.hang-handler.run"], environment: environment)
+            held.update { $0 = result }
+        }
+        thread.start()
+        #expect(Self.eventually { !ProcessTable.children(of: server).isEmpty }, "the server started no worker")
+        // Served while the other command still waits for its plugin (it would for 30 s).
+        #expect(runProcess(Fixtures.hostBinary, arguments: ["run", "com.zoo.plain.run"], environment: environment)
+                == ProcessResult(status: 0, stdout: "zoo plain ran\n", stderr: ""))
+        #expect(held.value == nil, "the held command ended before the other was served")
+
+        // Six commands at once, each from its own directory with its own umask, each writing a
+        // file at a relative path: every file lands in its command's directory, made with its umask.
+        let masks = ["077", "022", "027", "077", "022", "002"]
+        let directories = (0..<masks.count).map { sandbox.root.appendingPathComponent("client\($0)") }
+        for directory in directories {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        let results = Locked<[Int: ProcessResult]>([:])
+        DispatchQueue.concurrentPerform(iterations: masks.count) { index in
+            let result = runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: [
+                "-c", "cd \"$1\" && umask \(masks[index]) && exec \"$0\" export desktop --output made/standfit.desktop",
+                Fixtures.hostBinary.path, directories[index].path,
+            ], environment: environment)
+            results.update { $0[index] = result }
+        }
+        for (index, directory) in directories.enumerated() {
+            let made = directory.appendingPathComponent("made")
+            #expect(results.value[index] == ProcessResult(status: 0, stdout: "Wrote made/standfit.desktop with 0 actions.\n", stderr: ""))
+            #expect(FileManager.default.fileExists(atPath: made.appendingPathComponent("standfit.desktop").path))
+            let mode = try FileManager.default.attributesOfItem(atPath: made.path)[.posixPermissions] as? Int
+            #expect(mode == 0o777 & ~Int(masks[index], radix: 8)!, "client \(index) (umask \(masks[index]))")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "/made"))
+
+        // The held command ends with the server.
+        kill(server, SIGTERM)
+        #expect(Self.eventually { held.value != nil })
+        #expect(held.value?.status == 4)
+    }
+
     @Test("socket activation: the server a service manager starts on the first command serves it, and a client of another build is sent the cold way", .needs(.systemdSocketActivate))
     func socketActivation() throws {
         var sandbox = HostSandbox.standFit()

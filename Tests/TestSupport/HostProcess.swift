@@ -181,6 +181,7 @@ public final class SandboxServer: @unchecked Sendable {
                 posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
             }
             if let log { posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_CREAT | O_APPEND, 0o600) }
+            SandboxServer.closeOthers(&actions)
             // A test process killed before its sandboxes go leaves servers that end on their own.
             let arguments = [Fixtures.fullHostBinary.path, "serve", "--idle-timeout", "120"]
             let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
@@ -214,6 +215,7 @@ public final class SandboxServer: @unchecked Sendable {
                 posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
             }
             posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+            SandboxServer.closeOthers(&actions)
             let tool = ExternalTool.systemdSocketActivate.path
             let arguments = [tool, "-l", socket] + environment.sorted { $0.key < $1.key }.flatMap { ["-E", "\($0.key)=\($0.value)"] }
                 + [Fixtures.fullHostBinary.path, "serve", "--idle-timeout", "120"]
@@ -228,6 +230,16 @@ public final class SandboxServer: @unchecked Sendable {
                 usleep(2_000)
             }
             return pid
+        }
+    }
+
+    /// Closes, in the child, every descriptor above 2 open in the test process now: pipes that
+    /// other tests' processes are being given (Foundation's are not close-on-exec) must not be
+    /// held open by a long-lived server, nor reach its plugins.
+    static func closeOthers(_ actions: inout posix_spawn_file_actions_t) {
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap(Int32.init) where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
         }
     }
 

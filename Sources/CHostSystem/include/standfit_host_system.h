@@ -7,6 +7,7 @@
 
 #include <spawn.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* Creates an anonymous, close-on-exec memory file that accepts seals (memfd_create with
@@ -107,14 +108,17 @@ int standfit_landlock_restrict(const char *const *read_paths, int read_count,
                                const char *const *write_paths, int write_count);
 int standfit_seccomp_restrict(void);
 
-/* Readies C's stdin and stdout for a request the warm server runs on new descriptors 0 and 1:
-   input buffered from an earlier request is dropped (__fpurge), end-of-file and error flags are
-   cleared, and stdout is line-buffered when descriptor 1 is a terminal, fully buffered
-   otherwise, as in a process that just started. Call with stdout flushed. */
-void standfit_stdio_reset(void);
+/* C's stdout stream (Swift 6 cannot name the `stdout` global safely). */
+FILE *standfit_stdout(void);
 
-/* Flushes C's stdout (Swift 6 cannot name the `stdout` global safely). */
-void standfit_stdio_flush(void);
+/* Marks every open descriptor from `first` on close-on-exec, so that nothing the process
+   inherited reaches the processes it starts. Returns 0, or -1. */
+int standfit_cloexec_from(int first);
+
+/* Gives the calling thread a working directory and umask of its own (unshare(CLONE_FS)), so
+   that the warm server's requests, each served on its own thread, can each enter the client's
+   directory and take its umask. Returns 0, or -1 with errno set. */
+int standfit_thread_own_fs(void);
 
 /* Empties this process's environment (clearenv), so that the warm server can take on a
    request's environment whole. Returns 0, or -1. */

@@ -30,10 +30,14 @@ public struct HostRequest: Sendable {
     public var timeZone: TimeZone
     /// The umask files are created with (what plugin workers are given).
     public var umask: UInt32
+    /// The command's standard input, output and error: descriptors 0, 1 and 2 in a cold
+    /// process, the client's own (passed over the socket) in the warm server.
+    public var streams: StandardStreams
 
     public init(environment: [String: String], workingDirectory: URL, stdinIsTerminal: Bool = false,
                 stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false, wallClock: Date,
-                homeDirectory: String, timeZone: TimeZone, umask: UInt32 = 0o022) {
+                homeDirectory: String, timeZone: TimeZone, umask: UInt32 = 0o022,
+                streams: StandardStreams = StandardStreams()) {
         self.environment = environment
         self.workingDirectory = workingDirectory
         self.stdinIsTerminal = stdinIsTerminal
@@ -42,6 +46,7 @@ public struct HostRequest: Sendable {
         self.homeDirectory = homeDirectory
         self.timeZone = timeZone
         self.umask = umask
+        self.streams = streams
         self.wallClock = wallClock
         if let fixed = environment["STANDFIT_NOW"] {
             clock = ISO8601DateFormatter().date(from: fixed).map { .success($0) }
@@ -62,4 +67,17 @@ public struct HostRequest: Sendable {
 
     /// The paths of this request's XDG directories.
     public var paths: HostPaths { HostPaths(environment: environment, homeDirectory: homeDirectory) }
+}
+
+/// The descriptors a command reads its input from and writes its output and errors to.
+public struct StandardStreams: Sendable, Equatable {
+    public var input: Int32
+    public var output: Int32
+    public var error: Int32
+
+    public init(input: Int32 = 0, output: Int32 = 1, error: Int32 = 2) {
+        self.input = input
+        self.output = output
+        self.error = error
+    }
 }

@@ -36,6 +36,9 @@ package final class HelperProcess {
     private var droppedOutput = 0
     /// Who the child's output is from, for the sentence about output left out.
     var outputOwner = "A plugin"
+    /// The request the child works for now: its output goes to that request's stderr, and a
+    /// cancel of that request kills it.
+    private var link: RequestLink
     private var finished: Termination?
 
     /// How a child ended.
@@ -99,7 +102,8 @@ package final class HelperProcess {
             throw HelperError.system("posix_spawn \(executable)", status)
         }
         pid = child
-        HelperProcess.enlist(child)
+        link = RequestLink.current
+        link.enlist(child)
         requests = request[1]
         results = answer[0]
         output = chatter[0]
@@ -234,7 +238,7 @@ package final class HelperProcess {
         forwardedOutput += pendingOutput.count
         var text = VisibleText.lines(String(decoding: pendingOutput, as: UTF8.self))
         if !text.hasSuffix("\n") { text += "\n" }
-        FileHandle.standardError.write(Data(text.utf8))
+        link.write(text)
     }
 
     // MARK: A warm worker, used for one call after another
@@ -248,13 +252,15 @@ package final class HelperProcess {
         outputOwner = owner
         forwardedOutput = 0
         droppedOutput = 0
-        HelperProcess.enlist(pid)
+        link.release(pid)
+        link = RequestLink.current
+        link.enlist(pid)
     }
 
     /// The call answered and the child stays: what it wrote before answering is passed on
     /// (a worker flushes its output before it answers), and a cancel no longer concerns it.
     func endCall() {
-        HelperProcess.live.withLock { _ = $0.remove(pid) }
+        link.release(pid)
         guard output >= 0 else { return }
         // What is in the pipe now, at most 4 × 16 chunks: a plugin thread that writes without
         // pause between calls cannot hold the request here.
@@ -270,7 +276,7 @@ package final class HelperProcess {
     private func reportDroppedOutput() {
         guard droppedOutput > 0 else { return }
         let note = "standfit-host: warning: \(outputOwner) wrote \(droppedOutput) more bytes to stdout and stderr than the \(HelperProcess.outputLimit >> 10) KiB the host passes on; they were left out.\n"
-        FileHandle.standardError.write(Data(note.utf8))
+        link.write(note)
         droppedOutput = 0
     }
 
@@ -287,48 +293,6 @@ package final class HelperProcess {
     private func killGroup() {
         kill(-pid, SIGKILL)
         kill(pid, SIGKILL)
-    }
-
-    /// The children at work for the request under way: started and not yet reaped (so their
-    /// pids, and their groups', are still theirs), less the warm workers between calls.
-    private static let live = Mutex<Set<pid_t>>([])
-
-    /// Set when the request under way was cancelled, until the next begins: a helper that ends
-    /// then was killed by the host, so its end says nothing about its plugin.
-    private static let cancelled = Atomic<Bool>(false)
-
-    /// Counts `pid` among the children at work for the request under way; one that starts (or
-    /// is given a call) after the request was cancelled is killed at once, as a cancel would
-    /// have killed it had it come a moment later.
-    private static func enlist(_ pid: pid_t) {
-        live.withLock { pids in
-            pids.insert(pid)
-            if cancelled.load(ordering: .acquiring) {
-                kill(-pid, SIGKILL)
-                kill(pid, SIGKILL)
-            }
-        }
-    }
-
-    /// Whether the request under way was cancelled (`cancelRequest`).
-    package static var requestCancelled: Bool { cancelled.load(ordering: .acquiring) }
-
-    /// A new request begins: helpers that end from here on ended by themselves.
-    package static func beginRequest() {
-        cancelled.store(false, ordering: .releasing)
-    }
-
-    /// Kills every helper's process group: the warm server cancels a request this way (Ctrl-C
-    /// in the client, or the client gone), and stops this way. Each helper's owner then sees it
-    /// end by SIGKILL, and, as `requestCancelled` says, holds that against no plugin.
-    package static func cancelRequest() {
-        cancelled.store(true, ordering: .releasing)
-        live.withLock { pids in
-            for pid in pids {
-                kill(-pid, SIGKILL)
-                kill(pid, SIGKILL)
-            }
-        }
     }
 
     /// Gives the child until `deadline` to exit after it answered (or closed its pipe), then
@@ -362,7 +326,7 @@ package final class HelperProcess {
         if let finished { return finished }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        HelperProcess.live.withLock { _ = $0.remove(pid) }
+        link.release(pid)
         drainOutput()
         flushOutput()
         reportDroppedOutput()

@@ -95,7 +95,7 @@ public struct ScanHelper {
                 switch answer(from: helper, about: index) {
                 case .result(let result):
                     results[next + index] = checked(result, from: candidate)
-                case .pluginFault where HelperProcess.requestCancelled:
+                case .pluginFault where RequestLink.current.isCancelled:
                     // The host killed the helper: the plugin is scanned again next time.
                     helper.stop()
                     return results
