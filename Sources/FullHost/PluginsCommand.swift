@@ -111,7 +111,7 @@ struct PluginsCommand: ParsableCommand {
         func run() throws {
             let context = try options.context()
             let pin = try context.trust(path)
-            let message = "Trusted \(pin.realPath) with SHA-256 \(pin.sha256); it loads only while its bytes match."
+            let message = "Trusted \(pin.realPath) with SHA-256 \(pin.sha256); it loads only while its bytes match, and runs in the host's process when a command runs cold, in a warm worker when the warm server runs it ('standfit-host doctor' says whether one is up)."
             Output.report(options.global, Document(path: path, realPath: pin.realPath, sha256: pin.sha256, message: message),
                           message: \.message)
         }

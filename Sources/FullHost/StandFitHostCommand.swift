@@ -62,6 +62,7 @@ struct StandFitHostCommand: ParsableCommand {
     /// status 5; the warm server runs commands through it too.
     static func execute(_ command: any ParsableCommand) -> Int32 {
         var command = command
+        if let asked = command as? ReportsJSON { before(asked) }
         do {
             try command.run()
             return 0
@@ -71,6 +72,19 @@ struct StandFitHostCommand: ParsableCommand {
         } catch {
             return report(error)
         }
+    }
+
+    /// What a command people run says before it runs: a warning for a `STANDFIT_SERVER` that
+    /// names no mode, and under `--verbose` whether it runs in the warm server or cold.
+    private static func before(_ command: ReportsJSON) {
+        let request = HostRequest.current
+        if let value = request.environment["STANDFIT_SERVER"], HostConfig.ServerMode(rawValue: value.lowercased()) == nil {
+            Output.printError("warning: STANDFIT_SERVER is '\(value)', which names no mode, so it is ignored; set it to auto, manual or off, or unset it (config.json's \"server\" then applies).")
+        }
+        guard command.verbose else { return }
+        let directory = request.paths.configDirectory
+        let config = (try? Executable.warm?.config(in: directory) ?? HostConfig.load(from: directory)) ?? HostConfig()
+        GlobalOptions.logger(verbose: true).debug("\(DoctorCommand.serverLine(config))")
     }
 
     /// What ArgumentParser's `exit(withError:)` prints for `error` (help and --version on
@@ -89,25 +103,27 @@ struct StandFitHostCommand: ParsableCommand {
     }
 }
 
-/// A command whose errors are reported as JSON under `--json`.
+/// A command people run, with the global options: its errors are reported as JSON under
+/// `--json`, and `--verbose` says first how it runs.
 protocol ReportsJSON {
     var json: Bool { get }
+    var verbose: Bool { get }
 }
 
-extension RunCommand: ReportsJSON { var json: Bool { global.json } }
-extension SayCommand: ReportsJSON { var json: Bool { global.json } }
-extension ListCommand: ReportsJSON { var json: Bool { global.json } }
-extension MenuCommand: ReportsJSON { var json: Bool { global.json } }
-extension RefreshCommand: ReportsJSON { var json: Bool { global.json } }
-extension SuggestCommand: ReportsJSON { var json: Bool { global.json } }
-extension DynamicCommand.Set: ReportsJSON { var json: Bool { global.json } }
-extension DynamicCommand.Clear: ReportsJSON { var json: Bool { global.json } }
-extension DonationsCommand.List: ReportsJSON { var json: Bool { global.json } }
-extension DonationsCommand.Clear: ReportsJSON { var json: Bool { global.json } }
-extension ExportCommand.Desktop: ReportsJSON { var json: Bool { global.json } }
-extension PluginsCommand.Show: ReportsJSON { var json: Bool { options.global.json } }
-extension PluginsCommand.Rescan: ReportsJSON { var json: Bool { options.global.json } }
-extension PluginsCommand.Check: ReportsJSON { var json: Bool { options.global.json } }
-extension PluginsCommand.Trust: ReportsJSON { var json: Bool { options.global.json } }
-extension PluginsCommand.Untrust: ReportsJSON { var json: Bool { options.global.json } }
-extension DoctorCommand: ReportsJSON { var json: Bool { options.global.json } }
+extension RunCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+extension SayCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+extension ListCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+extension MenuCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+extension RefreshCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+extension SuggestCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+extension DynamicCommand.Set: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+extension DynamicCommand.Clear: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+extension DonationsCommand.List: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+extension DonationsCommand.Clear: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+extension ExportCommand.Desktop: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+extension PluginsCommand.Show: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
+extension PluginsCommand.Rescan: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
+extension PluginsCommand.Check: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
+extension PluginsCommand.Trust: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
+extension PluginsCommand.Untrust: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
+extension DoctorCommand: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }

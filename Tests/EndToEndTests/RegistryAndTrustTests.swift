@@ -71,6 +71,18 @@ struct RegistryAndTrustTests {
         #expect(sandbox.run("run", "com.zoo.late-register.run").stdout == "register_action after init returned -3\n")
     }
 
+    @Test("a STANDFIT_SERVER naming no mode is ignored with a warning that says the way out")
+    func unknownServerMode() {
+        var sandbox = HostSandbox.zoo([Fixtures.standFitPlugin])
+        // config.json's mode then applies: off, so that no server is started by the test.
+        sandbox.writeConfig(#"{"server": "off"}"#)
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "sometimes"
+        #expect(sandbox.run("run", "viewstreak") == ProcessResult(status: 0, stdout: "No streak yet: log an exercise today to start one.\n", stderr: """
+            standfit-host: warning: STANDFIT_SERVER is 'sometimes', which names no mode, so it is ignored; set it to auto, manual or off, or unset it (config.json's "server" then applies).
+
+            """))
+    }
+
     @Test("--isolate runs even a bundled plugin in a worker")
     func isolate() {
         let sandbox = HostSandbox.zoo([Fixtures.standFitPlugin])
@@ -78,6 +90,11 @@ struct RegistryAndTrustTests {
         #expect(verbose.status == 0)
         #expect(verbose.stdout == "No streak yet: log an exercise today to start one.\n")
         #expect(verbose.stderr.contains("Running plugin 'com.standfit' from \(Fixtures.standFitPlugin.path) in a worker process"))
+        // --verbose says first whether the command runs in the warm server, and so where plugins run.
+        #expect(verbose.stderr.hasPrefix(HostPath.current == .warm
+            ? "standfit-host: debug: Warm server: this command ran in it (pid "
+            : "standfit-host: debug: Warm server: none of build "))
+        #expect(HostPath.current == .warm || verbose.stderr.contains("; every command runs cold (mode off). Run cold, trusted plugins run in-process and the others in worker processes\n"))
         let inProcess = sandbox.run("run", "viewstreak", "--verbose")
         // The warm server runs no plugin code in its own process, bundled or not.
         #expect(inProcess.stderr.contains(HostPath.current == .warm
@@ -95,7 +112,7 @@ struct RegistryAndTrustTests {
         let sandbox = HostSandbox.zoo([plugin, other])
         let hash = runProcess(URL(fileURLWithPath: "/usr/bin/sha256sum"), arguments: [plugin.path]).stdout.prefix(64)
         #expect(sandbox.run("plugins", "trust", plugin.path) == ProcessResult(status: 0, stdout: """
-            Trusted \(plugin.path) with SHA-256 \(hash); it loads only while its bytes match.
+            Trusted \(plugin.path) with SHA-256 \(hash); it loads only while its bytes match, and runs in the host's process when a command runs cold, in a warm worker when the warm server runs it ('standfit-host doctor' says whether one is up).
 
             """, stderr: ""))
         #expect(sandbox.run("plugins").stdout.contains("""

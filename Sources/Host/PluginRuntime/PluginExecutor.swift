@@ -178,8 +178,11 @@ package final class PluginExecutor {
         var request = request
         // Untrusted code runs sandboxed; a trusted plugin isolated with --isolate keeps its rights.
         request.sandbox = settings.sandbox && !request.candidate.isTrusted
-        logger.debug("Running plugin '\(request.pluginID)' from \(request.candidate.path) in a worker process")
-        if let workers = settings.warmWorkers { return callWarmWorker(request, workers: workers) }
+        if let workers = settings.warmWorkers {
+            logger.debug("Running plugin '\(request.pluginID)' from \(request.candidate.path) in a worker process: the warm server's, kept between commands\(request.sandbox ? ", sandboxed" : "")")
+            return callWarmWorker(request, workers: workers)
+        }
+        logger.debug("Running plugin '\(request.pluginID)' from \(request.candidate.path) in a worker process\(request.sandbox ? ", sandboxed" : "")")
         let worker: HelperProcess
         do {
             worker = try HelperProcess(executable: settings.executable, arguments: ["handler-worker"],
