@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -245,6 +246,15 @@ int standfit_cloexec_from(int first) {
     }
     closedir(descriptors);
     return 0;
+}
+
+uint64_t standfit_environment_fingerprint(void) {
+    uint64_t hash = 1469598103934665603ULL;
+    hash = (hash ^ (uint64_t)(uintptr_t)environ) * 1099511628211ULL;
+    for (char **entry = environ; entry != NULL && *entry != NULL; entry++) {
+        hash = (hash ^ (uint64_t)(uintptr_t)*entry) * 1099511628211ULL;
+    }
+    return hash;
 }
 
 int standfit_thread_own_fs(void) {

@@ -120,6 +120,14 @@ pid_t standfit_wire_spawn_daemon(const char *path, char *const argv[], char *con
     return daemon;
 }
 
+int standfit_wire_accept(int listener) {
+    int connection;
+    do {
+        connection = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+    } while (connection < 0 && errno == EINTR);
+    return connection;
+}
+
 int standfit_wire_pipe(int fds[2]) {
     return pipe2(fds, O_CLOEXEC | O_NONBLOCK);
 }

@@ -22,6 +22,9 @@ final class Console: @unchecked Sendable {
     private let output: UnsafeMutablePointer<FILE>
     /// Whether `output` was opened here (and is closed by `close`).
     private let ownsOutput: Bool
+    /// The output descriptor when no stream could be opened on it (it is not open for
+    /// writing): closed by `close`, with the request's other descriptors.
+    private var unadopted: Int32?
 
     /// This process's own descriptors 0–2.
     private init() {
@@ -37,8 +40,8 @@ final class Console: @unchecked Sendable {
             output = stream
         } else {
             // Not open for writing: what a process writes to such a stdout is lost, and so is this.
-            Glibc.close(streams.output)
             output = fopen("/dev/null", "we")!
+            unadopted = streams.output
         }
         ownsOutput = true
     }
@@ -82,6 +85,7 @@ final class Console: @unchecked Sendable {
     /// Flushes standard output and closes it (the warm server's consoles, when the command ends).
     func close() {
         if ownsOutput { fclose(output) } else { fflush(output) }
+        if let unadopted { Glibc.close(unadopted) }
     }
 
 }

@@ -33,8 +33,7 @@ struct DynamicCommand: ParsableCommand {
                 let origin = file == "-" ? "standard input" : file
                 let data: Data
                 do {
-                    data = file == "-" ? FileHandle(fileDescriptor: Console.current.streams.input, closeOnDealloc: false).readDataToEndOfFile()
-                        : try Data(contentsOf: URL(fileURLWithPath: file))
+                    data = file == "-" ? LineInput.readToEnd() : try Data(contentsOf: URL(fileURLWithPath: file))
                 } catch {
                     throw HostError(.io, "Cannot read \(origin) (\(error.localizedDescription)); give a readable JSON file or - for standard input.")
                 }

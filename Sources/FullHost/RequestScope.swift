@@ -19,15 +19,17 @@ final class RequestScope: @unchecked Sendable {
     let request: HostRequest
     let console: Console
     let link: RequestLink
+    /// Whether the client's time zone is known here (`RequestTimeZone`); when it is not, only
+    /// commands that show no local time are served.
+    let zoneKnown: Bool
     /// Guards the request's descriptors against a cancel silencing them while the request ends.
     private let lock = NSLock()
     private var left = false
 
     /// Takes on the client's directory and umask on this thread, and reads the request from
     /// what the client sent; `descriptors` are its 0, 1 and 2, owned here from now on. Nil when
-    /// the command must run in the client's own process: this thread cannot have a directory
-    /// of its own, or the client's time zone can only be told by its own process
-    /// (`RequestTimeZone`); the descriptors are closed then.
+    /// this thread cannot have a directory of its own (the command then runs in the client's
+    /// own process); the descriptors are closed then.
     init?(_ request: WarmRequest, descriptors: [Int32]) {
         let streams = StandardStreams(input: descriptors[0], output: descriptors[1], error: descriptors[2])
         guard standfit_thread_own_fs() == 0 else {
@@ -36,11 +38,7 @@ final class RequestScope: @unchecked Sendable {
         }
         umask(mode_t(request.umask & 0o777))
         let entered = chdir(request.workingDirectory) == 0
-        guard let host = HostRequest.fromClient(request, streams: streams, entered: entered) else {
-            descriptors.forEach { close($0) }
-            return nil
-        }
-        self.request = host
+        (self.request, zoneKnown) = HostRequest.fromClient(request, streams: streams, entered: entered)
         console = Console(streams: streams)
         link = RequestLink(errorDescriptor: streams.error)
     }
@@ -55,7 +53,9 @@ final class RequestScope: @unchecked Sendable {
         }
     }
 
-    /// The request ended: its output flushed and its descriptors closed.
+    /// The request ended: its output flushed and its descriptors closed, and the thread's
+    /// directory and umask the server's again (a thread started meanwhile, such as one of
+    /// Dispatch's, shares them).
     func leave() {
         link.end()
         lock.withLock {
@@ -64,18 +64,24 @@ final class RequestScope: @unchecked Sendable {
             close(request.streams.input)
             close(request.streams.error)
         }
+        _ = chdir("/")
+        umask(0o022)
     }
 
     /// Cancels the request (Ctrl-C in the client, or the client gone): its helpers are killed,
     /// what it still writes goes nowhere, and a prompt stops waiting (`LineInput`).
     func cancel() {
-        link.cancel()
+        // Silenced first, so that a helper's end by the cancel's SIGKILL is not reported.
         lock.withLock {
             guard !left else { return }
             for descriptor in [request.streams.input, request.streams.output, request.streams.error] {
                 dup2(RequestScope.null, descriptor)
+                // dup2 clears close-on-exec; for a moment a helper started meanwhile may get
+                // /dev/null, nothing of the client's.
+                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
             }
         }
+        link.cancel()
     }
 }
 
@@ -83,6 +89,28 @@ final class RequestScope: @unchecked Sendable {
 /// past the line is taken from the terminal or pipe, and given up when the warm server cancels
 /// the request (Ctrl-C in the client).
 enum LineInput {
+    /// All of standard input, up to its end; what was read so far when the request is cancelled.
+    static func readToEnd() -> Data {
+        let input = Console.current.streams.input
+        let cancelDescriptor = RequestLink.current.cancelDescriptor
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            var pollers = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: cancelDescriptor, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&pollers, cancelDescriptor >= 0 ? 2 : 1, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return data
+            }
+            if cancelDescriptor >= 0 && pollers[1].revents != 0 { return data }
+            let count = read(input, &chunk, chunk.count)
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            if count <= 0 { return data }
+            data.append(contentsOf: chunk[..<count])
+        }
+    }
+
     /// The next line without its newline; nil at end of input or when cancelled.
     static func readLine() -> String? {
         let input = Console.current.streams.input

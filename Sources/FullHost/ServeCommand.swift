@@ -47,6 +47,9 @@ struct ServeCommand: ParsableCommand {
         // What the server was started with beyond descriptors 0–2 (a shell's or a test
         // harness's other pipes) must not reach the helpers and plugin workers it starts.
         _ = standfit_cloexec_from(3)
+        // A client whose pipe closed (`standfit-host list | head -1`) costs its own request a
+        // write error, never the server.
+        signal(SIGPIPE, SIG_IGN)
         let request = HostRequest.current
         let config = try HostConfig.load(from: request.paths.configDirectory)
         let executable = Executable.url.path

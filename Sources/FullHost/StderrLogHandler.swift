@@ -28,6 +28,6 @@ struct StderrLogHandler: LogHandler {
         let plugin = merged["plugin"].map { "[\($0)] " } ?? ""
         let time = timestamps ? Date().formatted(.iso8601) + " " : ""
         let line = "\(time)standfit-host: \(event.level): \(VisibleText.line("\(plugin)\(event.message)"))\n"
-        FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).write(Data(line.utf8))
+        RawOutput.write(descriptor, line)
     }
 }

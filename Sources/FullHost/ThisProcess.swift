@@ -26,25 +26,26 @@ extension HostRequest {
     /// umask and descriptors, read exactly as `fromProcess` reads a cold process's own, but
     /// from the request, so that requests served side by side each have their own. The
     /// serving thread has entered the directory already (`RequestScope`); `entered` says
-    /// whether it could. Nil when the time zone the client's process would have cannot be told
-    /// from its environment (`RequestTimeZone`): then the client runs the command itself.
-    static func fromClient(_ request: WarmRequest, streams: StandardStreams, entered: Bool) -> HostRequest? {
+    /// whether it could. `zoneKnown` is false when the time zone the client's process would have
+    /// cannot be told from its environment (`RequestTimeZone`): the request then has the
+    /// server's, and a command that shows local times must run in the client's own process.
+    static func fromClient(_ request: WarmRequest, streams: StandardStreams, entered: Bool) -> (request: HostRequest, zoneKnown: Bool) {
         var environment: [String: String] = [:]
         environment.reserveCapacity(request.environment.count)
-        // As a process's environment reads: the first of two entries of one name counts.
+        // As `ProcessInfo.environment` reads a process's: of two entries of one name, the last.
         for entry in request.environment {
             guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else { continue }
-            let name = String(entry[..<equals])
-            if environment[name] == nil { environment[name] = String(entry[entry.index(after: equals)...]) }
+            environment[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
         }
-        guard let timeZone = RequestTimeZone.of(environment) else { return nil }
+        let timeZone = RequestTimeZone.of(environment)
         let directory = entered ? FileManager.default.currentDirectoryPath : request.workingDirectory
-        return HostRequest(
+        let host = HostRequest(
             environment: environment, workingDirectory: URL(fileURLWithPath: directory, isDirectory: true),
             stdinIsTerminal: isatty(streams.input) == 1, stdoutIsTerminal: isatty(streams.output) == 1,
             stderrIsTerminal: isatty(streams.error) == 1, wallClock: Date(),
-            homeDirectory: home(in: environment), timeZone: timeZone, umask: request.umask & 0o777,
+            homeDirectory: home(in: environment), timeZone: timeZone ?? .current, umask: request.umask & 0o777,
             streams: streams)
+        return (host, timeZone != nil)
     }
 
     /// `$HOME`, else the account's home directory.
@@ -65,12 +66,17 @@ extension HostRequest {
 /// links to), worked out from the environment as a value, for a request the warm server serves.
 ///
 /// Rationale: `TimeZone.current` reads the process's own environment, which the warm server
-/// does not change per request (requests run side by side). Foundation's last steps, the C
-/// library's zone name for a `TZ` it could not name and GMT, are not repeated: for such an
-/// environment `of` answers nil and the client runs the command cold, so the answer is
-/// Foundation's own.
+/// does not change per request (requests run side by side). A request whose `TZ` and `TZFILE`
+/// are the server's own gets the server's `TimeZone.current`, Foundation's own answer. Otherwise
+/// Foundation's last steps, the C library's zone name for a `TZ` it could not name and GMT, are
+/// not repeated: for such an environment `of` answers nil and the command runs in the client's
+/// own process, so the answer is Foundation's.
 enum RequestTimeZone {
+    /// The server's own `TZ` and `TZFILE` (it never changes its environment).
+    private static let own = (zone: ProcessInfo.processInfo.environment["TZ"], file: ProcessInfo.processInfo.environment["TZFILE"])
+
     static func of(_ environment: [String: String]) -> TimeZone? {
+        if environment["TZ"] == own.zone && environment["TZFILE"] == own.file { return .current }
         if let file = environment["TZFILE"], let zone = TimeZone(identifier: file) { return zone }
         if let name = environment["TZ"] {
             if let full = TimeZone.abbreviationDictionary[name], let zone = TimeZone(identifier: full) { return zone }

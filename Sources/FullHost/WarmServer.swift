@@ -178,9 +178,9 @@ final class WarmServer: @unchecked Sendable {
                 return
             }
             if ready > 0, let socket = pollers.dropFirst().first(where: { $0.revents != 0 })?.fd {
-                let connection = accept(socket, nil, nil)
+                // Close-on-exec from the start: helpers are started on other threads meanwhile.
+                let connection = standfit_wire_accept(socket)
                 if connection >= 0 {
-                    _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
                     state.withLock { connections += 1 }
                     Thread.detachNewThread { [self] in
                         handle(WireConnection(descriptor: connection))
@@ -250,11 +250,14 @@ final class WarmServer: @unchecked Sendable {
     // MARK: One connection
 
     /// Commands that must not run in the server: the full-screen menu drives the terminal in
-    /// the client's own process (cold), and the helpers and the server itself are processes of
-    /// their own.
+    /// the client's own process (cold), help is laid out for the client's terminal, and the
+    /// helpers and the server itself are processes of their own.
     static func runsCold(_ command: any ParsableCommand) -> Bool {
         command is MenuCommand || command is ServeCommand || command is ScanHelperCommand
             || command is HandlerWorkerCommand
+            // ArgumentParser's help command: help is laid out for the terminal's width, which
+            // it reads from the process (COLUMNS, descriptor 1).
+            || type(of: command).configuration.commandName == "help"
     }
 
     /// Command lines parsed before, and what they parsed to (successes only), the most recently
@@ -307,6 +310,13 @@ final class WarmServer: @unchecked Sendable {
             connection.send(.runCold)
             return
         }
+        // Shell completions run in the client's own process: ArgumentParser reads the shell that
+        // asks (and writes its answer for it) from the process's environment.
+        guard request.arguments.first != "---completion" else {
+            descriptors.forEach { close($0) }
+            connection.send(.runCold)
+            return
+        }
         // Requests run side by side, each on its connection's thread with facts of its own.
         guard let scope = RequestScope(request, descriptors: descriptors) else {
             connection.send(.runCold)
@@ -314,8 +324,14 @@ final class WarmServer: @unchecked Sendable {
         }
         defer { scope.leave() }
         let parsed = parse(request.arguments, in: scope)
-        if case .success(let command) = parsed {
-            if WarmServer.runsCold(command) {
+        switch parsed {
+        case .failure where request.arguments != ["--version"]:
+            // Help and usage errors are laid out for the terminal's width, which ArgumentParser
+            // reads from the process (COLUMNS, descriptor 1): the client's own process says them.
+            connection.send(.runCold)
+            return
+        case .success(let command):
+            if WarmServer.runsCold(command) || (!scope.zoneKnown && !(command is ServerCommand.Status || command is ServerCommand.Stop)) {
                 connection.send(.runCold)
                 return
             }
@@ -325,6 +341,8 @@ final class WarmServer: @unchecked Sendable {
                 connection.send(.runCold)
                 return
             }
+        case .failure:
+            break
         }
         // Nothing has run yet: a client that gave up meanwhile runs the command cold itself.
         guard connection.send(.accepted) == 0, connection.receive(timeout: 5000) == .frame(.go) else { return }

@@ -12,6 +12,12 @@ struct RunCommandTests {
         let help = sandbox.run("run", "--help")
         #expect(help.status == 0)
         #expect(help.stdout.contains("\nUSAGE: standfit-host run [--json]"), "\(help)")
+        // Laid out for the client's terminal width (COLUMNS here, stdout being a pipe), warm too.
+        var wide = sandbox
+        wide.extraEnvironment["COLUMNS"] = "200"
+        let wideHelp = wide.run("run", "--help")
+        #expect(wideHelp.status == 0)
+        #expect(wideHelp.stdout.split(separator: "\n").count < help.stdout.split(separator: "\n").count, "\(wideHelp)")
         let group = sandbox.run("plugins", "help")
         #expect(group.status == 64)
         #expect(group.stderr.hasPrefix("Error: Unexpected argument 'help'\n"), "\(group)")

@@ -309,6 +309,25 @@ struct WarmServerTests {
         #expect(held.value?.status == 4)
     }
 
+    @Test("a client whose output pipe closed early costs the server nothing: it serves on")
+    func closedPipe() throws {
+        let sandbox = HostSandbox.standFit()
+        var manual = sandbox
+        manual.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        sandbox.server.start(environment: manual.environment)
+        let server = try #require(sandbox.server.pid)
+        // The first command the server runs (nothing has ignored SIGPIPE for it yet), its
+        // output and log lines going to a pipe whose reader has already gone.
+        let cut = runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: [
+            "-c", "{ sleep 0.3; \"$0\" --version; \"$0\" --verbose list 2>&1; } | true", Fixtures.hostBinary.path,
+        ], environment: manual.environment)
+        #expect(cut.status == 0)
+        #expect(ProcessTable.isAlive(server), "the server died of a closed pipe")
+        let next = runProcess(Fixtures.hostBinary, arguments: ["server", "status", "--json"], environment: manual.environment)
+        #expect(next.status == 0)
+        #expect(try JSONDecoder().decode(Status.self, from: Data(next.stdout.utf8)).pid == server)
+    }
+
     @Test("socket activation: the server a service manager starts on the first command serves it, and a client of another build is sent the cold way", .needs(.systemdSocketActivate))
     func socketActivation() throws {
         var sandbox = HostSandbox.standFit()

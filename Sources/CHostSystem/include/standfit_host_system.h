@@ -7,6 +7,7 @@
 
 #include <spawn.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -114,6 +115,10 @@ FILE *standfit_stdout(void);
 /* Marks every open descriptor from `first` on close-on-exec, so that nothing the process
    inherited reaches the processes it starts. Returns 0, or -1. */
 int standfit_cloexec_from(int first);
+
+/* A fingerprint of this process's environment: the array and each entry's address, which
+   setenv, putenv and unsetenv change; equal fingerprints mean nothing was set or unset since. */
+uint64_t standfit_environment_fingerprint(void);
 
 /* Gives the calling thread a working directory and umask of its own (unshare(CLONE_FS)), so
    that the warm server's requests, each served on its own thread, can each enter the client's

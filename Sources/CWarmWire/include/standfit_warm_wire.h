@@ -35,4 +35,8 @@ pid_t standfit_wire_spawn_daemon(const char *path, char *const argv[], char *con
    Returns 0, or -1 with errno set. */
 int standfit_wire_pipe(int fds[2]);
 
+/* Accepts a connection on `listener`, close-on-exec from the start (accept4), so that a helper
+   another thread starts meanwhile never inherits it. The descriptor, or -1 with errno set. */
+int standfit_wire_accept(int listener);
+
 #endif

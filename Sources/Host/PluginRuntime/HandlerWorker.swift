@@ -94,10 +94,12 @@ public enum HandlerWorker {
         return 0
     }
 
-    /// One call to a warm worker: the request, and the facts of the command it is for.
+    /// One call to a warm worker: the request, and the facts of the command it is for; nil
+    /// when they are those of the worker's previous call (the environment is most of a call's
+    /// bytes, and a user's commands mostly share one).
     struct WarmCall: Codable {
         var request: Request
-        var facts: ProcessFacts
+        var facts: ProcessFacts?
     }
 
     /// A warm worker's side (`handler-worker --warm`): loads its plugin on the first call and
@@ -113,6 +115,9 @@ public enum HandlerWorker {
         let pipe = ResultPipe()
         var first: Request?
         var plugin: Result<LoadedPlugin, PluginRefusal>?
+        /// The facts taken on last, and the environment as they left it: a plugin that changed
+        /// its environment (setenv) since gets them again, as a fresh process would have them.
+        var applied: (facts: ProcessFacts, environment: UInt64)?
         while let line = input.next() {
             guard let call = try? JSONDecoder().decode(WarmCall.self, from: line) else {
                 logger.error("handler-worker: a call on stdin is not valid; this mode is for the host's own use.")
@@ -128,7 +133,20 @@ public enum HandlerWorker {
             } else {
                 first = request
             }
-            call.facts.apply()
+            if let facts = call.facts {
+                facts.apply()
+                applied = (facts, standfit_environment_fingerprint())
+            } else if let last = applied {
+                if standfit_environment_fingerprint() == last.environment {
+                    last.facts.enter()
+                } else {
+                    last.facts.apply()
+                    applied = (last.facts, standfit_environment_fingerprint())
+                }
+            } else {
+                logger.error("handler-worker: a first call without its facts; this mode is for the host's own use.")
+                return 64
+            }
             let loaded = plugin ?? open(request, paths: paths, logger: logger)
             plugin = loaded
             answer(request, plugin: loaded, send: { pipe.send($0) }, beforeLastLine: {

@@ -249,6 +249,10 @@ package final class HelperProcess {
     /// A call to a child that stays (a warm worker) begins: its output is passed on, within
     /// `outputLimit`, as `owner`'s, and a cancel of the request kills it.
     func beginCall(owner: String) {
+        // What it wrote since its last call is that call's request's (nowhere, if it ended).
+        drainOutput()
+        flushOutput()
+        reportDroppedOutput()
         outputOwner = owner
         forwardedOutput = 0
         droppedOutput = 0

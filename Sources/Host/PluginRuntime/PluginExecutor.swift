@@ -222,10 +222,12 @@ package final class PluginExecutor {
         worker.process.beginCall(owner: "Plugin '\(request.pluginID)'")
         let facts = ProcessFacts(environment: HelperProcess.environment(environment, verbose: verbose),
                                  workingDirectory: settings.workingDirectory, umask: settings.umask)
-        guard let line = try? JSONEncoder().encode(HandlerWorker.WarmCall(request: request, facts: facts)) else {
+        let call = HandlerWorker.WarmCall(request: request, facts: worker.lastFacts == facts ? nil : facts)
+        guard let line = try? JSONEncoder().encode(call) else {
             workers.discard(worker)
             return .failure(PluginFault("could not be asked (its call could not be encoded)"))
         }
+        worker.lastFacts = facts
         worker.process.send(line + [UInt8(ascii: "\n")])
         let deadline = ContinuousClock.now + .milliseconds(Int64(settings.handlerTimeout * 1000))
         let answer = exchange(request, with: worker.process, deadline: deadline)

@@ -30,6 +30,13 @@ package struct ProcessFacts: Codable, Sendable, Equatable {
     @discardableResult
     package func apply() -> Bool {
         ProcessFacts.replaceEnvironment(with: environment.map { "\($0.key)=\($0.value)" })
+        return enter()
+    }
+
+    /// The directory entered (false when it cannot be) and the umask set: the facts again for
+    /// a process whose environment already is theirs.
+    @discardableResult
+    package func enter() -> Bool {
         Glibc.umask(mode_t(umask & 0o777))
         return chdir(workingDirectory) == 0
     }

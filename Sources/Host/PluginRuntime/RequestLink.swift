@@ -61,12 +61,13 @@ package final class RequestLink: Sendable {
     /// Writes `text` to the request's stderr, unless the request has ended: what a warm worker
     /// still had to say when it was stopped after its request goes nowhere.
     package func write(_ text: String) {
-        if let parent {
-            guard parent.open.withLock({ $0 }) else { return }
-            return RawOutput.write(errorDescriptor, text)
-        }
+        (parent ?? self).write(text, to: errorDescriptor)
+    }
+
+    /// Writes `text` to `descriptor` while the request is open, holding it open meanwhile.
+    private func write(_ text: String, to descriptor: Int32) {
         open.withLock { isOpen in
-            if isOpen { RawOutput.write(errorDescriptor, text) }
+            if isOpen { RawOutput.write(descriptor, text) }
         }
     }
 

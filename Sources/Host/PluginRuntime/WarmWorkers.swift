@@ -37,6 +37,9 @@ public final class WarmWorkers: @unchecked Sendable {
         let process: HelperProcess
         let key: Key
         fileprivate var lastUsed = ContinuousClock.now
+        /// The facts its last call was given (a call with the same sends none); used by the one
+        /// thread that holds its lease.
+        package var lastFacts: ProcessFacts?
         /// What stopping it leaves to clean (a sandbox's temporary directory).
         fileprivate let cleanUp: (pid_t) -> Void
 
@@ -238,17 +241,19 @@ public final class WarmWorkers: @unchecked Sendable {
 private final class Spawner: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [() -> Void] = []
-    private var started = false
+
+    /// Starts its thread now, from the thread that makes the workers (the server's main
+    /// thread): a thread shares the directory and umask of the thread that started it, and a
+    /// request's thread has the client's.
+    init() {
+        Thread.detachNewThread { [self] in loop() }
+    }
 
     /// Runs `body` on the spawner's thread and returns what it returned.
     func run<T>(_ body: @escaping () -> T) -> T {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: T?
         condition.lock()
-        if !started {
-            started = true
-            Thread.detachNewThread { [self] in loop() }
-        }
         jobs.append {
             result = body()
             done.signal()
