@@ -63,6 +63,42 @@ struct WarmServerTests {
         #expect(Self.host(manual, "run", "viewstreak").stdout == "Streak: 1 day\n")
     }
 
+    @Test("a server exits by itself: after serverIdleTimeout without a command, and once idle after its binary was replaced")
+    func exitsByItself() throws {
+        // Copies of both binaries, so that replacing the full host touches no other test's.
+        let copies = makeTemporaryDirectory()
+        for binary in [Fixtures.hostBinary, Fixtures.fullHostBinary] {
+            try FileManager.default.copyItem(at: binary, to: copies.appendingPathComponent(binary.lastPathComponent))
+        }
+        let client = copies.appendingPathComponent("standfit-host")
+        let full = copies.appendingPathComponent("standfit-host-full")
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "auto"
+        let log = sandbox.root.appendingPathComponent("state/standfit/server.log")
+        func logged() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+        // A cold command starts a server; a second of no command ends it.
+        sandbox.writeConfig(#"{"serverIdleTimeout": 1}"#)
+        #expect(runProcess(client, arguments: ["run", "viewstreak"], environment: sandbox.environment).status == 0)
+        #expect(Self.eventually { sandbox.server.listening() }, "no server was started")
+        #expect(Self.eventually(15) { logged().contains("standfit-host: info: Exiting: idle for 1 s (0 requests served)\n") }, "\(logged())")
+        #expect(Self.eventually { !sandbox.server.listening() }, "the idle server left its socket")
+
+        // Another server; its binary is replaced (a new file at its path, as an upgrade does):
+        // once idle it exits, and the next command starts one of the new build.
+        sandbox.writeConfig(#"{"serverIdleTimeout": 30}"#)
+        #expect(runProcess(client, arguments: ["run", "viewstreak"], environment: sandbox.environment).status == 0)
+        #expect(Self.eventually { sandbox.server.listening() }, "no second server was started")
+        let upgrade = copies.appendingPathComponent("standfit-host-full.new")
+        try FileManager.default.copyItem(at: Fixtures.fullHostBinary, to: upgrade)
+        #expect(rename(upgrade.path, full.path) == 0)
+        #expect(Self.eventually(15) { logged().contains("standfit-host: info: Exiting: its binary \(full.path) was replaced (0 requests served)\n") }, "\(logged())")
+        #expect(Self.eventually { !sandbox.server.listening() }, "the replaced server left its socket")
+        var manual = sandbox
+        manual.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        #expect(runProcess(client, arguments: ["server", "status"], environment: manual.environment).status == 1)
+    }
+
     @Test("each request runs with its own language, time zone, clock and plugin path: warm answers as cold does")
     func perRequestFacts() throws {
         let sandbox = HostSandbox.standFit()
