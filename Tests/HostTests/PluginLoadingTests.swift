@@ -149,6 +149,31 @@ struct PluginLoadingTests {
         #expect(plugins.refusals == [PluginRefusal(path: text.path, reason: "Plugin \(text.path) is not a shared library (it does not start with an ELF header); rebuild it as a shared library for this machine or remove it from the plugin path.")])
     }
 
+    @Test("a plugin rewritten in place, its size and modification time put back, has its header read again")
+    func headerReadAgainAfterRewrite() throws {
+        let directory = makeTemporaryDirectory()
+        let plugin = directory.appendingPathComponent("abi.so")
+        try FileManager.default.copyItem(at: FixturePlugins.url("abi-ok.so"), to: plugin)
+        #expect(throws: Never.self) { try PluginVetting.vet(file: plugin.path).get() }
+        var before = stat()
+        #expect(stat(plugin.path, &before) == 0)
+        // The first bytes overwritten, the size kept and the modification time set back: only
+        // the change time tells (a header verdict kept by the file's stat must see it).
+        let handle = try FileHandle(forWritingTo: plugin)
+        try handle.write(contentsOf: Data(repeating: 0x20, count: 64))
+        try handle.close()
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, plugin.path, &times, 0) == 0)
+        var after = stat()
+        #expect(stat(plugin.path, &after) == 0)
+        #expect(after.st_size == before.st_size && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+        guard case .failure(let refusal) = PluginVetting.vet(file: plugin.path) else {
+            Issue.record("the rewritten plugin was not refused")
+            return
+        }
+        #expect(refusal.reason == "Plugin \(plugin.path) is not a shared library (it does not start with an ELF header); rebuild it as a shared library for this machine or remove it from the plugin path.")
+    }
+
     @Test("a directory loads its .so files by name, once per inode, skipping other files")
     func directoryScan() throws {
         let directory = makeTemporaryDirectory()

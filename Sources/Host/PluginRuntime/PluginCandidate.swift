@@ -167,7 +167,7 @@ package struct PluginVetting {
         if let problem = trust.problem(file: realPath, info: info, root: realRoot) {
             return refuse("Plugin \(path) \(problem).")
         }
-        if let problem = ELFHeader.problem(path: realPath) {
+        if let problem = ELFHeader.problem(path: realPath, info: info) {
             return refuse("Plugin \(path) \(problem).")
         }
         let pin = pins[realPath]

@@ -1,5 +1,6 @@
 import Foundation
 import HostModel
+import Synchronization
 
 /// The checks sshd's StrictModes makes of a key file, made of a plugin before any of its code
 /// runs: the file and every directory above it up to the search root must belong to the user
@@ -98,6 +99,46 @@ enum ELFHeader {
         #else
         (0, "this architecture")
         #endif
+    }
+
+    /// The files whose header was found good, by what `stat` says of them: the warm server
+    /// vets every plugin for every command, and a header is read only when its file changed.
+    ///
+    /// Rationale: a file's bytes cannot change without its modification or change time
+    /// changing (a write sets both; `touch -d` sets the change time), nor be replaced without
+    /// another inode, so a file whose device, inode, size and both times are as recorded has
+    /// the header it had. Only good verdicts are kept: a refusal is worked out again each time.
+    private static let good = Mutex<Set<StatKey>>([])
+
+    private struct StatKey: Hashable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modified: Int64
+        var changed: Int64
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        }
+    }
+
+    /// `problem(path:)` for the file at `path`, whose `stat` is `info`, answered without
+    /// reading the file when it was found good before and has not changed since.
+    static func problem(path: String, info: stat) -> String? {
+        let key = StatKey(info)
+        if good.withLock({ $0.contains(key) }) { return nil }
+        let problem = problem(path: path)
+        if problem == nil {
+            good.withLock { known in
+                if known.count >= 4096 { known.removeAll() }
+                known.insert(key)
+            }
+        }
+        return problem
     }
 
     /// Why the file at `path` is not a 64-bit shared object for this machine, and what to do,
