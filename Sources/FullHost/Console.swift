@@ -24,13 +24,14 @@ final class Console: @unchecked Sendable {
     private let ownsOutput: Bool
     /// The output descriptor when no stream could be opened on it (it is not open for
     /// writing): closed by `close`, with the request's other descriptors.
-    private var unadopted: Int32?
+    private let unadopted: Int32?
 
     /// This process's own descriptors 0–2.
     private init() {
         streams = StandardStreams()
         output = standfit_stdout()
         ownsOutput = false
+        unadopted = nil
     }
 
     /// A console on `streams`, whose output descriptor its stream now owns (`close` closes it).
@@ -38,6 +39,7 @@ final class Console: @unchecked Sendable {
         self.streams = streams
         if let stream = fdopen(streams.output, "w") {
             output = stream
+            unadopted = nil
         } else {
             // Not open for writing: what a process writes to such a stdout is lost, and so is this.
             output = fopen("/dev/null", "we")!
@@ -50,6 +52,7 @@ final class Console: @unchecked Sendable {
         self.streams = streams
         output = console.output
         ownsOutput = false
+        unadopted = nil
     }
 
     /// This console with its errors sent to `descriptor` instead (its output is this one's).
@@ -87,5 +90,4 @@ final class Console: @unchecked Sendable {
         if ownsOutput { fclose(output) } else { fflush(output) }
         if let unadopted { Glibc.close(unadopted) }
     }
-
 }

@@ -270,9 +270,9 @@ final class WarmServer: @unchecked Sendable {
     ///
     /// Rationale: parsing is a function of the line alone (no command's `validate` reads
     /// anything else), and ArgumentParser builds its argument sets by reflection on every parse,
-    /// which was the largest part of a warm `run`'s time in the server's profile. Called on
-    /// its request's thread, with the request bound (a completion request reads it).
-    private func parse(_ arguments: [String], in scope: RequestScope) -> Result<any ParsableCommand, any Error> {
+    /// which was the largest part of a warm `run`'s time in the server's profile. (Shell
+    /// completions, whose parse runs code that reads the request, never come here.)
+    private func parse(_ arguments: [String]) -> Result<any ParsableCommand, any Error> {
         let known = parsedLinesLock.withLock { () -> (any ParsableCommand)? in
             guard let index = parsedLines.firstIndex(where: { $0.arguments == arguments }) else { return nil }
             let line = parsedLines.remove(at: index)
@@ -280,7 +280,7 @@ final class WarmServer: @unchecked Sendable {
             return line.command
         }
         if let known { return .success(known) }
-        let parsed = scope.run { StandFitHostCommand.parse(arguments) }
+        let parsed = StandFitHostCommand.parse(arguments)
         if case .success(let command) = parsed {
             parsedLinesLock.withLock {
                 if parsedLines.count >= WarmServer.parsedLinesKept { parsedLines.removeFirst() }
@@ -323,7 +323,7 @@ final class WarmServer: @unchecked Sendable {
             return
         }
         defer { scope.leave() }
-        let parsed = parse(request.arguments, in: scope)
+        let parsed = parse(request.arguments)
         switch parsed {
         case .failure where request.arguments != ["--version"]:
             // Help and usage errors are laid out for the terminal's width, which ArgumentParser
@@ -331,12 +331,13 @@ final class WarmServer: @unchecked Sendable {
             connection.send(.runCold)
             return
         case .success(let command):
-            if WarmServer.runsCold(command) || (!scope.zoneKnown && !(command is ServerCommand.Status || command is ServerCommand.Stop)) {
+            // server status and stop show no local time, and must reach the server whatever its mode.
+            let controlsServer = command is ServerCommand.Status || command is ServerCommand.Stop
+            if WarmServer.runsCold(command) || (!scope.zoneKnown && !controlsServer) {
                 connection.send(.runCold)
                 return
             }
-            if !(command is ServerCommand.Status || command is ServerCommand.Stop),
-               let mode = try? warm.config(in: scope.request.paths.configDirectory)
+            if !controlsServer, let mode = try? warm.config(in: scope.request.paths.configDirectory)
                 .serverMode(environment: scope.request.environment), mode == .off {
                 connection.send(.runCold)
                 return

@@ -14,6 +14,15 @@ struct WarmServerTests {
         runProcess(Fixtures.hostBinary, arguments: arguments, environment: sandbox.environment)
     }
 
+    /// `sandbox` with `STANDFIT_SERVER=manual`, once its server is started: its commands go to
+    /// that server and never start one.
+    static func serving(_ sandbox: HostSandbox) -> HostSandbox {
+        var manual = sandbox
+        manual.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        sandbox.server.start(environment: manual.environment)
+        return manual
+    }
+
     /// Waits until `condition` holds, for at most `seconds`.
     static func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
@@ -158,9 +167,7 @@ struct WarmServerTests {
     func serverKilledMidRequest() throws {
         let sandbox = HostSandbox.zoo([Self.hang])
         sandbox.writeConfig(#"{"scanTimeout": 30, "handlerTimeout": 30}"#)
-        var manual = sandbox
-        manual.extraEnvironment["STANDFIT_SERVER"] = "manual"
-        sandbox.server.start(environment: manual.environment)
+        let manual = Self.serving(sandbox)
         let server = try #require(sandbox.server.pid)
         let result = Locked<ProcessResult?>(nil)
         let environment = manual.environment
@@ -185,9 +192,7 @@ struct WarmServerTests {
     func controlC() throws {
         let sandbox = HostSandbox.zoo([Self.hang, FixturePlugins.zoo("plain.so")])
         sandbox.writeConfig(#"{"scanTimeout": 30, "handlerTimeout": 30}"#)
-        var manual = sandbox
-        manual.extraEnvironment["STANDFIT_SERVER"] = "manual"
-        sandbox.server.start(environment: manual.environment)
+        let manual = Self.serving(sandbox)
         let server = try #require(sandbox.server.pid)
         let tmux = try TmuxSession(command: manual.shellCommand(["run", "com.zoo.hang-handler.run"]))
         var workers: [pid_t] = []
@@ -276,9 +281,7 @@ struct WarmServerTests {
     @Test("sixteen clients at once, 200 runs each: every run exits 0 and is logged exactly once")
     func concurrentClients() throws {
         let sandbox = HostSandbox.standFit()
-        var manual = sandbox
-        manual.extraEnvironment["STANDFIT_SERVER"] = "manual"
-        sandbox.server.start(environment: manual.environment)
+        let manual = Self.serving(sandbox)
         let environment = manual.environment
         let failures = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 16) { client in
@@ -298,9 +301,7 @@ struct WarmServerTests {
         let plain = FixturePlugins.zoo("plain.so")
         let sandbox = HostSandbox.zoo([Self.hang, plain])
         sandbox.writeConfig(#"{"scanTimeout": 30, "handlerTimeout": 30}"#)
-        var manual = sandbox
-        manual.extraEnvironment["STANDFIT_SERVER"] = "manual"
-        sandbox.server.start(environment: manual.environment)
+        let manual = Self.serving(sandbox)
         let server = try #require(sandbox.server.pid)
         let environment = manual.environment
         let held = Locked<ProcessResult?>(nil)
@@ -348,9 +349,7 @@ struct WarmServerTests {
     @Test("a client whose output pipe closed early costs the server nothing: it serves on")
     func closedPipe() throws {
         let sandbox = HostSandbox.standFit()
-        var manual = sandbox
-        manual.extraEnvironment["STANDFIT_SERVER"] = "manual"
-        sandbox.server.start(environment: manual.environment)
+        let manual = Self.serving(sandbox)
         let server = try #require(sandbox.server.pid)
         // The first command the server runs (nothing has ignored SIGPIPE for it yet), its
         // output and log lines going to a pipe whose reader has already gone.

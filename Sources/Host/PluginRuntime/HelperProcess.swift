@@ -295,6 +295,11 @@ package final class HelperProcess {
     }
 
     private func killGroup() {
+        HelperProcess.killGroup(of: pid)
+    }
+
+    /// Kills the child `pid` and the process group it leads.
+    static func killGroup(of pid: pid_t) {
         kill(-pid, SIGKILL)
         kill(pid, SIGKILL)
     }

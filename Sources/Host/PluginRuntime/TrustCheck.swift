@@ -110,18 +110,13 @@ enum ELFHeader {
     /// the header it had. Only good verdicts are kept: a refusal is worked out again each time.
     private static let good = Mutex<Set<StatKey>>([])
 
+    /// The registry cache's identity of a file, and its change time.
     private struct StatKey: Hashable {
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var modified: Int64
+        var identity: FileIdentity
         var changed: Int64
 
         init(_ info: stat) {
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-            size = Int64(info.st_size)
-            modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            identity = FileIdentity(info)
             changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
         }
     }
