@@ -88,6 +88,10 @@ let package = Package(
         // The socket calls Swift cannot write (SCM_RIGHTS, SO_PEERCRED, fork) and the client–server
         // protocol, without Foundation: the thin client links them statically.
         .target(name: "CWarmWire"),
+        // The desktop front door: the warm server's session-bus connection (org.freedesktop.Application,
+        // notifications) through sd-bus. Built against libsystemd-dev's headers; libsystemd itself is
+        // opened with dlopen when the server starts its bus, so cold commands never load it.
+        .target(name: "CDesktopBus"),
         .target(name: "WarmWire", dependencies: ["CWarmWire"]),
         .executableTarget(
             name: "standfit-host",
@@ -100,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "standfit-host-full",
             dependencies: [
-                "WarmWire", "StandFitHost", "HostModel", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents",
+                "WarmWire", "CDesktopBus", "StandFitHost", "HostModel", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents",
                 "HostDispatch", "HostSurfaces", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

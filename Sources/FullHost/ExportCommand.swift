@@ -18,8 +18,12 @@ struct ExportCommand: ParsableCommand {
             abstract: "Write a .desktop file whose Actions= are the visible quick actions.",
             discussion: """
                 Without --output or --install the file is printed. --install writes \
-                $XDG_DATA_HOME/applications/standfit-host.desktop and keeps it current: every \
-                change of the dynamic items rewrites it.
+                $XDG_DATA_HOME/applications/org.standfit.Host.desktop, which desktops launch \
+                through D-Bus (DBusActivatable), and the service file \
+                $XDG_DATA_HOME/dbus-1/services/org.standfit.Host.service that starts the warm \
+                server for them; it keeps the file current with the options it was installed \
+                with (--manifest, --define, --locale): every change of the dynamic items \
+                rewrites it.
                 """
         )
 
@@ -29,7 +33,7 @@ struct ExportCommand: ParsableCommand {
         @Option(help: ArgumentHelp("Write the file here.", valueName: "path"))
         var output: String?
 
-        @Flag(help: "Install into $XDG_DATA_HOME/applications/ and keep it current.")
+        @Flag(help: "Install into $XDG_DATA_HOME/applications/ with its D-Bus service, and keep it current.")
         var install = false
 
         func validate() throws {
@@ -41,28 +45,34 @@ struct ExportCommand: ParsableCommand {
         struct Document: Encodable {
             var status = "ok"
             var path: String?
+            /// The D-Bus service file, with --install.
+            var service: String?
             var actions: [String]
             var text: String
         }
 
         func run() throws {
             let executable = Executable.command.path
-            let (entry, path) = try { () throws(HostError) -> (DesktopEntry, String?) in
+            let (entry, path, service) = try { () throws(HostError) -> (DesktopEntry, String?, String?) in
                 let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
+                let record = DesktopInstallation.record(for: session, executable: executable, server: Executable.url.path)
                 if install {
-                    let url = try DesktopInstallation.install(session: session, executable: executable)
-                    return (try DesktopInstallation.entry(session: session, executable: executable), url.path)
+                    try DesktopInstallation.install(session: session, executable: executable, server: Executable.url.path)
+                    return (try DesktopInstallation.entry(session: session, executable: executable, arguments: record.arguments,
+                                                          dbusActivatable: true),
+                            record.path, record.serviceFile)
                 }
-                let entry = try DesktopInstallation.entry(session: session, executable: executable)
+                let entry = try DesktopInstallation.entry(session: session, executable: executable, arguments: record.arguments)
                 if let output {
                     try DesktopInstallation.write(entry, to: URL(fileURLWithPath: output))
                 }
-                return (entry, output)
+                return (entry, output, nil)
             }()
             if global.json {
-                Output.printJSON(Document(path: path, actions: entry.actions.map(\.id), text: entry.text))
+                Output.printJSON(Document(path: path, service: service, actions: entry.actions.map(\.id), text: entry.text))
             } else if let path {
-                Console.current.print("Wrote \(path) with \(entry.actions.count) action\(entry.actions.count == 1 ? "" : "s").")
+                let count = "\(entry.actions.count) action\(entry.actions.count == 1 ? "" : "s")"
+                Console.current.print(service.map { "Wrote \(path) with \(count), and \($0)." } ?? "Wrote \(path) with \(count).")
             } else {
                 Console.current.write(entry.text)
             }

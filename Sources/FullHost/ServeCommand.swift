@@ -36,6 +36,15 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: .hidden)
     var background = false
 
+    /// Started by the session bus for its application id (the service file `export desktop
+    /// --install` writes): log in the log file, and when a server of this build already has the
+    /// socket, serve the bus alone.
+    @Flag(name: .customLong("dbus-activated"), help: .hidden)
+    var dbusActivated = false
+
+    /// Whether it logs in the log file rather than on stderr.
+    private var logsToFile: Bool { background || dbusActivated }
+
     func validate() throws {
         if let idleTimeout, !(idleTimeout >= 1 && idleTimeout <= 86_400) {
             throw ValidationError("--idle-timeout must be a number of seconds from 1 to 86400, got \(idleTimeout).")
@@ -74,14 +83,15 @@ struct ServeCommand: ParsableCommand {
         switch server.listen() {
         case .success(let listener):
             serve(listener)
-        case .failure(.alreadyRunning) where activation != nil:
-            // Another server of this build has its own socket; this one serves the activation socket.
+        case .failure(.alreadyRunning) where activation != nil || dbusActivated:
+            // Another server of this build has its own socket (but not the bus name, or the bus
+            // would not have started this one); this one serves the activation socket or the bus.
             serve(nil)
         case .failure(.alreadyRunning):
             if background { return }
             throw HostError(.configInvalid, "A server of this build is already running on \(place.socketPath); 'standfit-host server status' shows it, 'standfit-host server stop' stops it.")
         case .failure(.refused(let why)):
-            if background { logger.error("Not serving: \(why)") }
+            if logsToFile { logger.error("Not serving: \(why)") }
             throw HostError(.configInvalid, "The server cannot start: \(why).")
         }
     }
@@ -109,7 +119,7 @@ struct ServeCommand: ParsableCommand {
     /// The server's log: stderr in the foreground, `$XDG_STATE_HOME/standfit/server.log` in the
     /// background. A descriptor of its own, which requests' descriptors never replace.
     private func openLog(request: HostRequest) throws(HostError) -> Int32 {
-        guard background else { return fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3) }
+        guard logsToFile else { return fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3) }
         let file = WarmServer.logFile(request: request)
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])

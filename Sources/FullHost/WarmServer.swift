@@ -59,9 +59,27 @@ final class WarmServer: @unchecked Sendable {
     /// How many requests it has served.
     var requestsServed: Int { state.withLock { served } }
 
-    /// Asks the server to exit once the request under way has answered.
-    func stop() {
+    /// Its connection to the session bus, when it has one (`DesktopBus`).
+    private(set) var bus: DesktopBus?
+
+    /// Runs `body`, a request that did not come through the socket (the desktop's, over the
+    /// bus), as one being served: the server neither exits nor counts as idle meanwhile.
+    func serving(_ body: () -> Void) {
+        state.withLock { connections += 1 }
+        body()
+        state.withLock {
+            connections -= 1
+            served += 1
+            lastActivity = .now
+        }
+    }
+
+    /// Asks the server to exit once the requests under way have answered. It leaves the bus at
+    /// once (unless called from the bus's own thread, `leavingBus` false), so that the bus starts
+    /// a new server for the desktop's next request rather than handing it to this one.
+    func stop(leavingBus: Bool = true) {
         state.withLock { stopAsked = true }
+        if leavingBus { bus?.stop() }
     }
 
     /// Why a server could not start.
@@ -134,13 +152,24 @@ final class WarmServer: @unchecked Sendable {
         var sockets = [listener, activation].compactMap { $0 }
         let names = (listener == nil ? [] : [place.socketPath]) + (activation == nil ? [] : ["the socket the service manager passed"])
         logger.info("Serving \(names.joined(separator: " and ")) (pid \(getpid()), build \(place.build), idle timeout \(Int(idleTimeout)) s)")
+        // The desktop's door. A server with no socket of its own serves only the bus, and has
+        // nothing to do once the bus is gone.
+        let busOnly = sockets.isEmpty
+        bus = DesktopBus.start(logger: logger, serving: { [self] in serving($0) },
+                               lost: { [self] in if busOnly { stop(leavingBus: false) } })
+        if busOnly && bus == nil {
+            logger.info("Exiting: started for the session bus, but not on it")
+            return
+        }
         let identity = listener == nil ? nil : socketIdentity()
         /// Takes no more connections: its socket is removed (unless another server's has taken
-        /// its place), so that clients run cold at once instead of waiting to be accepted.
+        /// its place), so that clients run cold at once instead of waiting to be accepted, and it
+        /// leaves the bus, so that the bus starts a new server for the next desktop request.
         func stopListening() {
             if let current = socketIdentity(), let identity, current == identity { unlink(place.socketPath) }
             sockets.forEach { close($0) }
             sockets = []
+            bus?.stop()
         }
         /// Ends serving.
         func finish(_ reason: String) {

@@ -2,60 +2,183 @@ import Foundation
 import HostModel
 import HostSurfaces
 
-/// `export desktop --install`: the `.desktop` file in `$XDG_DATA_HOME/applications/` that puts
-/// the quick actions on the desktop's app-icon menu, and keeping it current.
+/// `export desktop --install`: the application's `.desktop` file in `$XDG_DATA_HOME/applications/`,
+/// which puts the quick actions on the desktop's app-icon menu, the D-Bus service file that
+/// lets the desktop start the warm server to run them, and keeping the file current.
 ///
-/// Installing records the file and the executable in the host's state; from then on every
-/// change of the stored dynamic items (a handled run, `refresh`, `dynamic set|clear`) rewrites
-/// the file from the menu of the session that made the change.
+/// Installing records the file, the executables and the options it was made with (manifest,
+/// defines, language, trust) in the host's state; from then on every change of the stored
+/// dynamic items (a handled run, `refresh`, `dynamic set|clear`) rewrites the file from the menu
+/// those options give, whatever options the command that made the change had.
 public enum DesktopInstallation {
     static let settingKey = "desktop.export"
-    /// The desktop file id: the name desktop environments know the entry by.
-    public static let fileName = "standfit-host.desktop"
+    /// The application id: the desktop file's name, the bus name the warm server owns, and the
+    /// name KDE and GNOME derive the object path from. Reverse-DNS without `-` (KDE's
+    /// object-path mapping does not turn `-` back).
+    public static let applicationID = "org.standfit.Host"
+    /// The object path `org.freedesktop.Application` is served at: the id with `.` as `/`.
+    public static let objectPath = "/org/standfit/Host"
+    /// The desktop file id: a `DBusActivatable` entry must be named after the application id.
+    public static let fileName = "\(applicationID).desktop"
+    /// What earlier versions installed, removed when the file is installed again.
+    static let earlierFileName = "standfit-host.desktop"
     public static let applicationName = "StandFit"
 
-    /// `$XDG_DATA_HOME/applications/standfit-host.desktop`.
+    /// What an installation was made with.
+    public struct Record: Codable, Equatable, Sendable {
+        /// The installed desktop file.
+        public var path: String
+        /// The command its Exec lines run (the thin client).
+        public var executable: String
+        /// The D-Bus service file, and the full host its Exec line starts as the server.
+        public var serviceFile: String?
+        public var server: String?
+        /// The options the entry's menu was made with: the manifest (absolute), its defines,
+        /// the language, and whether only trusted plugins load.
+        public var manifest: String?
+        public var defines: [String: String]
+        public var locale: String?
+        public var requireTrusted: Bool
+
+        /// The same options as command-line arguments, for the Exec lines.
+        public var arguments: [String] {
+            var arguments: [String] = []
+            if let manifest { arguments += ["--manifest", manifest] }
+            for (name, value) in defines.sorted(by: { $0.key < $1.key }) { arguments += ["--define", "\(name)=\(value)"] }
+            if let locale { arguments += ["--locale", locale] }
+            if requireTrusted { arguments.append("--require-trusted") }
+            return arguments
+        }
+
+        /// `options` with these options in place of the command's own.
+        public func applied(to options: HostOptions) -> HostOptions {
+            var options = options
+            options.manifestPath = manifest
+            options.defines = defines
+            options.locale = locale
+            options.requireTrusted = requireTrusted
+            return options
+        }
+
+        /// Whether a session made with `options` shows the menu this installation shows.
+        func matches(_ options: HostOptions) -> Bool {
+            options.manifestPath.map { options.request.url(forPath: $0).path } == manifest && options.defines == defines
+                && options.locale == locale && options.requireTrusted == requireTrusted
+        }
+    }
+
+    /// `$XDG_DATA_HOME/applications/org.standfit.Host.desktop`.
     public static func defaultURL(paths: HostPaths) -> URL {
         paths.dataDirectory.deletingLastPathComponent()
             .appendingPathComponent("applications", isDirectory: true)
             .appendingPathComponent(fileName)
     }
 
-    /// The desktop entry for the session's visible menu.
-    public static func entry(session: HostSession, executable: String, limit: Int? = nil) throws(HostError) -> DesktopEntry {
-        let items = try session.menu(limit: limit).visible.map(\.item)
-        return DesktopEntry.export(items: items, executable: executable, applicationName: applicationName)
+    /// `$XDG_DATA_HOME/dbus-1/services/org.standfit.Host.service`, where the session bus looks
+    /// for what starts a name nobody owns yet.
+    public static func serviceURL(paths: HostPaths) -> URL {
+        paths.dataDirectory.deletingLastPathComponent()
+            .appendingPathComponent("dbus-1/services", isDirectory: true)
+            .appendingPathComponent("\(applicationID).service")
     }
 
-    /// Writes the entry to `url`, replacing any file there in one rename, so a desktop never
-    /// reads half a file.
-    public static func write(_ entry: DesktopEntry, to url: URL) throws(HostError) {
+    /// The session's visible items with the keys their desktop actions have: what
+    /// `ActivateAction` is asked to run, by key.
+    public static func actions(session: HostSession, limit: Int? = nil) throws(HostError) -> [(key: String, item: ShortcutItem)] {
+        let items = try session.menu(limit: limit).visible.map(\.item)
+        return Array(zip(DesktopEntry.actionIDs(for: items), items))
+    }
+
+    /// The desktop entry for the session's visible menu; its Exec lines carry `arguments`.
+    public static func entry(session: HostSession, executable: String, arguments: [String] = [],
+                             dbusActivatable: Bool = false, limit: Int? = nil) throws(HostError) -> DesktopEntry {
+        let items = try session.menu(limit: limit).visible.map(\.item)
+        return DesktopEntry.export(items: items, executable: executable, applicationName: applicationName,
+                                   options: arguments, dbusActivatable: dbusActivatable)
+    }
+
+    /// Writes `text` to `url`, replacing any file there in one rename, so a desktop never reads
+    /// half a file.
+    static func write(_ text: String, to url: URL, what: String) throws(HostError) {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(entry.text.utf8).write(to: url, options: .atomic)
+            try Data(text.utf8).write(to: url, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
         } catch {
-            throw HostError(.io, "Cannot write the desktop file \(url.path) (\(error.localizedDescription)); check that its directory is writable.", cause: error)
+            throw HostError(.io, "Cannot write the \(what) \(url.path) (\(error.localizedDescription)); check that its directory is writable.", cause: error)
         }
     }
 
-    /// Writes the file to its installed place and remembers it.
-    @discardableResult
-    public static func install(session: HostSession, executable: String) throws(HostError) -> URL {
-        let url = defaultURL(paths: session.paths)
-        try write(entry(session: session, executable: executable), to: url)
-        let text = JSONValue.object(["path": .string(url.path), "executable": .string(executable)]).jsonText
-        try session.state.setSetting(settingKey, text)
-        return url
+    /// Writes the entry to `url`.
+    public static func write(_ entry: DesktopEntry, to url: URL) throws(HostError) {
+        try write(entry.text, to: url, what: "desktop file")
     }
 
-    /// Where the file is installed and the executable it runs, when one is installed.
-    static func installation(session: HostSession) throws(HostError) -> (url: URL, executable: String)? {
-        guard let text = try session.state.setting(settingKey),
-              case .object(let values)? = JSONValue(jsonText: text),
+    /// The D-Bus service file: the bus starts `server serve --dbus-activated` when something
+    /// asks for the application id and no server owns it.
+    public static func serviceText(server: String) -> String {
+        "[D-BUS Service]\nName=\(applicationID)\nExec=\(serviceExecWord(server)) serve --dbus-activated\n"
+    }
+
+    /// A word of a service file's Exec line, which the bus splits as a shell would: quoted when
+    /// it holds anything but plain path characters.
+    ///
+    /// Rationale: dbus-daemon parses Exec with its own shell-like splitter (quotes and
+    /// backslashes, no expansion); single quotes keep every other character as it is.
+    static func serviceExecWord(_ word: String) -> String {
+        let plain = word.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/._-+,:@".unicodeScalars.contains(scalar))
+        }
+        if plain && !word.isEmpty { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
+    /// What installing for `session` records: its options, the installed places, and the
+    /// executables.
+    public static func record(for session: HostSession, executable: String, server: String) -> Record {
+        let options = session.options
+        return Record(path: defaultURL(paths: session.paths).path, executable: executable,
+                      serviceFile: serviceURL(paths: session.paths).path, server: server,
+                      manifest: options.manifestPath.map { options.request.url(forPath: $0).path },
+                      defines: options.defines, locale: options.locale, requireTrusted: options.requireTrusted)
+    }
+
+    /// Installs the desktop file (D-Bus activatable) and the service file that starts `server`,
+    /// and remembers them with the session's options.
+    @discardableResult
+    public static func install(session: HostSession, executable: String, server: String) throws(HostError) -> Record {
+        let record = record(for: session, executable: executable, server: server)
+        // The providers' items in the entry's language: stored now, they are kept current in it
+        // from now on (every refresh asks again in each language stored).
+        _ = session.storeProvidedItems(of: nil)
+        let entry = try entry(session: session, executable: executable, arguments: record.arguments, dbusActivatable: true)
+        try write(serviceText(server: server), to: serviceURL(paths: session.paths), what: "D-Bus service file")
+        try write(entry, to: URL(fileURLWithPath: record.path))
+        // The file an earlier installation wrote elsewhere, or under the name earlier versions used.
+        let earlier = (try? installation(session: session))?.map(\.path)
+        let earlierName = defaultURL(paths: session.paths).deletingLastPathComponent().appendingPathComponent(earlierFileName).path
+        for old in [earlier, earlierName].compactMap({ $0 }) where old != record.path {
+            try? FileManager.default.removeItem(atPath: old)
+        }
+        let text: String
+        do {
+            text = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+        } catch {
+            throw HostError(.io, "Cannot record the desktop installation: \(error)", cause: error)
+        }
+        try session.state.setSetting(settingKey, text)
+        return record
+    }
+
+    /// What the installed file was made with, when one is installed. A record of an earlier
+    /// version (path and executable only) reads as made with the default options.
+    public static func installation(session: HostSession) throws(HostError) -> Record? {
+        guard let text = try session.state.setting(settingKey) else { return nil }
+        if let record = try? JSONDecoder().decode(Record.self, from: Data(text.utf8)) { return record }
+        guard case .object(let values)? = JSONValue(jsonText: text),
               case .string(let path)? = values["path"], case .string(let executable)? = values["executable"]
         else { return nil }
-        return (URL(fileURLWithPath: path), executable)
+        return Record(path: path, executable: executable, defines: [:], requireTrusted: false)
     }
 
     /// Whether a desktop file is installed; an unreadable state says so under --verbose.
@@ -68,9 +191,18 @@ public enum DesktopInstallation {
         }
     }
 
-    /// Rewrites the installed file, if one is installed.
+    /// A session with the installation's options: `session` itself when it has them.
+    public static func session(for record: Record, from session: HostSession) throws(HostError) -> HostSession {
+        if record.matches(session.options) { return session }
+        return try HostSession(options: record.applied(to: session.options), logger: session.logger)
+    }
+
+    /// Rewrites the installed file, if one is installed, from the menu its options give.
     static func update(session: HostSession) throws(HostError) {
-        guard let installed = try installation(session: session) else { return }
-        try write(entry(session: session, executable: installed.executable), to: installed.url)
+        guard let record = try installation(session: session) else { return }
+        let installed = try self.session(for: record, from: session)
+        try write(entry(session: installed, executable: record.executable, arguments: record.arguments,
+                        dbusActivatable: record.serviceFile != nil),
+                  to: URL(fileURLWithPath: record.path))
     }
 }

@@ -75,6 +75,8 @@ public struct HostSession {
     public let now: Date
     /// The request this session serves.
     public let request: HostRequest
+    /// What the command asked for.
+    public let options: HostOptions
     let logger: Logger
 
     /// Loads the manifest and the plugins.
@@ -85,6 +87,7 @@ public struct HostSession {
         state = try options.state(of: paths)
         now = try options.request.now()
         request = options.request
+        self.options = options
         let preference = LanguagePreference(explicit: options.locale, environment: options.environment)
         let loader = ManifestLoader(
             expander: VariableExpander(defines: options.defines, environment: options.environment),

@@ -82,8 +82,9 @@ struct MenuAndDesktopTests {
     func installAndHostile() throws {
         try FileManager.default.createDirectory(at: sandbox.configDirectory, withIntermediateDirectories: true)
         try Data(#"{"menuLimit": 10}"#.utf8).write(to: sandbox.configDirectory.appendingPathComponent("config.json"))
-        let installed = sandbox.dataHome.appendingPathComponent("applications/standfit-host.desktop")
-        #expect(sandbox.run("export", "desktop", "--install").stdout == "Wrote \(installed.path) with 4 actions.\n")
+        let installed = sandbox.dataHome.appendingPathComponent("applications/org.standfit.Host.desktop")
+        let service = sandbox.dataHome.appendingPathComponent("dbus-1/services/org.standfit.Host.service")
+        #expect(sandbox.run("export", "desktop", "--install").stdout == "Wrote \(installed.path) with 4 actions, and \(service.path).\n")
         _ = sandbox.run("run", "logexercise", "exercise=plank", "count=30")
         #expect(try String(contentsOf: installed, encoding: .utf8).contains("Name=Log Plank — 30 seconds\n"))
         let hostile = [
@@ -116,6 +117,29 @@ struct MenuAndDesktopTests {
         let percent = try #require(desktop.groups.first { $0["Name"] == hostile[2] })
         let argv = try DesktopExecParser.parse(try #require(percent["Exec"]))
         #expect(sandbox.run(Array(argv.dropFirst())).stdout == "Logged 3 squats\n")
+    }
+
+    @Test("the installed file keeps the options it was installed with: a later plain command rewrites it in its language, from its manifest")
+    func installKeepsOptions() throws {
+        let manifest = sandbox.root.appendingPathComponent("manifest.json")
+        try Data(#"{"UIApplicationShortcutItems": [{"UIApplicationShortcutItemType": "com.standfit.viewprogress", "UIApplicationShortcutItemTitle": "Mijn week"}]}"#.utf8)
+            .write(to: manifest)
+        // An earlier version's file goes when the file is installed under its new name.
+        let earlier = sandbox.dataHome.appendingPathComponent("applications/standfit-host.desktop")
+        try FileManager.default.createDirectory(at: earlier.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("[Desktop Entry]\n".utf8).write(to: earlier)
+        #expect(sandbox.run("export", "desktop", "--install", "--manifest", manifest.path, "--locale", "nl").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: earlier.path))
+        // A plain English command with the default manifest changes the dynamic items.
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").stdout == "Logged 20 squats\n")
+        let installed = sandbox.dataHome.appendingPathComponent("applications/org.standfit.Host.desktop")
+        let desktop = try DesktopFile(parsing: String(contentsOf: installed, encoding: .utf8))
+        let names = desktop.groups.dropFirst().compactMap { $0["Name"] }
+        // The manifest's item first (its type's title in Dutch), then StandFit's, in Dutch.
+        #expect(names == ["Voortgang bekijken", "Oefening loggen", "Reeks bekijken — 1 dag", "Squats loggen — 20 herhalingen"])
+        // Its Exec lines carry the options, so the fallback runs what the entry shows.
+        let exec = try DesktopExecParser.parse(try #require(desktop["Desktop Entry"]?["Exec"]))
+        #expect(Array(exec.dropFirst()) == ["menu", "--manifest", manifest.path, "--locale", "nl"])
     }
 
     func validate(_ file: URL) -> ProcessResult {

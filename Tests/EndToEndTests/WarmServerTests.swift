@@ -25,12 +25,7 @@ struct WarmServerTests {
 
     /// Waits until `condition` holds, for at most `seconds`.
     static func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(10_000)
-        }
-        return true
+        TestSupport.eventually(seconds, condition)
     }
 
     struct Status: Decodable {

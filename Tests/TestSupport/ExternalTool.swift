@@ -15,9 +15,13 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     /// The Debian package that installs it.
     public let package: String
 
-    public init(_ path: String, package: String) {
+    /// Whether `path` is a program (else a file a program reads, such as a Python module).
+    public let isProgram: Bool
+
+    public init(_ path: String, package: String, isProgram: Bool = true) {
         self.path = path
         self.package = package
+        self.isProgram = isProgram
     }
 
     public static let tmux = ExternalTool("/usr/bin/tmux", package: "tmux")
@@ -32,11 +36,21 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     public static let setpriv = ExternalTool("/usr/bin/setpriv", package: "util-linux")
     public static let python3 = ExternalTool("/usr/bin/python3", package: "python3")
     public static let systemdSocketActivate = ExternalTool("/usr/bin/systemd-socket-activate", package: "systemd")
+    /// A private session bus per test, which starts the server by D-Bus activation.
+    public static let dbusDaemon = ExternalTool("/usr/bin/dbus-daemon", package: "dbus")
+    /// GLib's command-line D-Bus clients: `gapplication action`, `gdbus call`.
+    public static let gapplication = ExternalTool("/usr/bin/gapplication", package: "libglib2.0-bin")
+    public static let gdbus = ExternalTool("/usr/bin/gdbus", package: "libglib2.0-bin")
+    /// GLib for Python (the desktop's own launch path, `Gio.DesktopAppInfo.launch_action`, and a
+    /// notification server in the test), for Debian's /usr/bin/python3.
+    public static let pythonGI = ExternalTool("/usr/lib/python3/dist-packages/gi/__init__.py", package: "python3-gi", isProgram: false)
 
     public var url: URL { URL(fileURLWithPath: path) }
     public var name: String { (path as NSString).lastPathComponent }
     public var description: String { name }
-    public var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: path) }
+    public var isInstalled: Bool {
+        isProgram ? FileManager.default.isExecutableFile(atPath: path) : FileManager.default.fileExists(atPath: path)
+    }
 
     /// Whether this run is CI's, where every test must run.
     public static var isCI: Bool {

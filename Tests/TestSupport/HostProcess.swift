@@ -17,6 +17,16 @@ public struct ProcessResult: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// Waits until `condition` holds, for at most `seconds`: whether it did.
+public func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline { return false }
+        usleep(10_000)
+    }
+    return true
+}
+
 /// Runs `executable` to completion with `arguments` and exactly `environment`.
 public func runProcess(_ executable: URL, arguments: [String], environment: [String: String]? = nil,
                        stdin: String? = nil) -> ProcessResult {
@@ -170,8 +180,8 @@ public final class SandboxServer: @unchecked Sendable {
     public var socketDirectory: URL { runtimeDirectory.appendingPathComponent("standfit") }
 
     /// Starts the server with `environment` unless it runs, and waits until it listens; its
-    /// log (stderr) goes to `log` when given.
-    public func start(environment: [String: String], log: URL? = nil) {
+    /// log (stderr) goes to `log` when given, with its debug lines when `verbose`.
+    public func start(environment: [String: String], log: URL? = nil, verbose: Bool = false) {
         lock.withLock {
             guard child == nil else { return }
             var actions = posix_spawn_file_actions_t()
@@ -183,7 +193,7 @@ public final class SandboxServer: @unchecked Sendable {
             if let log { posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_CREAT | O_APPEND, 0o600) }
             SandboxServer.closeOthers(&actions)
             // A test process killed before its sandboxes go leaves servers that end on their own.
-            let arguments = [Fixtures.fullHostBinary.path, "serve", "--idle-timeout", "120"]
+            let arguments = [Fixtures.fullHostBinary.path, "serve", "--idle-timeout", "120"] + (verbose ? ["--verbose"] : [])
             let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
             let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
             defer { (argv + envp).forEach { free($0) } }

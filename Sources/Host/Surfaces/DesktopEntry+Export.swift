@@ -5,21 +5,20 @@ extension DesktopEntry {
     /// The icon of an entry whose first item has no icon the catalog knows.
     public static let fallbackIcon = "applications-utilities"
 
-    /// The entry for `items`: opening it runs `executable menu` in a terminal, and each item is
-    /// an action running `executable run [--user-info JSON] -- TYPE`.
+    /// The entry for `items`: opening it runs `executable menu OPTIONS` in a terminal, and each
+    /// item is an action running `executable run OPTIONS [--user-info JSON] -- TYPE`, where
+    /// `options` are the command-line options the entry was made with (`--manifest PATH`, …).
     ///
     /// An action is named by the item's title, plus ` — ` and the subtitle when there is one;
     /// its id comes from the type (`actionID(for:taken:)`), unique within the file.
     ///
     /// Rationale: the entry's icon is the first item's, the app's primary action (for StandFit,
     /// logging exercise), so the launcher shows what the app is for; `fallbackIcon` otherwise.
-    public static func export(items: [ShortcutItem], executable: String, applicationName: String) -> DesktopEntry {
-        var taken = Set<String>()
-        let actions = items.map { item in
-            let id = actionID(for: item.type, taken: taken)
-            taken.insert(id)
+    public static func export(items: [ShortcutItem], executable: String, applicationName: String,
+                              options: [String] = [], dbusActivatable: Bool = false) -> DesktopEntry {
+        let actions = zip(actionIDs(for: items), items).map { id, item in
             // `--` ends the options, so no type (not even one starting with "-") reads as one.
-            var exec = [executable, "run"]
+            var exec = [executable, "run"] + options
             if !item.userInfo.isEmpty { exec += ["--user-info", userInfoArgument(item.userInfo)] }
             exec += ["--", item.type]
             var name = item.title
@@ -29,10 +28,23 @@ extension DesktopEntry {
         return DesktopEntry(
             name: applicationName,
             icon: IconCatalog.themeName(for: items.first?.icon) ?? fallbackIcon,
-            exec: [executable, "menu"],
+            exec: [executable, "menu"] + options,
             terminal: true,
             categories: ["Utility"],
-            actions: actions)
+            actions: actions,
+            dbusActivatable: dbusActivatable)
+    }
+
+    /// The action identifiers of `items` in an exported entry, in order: each derived from the
+    /// item's type (`actionID(for:taken:)`), unique within the file. They are the keys the
+    /// desktop passes to `org.freedesktop.Application.ActivateAction`.
+    public static func actionIDs(for items: [ShortcutItem]) -> [String] {
+        var taken = Set<String>()
+        return items.map { item in
+            let id = actionID(for: item.type, taken: taken)
+            taken.insert(id)
+            return id
+        }
     }
 
     /// `userInfo` as the canonical JSON text, with DEL written `\u007f`.

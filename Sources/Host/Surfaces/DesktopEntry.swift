@@ -36,9 +36,14 @@ public struct DesktopEntry: Hashable, Sendable {
     /// rejects unregistered ones and hints when no main category is present).
     public var categories: [String]
     public var actions: [Action]
+    /// `DBusActivatable=true`: desktops launch the entry and its actions through
+    /// `org.freedesktop.Application` on the bus name the file is named after, and Exec lines
+    /// are the fallback where that is not honoured.
+    public var dbusActivatable: Bool
 
     public init(name: String, comment: String? = nil, icon: String? = nil, exec: [String],
-                terminal: Bool = false, categories: [String] = [], actions: [Action] = []) {
+                terminal: Bool = false, categories: [String] = [], actions: [Action] = [],
+                dbusActivatable: Bool = false) {
         self.name = name
         self.comment = comment
         self.icon = icon
@@ -46,6 +51,7 @@ public struct DesktopEntry: Hashable, Sendable {
         self.terminal = terminal
         self.categories = categories
         self.actions = actions
+        self.dbusActivatable = dbusActivatable
     }
 
     /// The specification version the file declares.
@@ -72,6 +78,7 @@ public struct DesktopEntry: Hashable, Sendable {
         if let icon = Self.iconValue(icon) { lines.append("Icon=\(icon)") }
         lines.append("Exec=\(Self.execLine(exec))")
         lines.append("Terminal=\(terminal)")
+        if dbusActivatable { lines.append("DBusActivatable=true") }
         let categories = Self.categoriesValue(categories)
         if !categories.isEmpty { lines.append("Categories=\(categories)") }
 

@@ -1,0 +1,102 @@
+/*
+ * standfit_desktop_bus.h — the warm server's door to the desktop: one connection to the user's
+ * session bus through sd-bus (libsystemd), owning the application id and serving
+ * org.freedesktop.Application on its object path, and calling org.freedesktop.Notifications.
+ *
+ * sd-bus declares its objects with C macros (SD_BUS_VTABLE_START, SD_BUS_METHOD) that Swift
+ * cannot import, and a connection must be used from one thread: this target owns that thread
+ * (the bus thread) and turns everything into events handed to one callback, and everything the
+ * server asks of the bus into requests queued for that thread.
+ *
+ * libsystemd is opened with dlopen when the server starts its bus, not linked: a cold command
+ * never pays for loading it, and a system without it simply has no desktop front door.
+ * Host-internal: plugins never see this header.
+ */
+#ifndef STANDFIT_DESKTOP_BUS_H
+#define STANDFIT_DESKTOP_BUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct standfit_bus standfit_bus;
+
+/* What happened on the bus. */
+typedef enum standfit_bus_event_kind {
+    /* org.freedesktop.Application.ActivateAction: `name` is the action, `keys`/`values` the
+       parameter values the `av` parameter carried as an a{sv} (each value as text). `call` must
+       be answered with standfit_bus_reply exactly once. */
+    STANDFIT_BUS_ACTIVATE_ACTION = 1,
+    /* org.freedesktop.Application.Activate. `call` must be answered exactly once. */
+    STANDFIT_BUS_ACTIVATE = 2,
+    /* org.freedesktop.Application.Open: `count` URIs in `values`. `call` must be answered once. */
+    STANDFIT_BUS_OPEN = 3,
+    /* A Notify call made with standfit_bus_notify answered: `token` is the caller's, `id` the
+       notification's id (0 and `error` < 0, `name` the error's message, when it failed). */
+    STANDFIT_BUS_NOTIFIED = 4,
+    /* org.freedesktop.Notifications.ActionInvoked for notification `id`: `name` is the action key. */
+    STANDFIT_BUS_ACTION_INVOKED = 5,
+    /* org.freedesktop.Notifications.NotificationClosed for notification `id`. */
+    STANDFIT_BUS_NOTIFICATION_CLOSED = 6,
+    /* GetCapabilities answered for `token`: `count` capabilities in `values` (none, `error` < 0,
+       when there is no notification server). */
+    STANDFIT_BUS_CAPABILITIES = 7,
+    /* The connection ended (the bus went away): `error` is the negative errno. The bus thread
+       has stopped; standfit_bus_stop still frees the connection. */
+    STANDFIT_BUS_LOST = 8,
+    /* ActivateAction's parameter was not an a{sv} of basic values: `name` says what it was.
+       Answered by the bus thread already (org.freedesktop.DBus.Error.InvalidArgs). */
+    STANDFIT_BUS_REFUSED = 9,
+} standfit_bus_event_kind;
+
+/* One event. Every pointer is valid only during the callback; copy what you keep. */
+typedef struct standfit_bus_event {
+    standfit_bus_event_kind kind;
+    /* A method call to answer with standfit_bus_reply (exactly once, from any thread), or NULL. */
+    void *call;
+    /* The unique bus name of the caller, or NULL. */
+    const char *sender;
+    const char *name;
+    const char *const *keys;
+    const char *const *values;
+    size_t count;
+    uint32_t id;
+    uint64_t token;
+    int error;
+} standfit_bus_event;
+
+/* Called on the bus thread for every event; must return quickly (hand long work to another
+   thread and answer later). */
+typedef void (*standfit_bus_handler)(void *context, const standfit_bus_event *event);
+
+/* Connects to the session bus (DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus; the
+   starter's bus when D-Bus started this process), serves org.freedesktop.Application at
+   `object_path`, asks for `application_id` (replacing an earlier owner that allows it, and
+   allowing a later one to replace it), and starts the bus thread, which calls `handler` with
+   `context`. Returns the connection, or NULL with `*error` a negative errno and `why` (of
+   `why_size` bytes) a short sentence fragment: no libsystemd, no session bus, the name refused. */
+standfit_bus *standfit_bus_start(const char *application_id, const char *object_path,
+                                 standfit_bus_handler handler, void *context,
+                                 int *error, char *why, size_t why_size);
+
+/* Answers method call `call` (from an event), from any thread: success when `error_name` is
+   NULL, else that D-Bus error with `message`. Each call is answered exactly once. */
+void standfit_bus_reply(standfit_bus *bus, void *call, const char *error_name, const char *message);
+
+/* Asks org.freedesktop.Notifications.Notify, from any thread; the answer comes as a
+   STANDFIT_BUS_NOTIFIED event with `token`. `actions` holds `action_count` pairs (key, label),
+   flattened; `urgency` 0 low, 1 normal, 2 critical; `timeout_ms` -1 for the server's default. */
+void standfit_bus_notify(standfit_bus *bus, uint64_t token, const char *app_name, uint32_t replaces_id,
+                         const char *icon, const char *summary, const char *body,
+                         const char *const *actions, size_t action_count, uint8_t urgency,
+                         const char *desktop_entry, int32_t timeout_ms);
+
+/* Asks org.freedesktop.Notifications.GetCapabilities, from any thread; the answer comes as a
+   STANDFIT_BUS_CAPABILITIES event with `token`. */
+void standfit_bus_capabilities(standfit_bus *bus, uint64_t token);
+
+/* Stops the bus thread (method calls not yet answered get an error), releases the name and
+   closes the connection. No event is delivered after it returns. From any thread but the bus
+   thread. */
+void standfit_bus_stop(standfit_bus *bus);
+
+#endif

@@ -1,0 +1,105 @@
+import CHostSystem
+import Foundation
+import Glibc
+import HostDispatch
+import HostModel
+import Logging
+import PluginRuntime
+import StandFitHost
+import WarmWire
+
+/// A request the desktop makes over the bus, served as the warm server serves a client's: on a
+/// thread of its own with its own facts (`RequestScope`), through the same session and
+/// dispatcher as `run`. The desktop has no terminal and no environment of its own to send, so
+/// the request has the server's environment (what started it: a cold command, or the bus), the
+/// home directory as its working directory, no input, and its output kept for the answer.
+enum DesktopRequest {
+    /// What a desktop request comes to.
+    enum Answer: Sendable {
+        /// Done: a summary for the server's log.
+        case done(String)
+        /// Refused with a D-Bus error and its sentence.
+        case refused(ErrorName, String)
+    }
+
+    /// The D-Bus errors a request of the desktop's is refused with.
+    enum ErrorName: String, Sendable {
+        case unknownAction = "org.standfit.Host.Error.UnknownAction"
+        case failed = "org.freedesktop.DBus.Error.Failed"
+        case notSupported = "org.freedesktop.DBus.Error.NotSupported"
+    }
+
+    /// The server's own environment and umask, as it was started: every desktop request has them.
+    private static let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
+    private static let umask = ProcessFacts.currentUmask
+
+    /// Runs `body` as a request of the desktop's and answers what it returned, with what it wrote
+    /// on its standard output and error; nil when no request could be made.
+    static func serve<T>(_ body: () -> T) -> (result: T, output: String, errors: String)? {
+        let home = HostRequest.fromProcess().homeDirectory
+        let request = WarmRequest(arguments: [], environment: environment, workingDirectory: home, umask: umask)
+        let output = standfit_memfd_create("standfit-desktop-out"), errors = standfit_memfd_create("standfit-desktop-err")
+        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        // The request's console owns (and closes) the descriptors it is given; these copies are
+        // read when it is done.
+        let kept = [output, errors].map { fcntl($0, F_DUPFD_CLOEXEC, 3) }
+        defer { kept.forEach { if $0 >= 0 { close($0) } } }
+        guard output >= 0, errors >= 0, input >= 0, kept.allSatisfy({ $0 >= 0 }),
+              let scope = RequestScope(request, descriptors: [input, output, errors]) else {
+            [output, errors, input].forEach { if $0 >= 0 { close($0) } }
+            return nil
+        }
+        let result = scope.run { () -> T in
+            let result = body()
+            Console.current.flush()
+            return result
+        }
+        scope.leave()
+        return (result, contents(of: kept[0]), contents(of: kept[1]))
+    }
+
+    /// What a memory file holds, as text.
+    private static func contents(of descriptor: Int32) -> String {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var offset: off_t = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+            guard count > 0 else { break }
+            data.append(contentsOf: buffer[..<count])
+            offset += off_t(count)
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `ActivateAction(key, parameters)`: runs the quick action whose desktop action key is
+    /// `key` in the installed desktop file's menu (made with the options it was installed
+    /// with), or, as `run` resolves types, the type `key` names; with `parameters` as its
+    /// `name=value` arguments. Never asks: a missing value is an invalid-input outcome.
+    static func activateAction(_ key: String, parameters: [NamedArgument], logger: Logger) -> Answer {
+        let served = serve { () -> Answer in
+            do throws(HostError) {
+                let options = HostOptions(request: .current, executable: Executable.url, warm: Executable.warm)
+                var session = try HostSession(options: options, logger: logger)
+                if let record = try DesktopInstallation.installation(session: session) {
+                    session = try DesktopInstallation.session(for: record, from: session)
+                }
+                let action = try DesktopInstallation.actions(session: session).first { $0.key == key }
+                let outcome = session.run(action?.item.type ?? key, named: parameters,
+                                          userInfo: action.map { $0.item.userInfo.isEmpty ? nil : $0.item.userInfo } ?? nil,
+                                          options: Dispatcher.RunOptions())
+                if outcome.status == .unknownType && action == nil {
+                    return .refused(.unknownAction, "StandFit has no action '\(key)'; 'gapplication list-actions \(DesktopInstallation.applicationID)' lists the actions of the installed desktop file, and 'standfit-host list' the quick actions.")
+                }
+                return .done("\(outcome.status.rawValue): \(outcome.message)")
+            } catch {
+                return .refused(.failed, error.message)
+            }
+        }
+        guard let served else {
+            return .refused(.failed, "The server could not make a request for the action (out of descriptors or threads); try again, or run 'standfit-host run \(key)'.")
+        }
+        if !served.errors.isEmpty { logger.debug("ActivateAction '\(key)' wrote on stderr: \(served.errors)") }
+        return served.result
+    }
+}

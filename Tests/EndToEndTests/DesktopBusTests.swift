@@ -1,0 +1,164 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// The desktop front door on a real session bus (a private `dbus-daemon` per test): the
+/// installed desktop file and service file, D-Bus activation of the server by `gapplication` and
+/// by GLib's own desktop launch path, `org.freedesktop.Application`'s answers, and no bus at all.
+///
+/// These start servers of their own, so Scripts/test runs them once (not again on the warm path).
+@Suite("The desktop front door over D-Bus")
+struct DesktopBusTests {
+    static let applicationID = "org.standfit.Host"
+
+    /// A StandFit sandbox whose commands run cold and start no server, on its own session bus.
+    static func sandboxOnBus() throws -> (HostSandbox, SessionBus) {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        let bus = try #require(SessionBus(sandbox: sandbox), "dbus-daemon did not start; see bus.log in \(sandbox.root.path)")
+        sandbox.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        return (sandbox, bus)
+    }
+
+    /// StandFit's log as `exercise|count` lines, oldest first.
+    static func logged(_ sandbox: HostSandbox) -> String {
+        let file = sandbox.dataHome.appendingPathComponent("standfit/data/com.standfit/standfit.sqlite")
+        return runProcess(ExternalTool.sqlite3.url, arguments: [file.path, "SELECT exercise, count FROM log ORDER BY id;"]).stdout
+    }
+
+    /// The server's log file (a server the bus starts logs there).
+    static func serverLog(_ sandbox: HostSandbox) -> String {
+        (try? String(contentsOf: sandbox.root.appendingPathComponent("state/standfit/server.log"), encoding: .utf8)) ?? ""
+    }
+
+    @Test("export desktop --install: a D-Bus activatable desktop file named after the id, and the service that starts the server",
+          .needs(.dbusDaemon, .desktopFileValidate))
+    func install() throws {
+        let (sandbox, bus) = try Self.sandboxOnBus()
+        defer { bus.stop() }
+        let installed = sandbox.run("export", "desktop", "--install")
+        let desktop = sandbox.dataHome.appendingPathComponent("applications/\(Self.applicationID).desktop")
+        let service = sandbox.dataHome.appendingPathComponent("dbus-1/services/\(Self.applicationID).service")
+        #expect(installed == ProcessResult(status: 0, stdout: "Wrote \(desktop.path) with 3 actions, and \(service.path).\n", stderr: ""))
+        #expect(try String(contentsOf: service, encoding: .utf8) == """
+            [D-BUS Service]
+            Name=org.standfit.Host
+            Exec=\(Fixtures.fullHostBinary.path) serve --dbus-activated
+
+            """)
+        let text = try String(contentsOf: desktop, encoding: .utf8)
+        #expect(text.contains("\nDBusActivatable=true\n"))
+        #expect(text.contains("\nActions=com-standfit-logexercise;com-standfit-viewstreak;com-standfit-viewprogress;\n"))
+        let validated = runProcess(ExternalTool.desktopFileValidate.url, arguments: [desktop.path])
+        #expect(validated == ProcessResult(status: 0, stdout: "", stderr: ""))
+        // Installing is a cold command: no server runs until the bus starts one.
+        #expect(!sandbox.server.listening())
+    }
+
+    @Test("gapplication action on a bus where no server runs: the bus starts the server, which logs the exercise exactly once; stop gives the name back",
+          .needs(.dbusDaemon, .gapplication, .sqlite3))
+    func activation() throws {
+        let (sandbox, bus) = try Self.sandboxOnBus()
+        defer { bus.stop() }
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        #expect(!sandbox.server.listening())
+        let action = bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <20>}"])
+        #expect(action == ProcessResult(status: 0, stdout: "", stderr: ""))
+        // Answered once the action ran: it is in the log already.
+        #expect(Self.logged(sandbox) == "squats|20\n")
+        #expect(sandbox.server.listening())
+        #expect(Self.serverLog(sandbox).contains("ActivateAction 'logexercise' from :1."))
+        #expect(Self.serverLog(sandbox).contains(": handled: Logged 20 squats\n"))
+        // The server the bus started serves the terminal's commands too.
+        #expect(sandbox.run("run", "viewstreak") == ProcessResult(status: 0, stdout: "Streak: 1 day\n", stderr: ""))
+        // The desktop file's own key, for the item with userInfo (Log Squats — 20 reps).
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "com-standfit-logexercise-2"]).status == 0)
+        #expect(Self.logged(sandbox) == "squats|20\nsquats|20\n")
+        // Stopped, the server leaves the bus at once; the next action starts a new one.
+        #expect(sandbox.run("server", "stop").status == 0)
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'plank'>, 'count': <30>}"]).status == 0)
+        #expect(Self.logged(sandbox) == "squats|20\nsquats|20\nplank|30\n")
+        // Two servers the bus started, one after the other.
+        #expect(Self.serverLog(sandbox).components(separatedBy: "On the session bus as org.standfit.Host").count == 3)
+    }
+
+    @Test("the desktop's own launch path: GLib's DesktopAppInfo.launch_action reaches ActivateAction, no terminal involved",
+          .needs(.dbusDaemon, .python3, .pythonGI, .sqlite3))
+    func desktopLaunch() throws {
+        let (sandbox, bus) = try Self.sandboxOnBus()
+        defer { bus.stop() }
+        #expect(sandbox.run("run", "logexercise", "exercise=pushups", "count=12").status == 0)
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        let desktop = sandbox.dataHome.appendingPathComponent("applications/\(Self.applicationID).desktop")
+        let script = """
+            import sys, time
+            from gi.repository import Gio, GLib
+            info = Gio.DesktopAppInfo.new_from_filename(sys.argv[1])
+            print(" ".join(info.list_actions()))
+            info.launch_action("com-standfit-logexercise-2", None)
+            # As a desktop shell does, stay on the bus until the bus has started the server (a
+            # caller that leaves first takes its pending activation with it).
+            bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+            bus.flush_sync(None)
+            for attempt in range(2000):
+                owned = bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                      "NameHasOwner", GLib.Variant("(s)", ("org.standfit.Host",)), None,
+                                      Gio.DBusCallFlags.NONE, -1, None).unpack()[0]
+                if owned:
+                    break
+                time.sleep(0.01)
+            """
+        let launched = bus.run(.python3, ["-c", script, desktop.path])
+        #expect(launched == ProcessResult(status: 0, stdout: "com-standfit-logexercise com-standfit-viewstreak com-standfit-viewprogress com-standfit-logexercise-2\n", stderr: ""))
+        // launch_action does not wait for the answer.
+        #expect(eventually { Self.logged(sandbox) == "pushups|12\npushups|12\n" })
+    }
+
+    @Test("org.freedesktop.Application refuses what it cannot do, in one sentence with the way out",
+          .needs(.dbusDaemon, .gapplication, .gdbus))
+    func refusals() throws {
+        let (sandbox, bus) = try Self.sandboxOnBus()
+        defer { bus.stop() }
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "jump"]) == ProcessResult(status: 1, stdout: "", stderr: """
+            error sending ActivateAction message to application: GDBus.Error:org.standfit.Host.Error.UnknownAction: \
+            StandFit has no action 'jump'; 'gapplication list-actions org.standfit.Host' lists the actions of the installed \
+            desktop file, and 'standfit-host list' the quick actions.
+
+            """))
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "'squats'"]) == ProcessResult(status: 1, stdout: "", stderr: """
+            error sending ActivateAction message to application: GDBus.Error:org.freedesktop.DBus.Error.InvalidArgs: \
+            ActivateAction 'logexercise' got a value of type 's' as its parameter; pass parameter values as one dictionary \
+            of basic values, such as "{'exercise': <'squats'>, 'count': <20>}".
+
+            """))
+        let open = bus.run(.gdbus, ["call", "--session", "--dest", Self.applicationID, "--object-path", "/org/standfit/Host",
+                                    "--method", "org.freedesktop.Application.Open", "['file:///tmp/x']", "", "{}"])
+        #expect(open.status == 1)
+        #expect(open.stderr == """
+            Error: GDBus.Error:org.freedesktop.DBus.Error.NotSupported: StandFit opens no files; run one of its quick \
+            actions instead ('gapplication list-actions org.standfit.Host' lists them).
+
+            """)
+    }
+
+    @Test("no session bus: the server serves commands and says nothing of D-Bus unless --verbose")
+    func noBus() throws {
+        for verbose in [false, true] {
+            var sandbox = HostSandbox.standFit()
+            sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
+            // A bus address where no bus listens, and none in the runtime directory.
+            sandbox.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(sandbox.root.path)/no-bus"
+            let log = sandbox.root.appendingPathComponent("server.log")
+            sandbox.server.start(environment: sandbox.environment, log: log, verbose: verbose)
+            defer { sandbox.server.stopAll() }
+            #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20")
+                == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
+            let text = try String(contentsOf: log, encoding: .utf8)
+            #expect(text.contains("Serving "))
+            #expect(text.contains("Not on the session bus: no session bus (") == verbose)
+            #expect(text.contains("session bus") == verbose)
+        }
+    }
+}
