@@ -1,6 +1,7 @@
 import CDesktopBus
 import Foundation
 import HostModel
+import HostSurfaces
 import Logging
 import StandFitHost
 
@@ -84,17 +85,27 @@ final class DesktopBus: @unchecked Sendable {
                 parameters.append(NamedArgument(name: String(cString: key), value: String(cString: value)))
             }
             let arguments = parameters
-            answer(event.call, from: sender, what: "ActivateAction '\(name)'") {
-                DesktopRequest.activateAction(name, parameters: arguments, logger: $0)
+            answer(event.call, from: sender, what: "ActivateAction '\(name)'") { bus in
+                DesktopRequest.activateAction(name, parameters: arguments, bus: bus)
             }
         case STANDFIT_BUS_ACTIVATE:
-            answer(event.call, from: sender, what: "Activate") { _ in
-                .refused(.notSupported, "StandFit has no window; run one of its quick actions with ActivateAction, or 'standfit-host menu' in a terminal.")
-            }
+            answer(event.call, from: sender, what: "Activate") { DesktopRequest.activate(bus: $0) }
         case STANDFIT_BUS_OPEN:
             answer(event.call, from: sender, what: "Open") { _ in
                 .refused(.notSupported, "StandFit opens no files; run one of its quick actions instead ('gapplication list-actions \(DesktopInstallation.applicationID)' lists them).")
             }
+        case STANDFIT_BUS_NOTIFIED, STANDFIT_BUS_CAPABILITIES:
+            let values = (0..<event.count).compactMap { event.values?[$0].map { String(cString: $0) } }
+            let failure = event.error < 0 ? (event.name.map { String(cString: $0) } ?? "the call failed") : nil
+            finishCall(token: event.token, id: event.id, values: values, failure: failure)
+        case STANDFIT_BUS_ACTION_INVOKED:
+            let key = event.name.map { String(cString: $0) } ?? ""
+            guard let chosen = calls.withLock({ pressed.removeValue(forKey: event.id) }) else { return }
+            logger.info("Notification \(event.id): '\(key)' chosen")
+            let serving = serving
+            Thread.detachNewThread { serving { chosen(key) } }
+        case STANDFIT_BUS_NOTIFICATION_CLOSED:
+            calls.withLock { _ = pressed.removeValue(forKey: event.id) }
         case STANDFIT_BUS_REFUSED:
             logger.warning("Refused a call from \(sender): \(event.name.map { String(cString: $0) } ?? "")")
         case STANDFIT_BUS_LOST:
@@ -105,16 +116,109 @@ final class DesktopBus: @unchecked Sendable {
         }
     }
 
+    // MARK: Notifications
+
+    /// An asynchronous call a request thread waits for.
+    private final class Waiter: @unchecked Sendable {
+        // Rationale for `@unchecked Sendable`: written on the bus thread before `done` is
+        // signalled, read by the waiting thread after.
+        let done = DispatchSemaphore(value: 0)
+        var id: UInt32 = 0
+        var values: [String] = []
+        var failure: String?
+        /// What a button of the notification runs, once its id is known.
+        var chosen: (@Sendable (String) -> Void)?
+    }
+
+    private let calls = NSLock()
+    private var nextToken: UInt64 = 1
+    private var waiting: [UInt64: Waiter] = [:]
+    /// What each shown notification's buttons run, by notification id, until one is pressed or
+    /// it is closed.
+    private var pressed: [UInt32: @Sendable (String) -> Void] = [:]
+
+    private func beginCall(chosen: (@Sendable (String) -> Void)? = nil) -> (UInt64, Waiter) {
+        let waiter = Waiter()
+        waiter.chosen = chosen
+        return calls.withLock {
+            defer { nextToken += 1 }
+            waiting[nextToken] = waiter
+            return (nextToken, waiter)
+        }
+    }
+
+    /// On the bus thread: an answer to the call `token`. A notification's buttons are wired
+    /// here, before any later event (its ActionInvoked) is handled.
+    private func finishCall(token: UInt64, id: UInt32, values: [String], failure: String?) {
+        guard let waiter = calls.withLock({ waiting.removeValue(forKey: token) }) else { return }
+        waiter.id = id
+        waiter.values = values
+        waiter.failure = failure
+        if failure == nil, id != 0, let chosen = waiter.chosen {
+            calls.withLock { pressed[id] = chosen }
+        }
+        waiter.done.signal()
+    }
+
+    /// Waits for `waiter`; false after `seconds` (the answer is then dropped).
+    private func wait(_ waiter: Waiter, token: UInt64, seconds: Double) -> Bool {
+        if waiter.done.wait(timeout: .now() + seconds) == .success { return true }
+        calls.withLock { _ = waiting.removeValue(forKey: token) }
+        return false
+    }
+
+    /// What the notification server can do (`GetCapabilities`), empty without one.
+    func notificationCapabilities() -> Set<String> {
+        guard let connection = stopLock.withLock({ connection }) else { return [] }
+        let (token, waiter) = beginCall()
+        standfit_bus_capabilities(connection, token)
+        guard wait(waiter, token: token, seconds: 2), waiter.failure == nil else { return [] }
+        return Set(waiter.values)
+    }
+
+    /// How many buttons a notification can have here: none where the server shows no actions.
+    func buttonLimit() -> Int {
+        notificationCapabilities().contains("actions") ? DesktopNotification.buttonLimit : 0
+    }
+
+    /// Shows `notification`; a pressed button runs `chosen` with its key, on a thread of its
+    /// own. Without a notification server it is logged instead, and nothing fails.
+    func show(_ notification: DesktopNotification, chosen: (@Sendable (String) -> Void)? = nil) {
+        let connection = stopLock.withLock { self.connection }
+        let line = "\(notification.summary): \(notification.body)"
+            + (notification.buttons.isEmpty ? "" : " [\(notification.buttons.map(\.label).joined(separator: " | "))]")
+        guard let connection else {
+            logger.info("Not shown (off the bus): \(line)")
+            return
+        }
+        let (token, waiter) = beginCall(chosen: notification.buttons.isEmpty ? nil : chosen)
+        let flat = notification.buttons.flatMap { [$0.key, $0.label] }
+        withCStrings(flat) { actions in
+            standfit_bus_notify(connection, token, DesktopInstallation.applicationName, 0, notification.icon,
+                                notification.summary, notification.body, actions, notification.buttons.count,
+                                notification.urgency.rawValue, DesktopInstallation.applicationID, -1)
+        }
+        guard wait(waiter, token: token, seconds: 5) else {
+            logger.info("Not shown (the notification server did not answer): \(line)")
+            return
+        }
+        if let failure = waiter.failure {
+            logger.info("Not shown (\(failure)): \(line)")
+        } else {
+            logger.info("Notification \(waiter.id): \(line)")
+        }
+    }
+
     /// Serves one method call on a thread of its own and answers it.
     private func answer(_ call: UnsafeMutableRawPointer?, from sender: String, what: String,
-                        _ body: @escaping @Sendable (Logger) -> DesktopRequest.Answer) {
+                        _ body: @escaping @Sendable (DesktopBus) -> DesktopRequest.Answer) {
         // A connection that was stopped meanwhile still takes the answer (its memory is kept).
         guard let call, let connection = stopLock.withLock({ connection }) ?? stopped else { return }
-        let logger = logger, serving = serving
+        let logger = logger, serving = serving, bus = self
         let pointer = UncheckedCall(call: call, connection: connection)
         Thread.detachNewThread {
             var answer = DesktopRequest.Answer.done("")
-            serving { answer = body(logger) }
+            serving { answer = body(bus) }
             switch answer {
             case .done(let summary):
                 logger.info("\(what) from \(sender): \(summary)")
@@ -125,6 +229,14 @@ final class DesktopBus: @unchecked Sendable {
             }
         }
     }
+}
+
+/// Calls `body` with `strings` as an array of C strings, valid during the call.
+private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    let pointers = copies.map { UnsafePointer($0) }
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
 }
 
 /// A method call and its connection, handed to the thread that answers it.

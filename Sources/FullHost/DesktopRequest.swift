@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import HostDispatch
 import HostModel
+import HostSurfaces
 import Logging
 import PluginRuntime
 import StandFitHost
@@ -72,34 +73,84 @@ enum DesktopRequest {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The session of the installed desktop file: the options it was installed with, else the
+    /// default ones. Within `serve`.
+    private static func installedSession(logger: Logger) throws(HostError) -> HostSession {
+        let options = HostOptions(request: .current, executable: Executable.url, warm: Executable.warm)
+        let session = try HostSession(options: options, logger: logger)
+        guard let record = try DesktopInstallation.installation(session: session) else { return session }
+        return try DesktopInstallation.session(for: record, from: session)
+    }
+
     /// `ActivateAction(key, parameters)`: runs the quick action whose desktop action key is
     /// `key` in the installed desktop file's menu (made with the options it was installed
     /// with), or, as `run` resolves types, the type `key` names; with `parameters` as its
-    /// `name=value` arguments. Never asks: a missing value is an invalid-input outcome.
-    static func activateAction(_ key: String, parameters: [NamedArgument], logger: Logger) -> Answer {
-        let served = serve { () -> Answer in
+    /// `name=value` arguments. Never asks on a terminal: the outcome is shown as a notification,
+    /// and a missing value is asked there, its offered values as buttons that run the action
+    /// again with the one chosen.
+    static func activateAction(_ key: String, parameters: [NamedArgument], bus: DesktopBus) -> Answer {
+        let logger = bus.logger
+        let served = serve { () -> (Answer, DesktopNotification?, needs: String?) in
             do throws(HostError) {
-                let options = HostOptions(request: .current, executable: Executable.url, warm: Executable.warm)
-                var session = try HostSession(options: options, logger: logger)
-                if let record = try DesktopInstallation.installation(session: session) {
-                    session = try DesktopInstallation.session(for: record, from: session)
-                }
+                let session = try installedSession(logger: logger)
                 let action = try DesktopInstallation.actions(session: session).first { $0.key == key }
                 let outcome = session.run(action?.item.type ?? key, named: parameters,
                                           userInfo: action.map { $0.item.userInfo.isEmpty ? nil : $0.item.userInfo } ?? nil,
                                           options: Dispatcher.RunOptions())
                 if outcome.status == .unknownType && action == nil {
-                    return .refused(.unknownAction, "StandFit has no action '\(key)'; 'gapplication list-actions \(DesktopInstallation.applicationID)' lists the actions of the installed desktop file, and 'standfit-host list' the quick actions.")
+                    return (.refused(.unknownAction, "StandFit has no action '\(key)'; 'gapplication list-actions \(DesktopInstallation.applicationID)' lists the actions of the installed desktop file, and 'standfit-host list' the quick actions."), nil, nil)
                 }
-                return .done("\(outcome.status.rawValue): \(outcome.message)")
+                let item = action?.item ?? session.staticItems.first { $0.type == outcome.type }
+                let buttons = outcome.needsValue != nil && !(outcome.offered ?? []).isEmpty ? bus.buttonLimit() : 0
+                let notification = DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon,
+                                                               buttons: buttons)
+                return (.done("\(outcome.status.rawValue): \(outcome.message)"), notification, outcome.needsValue)
             } catch {
-                return .refused(.failed, error.message)
+                let notification = DesktopNotification(summary: DesktopInstallation.applicationName, body: error.message,
+                                                       icon: DesktopEntry.fallbackIcon, urgency: .critical)
+                return (.refused(.failed, error.message), notification, nil)
             }
         }
         guard let served else {
             return .refused(.failed, "The server could not make a request for the action (out of descriptors or threads); try again, or run 'standfit-host run \(key)'.")
         }
         if !served.errors.isEmpty { logger.debug("ActivateAction '\(key)' wrote on stderr: \(served.errors)") }
-        return served.result
+        let (answer, notification, needs) = served.result
+        if let notification {
+            let given = parameters
+            bus.show(notification) { chosen in
+                // A button carries the id of the value chosen for the missing parameter.
+                guard let needs else { return }
+                _ = activateAction(key, parameters: given + [NamedArgument(name: needs, value: chosen)], bus: bus)
+            }
+        }
+        return answer
+    }
+}
+
+extension DesktopRequest {
+    /// `Activate`: the quick-actions picker, as a notification whose buttons run the first
+    /// actions of the installed desktop file's menu.
+    static func activate(bus: DesktopBus) -> Answer {
+        let logger = bus.logger
+        let served = serve { () -> Result<DesktopNotification, HostError> in
+            do throws(HostError) {
+                let session = try installedSession(logger: logger)
+                let actions = try DesktopInstallation.actions(session: session)
+                return .success(.picker(actions: actions, applicationName: DesktopInstallation.applicationName,
+                                        icon: actions.first?.item.icon, language: session.language, buttons: bus.buttonLimit()))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch served?.result {
+        case .success(let picker):
+            bus.show(picker) { key in _ = activateAction(key, parameters: [], bus: bus) }
+            return .done("the picker, with \(picker.buttons.count) button\(picker.buttons.count == 1 ? "" : "s")")
+        case .failure(let error):
+            return .refused(.failed, error.message)
+        case nil:
+            return .refused(.failed, "The server could not make a request for the picker (out of descriptors or threads); try again.")
+        }
     }
 }

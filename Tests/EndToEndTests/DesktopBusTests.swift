@@ -143,6 +143,97 @@ struct DesktopBusTests {
             """)
     }
 
+    /// The notifications recorded, each as summary, body, icon, urgency and buttons (`key=label`).
+    static func shown(_ record: URL) -> [String] {
+        SessionBus.notifications(in: record).map { note in
+            let buttons = (note["actions"] as? [[String]] ?? []).map { "\($0[0])=\($0[1])" }.joined(separator: ",")
+            let entry = note["desktopEntry"] as? String ?? "?"
+            return "\(note["summary"] ?? "?") | \(note["body"] ?? "?") | \(note["icon"] ?? "?") | \(note["urgency"] ?? "?") | \(entry) | \(buttons)"
+        }
+    }
+
+    @Test("an action from the desktop answers as a notification: the item's title and icon over the message; failures are critical",
+          .needs(.dbusDaemon, .gapplication, .python3, .pythonGI))
+    func notifications() throws {
+        let (sandbox, bus) = try Self.sandboxOnBus()
+        defer { bus.stop() }
+        let record = sandbox.root.appendingPathComponent("notifications.jsonl")
+        #expect(bus.startNotificationServer(record: record))
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <20>}"]).status == 0)
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <-5>}"]).status == 0)
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'hurdles'>}"]).status == 0)
+        #expect(Self.shown(record) == [
+            "Log Exercise | Logged 20 squats | list-add | 1 | org.standfit.Host | ",
+            "Log Exercise | count: expected a number from 1 to 3600, got -5. | list-add | 2 | org.standfit.Host | ",
+            "Log Exercise | exercise: no exercise is called 'hurdles'; choose one of squats, pushups, plank, lunges, calfraises, stretching, jumpingjacks, wallsit, burpees, situps. | list-add | 2 | org.standfit.Host | ",
+        ])
+    }
+
+    @Test("a missing value is asked in the notification: the offered values as buttons, most recent first; the one pressed runs the action with it",
+          .needs(.dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
+    func missingValueButtons() throws {
+        let (sandbox, bus) = try Self.sandboxOnBus()
+        defer { bus.stop() }
+        let record = sandbox.root.appendingPathComponent("notifications.jsonl")
+        #expect(bus.startNotificationServer(record: record, press: "Push-Ups"))
+        #expect(sandbox.run("run", "logexercise", "exercise=pushups", "count=12").status == 0)
+        #expect(sandbox.run("run", "logexercise", "exercise=plank", "count=30").status == 0)
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        #expect(eventually { Self.logged(sandbox) == "pushups|12\nplank|30\npushups|12\n" })
+        #expect(eventually { Self.shown(record).count == 2 })
+        #expect(Self.shown(record) == [
+            "Log Exercise | Which exercise? | list-add | 1 | org.standfit.Host | plank=Plank,pushups=Push-Ups,squats=Squats",
+            "Log Exercise | Logged 12 push-ups | list-add | 1 | org.standfit.Host | ",
+        ])
+    }
+
+    @Test("a notification server without buttons: the question names the values instead",
+          .needs(.dbusDaemon, .gapplication, .python3, .pythonGI))
+    func noButtons() throws {
+        let (sandbox, bus) = try Self.sandboxOnBus()
+        defer { bus.stop() }
+        let record = sandbox.root.appendingPathComponent("notifications.jsonl")
+        #expect(bus.startNotificationServer(record: record, capabilities: ["body"]))
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise"]).status == 0)
+        #expect(Self.shown(record) == [
+            "Log Exercise | Which exercise? Squats, Push-Ups, Plank, Lunges, Calf Raises, Stretching, Jumping Jacks, Wall Sit, Burpees, Sit-Ups | list-add | 1 | org.standfit.Host | ",
+        ])
+    }
+
+    @Test("Activate (the app launched without an action) shows the quick actions as buttons; one pressed runs, in the language installed",
+          .needs(.dbusDaemon, .gdbus, .python3, .pythonGI))
+    func picker() throws {
+        let (sandbox, bus) = try Self.sandboxOnBus()
+        defer { bus.stop() }
+        let record = sandbox.root.appendingPathComponent("notifications.jsonl")
+        #expect(bus.startNotificationServer(record: record, press: "Reeks bekijken — 1 dag"))
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        #expect(sandbox.run("export", "desktop", "--install", "--locale", "nl").status == 0)
+        let activated = bus.run(.gdbus, ["call", "--session", "--dest", Self.applicationID, "--object-path", "/org/standfit/Host",
+                                         "--method", "org.freedesktop.Application.Activate", "{}"])
+        #expect(activated == ProcessResult(status: 0, stdout: "()\n", stderr: ""))
+        #expect(eventually { Self.shown(record).count == 2 })
+        #expect(Self.shown(record) == [
+            "StandFit | Kies een snelle actie. | list-add | 1 | org.standfit.Host | com-standfit-logexercise=Oefening loggen,com-standfit-viewstreak=Reeks bekijken — 1 dag,com-standfit-viewprogress=Voortgang bekijken",
+            "Reeks bekijken | Reeks: 1 dag | emblem-important | 1 | org.standfit.Host | ",
+        ])
+    }
+
+    @Test("no notification server: the action still runs and answers, and the outcome is in the server's log",
+          .needs(.dbusDaemon, .gapplication, .sqlite3))
+    func noNotificationServer() throws {
+        let (sandbox, bus) = try Self.sandboxOnBus()
+        defer { bus.stop() }
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <20>}"])
+            == ProcessResult(status: 0, stdout: "", stderr: ""))
+        #expect(Self.logged(sandbox) == "squats|20\n")
+        #expect(Self.serverLog(sandbox).contains("Not shown (The name org.freedesktop.Notifications was not provided by any .service files): Log Exercise: Logged 20 squats\n"))
+    }
+
     @Test("no session bus: the server serves commands and says nothing of D-Bus unless --verbose")
     func noBus() throws {
         for verbose in [false, true] {

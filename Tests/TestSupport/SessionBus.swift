@@ -33,33 +33,10 @@ public final class SessionBus: @unchecked Sendable {
             """
         let file = sandbox.root.appendingPathComponent("bus.conf")
         try? Data(configuration.utf8).write(to: file)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for target in Int32(0)...2 {
-            posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
-        }
-        let log = sandbox.root.appendingPathComponent("bus.log").path
-        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        SandboxServer.closeOthers(&actions)
+        let log = sandbox.root.appendingPathComponent("bus.log")
         let tool = ExternalTool.dbusDaemon.path
-        let arguments = [tool, "--config-file=\(file.path)", "--nofork", "--nopidfile"]
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = sandbox.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        // With no signal blocked or ignored (a test thread's mask would be inherited), so that
-        // SIGTERM ends it.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var child: pid_t = 0
-        guard posix_spawn(&child, tool, &actions, &attributes, argv, envp) == 0 else { return nil }
+        guard let child = SessionBus.spawn(tool, ["--config-file=\(file.path)", "--nofork", "--nopidfile"],
+                                           environment: sandbox.environment, log: log) else { return nil }
         pid = child
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socket), Date() < deadline, kill(child, 0) == 0 {
@@ -84,12 +61,40 @@ public final class SessionBus: @unchecked Sendable {
     }
 
     private var stopped = false
+    /// Helpers started on this bus (a notification server), stopped before it.
+    private var helpers: [pid_t] = []
 
-    /// Stops the servers in the sandbox (those the bus started among them), then the bus.
-    public func stop() {
-        guard !stopped else { return }
-        stopped = true
-        sandbox.server.stopAll()
+    /// Starts `argv[0]` with the rest of `arguments` in the background, stdin and stdout on
+    /// /dev/null, stderr appended to `log`, with no signal blocked or ignored (a test thread's
+    /// mask would be inherited) so that SIGTERM ends it.
+    static func spawn(_ tool: String, _ arguments: [String], environment: [String: String], log: URL) -> pid_t? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for target in Int32(0)...1 {
+            posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        SandboxServer.closeOthers(&actions)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv: [UnsafeMutablePointer<CChar>?] = ([tool] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var child: pid_t = 0
+        guard posix_spawn(&child, tool, &actions, &attributes, argv, envp) == 0 else { return nil }
+        return child
+    }
+
+    /// Ends `pid` (SIGTERM, SIGKILL after 10 s) and reaps it.
+    private static func end(_ pid: pid_t) {
         kill(pid, SIGTERM)
         var status: Int32 = 0
         let deadline = Date().addingTimeInterval(10)
@@ -97,6 +102,37 @@ public final class SessionBus: @unchecked Sendable {
             if Date() > deadline { kill(pid, SIGKILL) }
             usleep(2_000)
         }
+    }
+
+    /// Starts the test notification server (Tests/Fixtures/Desktop/notification-server.py) on
+    /// this bus, recording each notification in `record` as a JSON line; it presses the button
+    /// labelled `press` when one is shown, and reports `capabilities`. Waits until it owns its name.
+    public func startNotificationServer(record: URL, press: String? = nil,
+                                        capabilities: [String] = ["actions", "body"]) -> Bool {
+        let script = Fixtures.directory.appendingPathComponent("Desktop/notification-server.py").path
+        var arguments = [script, record.path, "--capabilities", capabilities.joined(separator: ",")]
+        if let press { arguments += ["--press", press] }
+        guard let child = SessionBus.spawn(ExternalTool.python3.path, arguments, environment: environment,
+                                           log: sandbox.root.appendingPathComponent("notifications.log")) else { return false }
+        helpers.append(child)
+        return eventually(10) { FileManager.default.fileExists(atPath: record.path) }
+    }
+
+    /// The notifications the test server recorded in `record`, in order.
+    public static func notifications(in record: URL) -> [[String: Any]] {
+        let text = (try? String(contentsOf: record, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+    }
+
+    /// Stops the servers in the sandbox (those the bus started among them), the helpers, then the bus.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        sandbox.server.stopAll()
+        helpers.forEach(SessionBus.end)
+        SessionBus.end(pid)
     }
 
     deinit {

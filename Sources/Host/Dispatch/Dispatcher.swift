@@ -123,7 +123,11 @@ public struct Dispatcher {
                 var outcome = Outcome(status: failure.isPluginFailure ? .pluginFailed : .invalidInput, type: type,
                                       message: failure.message, suggestions: failure.suggestions,
                                       parameter: failure.parameter, plugin: plugin)
-                if failure.needsValue { outcome.needsValue = failure.parameter }
+                if failure.needsValue {
+                    outcome.needsValue = failure.parameter
+                    outcome.question = failure.question
+                    outcome.offered = failure.offered
+                }
                 return outcome
             case .success(let resolution):
                 if options.dryRun {

@@ -51,6 +51,10 @@ public struct ParameterResolver {
         public var suggestions: [String]? = nil
         /// An entity query failed: the plugin's fault, not the input's.
         public var isPluginFailure: Bool = false
+        /// For a missing value: what a prompt would have asked, and the values (with titles) it
+        /// would have offered.
+        public var question: String? = nil
+        public var offered: [EntityValue]? = nil
     }
 
     public struct Resolution: Sendable, Equatable {
@@ -137,9 +141,10 @@ public struct ParameterResolver {
             let usage = missing.map { "\(parameters[$0].name)=VALUE" }.joined(separator: " ")
             let noun = missing.count == 1 ? "parameter" : "parameters"
             let first = parameters[missing[0]]
+            let offered = first.domain.flatMap { try? suggestions(for: first, domain: $0) }
             throw Failure(message: "Missing required \(noun) \(names) for \(type); pass \(usage).",
-                          parameter: first.name, needsValue: true,
-                          suggestions: first.domain.map { try? suggestions(for: first, domain: $0).map(\.id) } ?? nil)
+                          parameter: first.name, needsValue: true, suggestions: offered.map { $0.map(\.id) },
+                          question: Self.question(for: first), offered: offered)
         }
         return Resolution(values: values, parameters: resolved)
     }
@@ -167,8 +172,13 @@ public struct ParameterResolver {
         case kept
     }
 
+    /// What is asked for `parameter`: its prompt, else its title as a question.
+    static func question(for parameter: ParameterSpec) -> String {
+        parameter.prompt ?? "\(parameter.title ?? parameter.name)?"
+    }
+
     private func ask(_ parameter: ParameterSpec, fallback: ArgumentValue?, conversation: Conversation) throws -> Answer? {
-        let question = parameter.prompt ?? "\(parameter.title ?? parameter.name)?"
+        let question = Self.question(for: parameter)
         if let domain = parameter.domain, case let offered = try suggestions(for: parameter, domain: domain), !offered.isEmpty {
             let fallbackChoice = fallback.flatMap { value in offered.first { $0.id == value.text } }
             guard let (choice, typed) = try pick(parameter, among: offered, question: question, conversation: conversation,

@@ -28,6 +28,11 @@ public struct Outcome: Sendable, Equatable {
     public var resolved: [ResolvedParameter]?
     /// A routine's steps, in order, as far as they ran.
     public var steps: [Outcome]?
+    /// For `needsValue`: the question a prompt would have asked ("Which exercise?") and the
+    /// values offered, with the titles people read, in the order of `suggestions`. What a
+    /// surface that cannot prompt (a notification) offers instead; not part of the JSON.
+    public var question: String?
+    public var offered: [EntityValue]?
 
     public init(status: Status, type: String, message: String, suggestions: [String]? = nil,
                 data: JSONValue? = nil, parameter: String? = nil, plugin: String? = nil) {

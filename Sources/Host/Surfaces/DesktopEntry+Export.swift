@@ -21,9 +21,7 @@ extension DesktopEntry {
             var exec = [executable, "run"] + options
             if !item.userInfo.isEmpty { exec += ["--user-info", userInfoArgument(item.userInfo)] }
             exec += ["--", item.type]
-            var name = item.title
-            if let subtitle = item.subtitle, !subtitle.isEmpty { name += " — \(subtitle)" }
-            return Action(id: id, name: name, icon: IconCatalog.themeName(for: item.icon), exec: exec)
+            return Action(id: id, name: DesktopNotification.name(of: item), icon: IconCatalog.themeName(for: item.icon), exec: exec)
         }
         return DesktopEntry(
             name: applicationName,

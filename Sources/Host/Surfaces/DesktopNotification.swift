@@ -1,0 +1,88 @@
+import HostModel
+
+/// A desktop notification (`org.freedesktop.Notifications.Notify`): how an action launched from
+/// the desktop answers, since there is no terminal to print to.
+public struct DesktopNotification: Sendable, Equatable {
+    public enum Urgency: UInt8, Sendable {
+        case low = 0, normal = 1, critical = 2
+    }
+
+    /// An action button: the key `ActionInvoked` names, and the label people read.
+    public struct Button: Sendable, Equatable {
+        public var key: String
+        public var label: String
+
+        public init(key: String, label: String) {
+            self.key = key
+            self.label = label
+        }
+    }
+
+    public var summary: String
+    public var body: String
+    /// An icon-theme name.
+    public var icon: String
+    public var buttons: [Button]
+    public var urgency: Urgency
+
+    public init(summary: String, body: String, icon: String, buttons: [Button] = [], urgency: Urgency = .normal) {
+        self.summary = summary
+        self.body = body
+        self.icon = icon
+        self.buttons = buttons
+        self.urgency = urgency
+    }
+
+    /// The most buttons a notification gets. GNOME Shell shows three; servers that show more
+    /// would crowd the bubble.
+    public static let buttonLimit = 3
+
+    /// What running `title` (an item, with its `icon`) from the desktop came to: the item's
+    /// title over the outcome's message. A missing value with values to offer asks the question
+    /// a prompt would have asked, with the first offered values (most recent first) as buttons,
+    /// `buttons` of them at most (0 where the server shows no actions: the values are named in
+    /// the body instead); the key of each is the value's id. Failures are critical.
+    public static func outcome(_ outcome: Outcome, title: String, icon: String?, buttons: Int) -> DesktopNotification {
+        let icon = IconCatalog.themeName(for: icon) ?? DesktopEntry.fallbackIcon
+        switch outcome.status {
+        case .handled, .dryRun, .declined:
+            return DesktopNotification(summary: title, body: outcome.message, icon: icon)
+        case .invalidInput where outcome.needsValue != nil && !(outcome.offered ?? []).isEmpty:
+            let offered = outcome.offered ?? []
+            let question = outcome.question ?? outcome.message
+            if buttons > 0 {
+                return DesktopNotification(summary: title, body: question, icon: icon,
+                                           buttons: offered.prefix(buttons).map { Button(key: $0.id, label: $0.title) })
+            }
+            return DesktopNotification(summary: title, body: "\(question) \(offered.map(\.title).joined(separator: ", "))",
+                                       icon: icon)
+        case .invalidInput, .unknownType, .pluginFailed:
+            return DesktopNotification(summary: title, body: outcome.message, icon: icon, urgency: .critical)
+        }
+    }
+
+    /// The quick-actions picker (the application activated without an action): the first
+    /// `buttons` of `actions` as buttons keyed by their desktop action keys and named as the
+    /// desktop file names them (title — subtitle); with no buttons, their names in the body.
+    public static func picker(actions: [(key: String, item: ShortcutItem)], applicationName: String, icon: String?,
+                              language: String, buttons: Int) -> DesktopNotification {
+        let icon = IconCatalog.themeName(for: icon) ?? DesktopEntry.fallbackIcon
+        let question = language.hasPrefix("nl") ? "Kies een snelle actie." : "Choose a quick action."
+        guard !actions.isEmpty else {
+            let none = language.hasPrefix("nl") ? "Er zijn geen snelle acties." : "There are no quick actions."
+            return DesktopNotification(summary: applicationName, body: none, icon: icon)
+        }
+        if buttons > 0 {
+            return DesktopNotification(summary: applicationName, body: question, icon: icon,
+                                       buttons: actions.prefix(buttons).map { Button(key: $0.key, label: name(of: $0.item)) })
+        }
+        return DesktopNotification(summary: applicationName,
+                                   body: "\(question) \(actions.map { name(of: $0.item) }.joined(separator: ", "))", icon: icon)
+    }
+
+    /// An item's name as the desktop file has it: the title, and the subtitle after a dash.
+    static func name(of item: ShortcutItem) -> String {
+        guard let subtitle = item.subtitle, !subtitle.isEmpty else { return item.title }
+        return "\(item.title) — \(subtitle)"
+    }
+}

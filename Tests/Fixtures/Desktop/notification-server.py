@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+"""A notification server for the desktop tests: org.freedesktop.Notifications on the session bus.
+
+Usage: notification-server.py RECORD [--capabilities CAP,CAP] [--press LABEL]
+
+Each Notify call is appended to RECORD as one JSON line (summary, body, icon, actions as
+[key, label] pairs, urgency, desktop-entry). RECORD is created empty once the name is owned, so a
+test waits for it. With --press LABEL, a notification with a button labelled LABEL gets
+ActionInvoked for that button's key, then NotificationClosed, as a user pressing it would.
+"""
+import json
+import sys
+
+from gi.repository import Gio, GLib
+
+INTERFACE = """
+<node>
+  <interface name="org.freedesktop.Notifications">
+    <method name="GetCapabilities"><arg type="as" direction="out"/></method>
+    <method name="Notify">
+      <arg type="s" direction="in"/><arg type="u" direction="in"/><arg type="s" direction="in"/>
+      <arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="as" direction="in"/>
+      <arg type="a{sv}" direction="in"/><arg type="i" direction="in"/><arg type="u" direction="out"/>
+    </method>
+    <method name="CloseNotification"><arg type="u" direction="in"/></method>
+    <method name="GetServerInformation">
+      <arg type="s" direction="out"/><arg type="s" direction="out"/><arg type="s" direction="out"/><arg type="s" direction="out"/>
+    </method>
+    <signal name="ActionInvoked"><arg type="u"/><arg type="s"/></signal>
+    <signal name="NotificationClosed"><arg type="u"/><arg type="u"/></signal>
+  </interface>
+</node>
+"""
+
+record = sys.argv[1]
+capabilities = ["actions", "body"]
+press = None
+arguments = sys.argv[2:]
+while arguments:
+    option = arguments.pop(0)
+    if option == "--capabilities":
+        capabilities = [name for name in arguments.pop(0).split(",") if name]
+    elif option == "--press":
+        press = arguments.pop(0)
+next_id = [0]
+loop = GLib.MainLoop()
+connection = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+PATH = "/org/freedesktop/Notifications"
+NAME = "org.freedesktop.Notifications"
+
+
+def emit(signal, values):
+    connection.emit_signal(None, PATH, NAME, signal, values)
+    return False
+
+
+def call(conn, sender, path, interface, method, parameters, invocation):
+    if method == "GetCapabilities":
+        invocation.return_value(GLib.Variant("(as)", (capabilities,)))
+    elif method == "GetServerInformation":
+        invocation.return_value(GLib.Variant("(ssss)", ("test-notifications", "standfit", "1", "1.2")))
+    elif method == "CloseNotification":
+        invocation.return_value(None)
+    elif method == "Notify":
+        app, replaces, icon, summary, body, actions, hints, timeout = parameters.unpack()
+        next_id[0] += 1
+        number = next_id[0]
+        pairs = [[actions[i], actions[i + 1]] for i in range(0, len(actions) - 1, 2)]
+        with open(record, "a") as out:
+            out.write(json.dumps({
+                "id": number, "app": app, "summary": summary, "body": body, "icon": icon, "actions": pairs,
+                "urgency": hints.get("urgency"), "desktopEntry": hints.get("desktop-entry"),
+            }) + "\n")
+        invocation.return_value(GLib.Variant("(u)", (number,)))
+        for key, label in pairs:
+            if label == press:
+                GLib.timeout_add(50, emit, "ActionInvoked", GLib.Variant("(us)", (number, key)))
+                GLib.timeout_add(100, emit, "NotificationClosed", GLib.Variant("(uu)", (number, 2)))
+                break
+
+
+node = Gio.DBusNodeInfo.new_for_xml(INTERFACE)
+connection.register_object(PATH, node.interfaces[0], call, None, None)
+
+
+def acquired(conn, name):
+    open(record, "a").close()
+
+
+Gio.bus_own_name_on_connection(connection, NAME, Gio.BusNameOwnerFlags.NONE, acquired, lambda *a: loop.quit())
+loop.run()

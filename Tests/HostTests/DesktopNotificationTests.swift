@@ -1,0 +1,65 @@
+import HostModel
+import HostSurfaces
+import Testing
+
+/// How an outcome and the picker become a notification (the bus itself is DesktopBusTests').
+@Suite("Desktop notification")
+struct DesktopNotificationTests {
+    let squats = EntityValue(id: "squats", title: "Squats"), pushups = EntityValue(id: "pushups", title: "Push-Ups")
+    let plank = EntityValue(id: "plank", title: "Plank"), lunges = EntityValue(id: "lunges", title: "Lunges")
+
+    func missing(offered: [EntityValue]) -> Outcome {
+        var outcome = Outcome(status: .invalidInput, type: "com.standfit.logexercise",
+                              message: "Missing required parameter 'exercise' for com.standfit.logexercise; pass exercise=VALUE.",
+                              suggestions: offered.map(\.id), parameter: "exercise")
+        outcome.needsValue = "exercise"
+        outcome.question = "Which exercise?"
+        outcome.offered = offered
+        return outcome
+    }
+
+    @Test("done, declined and dry runs: the title over the message, normal urgency, the item's theme icon")
+    func done() {
+        for status in [Outcome.Status.handled, .declined, .dryRun] {
+            let outcome = Outcome(status: status, type: "com.standfit.logexercise", message: "Logged 20 squats")
+            #expect(DesktopNotification.outcome(outcome, title: "Log Exercise", icon: "UIApplicationShortcutIconTypeAdd", buttons: 3)
+                == DesktopNotification(summary: "Log Exercise", body: "Logged 20 squats", icon: "list-add"))
+        }
+    }
+
+    @Test("failures are critical; an unknown icon gets the application's")
+    func failures() {
+        for status in [Outcome.Status.invalidInput, .unknownType, .pluginFailed] {
+            let outcome = Outcome(status: status, type: "t", message: "It went wrong; do this.")
+            #expect(DesktopNotification.outcome(outcome, title: "T", icon: "no.such.symbol", buttons: 3)
+                == DesktopNotification(summary: "T", body: "It went wrong; do this.", icon: DesktopEntry.fallbackIcon, urgency: .critical))
+        }
+    }
+
+    @Test("a missing value: the question, and at most as many buttons as allowed, in the offered order")
+    func missingValue() {
+        let outcome = missing(offered: [plank, pushups, squats, lunges])
+        #expect(DesktopNotification.outcome(outcome, title: "Log Exercise", icon: nil, buttons: 3)
+            == DesktopNotification(summary: "Log Exercise", body: "Which exercise?", icon: DesktopEntry.fallbackIcon, buttons: [
+                .init(key: "plank", label: "Plank"), .init(key: "pushups", label: "Push-Ups"), .init(key: "squats", label: "Squats"),
+            ]))
+        #expect(DesktopNotification.outcome(outcome, title: "Log Exercise", icon: nil, buttons: 0).body
+            == "Which exercise? Plank, Push-Ups, Squats, Lunges")
+        // Nothing to offer: a failure like any other.
+        #expect(DesktopNotification.outcome(missing(offered: []), title: "Log Exercise", icon: nil, buttons: 3).urgency == .critical)
+    }
+
+    @Test("the picker names actions as the desktop file does, in English and Dutch; none says so")
+    func picker() {
+        let actions: [(key: String, item: ShortcutItem)] = [
+            ("a", ShortcutItem(type: "a", title: "Log Exercise")), ("b", ShortcutItem(type: "b", title: "View Streak", subtitle: "3 days")),
+        ]
+        #expect(DesktopNotification.picker(actions: actions, applicationName: "StandFit", icon: nil, language: "en", buttons: 3)
+            == DesktopNotification(summary: "StandFit", body: "Choose a quick action.", icon: DesktopEntry.fallbackIcon,
+                                   buttons: [.init(key: "a", label: "Log Exercise"), .init(key: "b", label: "View Streak — 3 days")]))
+        #expect(DesktopNotification.picker(actions: actions, applicationName: "StandFit", icon: nil, language: "nl_NL", buttons: 0).body
+            == "Kies een snelle actie. Log Exercise, View Streak — 3 days")
+        #expect(DesktopNotification.picker(actions: [], applicationName: "StandFit", icon: nil, language: "nl", buttons: 3).body
+            == "Er zijn geen snelle acties.")
+    }
+}
