@@ -25,7 +25,8 @@
     X(sd_bus_message_peek_type) X(sd_bus_message_skip) X(sd_bus_message_ref) X(sd_bus_message_unref) \
     X(sd_bus_message_get_sender) X(sd_bus_message_is_method_error) X(sd_bus_message_get_error) \
     X(sd_bus_reply_method_return) X(sd_bus_reply_method_error) X(sd_bus_message_new_method_call) \
-    X(sd_bus_message_append_basic) X(sd_bus_message_open_container) X(sd_bus_message_close_container)
+    X(sd_bus_message_append_basic) X(sd_bus_message_open_container) X(sd_bus_message_close_container) \
+    X(sd_bus_message_new_method_return) X(sd_bus_send) X(sd_bus_message_append_strv)
 
 #define DECLARE(name) static __typeof__(name) *p_##name;
 SD_FUNCTIONS(DECLARE)
@@ -52,7 +53,16 @@ static void load_libsystemd(void) {
 }
 
 /* What the server asked of the bus, waiting for the bus thread. */
-typedef enum { REQUEST_REPLY, REQUEST_NOTIFY, REQUEST_CAPABILITIES } request_kind;
+typedef enum {
+    REQUEST_REPLY, REQUEST_NOTIFY, REQUEST_CAPABILITIES, REQUEST_ACTIVATE, REQUEST_REPLY_MATCHES, REQUEST_REPLY_CONFIG
+} request_kind;
+
+/* One KRunner match, copied for the bus thread. */
+typedef struct match_row {
+    char *id, *text, *icon, *subtext;
+    int32_t type;
+    double relevance;
+} match_row;
 
 typedef struct request {
     request_kind kind;
@@ -60,12 +70,15 @@ typedef struct request {
     sd_bus_message *call;
     char *error_name, *message;
     uint64_t token;
-    char *app_name, *icon, *summary, *body, *desktop_entry;
+    char *app_name, *icon, *summary, *body, *desktop_entry, *destination, *path;
     char **actions;
     size_t action_count;
     uint32_t replaces_id;
     uint8_t urgency;
     int32_t timeout_ms;
+    match_row *matches;
+    size_t match_count;
+    int32_t min_letter_count;
 } request;
 
 struct standfit_bus {
@@ -208,6 +221,62 @@ static int on_open(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     return 1;
 }
 
+static int on_runner_match(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)error;
+    standfit_bus *bus = userdata;
+    const char *query = NULL;
+    int r = p_sd_bus_message_read_basic(m, 's', &query);
+    if (r < 0) return r;
+    p_sd_bus_message_ref(m);
+    standfit_bus_event event = { .kind = STANDFIT_BUS_RUNNER_MATCH, .call = m, .sender = p_sd_bus_message_get_sender(m),
+                                 .name = query };
+    deliver(bus, &event);
+    return 1;
+}
+
+static int on_runner_run(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)error;
+    standfit_bus *bus = userdata;
+    const char *match = NULL, *action = NULL;
+    int r;
+    if ((r = p_sd_bus_message_read_basic(m, 's', &match)) < 0 || (r = p_sd_bus_message_read_basic(m, 's', &action)) < 0) return r;
+    p_sd_bus_message_ref(m);
+    const char *values[1] = { action };
+    standfit_bus_event event = { .kind = STANDFIT_BUS_RUNNER_RUN, .call = m, .sender = p_sd_bus_message_get_sender(m),
+                                 .name = match, .values = values, .count = 1 };
+    deliver(bus, &event);
+    return 1;
+}
+
+static int on_runner_config(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)error;
+    standfit_bus *bus = userdata;
+    p_sd_bus_message_ref(m);
+    standfit_bus_event event = { .kind = STANDFIT_BUS_RUNNER_CONFIG, .call = m, .sender = p_sd_bus_message_get_sender(m) };
+    deliver(bus, &event);
+    return 1;
+}
+
+/* Actions: none (every match runs by its default action). */
+static int on_runner_actions(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)userdata; (void)error;
+    sd_bus_message *reply = NULL;
+    int r = p_sd_bus_message_new_method_return(m, &reply);
+    if (r < 0) return r;
+    if ((r = p_sd_bus_message_open_container(reply, 'a', "(sss)")) >= 0 && (r = p_sd_bus_message_close_container(reply)) >= 0) {
+        r = p_sd_bus_send(NULL, reply, NULL);
+    }
+    p_sd_bus_message_unref(reply);
+    return r;
+}
+
+static int on_runner_teardown(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)userdata; (void)error;
+    return p_sd_bus_reply_method_return(m, "");
+}
+
+static sd_bus_vtable runner_vtable[7];
+
 /* org.freedesktop.Application. Built once libsystemd is loaded (its first element points at
    libsystemd's format marker); sd-bus keeps the pointer, so it lives for the process. */
 static sd_bus_vtable application_vtable[5];
@@ -222,6 +291,17 @@ static void build_vtable(void) {
     };
     _Static_assert(sizeof table == sizeof application_vtable, "application_vtable's size");
     memcpy(application_vtable, table, sizeof table);
+    const sd_bus_vtable runner[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_METHOD("Match", "s", "a(sssida{sv})", on_runner_match, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("Run", "ss", "", on_runner_run, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("Config", "", "a{sv}", on_runner_config, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("Actions", "", "a(sss)", on_runner_actions, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("Teardown", "", "", on_runner_teardown, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_VTABLE_END
+    };
+    _Static_assert(sizeof runner == sizeof runner_vtable, "runner_vtable's size");
+    memcpy(runner_vtable, runner, sizeof runner);
 }
 
 static int on_notification_signal(sd_bus_message *m, void *userdata, sd_bus_error *error, int invoked) {
@@ -296,8 +376,12 @@ static int on_capabilities(sd_bus_message *m, void *userdata, sd_bus_error *erro
 
 static void free_request(request *q) {
     free(q->error_name); free(q->message); free(q->app_name); free(q->icon); free(q->summary); free(q->body);
-    free(q->desktop_entry);
-    for (size_t i = 0; i < q->action_count * 2; i++) free(q->actions[i]);
+    free(q->desktop_entry); free(q->destination); free(q->path);
+    for (size_t i = 0; i < q->match_count; i++) {
+        free(q->matches[i].id); free(q->matches[i].text); free(q->matches[i].icon); free(q->matches[i].subtext);
+    }
+    free(q->matches);
+    for (char **entry = q->actions; entry != NULL && *entry != NULL; entry++) free(*entry);
     free(q->actions);
     free(q);
 }
@@ -365,6 +449,98 @@ static int send_capabilities(standfit_bus *bus, request *q) {
     return r;
 }
 
+static int on_called(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)error;
+    pending *p = userdata;
+    standfit_bus_event event = { .kind = STANDFIT_BUS_CALLED, .token = p->token };
+    const char *failure = error_text(m);
+    if (failure != NULL) {
+        event.error = -EIO;
+        event.name = failure;
+    }
+    deliver(p->owner, &event);
+    free(p);
+    return 0;
+}
+
+static int send_activate(standfit_bus *bus, request *q) {
+    sd_bus_message *m = NULL;
+    int r = p_sd_bus_message_new_method_call(bus->bus, &m, q->destination, q->path, "org.freedesktop.Application", "Activate");
+    if (r < 0) return r;
+    if ((r = p_sd_bus_message_open_container(m, 'a', "{sv}")) < 0 || (r = p_sd_bus_message_close_container(m)) < 0) {
+        p_sd_bus_message_unref(m);
+        return r;
+    }
+    pending *p = malloc(sizeof *p);
+    if (p == NULL) { p_sd_bus_message_unref(m); return -ENOMEM; }
+    p->owner = bus;
+    p->token = q->token;
+    r = p_sd_bus_call_async(bus->bus, NULL, m, on_called, p, 0);
+    if (r < 0) free(p);
+    p_sd_bus_message_unref(m);
+    return r;
+}
+
+/* Sends the reply to Match: a(sssida{sv}), each with its subtext and no actions. */
+static int send_matches(request *q) {
+    sd_bus_message *reply = NULL;
+    int r = p_sd_bus_message_new_method_return(q->call, &reply);
+    if (r < 0) return r;
+    if ((r = p_sd_bus_message_open_container(reply, 'a', "(sssida{sv})")) < 0) goto done;
+    for (size_t i = 0; i < q->match_count; i++) {
+        match_row *row = &q->matches[i];
+        if ((r = p_sd_bus_message_open_container(reply, 'r', "sssida{sv}")) < 0) goto done;
+        if ((r = p_sd_bus_message_append_basic(reply, 's', row->id)) < 0) goto done;
+        if ((r = p_sd_bus_message_append_basic(reply, 's', row->text)) < 0) goto done;
+        if ((r = p_sd_bus_message_append_basic(reply, 's', row->icon)) < 0) goto done;
+        if ((r = p_sd_bus_message_append_basic(reply, 'i', &row->type)) < 0) goto done;
+        if ((r = p_sd_bus_message_append_basic(reply, 'd', &row->relevance)) < 0) goto done;
+        if ((r = p_sd_bus_message_open_container(reply, 'a', "{sv}")) < 0) goto done;
+        if (row->subtext != NULL && (r = append_string_hint(reply, "subtext", row->subtext)) < 0) goto done;
+        /* An empty list: KRunner shows no action buttons for the match. */
+        if ((r = p_sd_bus_message_open_container(reply, 'e', "sv")) < 0) goto done;
+        if ((r = p_sd_bus_message_append_basic(reply, 's', "actions")) < 0) goto done;
+        if ((r = p_sd_bus_message_open_container(reply, 'v', "as")) < 0) goto done;
+        if ((r = p_sd_bus_message_append_strv(reply, (char *[]){ NULL })) < 0) goto done;
+        if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
+        if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
+        if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
+        if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
+    }
+    if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
+    r = p_sd_bus_send(NULL, reply, NULL);
+done:
+    p_sd_bus_message_unref(reply);
+    return r;
+}
+
+/* Sends the reply to Config: a{sv} with MinLetterCount and TriggerWords. */
+static int send_config(request *q) {
+    sd_bus_message *reply = NULL;
+    int r = p_sd_bus_message_new_method_return(q->call, &reply);
+    if (r < 0) return r;
+    if ((r = p_sd_bus_message_open_container(reply, 'a', "{sv}")) < 0) goto done;
+    if ((r = p_sd_bus_message_open_container(reply, 'e', "sv")) < 0) goto done;
+    if ((r = p_sd_bus_message_append_basic(reply, 's', "MinLetterCount")) < 0) goto done;
+    if ((r = p_sd_bus_message_open_container(reply, 'v', "i")) < 0) goto done;
+    if ((r = p_sd_bus_message_append_basic(reply, 'i', &q->min_letter_count)) < 0) goto done;
+    if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
+    if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
+    if (q->action_count > 0) {
+        if ((r = p_sd_bus_message_open_container(reply, 'e', "sv")) < 0) goto done;
+        if ((r = p_sd_bus_message_append_basic(reply, 's', "TriggerWords")) < 0) goto done;
+        if ((r = p_sd_bus_message_open_container(reply, 'v', "as")) < 0) goto done;
+        if ((r = p_sd_bus_message_append_strv(reply, q->actions)) < 0) goto done;
+        if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
+        if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
+    }
+    if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
+    r = p_sd_bus_send(NULL, reply, NULL);
+done:
+    p_sd_bus_message_unref(reply);
+    return r;
+}
+
 /* Carries out what the server queued, on the bus thread. */
 static void drain(standfit_bus *bus) {
     pthread_mutex_lock(&bus->lock);
@@ -388,6 +564,23 @@ static void drain(standfit_bus *bus) {
             r = send_notify(bus, q);
             if (r < 0) {
                 standfit_bus_event event = { .kind = STANDFIT_BUS_NOTIFIED, .token = q->token, .error = r,
+                                             .name = strerror(-r) };
+                deliver(bus, &event);
+            }
+            break;
+        case REQUEST_REPLY_MATCHES:
+        case REQUEST_REPLY_CONFIG:
+            r = q->kind == REQUEST_REPLY_MATCHES ? send_matches(q) : send_config(q);
+            if (r < 0) {
+                sd_bus_error e = SD_BUS_ERROR_MAKE_CONST("org.freedesktop.DBus.Error.Failed", strerror(-r));
+                p_sd_bus_reply_method_error(q->call, &e);
+            }
+            p_sd_bus_message_unref(q->call);
+            break;
+        case REQUEST_ACTIVATE:
+            r = send_activate(bus, q);
+            if (r < 0) {
+                standfit_bus_event event = { .kind = STANDFIT_BUS_CALLED, .token = q->token, .error = r,
                                              .name = strerror(-r) };
                 deliver(bus, &event);
             }
@@ -468,7 +661,7 @@ static int open_session_bus(sd_bus **out) {
     return p_sd_bus_open_user(out);
 }
 
-standfit_bus *standfit_bus_start(const char *application_id, const char *object_path,
+standfit_bus *standfit_bus_start(const char *application_id, const char *object_path, const char *runner_path,
                                  standfit_bus_handler handler, void *context,
                                  int *error, char *why, size_t why_size) {
     pthread_once(&loaded_once, load_libsystemd);
@@ -501,9 +694,15 @@ standfit_bus *standfit_bus_start(const char *application_id, const char *object_
         snprintf(why, why_size, "cannot make an eventfd (%s)", strerror(-r));
         goto fail;
     }
-    if ((r = p_sd_bus_add_object_vtable(connection, NULL, object_path, "org.freedesktop.Application",
+    if (application_id != NULL &&
+        (r = p_sd_bus_add_object_vtable(connection, NULL, object_path, "org.freedesktop.Application",
                                         application_vtable, bus)) < 0) {
         snprintf(why, why_size, "cannot serve %s (%s)", object_path, strerror(-r));
+        goto fail;
+    }
+    if (application_id != NULL && runner_path != NULL &&
+        (r = p_sd_bus_add_object_vtable(connection, NULL, runner_path, "org.kde.krunner1", runner_vtable, bus)) < 0) {
+        snprintf(why, why_size, "cannot serve %s (%s)", runner_path, strerror(-r));
         goto fail;
     }
     if ((r = p_sd_bus_match_signal(connection, NULL, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
@@ -513,7 +712,8 @@ standfit_bus *standfit_bus_start(const char *application_id, const char *object_
         snprintf(why, why_size, "cannot listen for notification signals (%s)", strerror(-r));
         goto fail;
     }
-    r = p_sd_bus_request_name(connection, application_id, SD_BUS_NAME_REPLACE_EXISTING | SD_BUS_NAME_ALLOW_REPLACEMENT);
+    r = application_id == NULL ? 0
+        : p_sd_bus_request_name(connection, application_id, SD_BUS_NAME_REPLACE_EXISTING | SD_BUS_NAME_ALLOW_REPLACEMENT);
     if (r < 0 && r != -EALREADY) {
         snprintf(why, why_size, r == -EEXIST ? "another process owns %s and does not let it go"
                                              : "the bus refused the name %s (%s)", application_id, strerror(-r));
@@ -538,7 +738,7 @@ static void enqueue(standfit_bus *bus, request *q) {
     if (bus->ended) {
         /* No bus thread to carry it out: a call is released (its caller gets NoReply from the bus),
            an asynchronous request is dropped. The connection itself is freed by stop. */
-        if (q->kind == REQUEST_REPLY) p_sd_bus_message_unref(q->call);
+        if (q->call != NULL) p_sd_bus_message_unref(q->call);
         pthread_mutex_unlock(&bus->lock);
         free_request(q);
         return;
@@ -558,6 +758,40 @@ void standfit_bus_reply(standfit_bus *bus, void *call, const char *error_name, c
     q->call = call;
     q->error_name = copy(error_name);
     q->message = copy(message);
+    enqueue(bus, q);
+}
+
+void standfit_bus_reply_matches(standfit_bus *bus, void *call, size_t count, const char *const *ids,
+                                const char *const *texts, const char *const *icons, const int32_t *types,
+                                const double *relevances, const char *const *subtexts) {
+    request *q = calloc(1, sizeof *q);
+    if (q == NULL) return;
+    q->kind = REQUEST_REPLY_MATCHES;
+    q->call = call;
+    q->matches = calloc(count + 1, sizeof *q->matches);
+    if (q->matches != NULL) {
+        q->match_count = count;
+        for (size_t i = 0; i < count; i++) {
+            q->matches[i] = (match_row){ copy(ids[i]), copy(texts[i]), copy(icons[i] ? icons[i] : ""),
+                                         copy(subtexts[i]), types[i], relevances[i] };
+        }
+    }
+    enqueue(bus, q);
+}
+
+void standfit_bus_reply_runner_config(standfit_bus *bus, void *call, int32_t min_letter_count,
+                                      const char *const *trigger_words, size_t word_count) {
+    request *q = calloc(1, sizeof *q);
+    if (q == NULL) return;
+    q->kind = REQUEST_REPLY_CONFIG;
+    q->call = call;
+    q->min_letter_count = min_letter_count;
+    /* The words as a NULL-terminated list in `actions` (action_count is their number). */
+    q->actions = calloc(word_count + 1, sizeof(char *));
+    if (q->actions != NULL) {
+        q->action_count = word_count;
+        for (size_t i = 0; i < word_count; i++) q->actions[i] = copy(trigger_words[i]);
+    }
     enqueue(bus, q);
 }
 
@@ -582,6 +816,16 @@ void standfit_bus_notify(standfit_bus *bus, uint64_t token, const char *app_name
         q->action_count = action_count;
         for (size_t i = 0; i < action_count * 2; i++) q->actions[i] = copy(actions[i] ? actions[i] : "");
     }
+    enqueue(bus, q);
+}
+
+void standfit_bus_activate(standfit_bus *bus, uint64_t token, const char *application_id, const char *object_path) {
+    request *q = calloc(1, sizeof *q);
+    if (q == NULL) return;
+    q->kind = REQUEST_ACTIVATE;
+    q->token = token;
+    q->destination = copy(application_id);
+    q->path = copy(object_path);
     enqueue(bus, q);
 }
 
@@ -612,7 +856,7 @@ void standfit_bus_stop(standfit_bus *bus) {
     pthread_mutex_unlock(&bus->lock);
     while (q != NULL) {
         request *next = q->next;
-        if (q->kind == REQUEST_REPLY) p_sd_bus_message_unref(q->call);
+        if (q->call != NULL) p_sd_bus_message_unref(q->call);
         free_request(q);
         q = next;
     }

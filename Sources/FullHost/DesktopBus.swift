@@ -32,15 +32,18 @@ final class DesktopBus: @unchecked Sendable {
 
     /// Connects to the session bus and takes the application id; nil when there is no bus, or
     /// the name cannot be had (said at debug level: a machine without a desktop is not an error).
-    static func start(logger: Logger, serving: @escaping @Sendable (() -> Void) -> Void,
-                      lost: @escaping @Sendable () -> Void) -> DesktopBus? {
+    /// Not `owning`, it takes no name and serves nothing: a command's own connection, for a
+    /// notification or a call.
+    static func start(logger: Logger, owning: Bool = true, serving: @escaping @Sendable (() -> Void) -> Void = { $0() },
+                      lost: @escaping @Sendable () -> Void = {}) -> DesktopBus? {
         let bus = DesktopBus(logger: logger, serving: serving, lost: lost)
         var error: Int32 = 0
         var why = [CChar](repeating: 0, count: 512)
         // The bus thread calls back with this object as its context for as long as the process
         // lives (a started connection is never freed), hence the retained reference.
         let context = Unmanaged.passRetained(bus).toOpaque()
-        guard let connection = standfit_bus_start(DesktopInstallation.applicationID, DesktopInstallation.objectPath,
+        guard let connection = standfit_bus_start(owning ? DesktopInstallation.applicationID : nil, DesktopInstallation.objectPath,
+                                                  DesktopInstallation.runnerPath,
                                                   { context, event in
                                                       guard let context, let event else { return }
                                                       Unmanaged<DesktopBus>.fromOpaque(context).takeUnretainedValue().handle(event.pointee)
@@ -52,7 +55,9 @@ final class DesktopBus: @unchecked Sendable {
             return nil
         }
         bus.connection = connection
-        logger.info("On the session bus as \(DesktopInstallation.applicationID) (org.freedesktop.Application at \(DesktopInstallation.objectPath))")
+        if owning {
+            logger.info("On the session bus as \(DesktopInstallation.applicationID) (org.freedesktop.Application at \(DesktopInstallation.objectPath))")
+        }
         return bus
     }
 
@@ -90,11 +95,34 @@ final class DesktopBus: @unchecked Sendable {
             }
         case STANDFIT_BUS_ACTIVATE:
             answer(event.call, from: sender, what: "Activate") { DesktopRequest.activate(bus: $0) }
+        case STANDFIT_BUS_RUNNER_MATCH:
+            let query = event.name.map { String(cString: $0) } ?? ""
+            respond(event.call) { bus, connection, call in
+                let matches = DesktopRequest.runnerMatches(query, bus: bus)
+                withCStrings(matches.map(\.id)) { ids in
+                    withCStrings(matches.map(\.text)) { texts in
+                        withCStrings(matches.map(\.icon)) { icons in
+                            withCStrings(matches.map { $0.subtext ?? "" }) { subtexts in
+                                standfit_bus_reply_matches(connection, call, matches.count, ids, texts, icons,
+                                                           matches.map(\.type), matches.map(\.relevance), subtexts)
+                            }
+                        }
+                    }
+                }
+            }
+        case STANDFIT_BUS_RUNNER_RUN:
+            let match = event.name.map { String(cString: $0) } ?? ""
+            answer(event.call, from: sender, what: "KRunner Run '\(match)'") { DesktopRequest.runnerRun(match, bus: $0) }
+        case STANDFIT_BUS_RUNNER_CONFIG:
+            respond(event.call) { bus, connection, call in
+                let words = DesktopRequest.runnerTriggerWords(bus: bus)
+                withCStrings(words) { standfit_bus_reply_runner_config(connection, call, 3, $0, words.count) }
+            }
         case STANDFIT_BUS_OPEN:
             answer(event.call, from: sender, what: "Open") { _ in
                 .refused(.notSupported, "StandFit opens no files; run one of its quick actions instead ('gapplication list-actions \(DesktopInstallation.applicationID)' lists them).")
             }
-        case STANDFIT_BUS_NOTIFIED, STANDFIT_BUS_CAPABILITIES:
+        case STANDFIT_BUS_NOTIFIED, STANDFIT_BUS_CAPABILITIES, STANDFIT_BUS_CALLED:
             let values = (0..<event.count).compactMap { event.values?[$0].map { String(cString: $0) } }
             let failure = event.error < 0 ? (event.name.map { String(cString: $0) } ?? "the call failed") : nil
             finishCall(token: event.token, id: event.id, values: values, failure: failure)
@@ -176,6 +204,17 @@ final class DesktopBus: @unchecked Sendable {
         return Set(waiter.values)
     }
 
+    /// Asks the application (`org.freedesktop.Application.Activate` on its id, which the bus
+    /// starts when no server owns it) to show its picker: nil when it did, else why not.
+    func activateApplication() -> String? {
+        guard let connection = stopLock.withLock({ self.connection }) else { return "not on the session bus" }
+        let (token, waiter) = beginCall()
+        standfit_bus_activate(connection, token, DesktopInstallation.applicationID, DesktopInstallation.objectPath)
+        // Time for the bus to start a server first.
+        guard wait(waiter, token: token, seconds: 30) else { return "the application did not answer" }
+        return waiter.failure
+    }
+
     /// How many buttons a notification can have here: none where the server shows no actions.
     func buttonLimit() -> Int {
         notificationCapabilities().contains("actions") ? DesktopNotification.buttonLimit : 0
@@ -206,6 +245,16 @@ final class DesktopBus: @unchecked Sendable {
             logger.info("Not shown (\(failure)): \(line)")
         } else {
             logger.info("Notification \(waiter.id): \(line)")
+        }
+    }
+
+    /// Serves one method call whose answer carries data, on a thread of its own: `body` answers it.
+    private func respond(_ call: UnsafeMutableRawPointer?,
+                         _ body: @escaping @Sendable (DesktopBus, OpaquePointer, UnsafeMutableRawPointer) -> Void) {
+        guard let call, let connection = stopLock.withLock({ connection }) ?? stopped else { return }
+        let pointer = UncheckedCall(call: call, connection: connection), serving = serving, bus = self
+        Thread.detachNewThread {
+            serving { body(bus, pointer.connection, pointer.call) }
         }
     }
 

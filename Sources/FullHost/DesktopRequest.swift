@@ -88,14 +88,16 @@ enum DesktopRequest {
     /// `name=value` arguments. Never asks on a terminal: the outcome is shown as a notification,
     /// and a missing value is asked there, its offered values as buttons that run the action
     /// again with the one chosen.
-    static func activateAction(_ key: String, parameters: [NamedArgument], bus: DesktopBus) -> Answer {
+    /// `userInfo`, when given, is used instead of the item's.
+    static func activateAction(_ key: String, parameters: [NamedArgument], userInfo: [String: JSONValue]? = nil,
+                               bus: DesktopBus) -> Answer {
         let logger = bus.logger
         let served = serve { () -> (Answer, DesktopNotification?, needs: String?) in
             do throws(HostError) {
                 let session = try installedSession(logger: logger)
                 let action = try DesktopInstallation.actions(session: session).first { $0.key == key }
                 let outcome = session.run(action?.item.type ?? key, named: parameters,
-                                          userInfo: action.map { $0.item.userInfo.isEmpty ? nil : $0.item.userInfo } ?? nil,
+                                          userInfo: userInfo ?? action.map { $0.item.userInfo.isEmpty ? nil : $0.item.userInfo } ?? nil,
                                           options: Dispatcher.RunOptions())
                 if outcome.status == .unknownType && action == nil {
                     return (.refused(.unknownAction, "StandFit has no action '\(key)'; 'gapplication list-actions \(DesktopInstallation.applicationID)' lists the actions of the installed desktop file, and 'standfit-host list' the quick actions."), nil, nil)
@@ -121,7 +123,7 @@ enum DesktopRequest {
             bus.show(notification) { chosen in
                 // A button carries the id of the value chosen for the missing parameter.
                 guard let needs else { return }
-                _ = activateAction(key, parameters: given + [NamedArgument(name: needs, value: chosen)], bus: bus)
+                _ = activateAction(key, parameters: given + [NamedArgument(name: needs, value: chosen)], userInfo: userInfo, bus: bus)
             }
         }
         return answer
@@ -152,5 +154,44 @@ extension DesktopRequest {
         case nil:
             return .refused(.failed, "The server could not make a request for the picker (out of descriptors or threads); try again.")
         }
+    }
+}
+
+extension DesktopRequest {
+    /// KRunner's `Match`: what the query matches in the installed desktop file's session.
+    static func runnerMatches(_ query: String, bus: DesktopBus) -> [HostSession.RunnerMatch] {
+        let served = serve { () -> [HostSession.RunnerMatch] in
+            do throws(HostError) {
+                return try installedSession(logger: bus.logger).runnerMatches(query)
+            } catch {
+                bus.logger.warning("KRunner Match '\(query)': \(error.message)")
+                return []
+            }
+        }
+        return served?.result ?? []
+    }
+
+    /// KRunner's `Config`: the words a query must start with.
+    static func runnerTriggerWords(bus: DesktopBus) -> [String] {
+        let served = serve { () -> [String] in
+            do throws(HostError) {
+                return try installedSession(logger: bus.logger).runnerTriggerWords()
+            } catch {
+                bus.logger.warning("KRunner Config: \(error.message)")
+                return []
+            }
+        }
+        return served?.result ?? []
+    }
+
+    /// KRunner's `Run`: runs the match as `ActivateAction` would, and shows the outcome.
+    static func runnerRun(_ match: String, bus: DesktopBus) -> Answer {
+        if match.hasPrefix("action:") {
+            return activateAction(String(match.dropFirst("action:".count)), parameters: [], bus: bus)
+        }
+        if match.hasPrefix("phrase:"), let phrase = RunnerPhrase(encoded: String(match.dropFirst("phrase:".count))) {
+            return activateAction(phrase.type, parameters: phrase.named, bus: bus)
+        }
+        return .refused(.unknownAction, "KRunner asked to run '\(match)', which is no match of StandFit's; search again.")
     }
 }

@@ -9,8 +9,53 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export the quick actions for other surfaces.",
-        subcommands: [Desktop.self]
+        subcommands: [Desktop.self, KRunner.self]
     )
+
+    /// `export krunner`: KRunner's plugin file, so that KDE's search runs quick actions.
+    struct KRunner: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "krunner",
+            abstract: "Write KRunner's plugin file, so that KDE's search (Alt+Space) runs quick actions.",
+            discussion: """
+                Without --install the file is printed. --install writes \
+                $XDG_DATA_HOME/krunner/dbusplugins/org.standfit.Host.desktop and the D-Bus \
+                service file that starts the warm server; KRunner then asks the server \
+                (org.kde.krunner1) what a query such as "log 20 squats" matches.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var manifestOptions: ManifestOptions
+
+        @Flag(help: "Install into $XDG_DATA_HOME/krunner/dbusplugins/ with its D-Bus service.")
+        var install = false
+
+        struct Document: Encodable {
+            var status = "ok"
+            var path: String?
+            var service: String?
+            var text: String
+        }
+
+        func run() throws {
+            let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
+            let icon = try DesktopInstallation.entry(session: session, executable: "").icon
+            let text = DesktopInstallation.runnerText(icon: icon)
+            var document = Document(text: text)
+            if install {
+                let (runner, service) = try DesktopInstallation.installRunner(session: session, server: Executable.url.path)
+                (document.path, document.service) = (runner.path, service.path)
+            }
+            if global.json {
+                Output.printJSON(document)
+            } else if let path = document.path, let service = document.service {
+                Console.current.print("Wrote \(path) and \(service).")
+            } else {
+                Console.current.write(text)
+            }
+        }
+    }
 
     struct Desktop: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -19,6 +19,9 @@ struct MenuCommand: ParsableCommand {
     @Option(help: "How many items the menu shows (default: menuLimit in config.json, else 4).")
     var limit: Int?
 
+    @Flag(help: "Show the quick actions as a desktop notification instead, through the application on the session bus (what the desktop file runs).")
+    var notify = false
+
     func validate() throws {
         if let limit, limit < 1 {
             throw ValidationError("--limit must be 1 or more, got \(limit).")
@@ -26,12 +29,13 @@ struct MenuCommand: ParsableCommand {
         if global.json {
             throw ValidationError("menu is interactive and has no --json; use 'standfit-host list --json'.")
         }
-        guard HostRequest.current.stdinIsTerminal, HostRequest.current.stdoutIsTerminal else {
+        guard notify || (HostRequest.current.stdinIsTerminal && HostRequest.current.stdoutIsTerminal) else {
             throw ValidationError("menu needs a terminal on standard input and output; in scripts use 'standfit-host list' to see the actions and 'standfit-host run TYPE' to run one.")
         }
     }
 
     func run() throws {
+        if notify { return try CommandNotification.showPicker(logger: global.logger) }
         let session = try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
         let entries = try session.menu(limit: limit).visible
         guard !entries.isEmpty else {

@@ -33,6 +33,9 @@ struct RunCommand: ParsableCommand {
                                valueName: "json"))
     var userInfoText: String?
 
+    @Flag(help: "Also show the outcome as a desktop notification (what the desktop file's actions run).")
+    var notify = false
+
     var userInfo: [String: JSONValue]? {
         guard let userInfoText, case .object(let values)? = JSONValue(jsonText: userInfoText) else { return nil }
         return values
@@ -55,6 +58,10 @@ struct RunCommand: ParsableCommand {
             }
             named.append(argument)
         }
-        try Output.finish(session.run(type, named: named, userInfo: userInfo, options: interaction.runOptions(global)), global)
+        let outcome = session.run(type, named: named, userInfo: userInfo, options: interaction.runOptions(global))
+        if notify {
+            CommandNotification.show(outcome, session: session, parameters: named, userInfo: userInfo, logger: global.logger)
+        }
+        try Output.finish(outcome, global)
     }
 }

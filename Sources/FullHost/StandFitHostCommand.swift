@@ -121,6 +121,7 @@ extension DynamicCommand.Clear: ReportsJSON { var json: Bool { global.json }; va
 extension DonationsCommand.List: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
 extension DonationsCommand.Clear: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
 extension ExportCommand.Desktop: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+extension ExportCommand.KRunner: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
 extension PluginsCommand.Show: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
 extension PluginsCommand.Rescan: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
 extension PluginsCommand.Check: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }

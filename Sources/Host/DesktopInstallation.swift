@@ -18,6 +18,8 @@ public enum DesktopInstallation {
     public static let applicationID = "org.standfit.Host"
     /// The object path `org.freedesktop.Application` is served at: the id with `.` as `/`.
     public static let objectPath = "/org/standfit/Host"
+    /// The object path `org.kde.krunner1` is served at (the KRunner plugin file names it).
+    public static let runnerPath = "/org/standfit/Host/Runner"
     /// The desktop file id: a `DBusActivatable` entry must be named after the application id.
     public static let fileName = "\(applicationID).desktop"
     /// What earlier versions installed, removed when the file is installed again.
@@ -80,6 +82,40 @@ public enum DesktopInstallation {
         paths.dataDirectory.deletingLastPathComponent()
             .appendingPathComponent("dbus-1/services", isDirectory: true)
             .appendingPathComponent("\(applicationID).service")
+    }
+
+    /// `$XDG_DATA_HOME/krunner/dbusplugins/org.standfit.Host.desktop`, where KRunner finds D-Bus runners.
+    public static func runnerURL(paths: HostPaths) -> URL {
+        paths.dataDirectory.deletingLastPathComponent()
+            .appendingPathComponent("krunner/dbusplugins", isDirectory: true)
+            .appendingPathComponent(fileName)
+    }
+
+    /// KRunner's plugin file for the server's runner: KRunner asks `org.kde.krunner1` at
+    /// `runnerPath` on the application id (the bus starts the server when needed), `Config`
+    /// included (API DBus2).
+    public static func runnerText(icon: String?) -> String {
+        var lines = [
+            "[Desktop Entry]", "Type=Service", "Name=\(applicationName)",
+            "Comment=Quick actions: say what to do, such as \"log 20 squats\"",
+        ]
+        if let icon { lines.append("Icon=\(icon)") }
+        lines += [
+            "X-KDE-ServiceTypes=Plasma/Runner", "X-KDE-PluginInfo-Name=\(applicationID)",
+            "X-KDE-PluginInfo-EnabledByDefault=true", "X-Plasma-API-Minimum-Version=2.0", "X-Plasma-API=DBus2",
+            "X-Plasma-DBusRunner-Service=\(applicationID)", "X-Plasma-DBusRunner-Path=\(runnerPath)",
+            "X-Plasma-Request-Actions-Once=true",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Installs KRunner's plugin file and the D-Bus service file that starts `server` for it.
+    public static func installRunner(session: HostSession, server: String) throws(HostError) -> (runner: URL, service: URL) {
+        let icon = try entry(session: session, executable: "").icon
+        let runner = runnerURL(paths: session.paths), service = serviceURL(paths: session.paths)
+        try write(serviceText(server: server), to: service, what: "D-Bus service file")
+        try write(runnerText(icon: icon), to: runner, what: "KRunner plugin file")
+        return (runner, service)
     }
 
     /// The session's visible items with the keys their desktop actions have: what

@@ -234,6 +234,92 @@ struct DesktopBusTests {
         #expect(Self.serverLog(sandbox).contains("Not shown (The name org.freedesktop.Notifications was not provided by any .service files): Log Exercise: Logged 20 squats\n"))
     }
 
+    @Test("the desktop file's fallback Exec lines: run --notify shows the outcome (cold: values named, no buttons), menu --notify has the bus start the server for the picker",
+          .needs(.dbusDaemon, .python3, .pythonGI))
+    func execFallback() throws {
+        let (sandbox, bus) = try Self.sandboxOnBus()
+        defer { bus.stop() }
+        let record = sandbox.root.appendingPathComponent("notifications.jsonl")
+        #expect(bus.startNotificationServer(record: record))
+        #expect(sandbox.run("run", "--notify", "logexercise", "exercise=squats", "count=20")
+            == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
+        let missing = sandbox.run("run", "--notify", "logexercise")
+        #expect(missing.status == 3)
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        #expect(!sandbox.server.listening())
+        #expect(sandbox.run("menu", "--notify") == ProcessResult(status: 0, stdout: "", stderr: ""))
+        #expect(sandbox.server.listening())
+        #expect(Self.shown(record) == [
+            "Log Exercise | Logged 20 squats | list-add | 1 | org.standfit.Host | ",
+            "Log Exercise | Which exercise? Squats, Push-Ups, Plank, Lunges, Calf Raises, Stretching, Jumping Jacks, Wall Sit, Burpees, Sit-Ups | list-add | 1 | org.standfit.Host | ",
+            "StandFit | Choose a quick action. | list-add | 1 | org.standfit.Host | com-standfit-logexercise=Log Exercise,com-standfit-viewstreak=View Streak — 1 day,com-standfit-viewprogress=View Progress",
+        ])
+    }
+
+    @Test("menu --notify with nothing on the bus to start says how to install it", .needs(.dbusDaemon))
+    func menuNotifyWithoutService() throws {
+        let (sandbox, bus) = try Self.sandboxOnBus()
+        defer { bus.stop() }
+        #expect(sandbox.run("menu", "--notify") == ProcessResult(status: 5, stdout: "", stderr: """
+            standfit-host: error: menu --notify could not reach org.standfit.Host on the session bus (The name org.standfit.Host was \
+            not provided by any .service files); run 'standfit-host export desktop --install' so that the bus can start it, or \
+            'standfit-host menu' in a terminal.
+
+            """))
+    }
+
+    @Test("KRunner: export krunner --install; Match understands phrases and titles, Run runs the match, Config gives the trigger words",
+          .needs(.dbusDaemon, .gdbus, .sqlite3))
+    func krunner() throws {
+        let (sandbox, bus) = try Self.sandboxOnBus()
+        defer { bus.stop() }
+        let plugin = sandbox.dataHome.appendingPathComponent("krunner/dbusplugins/\(Self.applicationID).desktop")
+        let service = sandbox.dataHome.appendingPathComponent("dbus-1/services/\(Self.applicationID).service")
+        #expect(sandbox.run("export", "krunner", "--install")
+            == ProcessResult(status: 0, stdout: "Wrote \(plugin.path) and \(service.path).\n", stderr: ""))
+        #expect(try String(contentsOf: plugin, encoding: .utf8) == """
+            [Desktop Entry]
+            Type=Service
+            Name=StandFit
+            Comment=Quick actions: say what to do, such as "log 20 squats"
+            Icon=list-add
+            X-KDE-ServiceTypes=Plasma/Runner
+            X-KDE-PluginInfo-Name=org.standfit.Host
+            X-KDE-PluginInfo-EnabledByDefault=true
+            X-Plasma-API-Minimum-Version=2.0
+            X-Plasma-API=DBus2
+            X-Plasma-DBusRunner-Service=org.standfit.Host
+            X-Plasma-DBusRunner-Path=/org/standfit/Host/Runner
+
+            """ + "X-Plasma-Request-Actions-Once=true\n")
+        func call(_ method: String, _ arguments: String...) -> ProcessResult {
+            bus.run(.gdbus, ["call", "--session", "--dest", Self.applicationID, "--object-path", "/org/standfit/Host/Runner",
+                             "--method", "org.kde.krunner1.\(method)"] + arguments)
+        }
+        // The bus starts the server for KRunner's first call.
+        #expect(call("Match", "log 20 squats") == ProcessResult(status: 0, stdout: """
+            ([('phrase:{"arguments":{"count":"20","exercise":"squats"},"type":"com.standfit.logexercise"}', \
+            'Log Exercise: count=20 exercise=squats', 'list-add', 100, 1.0, {'subtext': <'StandFit'>, 'actions': <@as []>})],)
+
+            """, stderr: ""))
+        #expect(call("Match", "view") == ProcessResult(status: 0, stdout: """
+            ([('action:com-standfit-viewstreak', 'View Streak', 'emblem-important', 30, 0.80000000000000004, {'subtext': <'StandFit'>, 'actions': <@as []>}), \
+            ('action:com-standfit-viewprogress', 'View Progress', 'x-office-spreadsheet', 30, 0.80000000000000004, {'subtext': <'StandFit'>, 'actions': <@as []>})],)
+
+            """, stderr: ""))
+        #expect(call("Match", "nothing like it").stdout == "(@a(sssida{sv}) [],)\n")
+        #expect(call("Actions").stdout == "(@a(sss) [],)\n")
+        #expect(call("Config").stdout.hasPrefix("({'MinLetterCount': <3>, 'TriggerWords': <['log', "))
+        #expect(call("Run", #"phrase:{"arguments":{"count":"20","exercise":"squats"},"type":"com.standfit.logexercise"}"#, "")
+            == ProcessResult(status: 0, stdout: "()\n", stderr: ""))
+        #expect(call("Run", "action:com-standfit-viewstreak", "").status == 0)
+        #expect(Self.logged(sandbox) == "squats|20\n")
+        #expect(Self.serverLog(sandbox).contains(": handled: Streak: 1 day\n"))
+        let stale = call("Run", "action:no-such-action", "")
+        #expect(stale.status == 1)
+        #expect(stale.stderr.contains("org.standfit.Host.Error.UnknownAction: StandFit has no action 'no-such-action';"))
+    }
+
     @Test("no session bus: the server serves commands and says nothing of D-Bus unless --verbose")
     func noBus() throws {
         for verbose in [false, true] {

@@ -11,7 +11,7 @@ struct RunCommandTests {
     func subcommandHelp() {
         let help = sandbox.run("run", "--help")
         #expect(help.status == 0)
-        #expect(help.stdout.contains("\nUSAGE: standfit-host run [--json]"), "\(help)")
+        #expect(help.stdout.contains("\nUSAGE: standfit-host run [<options>] <type>"), "\(help)")
         // Laid out for the client's terminal width (COLUMNS here, stdout being a pipe), warm too.
         var wide = sandbox
         wide.extraEnvironment["COLUMNS"] = "200"

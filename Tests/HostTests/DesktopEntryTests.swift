@@ -69,15 +69,15 @@ struct DesktopEntryTests {
         try #require(groups.count == 1, "\(file)")
         let argv = try DesktopExecParser.parse(try #require(groups[0]["Exec"]))
         let json = JSONValue.object(source.userInfo).jsonText
-        #expect(argv == [executable, "run", "--user-info", json, "--", text])
-        #expect(argv.count == 6 && JSONValue(jsonText: argv[3]) == .object(source.userInfo))
+        #expect(argv == [executable, "run", "--notify", "--user-info", json, "--", text])
+        #expect(argv.count == 7 && JSONValue(jsonText: argv[4]) == .object(source.userInfo))
         let singleLine = String(String.UnicodeScalarView(text.unicodeScalars.map {
             $0.properties.generalCategory == .control ? " " : $0
         }))
         let title = text.isEmpty ? "" : "\(singleLine) — \(singleLine)"
         #expect(try DesktopExecParser.unescapeString(try #require(groups[0]["Name"])) == title)
         let main = try #require(try DesktopFile(parsing: file)["Desktop Entry"])
-        #expect(try DesktopExecParser.parse(try #require(main["Exec"])) == [executable, "menu"])
+        #expect(try DesktopExecParser.parse(try #require(main["Exec"])) == [executable, "menu", "--notify"])
         #expect(try DesktopExecParser.unescapeString(try #require(main["Name"])) == singleLine)
     }
 
@@ -129,7 +129,7 @@ struct DesktopEntryTests {
         #expect(file["Desktop Action action"]?["Icon"] == nil)
     }
 
-    @Test("the exported entry: menu in a terminal, one action per item in order", .needs(.desktopFileValidate))
+    @Test("the exported entry: no terminal, the picker and outcomes as notifications, one action per item in order", .needs(.desktopFileValidate))
     func exportShape() throws {
         let items = [
             ShortcutItem(type: "com.standfit.logexercise", title: "Log Exercise", icon: "figure.strengthtraining.functional"),
@@ -144,24 +144,24 @@ struct DesktopEntryTests {
             Version=1.4
             Name=StandFit
             Icon=emoji-activities
-            Exec=/usr/bin/standfit-host menu
-            Terminal=true
+            Exec=/usr/bin/standfit-host menu --notify
+            Terminal=false
             Categories=Utility;
             Actions=com-standfit-logexercise;com-standfit-logexercise-2;com-example-unknown-icon;
 
             [Desktop Action com-standfit-logexercise]
             Name=Log Exercise
             Icon=emoji-activities
-            Exec=/usr/bin/standfit-host run -- com.standfit.logexercise
+            Exec=/usr/bin/standfit-host run --notify -- com.standfit.logexercise
 
             [Desktop Action com-standfit-logexercise-2]
             Name=Log Squats (last) — 20 reps
             Icon=edit-undo
-            Exec=/usr/bin/standfit-host run --user-info "{\\\\"count\\\\":20,\\\\"exercise\\\\":\\\\"squats\\\\"}" -- com.standfit.logexercise
+            Exec=/usr/bin/standfit-host run --notify --user-info "{\\\\"count\\\\":20,\\\\"exercise\\\\":\\\\"squats\\\\"}" -- com.standfit.logexercise
 
             [Desktop Action com-example-unknown-icon]
             Name=Other
-            Exec=/usr/bin/standfit-host run -- com.example.unknown-icon
+            Exec=/usr/bin/standfit-host run --notify -- com.example.unknown-icon
 
             """)
         #expect(try validate(text) == ProcessResult(status: 0, stdout: "", stderr: ""))
@@ -179,9 +179,9 @@ struct DesktopEntryTests {
         #expect(try validate(text) == ProcessResult(status: 0, stdout: "", stderr: ""), "\(text)")
         let group = try #require(try actionGroups(text).first)
         let argv = try DesktopExecParser.parse(try #require(group["Exec"]))
-        #expect(argv.count == 6)
-        #expect(argv[5] == "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\u{FFFD}e")
-        #expect(JSONValue(jsonText: argv[3]) == .object(item.userInfo))
+        #expect(argv.count == 7)
+        #expect(argv[6] == "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\u{FFFD}e")
+        #expect(JSONValue(jsonText: argv[4]) == .object(item.userInfo))
         #expect(try DesktopExecParser.unescapeString(try #require(group["Name"])) == "a b c d e")
     }
 

@@ -46,6 +46,16 @@ typedef enum standfit_bus_event_kind {
     /* ActivateAction's parameter was not an a{sv} of basic values: `name` says what it was.
        Answered by the bus thread already (org.freedesktop.DBus.Error.InvalidArgs). */
     STANDFIT_BUS_REFUSED = 9,
+    /* A call made with standfit_bus_activate answered: `token` is the caller's; `error` < 0 and
+       `name` the error's message when it failed. */
+    STANDFIT_BUS_CALLED = 10,
+    /* org.kde.krunner1.Match: `name` is the query. Answer `call` with standfit_bus_reply_matches. */
+    STANDFIT_BUS_RUNNER_MATCH = 11,
+    /* org.kde.krunner1.Run: `name` is the match id, `values[0]` the action id ("" for the
+       default). Answer `call` with standfit_bus_reply. */
+    STANDFIT_BUS_RUNNER_RUN = 12,
+    /* org.kde.krunner1.Config. Answer `call` with standfit_bus_reply_runner_config. */
+    STANDFIT_BUS_RUNNER_CONFIG = 13,
 } standfit_bus_event_kind;
 
 /* One event. Every pointer is valid only during the callback; copy what you keep. */
@@ -72,15 +82,28 @@ typedef void (*standfit_bus_handler)(void *context, const standfit_bus_event *ev
    starter's bus when D-Bus started this process), serves org.freedesktop.Application at
    `object_path`, asks for `application_id` (replacing an earlier owner that allows it, and
    allowing a later one to replace it), and starts the bus thread, which calls `handler` with
-   `context`. Returns the connection, or NULL with `*error` a negative errno and `why` (of
+   `context`. With `runner_path` not NULL it also serves org.kde.krunner1 there (Actions and
+   Teardown are answered here: no actions, nothing to tear down). With `application_id` NULL it
+   serves and owns nothing: a client's connection, for notifications and calls. Returns the connection, or NULL with `*error` a negative errno and `why` (of
    `why_size` bytes) a short sentence fragment: no libsystemd, no session bus, the name refused. */
-standfit_bus *standfit_bus_start(const char *application_id, const char *object_path,
+standfit_bus *standfit_bus_start(const char *application_id, const char *object_path, const char *runner_path,
                                  standfit_bus_handler handler, void *context,
                                  int *error, char *why, size_t why_size);
 
 /* Answers method call `call` (from an event), from any thread: success when `error_name` is
    NULL, else that D-Bus error with `message`. Each call is answered exactly once. */
 void standfit_bus_reply(standfit_bus *bus, void *call, const char *error_name, const char *message);
+
+/* Answers a STANDFIT_BUS_RUNNER_MATCH call with `count` matches (krunner1's a(sssida{sv})): each
+   an id, a text, an icon name, a type (KRunner's: 100 exact, 30 possible, …), a relevance from 0
+   to 1 and a subtext (NULL for none); no actions. From any thread, once. */
+void standfit_bus_reply_matches(standfit_bus *bus, void *call, size_t count, const char *const *ids,
+                                const char *const *texts, const char *const *icons, const int32_t *types,
+                                const double *relevances, const char *const *subtexts);
+
+/* Answers a STANDFIT_BUS_RUNNER_CONFIG call: MinLetterCount and `word_count` TriggerWords. */
+void standfit_bus_reply_runner_config(standfit_bus *bus, void *call, int32_t min_letter_count,
+                                      const char *const *trigger_words, size_t word_count);
 
 /* Asks org.freedesktop.Notifications.Notify, from any thread; the answer comes as a
    STANDFIT_BUS_NOTIFIED event with `token`. `actions` holds `action_count` pairs (key, label),
@@ -93,6 +116,10 @@ void standfit_bus_notify(standfit_bus *bus, uint64_t token, const char *app_name
 /* Asks org.freedesktop.Notifications.GetCapabilities, from any thread; the answer comes as a
    STANDFIT_BUS_CAPABILITIES event with `token`. */
 void standfit_bus_capabilities(standfit_bus *bus, uint64_t token);
+
+/* Calls org.freedesktop.Application.Activate on `application_id` at `object_path`, from any
+   thread, letting the bus start it; the answer comes as a STANDFIT_BUS_CALLED event with `token`. */
+void standfit_bus_activate(standfit_bus *bus, uint64_t token, const char *application_id, const char *object_path);
 
 /* Stops the bus thread (method calls not yet answered get an error), releases the name and
    closes the connection. No event is delivered after it returns. From any thread but the bus

@@ -81,7 +81,7 @@ public struct DesktopNotification: Sendable, Equatable {
     }
 
     /// An item's name as the desktop file has it: the title, and the subtitle after a dash.
-    static func name(of item: ShortcutItem) -> String {
+    public static func name(of item: ShortcutItem) -> String {
         guard let subtitle = item.subtitle, !subtitle.isEmpty else { return item.title }
         return "\(item.title) — \(subtitle)"
     }

@@ -1,0 +1,50 @@
+import Foundation
+import HostModel
+import HostSurfaces
+import Logging
+import StandFitHost
+
+/// `run --notify` and `menu --notify`: what the desktop file's Exec lines run where a launcher
+/// does not honour D-Bus activation, with no terminal to print to.
+enum CommandNotification {
+    /// Shows a run's outcome as a notification, as `ActivateAction` does. In the warm server
+    /// it goes through the server's own bus connection, and a missing value's buttons run the
+    /// action again with the value pressed; run cold, the command's own connection shows it
+    /// without buttons (the values are named in the text), since the command ends at once.
+    static func show(_ outcome: Outcome, session: HostSession, parameters: [NamedArgument],
+                     userInfo: [String: JSONValue]?, logger: Logger) {
+        let items = ((try? session.menu().visible.map(\.item)) ?? []) + session.staticItems
+        let item = items.first { $0.type == outcome.type && $0.userInfo == (userInfo ?? [:]) }
+            ?? items.first { $0.type == outcome.type }
+        let asks = outcome.needsValue != nil && !(outcome.offered ?? []).isEmpty
+        if let bus = WarmServer.running?.bus {
+            let notification = DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon,
+                                                           buttons: asks ? bus.buttonLimit() : 0)
+            let needs = outcome.needsValue, type = outcome.type
+            bus.show(notification) { chosen in
+                guard let needs else { return }
+                _ = DesktopRequest.activateAction(type, parameters: parameters + [NamedArgument(name: needs, value: chosen)],
+                                                  userInfo: userInfo, bus: bus)
+            }
+            return
+        }
+        guard let bus = DesktopBus.start(logger: logger, owning: false) else {
+            Output.printError("warning: --notify shows nothing here: there is no session bus (see --verbose); the outcome is printed only.")
+            return
+        }
+        defer { bus.stop() }
+        bus.show(DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon, buttons: 0))
+    }
+
+    /// Asks the application on the session bus to show its picker (`Activate`), starting the
+    /// server through the bus when none runs.
+    static func showPicker(logger: Logger) throws(HostError) {
+        guard let bus = DesktopBus.start(logger: logger, owning: false) else {
+            throw HostError(.configInvalid, "menu --notify needs a session bus, and there is none (DBUS_SESSION_BUS_ADDRESS); run 'standfit-host menu' in a terminal instead.")
+        }
+        defer { bus.stop() }
+        if let failure = bus.activateApplication() {
+            throw HostError(.configInvalid, "menu --notify could not reach \(DesktopInstallation.applicationID) on the session bus (\(failure)); run 'standfit-host export desktop --install' so that the bus can start it, or 'standfit-host menu' in a terminal.")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import HostModel
+import HostIntents
+import HostSurfaces
+
+/// KRunner (`org.kde.krunner1`): what a typed query matches, for the desktop's search.
+extension HostSession {
+    /// One match, in KRunner's terms.
+    public struct RunnerMatch: Sendable, Equatable {
+        /// What `Run` is given back: `phrase:` and the JSON of the type and arguments a phrase
+        /// gave, or `action:` and a desktop action key.
+        public var id: String
+        public var text: String
+        public var icon: String
+        /// KRunner's match type: 100 exact, 30 possible.
+        public var type: Int32
+        public var relevance: Double
+        public var subtext: String?
+
+        public static let exact: Int32 = 100
+        public static let possible: Int32 = 30
+    }
+
+    /// What `query` matches: what the actions' phrases understand of it ("log 20 squats"), as
+    /// exact matches, then the visible quick actions whose name holds every word of it, as
+    /// possible matches (those whose name starts with it ranked higher).
+    public func runnerMatches(_ query: String) throws(HostError) -> [RunnerMatch] {
+        let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return [] }
+        let plugins = plugins
+        let actions = try DesktopInstallation.actions(session: self)
+        let icon = { (type: String) in
+            IconCatalog.themeName(for: actions.first { $0.item.type == type }?.item.icon
+                                  ?? self.staticItems.first { $0.type == type }?.icon) ?? DesktopEntry.fallbackIcon
+        }
+        let matcher = PhraseMatcher(actions: plugins.registry.actions, language: language,
+                                    entity: { plugins.entity($1, of: $0) }, query: plugins.calls.query)
+        var matches = matcher.matches(trimmed).map { match in
+            RunnerMatch(id: "phrase:" + RunnerPhrase(type: match.type, arguments: match.arguments).encoded,
+                        text: match.summary, icon: icon(match.type), type: RunnerMatch.exact, relevance: 1,
+                        subtext: DesktopInstallation.applicationName)
+        }
+        let words = trimmed.lowercased().split(whereSeparator: \.isWhitespace)
+        for (key, item) in actions {
+            let name = DesktopNotification.name(of: item)
+            let folded = name.lowercased()
+            guard words.allSatisfy({ folded.contains($0) }) else { continue }
+            matches.append(RunnerMatch(id: "action:" + key, text: name, icon: icon(item.type), type: RunnerMatch.possible,
+                                       relevance: folded.hasPrefix(trimmed.lowercased()) ? 0.8 : 0.6,
+                                       subtext: DesktopInstallation.applicationName))
+        }
+        return matches
+    }
+
+    /// The words a query must start with for KRunner to ask: the first word of every phrase
+    /// in the session's language and of every visible action's title, lowercased, once each.
+    public func runnerTriggerWords() throws(HostError) -> [String] {
+        let phrases = plugins.registry.actions.flatMap(\.phrases).filter { $0.applies(to: language) }.map(\.template)
+        let titles = try DesktopInstallation.actions(session: self).map(\.item.title)
+        var seen = Set<String>()
+        return (phrases + titles).compactMap { text in
+            guard let word = text.lowercased().split(whereSeparator: \.isWhitespace).first.map(String.init),
+                  !word.hasPrefix("{"), seen.insert(word).inserted else { return nil }
+            return word
+        }
+    }
+}
+
+/// A phrase match as KRunner carries it between `Match` and `Run`.
+public struct RunnerPhrase: Codable, Sendable, Equatable {
+    public var type: String
+    public var arguments: [String: String]
+
+    public init(type: String, arguments: [NamedArgument]) {
+        self.type = type
+        self.arguments = Dictionary(arguments.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+
+    public init?(encoded: String) {
+        guard let value = try? JSONDecoder().decode(RunnerPhrase.self, from: Data(encoded.utf8)) else { return nil }
+        self = value
+    }
+
+    public var encoded: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    public var named: [NamedArgument] { arguments.sorted { $0.key < $1.key }.map { NamedArgument(name: $0.key, value: $0.value) } }
+}
