@@ -103,6 +103,7 @@ typedef struct pending {
 static char *copy(const char *text) { return text == NULL ? NULL : strdup(text); }
 
 static void deliver(standfit_bus *bus, standfit_bus_event *event) {
+    event->bus = bus;
     bus->handler(bus->context, event);
 }
 
@@ -611,7 +612,11 @@ static void *bus_thread(void *argument) {
         int stopping = bus->stopping;
         int queued = bus->first != NULL;
         pthread_mutex_unlock(&bus->lock);
-        if (stopping) break;
+        if (stopping) {
+            /* Answers queued before the stop still go out (stop flushes them). */
+            drain(bus);
+            break;
+        }
         if (queued) continue;
         struct pollfd fds[2] = {
             { .fd = p_sd_bus_get_fd(bus->bus), .events = (short)p_sd_bus_get_events(bus->bus) },
@@ -667,7 +672,8 @@ standfit_bus *standfit_bus_start(const char *application_id, const char *object_
     pthread_once(&loaded_once, load_libsystemd);
     if (!loaded) {
         *error = -ENOENT;
-        snprintf(why, why_size, "libsystemd.so.0 (sd-bus) cannot be loaded: %s", dlerror() ? dlerror() : "not found");
+        const char *reason = dlerror();
+        snprintf(why, why_size, "libsystemd.so.0 (sd-bus) cannot be loaded: %s", reason ? reason : "not found");
         return NULL;
     }
     sd_bus *connection = NULL;
@@ -737,9 +743,13 @@ static void enqueue(standfit_bus *bus, request *q) {
     pthread_mutex_lock(&bus->lock);
     if (bus->ended) {
         /* No bus thread to carry it out: a call is released (its caller gets NoReply from the bus),
-           an asynchronous request is dropped. The connection itself is freed by stop. */
+           and an asynchronous request fails at once. The connection itself is freed by stop. */
         if (q->call != NULL) p_sd_bus_message_unref(q->call);
         pthread_mutex_unlock(&bus->lock);
+        standfit_bus_event event = { .token = q->token, .error = -ENOTCONN, .name = "the connection to the session bus has ended" };
+        event.kind = q->kind == REQUEST_NOTIFY ? STANDFIT_BUS_NOTIFIED
+                   : q->kind == REQUEST_CAPABILITIES ? STANDFIT_BUS_CAPABILITIES : STANDFIT_BUS_CALLED;
+        if (q->kind == REQUEST_NOTIFY || q->kind == REQUEST_CAPABILITIES || q->kind == REQUEST_ACTIVATE) deliver(bus, &event);
         free_request(q);
         return;
     }
@@ -849,15 +859,17 @@ void standfit_bus_stop(standfit_bus *bus) {
     bus->ended = 1;
     request *q = bus->first;
     bus->first = bus->last = NULL;
-    /* Closing the connection releases the name; calls still held by the server are released
-       when it answers them (enqueue), after which the connection's memory goes. The struct
-       itself is kept: an answer may still arrive from another thread. */
-    p_sd_bus_flush_close_unref(bus->bus);
-    pthread_mutex_unlock(&bus->lock);
+    /* Every message holds a reference on the connection that is not atomic: releases happen
+       under the lock, as enqueue's do. */
     while (q != NULL) {
         request *next = q->next;
         if (q->call != NULL) p_sd_bus_message_unref(q->call);
         free_request(q);
         q = next;
     }
+    /* Closing the connection releases the name; calls still held by the server are released
+       when it answers them (enqueue), after which the connection's memory goes. The struct
+       itself is kept: an answer may still arrive from another thread. */
+    p_sd_bus_flush_close_unref(bus->bus);
+    pthread_mutex_unlock(&bus->lock);
 }

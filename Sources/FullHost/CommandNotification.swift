@@ -23,15 +23,13 @@ enum CommandNotification {
             let needs = outcome.needsValue, type = outcome.type
             bus.show(notification) { chosen in
                 guard let needs else { return }
-                _ = DesktopRequest.activateAction(type, parameters: parameters + [NamedArgument(name: needs, value: chosen)],
-                                                  userInfo: userInfo, bus: bus)
+                _ = DesktopRequest.activateAction(.type(type, userInfo: userInfo),
+                                                  parameters: parameters + [NamedArgument(name: needs, value: chosen)], bus: bus)
             }
             return
         }
-        guard let bus = DesktopBus.start(logger: logger, owning: false) else {
-            Output.printError("warning: --notify shows nothing here: there is no session bus (see --verbose); the outcome is printed only.")
-            return
-        }
+        // No bus: the outcome is printed only, and --verbose says why nothing was shown.
+        guard let bus = DesktopBus.start(logger: logger, owning: false) else { return }
         defer { bus.stop() }
         bus.show(DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon, buttons: 0))
     }

@@ -13,20 +13,27 @@ import StandFitHost
 /// The connection and its thread are `CDesktopBus`'s; each method call is served on a thread of
 /// its own as a request of the desktop's (`DesktopRequest`), and answered when it is done.
 ///
-/// Rationale for `@unchecked Sendable`: `connection` is set once in `start`, before the bus thread
-/// delivers anything, and cleared only by `stop`; the rest is set in `init`.
+/// Rationale for `@unchecked Sendable`: `connection` is behind `stopLock`, the
+/// calls waited for and the buttons shown behind `calls`; the rest is set in `init`. Method calls
+/// are answered on the connection their event names, which the bus thread may deliver before
+/// `start` has stored it.
 final class DesktopBus: @unchecked Sendable {
     private var connection: OpaquePointer?
     let logger: Logger
-    /// Runs a request of the desktop's as one of the server's requests (counted, so the server
-    /// neither exits nor counts as idle meanwhile).
-    private let serving: @Sendable (() -> Void) -> Void
+    /// How the server counts a request of the desktop's: begun on the bus thread before its own
+    /// thread starts, ended when it is done (so the server neither exits nor counts as idle meanwhile).
+    struct Activity: Sendable {
+        var begin: @Sendable () -> Void
+        var end: @Sendable () -> Void
+        static let uncounted = Activity(begin: {}, end: {})
+    }
+    private let activity: Activity
     /// The connection ended under the server (the bus went away).
     private let lost: @Sendable () -> Void
 
-    private init(logger: Logger, serving: @escaping @Sendable (() -> Void) -> Void, lost: @escaping @Sendable () -> Void) {
+    private init(logger: Logger, activity: Activity, lost: @escaping @Sendable () -> Void) {
         self.logger = logger
-        self.serving = serving
+        self.activity = activity
         self.lost = lost
     }
 
@@ -34,9 +41,9 @@ final class DesktopBus: @unchecked Sendable {
     /// the name cannot be had (said at debug level: a machine without a desktop is not an error).
     /// Not `owning`, it takes no name and serves nothing: a command's own connection, for a
     /// notification or a call.
-    static func start(logger: Logger, owning: Bool = true, serving: @escaping @Sendable (() -> Void) -> Void = { $0() },
+    static func start(logger: Logger, owning: Bool = true, activity: Activity = .uncounted,
                       lost: @escaping @Sendable () -> Void = {}) -> DesktopBus? {
-        let bus = DesktopBus(logger: logger, serving: serving, lost: lost)
+        let bus = DesktopBus(logger: logger, activity: activity, lost: lost)
         var error: Int32 = 0
         var why = [CChar](repeating: 0, count: 512)
         // The bus thread calls back with this object as its context for as long as the process
@@ -54,7 +61,7 @@ final class DesktopBus: @unchecked Sendable {
             logger.debug("Not on the session bus: \(reason); the desktop front door is closed (commands are not affected).")
             return nil
         }
-        bus.connection = connection
+        bus.stopLock.withLock { bus.connection = connection }
         if owning {
             logger.info("On the session bus as \(DesktopInstallation.applicationID) (org.freedesktop.Application at \(DesktopInstallation.objectPath))")
         }
@@ -62,24 +69,30 @@ final class DesktopBus: @unchecked Sendable {
     }
 
     private let stopLock = NSLock()
-    /// The connection once stopped: calls delivered before the stop are still answered to it.
-    private var stopped: OpaquePointer?
 
     /// Leaves the bus: the name is released and the connection closed. Calls still being served
     /// are released unanswered (their callers get the bus's NoReply).
     func stop() {
         guard let connection = stopLock.withLock({ () -> OpaquePointer? in
-            defer {
-                stopped = self.connection
-                self.connection = nil
-            }
-            return self.connection
+            guard let connection = self.connection else { return nil }
+            self.connection = nil
+            return connection
         }) else { return }
         standfit_bus_stop(connection)
+        // Calls still waited for get no answer now: their waiters are let go at once.
+        let abandoned = calls.withLock { () -> [Waiter] in
+            defer { waiting.removeAll() }
+            return Array(waiting.values)
+        }
+        for waiter in abandoned {
+            waiter.failure = "the server left the session bus"
+            waiter.done.signal()
+        }
     }
 
     /// One event from the bus thread; long work goes to a thread of its own.
     private func handle(_ event: standfit_bus_event) {
+        let connection = event.bus
         let sender = event.sender.map { String(cString: $0) } ?? "?"
         switch event.kind {
         case STANDFIT_BUS_ACTIVATE_ACTION:
@@ -90,14 +103,14 @@ final class DesktopBus: @unchecked Sendable {
                 parameters.append(NamedArgument(name: String(cString: key), value: String(cString: value)))
             }
             let arguments = parameters
-            answer(event.call, from: sender, what: "ActivateAction '\(name)'") { bus in
-                DesktopRequest.activateAction(name, parameters: arguments, bus: bus)
+            answer(event.call, on: connection, from: sender, what: "ActivateAction '\(name)'") { bus in
+                DesktopRequest.activateAction(.key(name), parameters: arguments, bus: bus)
             }
         case STANDFIT_BUS_ACTIVATE:
-            answer(event.call, from: sender, what: "Activate") { DesktopRequest.activate(bus: $0) }
+            answer(event.call, on: connection, from: sender, what: "Activate") { DesktopRequest.activate(bus: $0) }
         case STANDFIT_BUS_RUNNER_MATCH:
             let query = event.name.map { String(cString: $0) } ?? ""
-            respond(event.call) { bus, connection, call in
+            respond(event.call, on: connection) { bus, connection, call in
                 let matches = DesktopRequest.runnerMatches(query, bus: bus)
                 withCStrings(matches.map(\.id)) { ids in
                     withCStrings(matches.map(\.text)) { texts in
@@ -112,14 +125,14 @@ final class DesktopBus: @unchecked Sendable {
             }
         case STANDFIT_BUS_RUNNER_RUN:
             let match = event.name.map { String(cString: $0) } ?? ""
-            answer(event.call, from: sender, what: "KRunner Run '\(match)'") { DesktopRequest.runnerRun(match, bus: $0) }
+            answer(event.call, on: connection, from: sender, what: "KRunner Run '\(match)'") { DesktopRequest.runnerRun(match, bus: $0) }
         case STANDFIT_BUS_RUNNER_CONFIG:
-            respond(event.call) { bus, connection, call in
+            respond(event.call, on: connection) { bus, connection, call in
                 let words = DesktopRequest.runnerTriggerWords(bus: bus)
                 withCStrings(words) { standfit_bus_reply_runner_config(connection, call, 3, $0, words.count) }
             }
         case STANDFIT_BUS_OPEN:
-            answer(event.call, from: sender, what: "Open") { _ in
+            answer(event.call, on: connection, from: sender, what: "Open") { _ in
                 .refused(.notSupported, "StandFit opens no files; run one of its quick actions instead ('gapplication list-actions \(DesktopInstallation.applicationID)' lists them).")
             }
         case STANDFIT_BUS_NOTIFIED, STANDFIT_BUS_CAPABILITIES, STANDFIT_BUS_CALLED:
@@ -130,8 +143,12 @@ final class DesktopBus: @unchecked Sendable {
             let key = event.name.map { String(cString: $0) } ?? ""
             guard let chosen = calls.withLock({ pressed.removeValue(forKey: event.id) }) else { return }
             logger.info("Notification \(event.id): '\(key)' chosen")
-            let serving = serving
-            Thread.detachNewThread { serving { chosen(key) } }
+            let activity = activity
+            activity.begin()
+            Thread.detachNewThread {
+                chosen(key)
+                activity.end()
+            }
         case STANDFIT_BUS_NOTIFICATION_CLOSED:
             calls.withLock { _ = pressed.removeValue(forKey: event.id) }
         case STANDFIT_BUS_REFUSED:
@@ -249,25 +266,28 @@ final class DesktopBus: @unchecked Sendable {
     }
 
     /// Serves one method call whose answer carries data, on a thread of its own: `body` answers it.
-    private func respond(_ call: UnsafeMutableRawPointer?,
+    private func respond(_ call: UnsafeMutableRawPointer?, on connection: OpaquePointer?,
                          _ body: @escaping @Sendable (DesktopBus, OpaquePointer, UnsafeMutableRawPointer) -> Void) {
-        guard let call, let connection = stopLock.withLock({ connection }) ?? stopped else { return }
-        let pointer = UncheckedCall(call: call, connection: connection), serving = serving, bus = self
+        guard let call, let connection else { return }
+        let pointer = UncheckedCall(call: call, connection: connection), activity = activity, bus = self
+        activity.begin()
         Thread.detachNewThread {
-            serving { body(bus, pointer.connection, pointer.call) }
+            body(bus, pointer.connection, pointer.call)
+            activity.end()
         }
     }
 
     /// Serves one method call on a thread of its own and answers it.
-    private func answer(_ call: UnsafeMutableRawPointer?, from sender: String, what: String,
+    private func answer(_ call: UnsafeMutableRawPointer?, on connection: OpaquePointer?, from sender: String, what: String,
                         _ body: @escaping @Sendable (DesktopBus) -> DesktopRequest.Answer) {
-        // A connection that was stopped meanwhile still takes the answer (its memory is kept).
-        guard let call, let connection = stopLock.withLock({ connection }) ?? stopped else { return }
-        let logger = logger, serving = serving, bus = self
+        // A connection stopped meanwhile still takes the answer (its memory is kept).
+        guard let call, let connection else { return }
+        let logger = logger, activity = activity, bus = self
         let pointer = UncheckedCall(call: call, connection: connection)
+        activity.begin()
         Thread.detachNewThread {
-            var answer = DesktopRequest.Answer.done("")
-            serving { answer = body(bus) }
+            defer { activity.end() }
+            let answer = body(bus)
             switch answer {
             case .done(let summary):
                 logger.info("\(what) from \(sender): \(summary)")

@@ -82,25 +82,49 @@ enum DesktopRequest {
         return try DesktopInstallation.session(for: record, from: session)
     }
 
-    /// `ActivateAction(key, parameters)`: runs the quick action whose desktop action key is
-    /// `key` in the installed desktop file's menu (made with the options it was installed
-    /// with), or, as `run` resolves types, the type `key` names; with `parameters` as its
-    /// `name=value` arguments. Never asks on a terminal: the outcome is shown as a notification,
-    /// and a missing value is asked there, its offered values as buttons that run the action
-    /// again with the one chosen.
-    /// `userInfo`, when given, is used instead of the item's.
-    static func activateAction(_ key: String, parameters: [NamedArgument], userInfo: [String: JSONValue]? = nil,
-                               bus: DesktopBus) -> Answer {
+    /// What the desktop asks to run.
+    enum Target: Sendable {
+        /// A desktop action key of the installed file's menu (`ActivateAction`, a picker button)
+        /// or, when no action has that key, a type as `run` resolves it.
+        case key(String)
+        /// A type with the userInfo of the item it came from (a phrase KRunner matched, a
+        /// `run --notify` whose missing value was chosen).
+        case type(String, userInfo: [String: JSONValue]?)
+
+        var name: String {
+            switch self {
+            case .key(let key): key
+            case .type(let type, _): type
+            }
+        }
+    }
+
+    /// `ActivateAction(key, parameters)` and what else runs an action from the desktop: runs
+    /// `target` in the installed desktop file's session (the options it was installed with),
+    /// with `parameters` as its `name=value` arguments. Never asks on a terminal: the outcome is
+    /// shown as a notification, and a missing value is asked there, its offered values as
+    /// buttons that run the action again with the one chosen.
+    static func activateAction(_ target: Target, parameters: [NamedArgument], bus: DesktopBus) -> Answer {
         let logger = bus.logger
         let served = serve { () -> (Answer, DesktopNotification?, needs: String?) in
             do throws(HostError) {
                 let session = try installedSession(logger: logger)
-                let action = try DesktopInstallation.actions(session: session).first { $0.key == key }
-                let outcome = session.run(action?.item.type ?? key, named: parameters,
-                                          userInfo: userInfo ?? action.map { $0.item.userInfo.isEmpty ? nil : $0.item.userInfo } ?? nil,
-                                          options: Dispatcher.RunOptions())
-                if outcome.status == .unknownType && action == nil {
-                    return (.refused(.unknownAction, "StandFit has no action '\(key)'; 'gapplication list-actions \(DesktopInstallation.applicationID)' lists the actions of the installed desktop file, and 'standfit-host list' the quick actions."), nil, nil)
+                var action: (key: String, item: ShortcutItem)?
+                let type: String, userInfo: [String: JSONValue]?
+                switch target {
+                case .key(let key):
+                    action = try DesktopInstallation.actions(session: session).first { $0.key == key }
+                    type = action?.item.type ?? key
+                    userInfo = action.flatMap { $0.item.userInfo.isEmpty ? nil : $0.item.userInfo }
+                case .type(let named, let info):
+                    (type, userInfo) = (named, info)
+                }
+                let outcome = session.run(type, named: parameters, userInfo: userInfo, options: Dispatcher.RunOptions())
+                if case .key(let key) = target, outcome.status == .unknownType, action == nil {
+                    let message = "StandFit has no action '\(key)'; 'gapplication list-actions \(DesktopInstallation.applicationID)' lists the actions of the installed desktop file, and 'standfit-host list' the quick actions."
+                    return (.refused(.unknownAction, message),
+                            DesktopNotification(summary: DesktopInstallation.applicationName, body: message,
+                                                icon: DesktopEntry.fallbackIcon, urgency: .critical), nil)
                 }
                 let item = action?.item ?? session.staticItems.first { $0.type == outcome.type }
                 let buttons = outcome.needsValue != nil && !(outcome.offered ?? []).isEmpty ? bus.buttonLimit() : 0
@@ -114,16 +138,15 @@ enum DesktopRequest {
             }
         }
         guard let served else {
-            return .refused(.failed, "The server could not make a request for the action (out of descriptors or threads); try again, or run 'standfit-host run \(key)'.")
+            return .refused(.failed, "The server could not make a request for '\(target.name)' (out of descriptors or threads); try again, or run the action with 'standfit-host run' ('standfit-host list' shows the types).")
         }
-        if !served.errors.isEmpty { logger.debug("ActivateAction '\(key)' wrote on stderr: \(served.errors)") }
+        if !served.errors.isEmpty { logger.debug("'\(target.name)' wrote on stderr: \(served.errors)") }
         let (answer, notification, needs) = served.result
         if let notification {
-            let given = parameters
             bus.show(notification) { chosen in
                 // A button carries the id of the value chosen for the missing parameter.
                 guard let needs else { return }
-                _ = activateAction(key, parameters: given + [NamedArgument(name: needs, value: chosen)], userInfo: userInfo, bus: bus)
+                _ = activateAction(target, parameters: parameters + [NamedArgument(name: needs, value: chosen)], bus: bus)
             }
         }
         return answer
@@ -147,9 +170,11 @@ extension DesktopRequest {
         }
         switch served?.result {
         case .success(let picker):
-            bus.show(picker) { key in _ = activateAction(key, parameters: [], bus: bus) }
+            bus.show(picker) { key in _ = activateAction(.key(key), parameters: [], bus: bus) }
             return .done("the picker, with \(picker.buttons.count) button\(picker.buttons.count == 1 ? "" : "s")")
         case .failure(let error):
+            bus.show(DesktopNotification(summary: DesktopInstallation.applicationName, body: error.message,
+                                         icon: DesktopEntry.fallbackIcon, urgency: .critical))
             return .refused(.failed, error.message)
         case nil:
             return .refused(.failed, "The server could not make a request for the picker (out of descriptors or threads); try again.")
@@ -187,10 +212,10 @@ extension DesktopRequest {
     /// KRunner's `Run`: runs the match as `ActivateAction` would, and shows the outcome.
     static func runnerRun(_ match: String, bus: DesktopBus) -> Answer {
         if match.hasPrefix("action:") {
-            return activateAction(String(match.dropFirst("action:".count)), parameters: [], bus: bus)
+            return activateAction(.key(String(match.dropFirst("action:".count))), parameters: [], bus: bus)
         }
         if match.hasPrefix("phrase:"), let phrase = RunnerPhrase(encoded: String(match.dropFirst("phrase:".count))) {
-            return activateAction(phrase.type, parameters: phrase.named, bus: bus)
+            return activateAction(.type(phrase.type, userInfo: nil), parameters: phrase.named, bus: bus)
         }
         return .refused(.unknownAction, "KRunner asked to run '\(match)', which is no match of StandFit's; search again.")
     }

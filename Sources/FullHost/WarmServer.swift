@@ -62,16 +62,19 @@ final class WarmServer: @unchecked Sendable {
     /// Its connection to the session bus, when it has one (`DesktopBus`).
     private(set) var bus: DesktopBus?
 
-    /// Runs `body`, a request that did not come through the socket (the desktop's, over the
-    /// bus), as one being served: the server neither exits nor counts as idle meanwhile.
-    func serving(_ body: () -> Void) {
-        state.withLock { connections += 1 }
-        body()
-        state.withLock {
-            connections -= 1
-            served += 1
-            lastActivity = .now
-        }
+    /// A request that did not come through the socket (the desktop's, over the bus), counted as
+    /// one being served from when it arrives to when it is done: the server neither exits nor
+    /// counts as idle meanwhile.
+    private var desktopActivity: DesktopBus.Activity {
+        DesktopBus.Activity(
+            begin: { [self] in state.withLock { connections += 1 } },
+            end: { [self] in
+                state.withLock {
+                    connections -= 1
+                    served += 1
+                    lastActivity = .now
+                }
+            })
     }
 
     /// Asks the server to exit once the requests under way have answered. It leaves the bus at
@@ -155,7 +158,7 @@ final class WarmServer: @unchecked Sendable {
         // The desktop's door. A server with no socket of its own serves only the bus, and has
         // nothing to do once the bus is gone.
         let busOnly = sockets.isEmpty
-        bus = DesktopBus.start(logger: logger, serving: { [self] in serving($0) },
+        bus = DesktopBus.start(logger: logger, activity: desktopActivity,
                                lost: { [self] in if busOnly { stop(leavingBus: false) } })
         if busOnly && bus == nil {
             logger.info("Exiting: started for the session bus, but not on it")
@@ -171,10 +174,13 @@ final class WarmServer: @unchecked Sendable {
             sockets = []
             bus?.stop()
         }
-        /// Ends serving.
+        /// Ends serving, once the requests the bus delivered before it was left are done.
         func finish(_ reason: String) {
-            logger.info("Exiting: \(reason) (\(requestsServed) requests served)")
             stopListening()
+            // At most as long as a service manager waits after SIGTERM before it kills.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while state.withLock({ connections > 0 }), ContinuousClock.now < deadline { usleep(20_000) }
+            logger.info("Exiting: \(reason) (\(requestsServed) requests served)")
             workers.stopAll()
             warm.close()
         }

@@ -53,9 +53,12 @@ extension HostSession {
     }
 
     /// The words a query must start with for KRunner to ask: the first word of every phrase
-    /// in the session's language and of every visible action's title, lowercased, once each.
+    /// in the session's language and of every visible action's title, lowercased, once each;
+    /// none (KRunner asks for every query) when a phrase starts with a placeholder ("{count}
+    /// squats"), which no word can announce.
     public func runnerTriggerWords() throws(HostError) -> [String] {
         let phrases = plugins.registry.actions.flatMap(\.phrases).filter { $0.applies(to: language) }.map(\.template)
+        if phrases.contains(where: { $0.hasPrefix("{") }) { return [] }
         let titles = try DesktopInstallation.actions(session: self).map(\.item.title)
         var seen = Set<String>()
         return (phrases + titles).compactMap { text in

@@ -332,6 +332,8 @@ struct DesktopBusTests {
             defer { sandbox.server.stopAll() }
             #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20")
                 == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
+            // Served by the server, not run cold.
+            #expect(sandbox.run("server", "status", "--json").stdout.contains(#""requestsServed" : 1,"#))
             let text = try String(contentsOf: log, encoding: .utf8)
             #expect(text.contains("Serving "))
             #expect(text.contains("Not on the session bus: no session bus (") == verbose)

@@ -17,9 +17,9 @@ let hostileStrings: [String] = [
     "\"\u{301}", "\\\u{301}", "e\u{301}", "\u{2028}", "\u{85}",
 ]
 
-/// Runs desktop-file-validate on `text`, saved as `standfit-host.desktop` in a fresh directory.
-func validate(_ text: String) throws -> ProcessResult {
-    let file = makeTemporaryDirectory("standfit-desktop").appendingPathComponent("standfit-host.desktop")
+/// Runs desktop-file-validate on `text`, saved as `name` in a fresh directory.
+func validate(_ text: String, named name: String = "standfit-host.desktop") throws -> ProcessResult {
+    let file = makeTemporaryDirectory("standfit-desktop").appendingPathComponent(name)
     try Data(text.utf8).write(to: file)
     return runProcess(ExternalTool.desktopFileValidate.url, arguments: [file.path])
 }
@@ -69,15 +69,15 @@ struct DesktopEntryTests {
         try #require(groups.count == 1, "\(file)")
         let argv = try DesktopExecParser.parse(try #require(groups[0]["Exec"]))
         let json = JSONValue.object(source.userInfo).jsonText
-        #expect(argv == [executable, "run", "--notify", "--user-info", json, "--", text])
-        #expect(argv.count == 7 && JSONValue(jsonText: argv[4]) == .object(source.userInfo))
+        #expect(argv == [executable, "run", "--user-info", json, "--", text])
+        #expect(argv.count == 6 && JSONValue(jsonText: argv[3]) == .object(source.userInfo))
         let singleLine = String(String.UnicodeScalarView(text.unicodeScalars.map {
             $0.properties.generalCategory == .control ? " " : $0
         }))
         let title = text.isEmpty ? "" : "\(singleLine) — \(singleLine)"
         #expect(try DesktopExecParser.unescapeString(try #require(groups[0]["Name"])) == title)
         let main = try #require(try DesktopFile(parsing: file)["Desktop Entry"])
-        #expect(try DesktopExecParser.parse(try #require(main["Exec"])) == [executable, "menu", "--notify"])
+        #expect(try DesktopExecParser.parse(try #require(main["Exec"])) == [executable, "menu"])
         #expect(try DesktopExecParser.unescapeString(try #require(main["Name"])) == singleLine)
     }
 
@@ -129,7 +129,7 @@ struct DesktopEntryTests {
         #expect(file["Desktop Action action"]?["Icon"] == nil)
     }
 
-    @Test("the exported entry: no terminal, the picker and outcomes as notifications, one action per item in order", .needs(.desktopFileValidate))
+    @Test("the exported entry: menu in a terminal, one action per item in order; D-Bus activatable, no terminal and notifications", .needs(.desktopFileValidate))
     func exportShape() throws {
         let items = [
             ShortcutItem(type: "com.standfit.logexercise", title: "Log Exercise", icon: "figure.strengthtraining.functional"),
@@ -144,27 +144,33 @@ struct DesktopEntryTests {
             Version=1.4
             Name=StandFit
             Icon=emoji-activities
-            Exec=/usr/bin/standfit-host menu --notify
-            Terminal=false
+            Exec=/usr/bin/standfit-host menu
+            Terminal=true
             Categories=Utility;
             Actions=com-standfit-logexercise;com-standfit-logexercise-2;com-example-unknown-icon;
 
             [Desktop Action com-standfit-logexercise]
             Name=Log Exercise
             Icon=emoji-activities
-            Exec=/usr/bin/standfit-host run --notify -- com.standfit.logexercise
+            Exec=/usr/bin/standfit-host run -- com.standfit.logexercise
 
             [Desktop Action com-standfit-logexercise-2]
             Name=Log Squats (last) — 20 reps
             Icon=edit-undo
-            Exec=/usr/bin/standfit-host run --notify --user-info "{\\\\"count\\\\":20,\\\\"exercise\\\\":\\\\"squats\\\\"}" -- com.standfit.logexercise
+            Exec=/usr/bin/standfit-host run --user-info "{\\\\"count\\\\":20,\\\\"exercise\\\\":\\\\"squats\\\\"}" -- com.standfit.logexercise
 
             [Desktop Action com-example-unknown-icon]
             Name=Other
-            Exec=/usr/bin/standfit-host run --notify -- com.example.unknown-icon
+            Exec=/usr/bin/standfit-host run -- com.example.unknown-icon
 
             """)
         #expect(try validate(text) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        let activatable = DesktopEntry.export(items: items, executable: "/usr/bin/standfit-host", applicationName: "StandFit",
+                                              options: ["--locale", "nl"], dbusActivatable: true).text
+        #expect(activatable.contains("\nExec=/usr/bin/standfit-host menu --notify --locale nl\nTerminal=false\nDBusActivatable=true\n"))
+        #expect(activatable.contains("\nExec=/usr/bin/standfit-host run --notify --locale nl -- com.example.unknown-icon\n"))
+        // A D-Bus activatable file must be named after its reverse-DNS application id.
+        #expect(try validate(activatable, named: "org.standfit.Host.desktop") == ProcessResult(status: 0, stdout: "", stderr: ""))
         let empty = DesktopEntry.export(items: [], executable: "standfit-host", applicationName: "StandFit")
         #expect(empty.icon == DesktopEntry.fallbackIcon)
         #expect(empty.actions.isEmpty)
@@ -179,9 +185,9 @@ struct DesktopEntryTests {
         #expect(try validate(text) == ProcessResult(status: 0, stdout: "", stderr: ""), "\(text)")
         let group = try #require(try actionGroups(text).first)
         let argv = try DesktopExecParser.parse(try #require(group["Exec"]))
-        #expect(argv.count == 7)
-        #expect(argv[6] == "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\u{FFFD}e")
-        #expect(JSONValue(jsonText: argv[4]) == .object(item.userInfo))
+        #expect(argv.count == 6)
+        #expect(argv[5] == "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\u{FFFD}e")
+        #expect(JSONValue(jsonText: argv[3]) == .object(item.userInfo))
         #expect(try DesktopExecParser.unescapeString(try #require(group["Name"])) == "a b c d e")
     }
 

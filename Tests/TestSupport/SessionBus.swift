@@ -39,7 +39,8 @@ public final class SessionBus: @unchecked Sendable {
                                            environment: sandbox.environment, log: log) else { return nil }
         pid = child
         let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket), Date() < deadline, kill(child, 0) == 0 {
+        var status: Int32 = 0
+        while !FileManager.default.fileExists(atPath: socket), Date() < deadline, waitpid(child, &status, WNOHANG) == 0 {
             usleep(2_000)
         }
         guard FileManager.default.fileExists(atPath: socket) else {
@@ -131,8 +132,24 @@ public final class SessionBus: @unchecked Sendable {
         guard !stopped else { return }
         stopped = true
         sandbox.server.stopAll()
+        // A server the bus started to serve the bus alone holds no lock: whoever still owns the
+        // application id is ended too.
+        if let owner = owner(of: "org.standfit.Host") {
+            kill(owner, SIGTERM)
+            if !eventually(10, { kill(owner, 0) != 0 }) { kill(owner, SIGKILL) }
+        }
         helpers.forEach(SessionBus.end)
         SessionBus.end(pid)
+    }
+
+    /// The pid of the process that owns `name` on this bus, asked with gdbus when it is installed.
+    public func owner(of name: String) -> pid_t? {
+        guard ExternalTool.gdbus.isInstalled else { return nil }
+        let answer = run(.gdbus, ["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                                  "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", name])
+        // "(uint32 1234,)"
+        let digits = answer.stdout.split(whereSeparator: { !$0.isNumber }).last
+        return answer.status == 0 ? digits.flatMap { pid_t($0) } : nil
     }
 
     deinit {

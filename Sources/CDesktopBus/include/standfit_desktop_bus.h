@@ -61,6 +61,9 @@ typedef enum standfit_bus_event_kind {
 /* One event. Every pointer is valid only during the callback; copy what you keep. */
 typedef struct standfit_bus_event {
     standfit_bus_event_kind kind;
+    /* The connection the event came on: what `call` is answered on. Set before the
+       connection's starter has it back from standfit_bus_start. */
+    standfit_bus *bus;
     /* A method call to answer with standfit_bus_reply (exactly once, from any thread), or NULL. */
     void *call;
     /* The unique bus name of the caller, or NULL. */
@@ -121,8 +124,9 @@ void standfit_bus_capabilities(standfit_bus *bus, uint64_t token);
    thread, letting the bus start it; the answer comes as a STANDFIT_BUS_CALLED event with `token`. */
 void standfit_bus_activate(standfit_bus *bus, uint64_t token, const char *application_id, const char *object_path);
 
-/* Stops the bus thread (method calls not yet answered get an error), releases the name and
-   closes the connection. No event is delivered after it returns. From any thread but the bus
+/* Stops the bus thread (answers already queued are sent first; calls answered later are
+   released, their callers getting the bus's NoReply), releases the name and closes the
+   connection. No event is delivered after it returns. From any thread but the bus
    thread. */
 void standfit_bus_stop(standfit_bus *bus);
 

@@ -5,10 +5,12 @@ extension DesktopEntry {
     /// The icon of an entry whose first item has no icon the catalog knows.
     public static let fallbackIcon = "applications-utilities"
 
-    /// The entry for `items`: opening it runs `executable menu --notify OPTIONS`, and each item is
-    /// an action running `executable run --notify OPTIONS [--user-info JSON] -- TYPE`, where
+    /// The entry for `items`: opening it runs `executable menu OPTIONS` in a terminal, and each
+    /// item is an action running `executable run OPTIONS [--user-info JSON] -- TYPE`, where
     /// `options` are the command-line options the entry was made with (`--manifest PATH`, …).
-    /// No terminal: the outcome, and the picker, come as notifications.
+    /// A `dbusActivatable` entry (installed with the service that lets the bus start the
+    /// server) needs no terminal: its fallback Exec lines are `menu --notify` and `run
+    /// --notify`, so the picker and the outcome come as notifications there too.
     ///
     /// An action is named by the item's title, plus ` — ` and the subtitle when there is one;
     /// its id comes from the type (`actionID(for:taken:)`), unique within the file.
@@ -19,7 +21,7 @@ extension DesktopEntry {
                               options: [String] = [], dbusActivatable: Bool = false) -> DesktopEntry {
         let actions = zip(actionIDs(for: items), items).map { id, item in
             // `--` ends the options, so no type (not even one starting with "-") reads as one.
-            var exec = [executable, "run", "--notify"] + options
+            var exec = [executable, "run"] + (dbusActivatable ? ["--notify"] : []) + options
             if !item.userInfo.isEmpty { exec += ["--user-info", userInfoArgument(item.userInfo)] }
             exec += ["--", item.type]
             return Action(id: id, name: DesktopNotification.name(of: item), icon: IconCatalog.themeName(for: item.icon), exec: exec)
@@ -27,8 +29,8 @@ extension DesktopEntry {
         return DesktopEntry(
             name: applicationName,
             icon: IconCatalog.themeName(for: items.first?.icon) ?? fallbackIcon,
-            exec: [executable, "menu", "--notify"] + options,
-            terminal: false,
+            exec: [executable, "menu"] + (dbusActivatable ? ["--notify"] : []) + options,
+            terminal: !dbusActivatable,
             categories: ["Utility"],
             actions: actions,
             dbusActivatable: dbusActivatable)
