@@ -13,7 +13,7 @@ struct StandFitHostCommand: ParsableCommand {
             """,
         version: "1.0.0",
         subcommands: [RunCommand.self, SayCommand.self, ListCommand.self, MenuCommand.self, RefreshCommand.self,
-                      DynamicCommand.self, DonationsCommand.self, SuggestCommand.self, ExportCommand.self, PluginsCommand.self, DoctorCommand.self,
+                      DynamicCommand.self, DonationsCommand.self, SuggestCommand.self, ExportCommand.self, RofiCommand.self, PluginsCommand.self, DoctorCommand.self,
                       CompletionCommand.self,
                       ServeCommand.self, ServerCommand.self,
                       ScanHelperCommand.self, HandlerWorkerCommand.self]
@@ -121,6 +121,7 @@ extension DynamicCommand.Clear: ReportsJSON { var json: Bool { global.json }; va
 extension DonationsCommand.List: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
 extension DonationsCommand.Clear: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
 extension ExportCommand.Desktop: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+extension RofiCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
 extension ExportCommand.KRunner: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
 extension PluginsCommand.Show: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
 extension PluginsCommand.Rescan: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }

@@ -63,6 +63,13 @@ struct DesktopBusTests {
         defer { bus.stop() }
         #expect(sandbox.run("export", "desktop", "--install").status == 0)
         #expect(!sandbox.server.listening())
+        // gapplication lists the actions from the installed desktop file.
+        #expect(bus.run(.gapplication, ["list-actions", Self.applicationID]) == ProcessResult(status: 0, stdout: """
+            com-standfit-logexercise
+            com-standfit-viewstreak
+            com-standfit-viewprogress
+
+            """, stderr: ""))
         let action = bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <20>}"])
         #expect(action == ProcessResult(status: 0, stdout: "", stderr: ""))
         // Answered once the action ran: it is in the log already.

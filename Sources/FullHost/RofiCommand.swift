@@ -1,0 +1,159 @@
+import ArgumentParser
+import Foundation
+import HostDispatch
+import HostModel
+import HostSurfaces
+import StandFitHost
+
+/// `rofi`: the quick actions for tiling-window-manager users, in rofi's script mode and as plain
+/// lines for dmenu (and `rofi -dmenu`, wofi, fzf).
+struct RofiCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rofi",
+        abstract: "The quick actions for rofi (script mode) and dmenu.",
+        discussion: """
+            rofi: rofi -show standfit -modes "standfit:standfit-host rofi". rofi runs this command \
+            for the list, and again with the row chosen (ROFI_RETV, ROFI_INFO); a sentence typed \
+            instead ("log 20 squats") runs as 'say' runs it. A missing value is asked as a second \
+            list of the values offered. The outcome is shown as a notification; a failure stays in \
+            rofi as its message. dmenu: standfit-host rofi --dmenu | dmenu -p StandFit | \
+            standfit-host rofi --chosen --notify.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var manifestOptions: ManifestOptions
+
+    @Flag(help: "Print the quick actions' names, one per line, for dmenu.")
+    var dmenu = false
+
+    @Flag(help: "Read the line chosen in dmenu from standard input (a name --dmenu printed, or a sentence) and run it.")
+    var chosen = false
+
+    @Flag(help: "With --chosen, also show the outcome as a desktop notification.")
+    var notify = false
+
+    /// The text of the row rofi's script mode passes back (its ROFI_INFO says which it was).
+    @Argument(help: .hidden)
+    var selection: [String] = []
+
+    func validate() throws {
+        if dmenu && chosen {
+            throw ValidationError("Give either --dmenu (print the names) or --chosen (run the one read from standard input), not both.")
+        }
+        if global.json {
+            throw ValidationError("rofi speaks rofi's and dmenu's line protocols and has no --json; use 'standfit-host list --json'.")
+        }
+    }
+
+    func run() throws {
+        let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
+        let actions = try DesktopInstallation.actions(session: session)
+        if dmenu {
+            for action in actions { Output.show(DesktopNotification.name(of: action.item)) }
+            return
+        }
+        if chosen {
+            // Nothing chosen (dmenu left with Esc): nothing runs.
+            let line = (LineInput.readLine() ?? "").trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty else { return }
+            // A name as --dmenu printed it, else a sentence.
+            let action = actions.first { VisibleText.line(DesktopNotification.name(of: $0.item)) == line }
+            let userInfo = action.flatMap { $0.item.userInfo.isEmpty ? nil : $0.item.userInfo }
+            let outcome = action.map { session.run($0.item.type, named: [], userInfo: userInfo) } ?? session.say(line)
+            if notify { CommandNotification.show(outcome, session: session, parameters: [], userInfo: userInfo, logger: global.logger) }
+            return try Output.finish(outcome, global)
+        }
+        let environment = HostRequest.current.environment
+        let retv = Int(environment["ROFI_RETV"] ?? "0") ?? 0
+        let info = environment["ROFI_INFO"] ?? ""
+        switch retv {
+        case 1 where info.hasPrefix(RofiRow.prefix):
+            guard let row = RofiRow(info: info) else { return list(actions, message: nil) }
+            finish(row.run(in: session), row: row, session: session, actions: actions)
+        case 2:
+            // A sentence typed instead of a row.
+            let sentence = selection.joined(separator: " ")
+            finish(session.say(sentence), row: nil, session: session, actions: actions)
+        default:
+            list(actions, message: nil)
+        }
+    }
+
+    /// The quick actions as rofi rows, with `message` above them.
+    private func list(_ actions: [(key: String, item: ShortcutItem)], message: String?) {
+        var lines = ["\0prompt\u{1F}\(DesktopInstallation.applicationName)", "\0use-hot-keys\u{1F}true"]
+        if let message { lines.append("\0message\u{1F}\(RofiRow.field(message))") }
+        for (_, item) in actions {
+            let row = RofiRow(type: item.type, arguments: [:], userInfo: item.userInfo.isEmpty ? nil : item.userInfo)
+            lines.append(row.line(text: DesktopNotification.name(of: item), icon: IconCatalog.themeName(for: item.icon)))
+        }
+        Console.current.print(lines.joined(separator: "\n"))
+    }
+
+    /// What rofi shows after a row ran: nothing (it closes) when it is done, shown as a
+    /// notification; the values offered as rows when one is missing; the rows again under the
+    /// message when it failed.
+    private func finish(_ outcome: Outcome, row: RofiRow?, session: HostSession,
+                        actions: [(key: String, item: ShortcutItem)]) {
+        if outcome.status == .invalidInput, let needs = outcome.needsValue, let offered = outcome.offered, !offered.isEmpty {
+            var lines = ["\0prompt\u{1F}\(RofiRow.field(outcome.question ?? needs))"]
+            let type = row?.type ?? outcome.type
+            for value in offered {
+                let next = RofiRow(type: type, arguments: (row?.arguments ?? [:]).merging([needs: value.id]) { $1 },
+                                   userInfo: row?.userInfo)
+                lines.append(next.line(text: value.title, icon: nil))
+            }
+            Console.current.print(lines.joined(separator: "\n"))
+            return
+        }
+        switch outcome.status {
+        case .handled, .dryRun, .declined:
+            CommandNotification.show(outcome, session: session, parameters: [], userInfo: row?.userInfo, logger: global.logger)
+        case .invalidInput, .unknownType, .pluginFailed:
+            list(actions, message: outcome.message)
+        }
+    }
+}
+
+/// A rofi row's `info`: what it runs, carried between the list and the call that runs it.
+struct RofiRow: Codable, Equatable {
+    static let prefix = "standfit:"
+    var type: String
+    var arguments: [String: String]
+    var userInfo: [String: JSONValue]?
+
+    init(type: String, arguments: [String: String], userInfo: [String: JSONValue]?) {
+        self.type = type
+        self.arguments = arguments
+        self.userInfo = userInfo
+    }
+
+    init?(info: String) {
+        guard info.hasPrefix(RofiRow.prefix),
+              let row = try? JSONDecoder().decode(RofiRow.self, from: Data(info.dropFirst(RofiRow.prefix.count).utf8)) else { return nil }
+        self = row
+    }
+
+    /// `text` with its icon and this row as its info, in rofi's row syntax.
+    func line(text: String, icon: String?) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        var options = ["info\u{1F}\(RofiRow.prefix)\(RofiRow.field(json))"]
+        if let icon { options.insert("icon\u{1F}\(icon)", at: 0) }
+        return RofiRow.field(text) + "\0" + options.joined(separator: "\u{1F}")
+    }
+
+    /// Runs the row.
+    func run(in session: HostSession) -> Outcome {
+        session.run(type, named: arguments.sorted { $0.key < $1.key }.map { NamedArgument(name: $0.key, value: $0.value) },
+                    userInfo: userInfo)
+    }
+
+    /// `text` as one field of rofi's protocol: control characters (a newline ends a row, NUL and
+    /// U+001F separate its options) shown rather than acted on.
+    static func field(_ text: String) -> String {
+        VisibleText.line(text)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `rofi`: rofi's script-mode protocol (rows with icons and info, a second list for a missing
+/// value, a typed sentence) and the dmenu pair, as rofi and dmenu drive them.
+@Suite("standfit-host rofi and dmenu")
+struct RofiTests {
+    let sandbox = HostSandbox.standFit()
+
+    /// The sandbox as rofi runs the script after a row was chosen (`ROFI_RETV=1`, its info) or a
+    /// sentence typed (`ROFI_RETV=2`).
+    func rofi(_ retv: Int, info: String? = nil) -> HostSandbox {
+        var chosen = sandbox
+        chosen.extraEnvironment["ROFI_RETV"] = "\(retv)"
+        if let info { chosen.extraEnvironment["ROFI_INFO"] = info }
+        return chosen
+    }
+
+    static let logExercise = #"standfit:{"arguments":{},"type":"com.standfit.logexercise"}"#
+
+    @Test("the list: rofi's mode options, then one row per quick action with its icon and what it runs")
+    func list() {
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        #expect(sandbox.run("rofi") == ProcessResult(status: 0, stdout: [
+            "\0prompt\u{1F}StandFit",
+            "\0use-hot-keys\u{1F}true",
+            "Log Exercise\0icon\u{1F}list-add\u{1F}info\u{1F}\(Self.logExercise)",
+            #"View Streak — 1 day"# + "\0icon\u{1F}emblem-important\u{1F}info\u{1F}" + #"standfit:{"arguments":{},"type":"com.standfit.viewstreak"}"#,
+            "View Progress\0icon\u{1F}x-office-spreadsheet\u{1F}info\u{1F}" + #"standfit:{"arguments":{},"type":"com.standfit.viewprogress"}"#,
+            #"Log Squats — 20 reps"# + "\0icon\u{1F}emoji-activities\u{1F}info\u{1F}"
+                + #"standfit:{"arguments":{},"type":"com.standfit.logexercise","userInfo":{"count":20,"exercise":"squats"}}"#,
+        ].joined(separator: "\n") + "\n", stderr: ""))
+    }
+
+    @Test("a row whose required value is missing lists the values offered, most recent first; the one chosen runs and rofi closes", .needs(.sqlite3))
+    func missingValue() throws {
+        #expect(sandbox.run("run", "logexercise", "exercise=plank", "count=30").status == 0)
+        let asked = rofi(1, info: Self.logExercise).run(["rofi", "Log Exercise"])
+        #expect(asked.status == 0)
+        let lines = asked.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "\0prompt\u{1F}Which exercise?")
+        #expect(lines.count == 11)
+        #expect(lines[1] == "Plank\0info\u{1F}" + #"standfit:{"arguments":{"exercise":"plank"},"type":"com.standfit.logexercise"}"#)
+        let info = try #require(lines[1].split(separator: "\u{1F}").last.map(String.init))
+        // Chosen: it runs, and rofi is told nothing more (it closes).
+        #expect(rofi(1, info: info).run(["rofi", "Plank"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        #expect(sandbox.run("run", "undo").stdout == "Removed 30 seconds of plank logged at 14:05\n")
+        #expect(sandbox.run("run", "undo").stdout == "Removed 30 seconds of plank logged at 14:05\n")
+    }
+
+    @Test("a sentence typed in rofi runs as say runs it; one nothing understands stays in rofi as its message")
+    func sentence() {
+        #expect(rofi(2).run(["rofi", "log 5 burpees"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        #expect(sandbox.run("run", "undo").stdout == "Removed 5 burpees logged at 14:05\n")
+        let lost = rofi(2).run(["rofi", "fly to the moon"])
+        #expect(lost.status == 0)
+        #expect(lost.stdout.hasPrefix("\0prompt\u{1F}StandFit\n\0use-hot-keys\u{1F}true\n\0message\u{1F}No action understands \"fly to the moon\"; the closest phrases are "))
+        #expect(lost.stdout.contains("\nLog Exercise\0icon\u{1F}list-add\u{1F}info\u{1F}\(Self.logExercise)\n"))
+    }
+
+    @Test("dmenu: --dmenu prints the names, --chosen runs the line read (a name or a sentence); nothing chosen runs nothing")
+    func dmenu() {
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        #expect(sandbox.run("rofi", "--dmenu") == ProcessResult(status: 0, stdout: """
+            Log Exercise
+            View Streak — 1 day
+            View Progress
+            Log Squats — 20 reps
+
+            """, stderr: ""))
+        #expect(sandbox.run(["rofi", "--chosen"], stdin: "Log Squats — 20 reps\n")
+            == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
+        #expect(sandbox.run(["rofi", "--chosen"], stdin: "log 3 squats\n") == ProcessResult(status: 0, stdout: "Logged 3 squats\n", stderr: ""))
+        #expect(sandbox.run(["rofi", "--chosen"], stdin: "") == ProcessResult(status: 0, stdout: "", stderr: ""))
+        let bare = sandbox.run(["rofi", "--chosen"], stdin: "Log Exercise\n")
+        #expect(bare.status == 3)
+        #expect(bare.stderr == "standfit-host: Missing required parameter 'exercise' for com.standfit.logexercise; pass exercise=VALUE.\n")
+    }
+}
