@@ -54,7 +54,8 @@ static void load_libsystemd(void) {
 
 /* What the server asked of the bus, waiting for the bus thread. */
 typedef enum {
-    REQUEST_REPLY, REQUEST_NOTIFY, REQUEST_CAPABILITIES, REQUEST_ACTIVATE, REQUEST_REPLY_MATCHES, REQUEST_REPLY_CONFIG
+    REQUEST_REPLY, REQUEST_NOTIFY, REQUEST_CAPABILITIES, REQUEST_ACTIVATE, REQUEST_REPLY_MATCHES, REQUEST_REPLY_CONFIG,
+    REQUEST_CLOSE
 } request_kind;
 
 /* One KRunner match, copied for the bus thread. */
@@ -578,6 +579,16 @@ static void drain(standfit_bus *bus) {
             }
             p_sd_bus_message_unref(q->call);
             break;
+        case REQUEST_CLOSE: {
+            sd_bus_message *m = NULL;
+            if (p_sd_bus_message_new_method_call(bus->bus, &m, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                                                 "org.freedesktop.Notifications", "CloseNotification") >= 0 &&
+                p_sd_bus_message_append_basic(m, 'u', &q->replaces_id) >= 0) {
+                p_sd_bus_send(bus->bus, m, NULL);
+            }
+            p_sd_bus_message_unref(m);
+            break;
+        }
         case REQUEST_ACTIVATE:
             r = send_activate(bus, q);
             if (r < 0) {
@@ -836,6 +847,14 @@ void standfit_bus_activate(standfit_bus *bus, uint64_t token, const char *applic
     q->token = token;
     q->destination = copy(application_id);
     q->path = copy(object_path);
+    enqueue(bus, q);
+}
+
+void standfit_bus_close_notification(standfit_bus *bus, uint32_t id) {
+    request *q = calloc(1, sizeof *q);
+    if (q == NULL) return;
+    q->kind = REQUEST_CLOSE;
+    q->replaces_id = id;
     enqueue(bus, q);
 }
 

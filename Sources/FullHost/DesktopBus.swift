@@ -78,6 +78,13 @@ final class DesktopBus: @unchecked Sendable {
             self.connection = nil
             return connection
         }) else { return }
+        // Buttons nobody will answer once the server is gone are taken away with their
+        // notifications (the bus starts a server for a method call, not for a signal).
+        let shown = calls.withLock { () -> [UInt32] in
+            defer { pressed.removeAll() }
+            return Array(pressed.keys)
+        }
+        for id in shown { standfit_bus_close_notification(connection, id) }
         standfit_bus_stop(connection)
         // Calls still waited for get no answer now: their waiters are let go at once.
         let abandoned = calls.withLock { () -> [Waiter] in

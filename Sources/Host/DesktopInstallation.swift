@@ -125,12 +125,66 @@ public enum DesktopInstallation {
         return Array(zip(DesktopEntry.actionIDs(for: items), items))
     }
 
-    /// The desktop entry for the session's visible menu; its Exec lines carry `arguments`.
+    /// The desktop entry for the session's visible menu; its Exec lines carry `arguments`. Each
+    /// action's name comes in every other language the host, the manifest (its `.lproj`
+    /// directories) and the stored dynamic items have (`Name[nl]=`), where it differs.
     public static func entry(session: HostSession, executable: String, arguments: [String] = [],
                              dbusActivatable: Bool = false, limit: Int? = nil) throws(HostError) -> DesktopEntry {
         let items = try session.menu(limit: limit).visible.map(\.item)
-        return DesktopEntry.export(items: items, executable: executable, applicationName: applicationName,
-                                   options: arguments, dbusActivatable: dbusActivatable)
+        var entry = DesktopEntry.export(items: items, executable: executable, applicationName: applicationName,
+                                        options: arguments, dbusActivatable: dbusActivatable, iconFile: iconFile)
+        for (language, other) in otherLanguageSessions(of: session) {
+            guard let names = try? other.menu(limit: limit).visible.map(\.item) else { continue }
+            let translated = Dictionary(zip(DesktopEntry.actionIDs(for: names), names.map(DesktopNotification.name(of:))),
+                                        uniquingKeysWith: { first, _ in first })
+            for index in entry.actions.indices {
+                if let name = translated[entry.actions[index].id], name != entry.actions[index].name {
+                    entry.actions[index].localizedNames[language] = name
+                }
+            }
+        }
+        return entry
+    }
+
+    /// The languages the host speaks itself; a desktop file names its actions in each.
+    static let hostLanguages = ["en", "nl"]
+
+    /// The languages other than the session's that the host, the manifest's `.lproj`
+    /// directories and the stored dynamic items have, each with a session in it (the session's
+    /// other options kept).
+    static func otherLanguageSessions(of session: HostSession) -> [(String, HostSession)] {
+        var languages = hostLanguages
+        if let manifest = session.manifest.path {
+            let directory = URL(fileURLWithPath: manifest).deletingLastPathComponent()
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            languages += names.filter { $0.hasSuffix(".lproj") && $0 != "Base.lproj" }
+                .map { String($0.dropLast(".lproj".count)).replacingOccurrences(of: "-", with: "_") }
+        }
+        for plugin in session.plugins.plugins {
+            languages += (try? session.state.languages(of: plugin.id)) ?? []
+        }
+        let base = { (tag: String) in tag.lowercased().prefix { $0 != "_" && $0 != "-" } }
+        var seen: Set<String> = [session.language.lowercased()]
+        return languages.compactMap { language in
+            guard DesktopEntry.isValidLocale(language), base(language) != base(session.language),
+                  seen.insert(language.lowercased()).inserted else { return nil }
+            var options = session.options
+            options.locale = language
+            return (try? HostSession(options: options, logger: session.logger)).map { (language, $0) }
+        }
+    }
+
+    /// A manifest item's icon as an image file beside its manifest
+    /// (`UIApplicationShortcutItemIconFile`: the name, or the name with `.png`, `@2x.png`,
+    /// `@3x.png` or `.svg`, as an app bundle holds it); nil for an icon the theme names.
+    static func iconFile(of item: ShortcutItem) -> String? {
+        guard let icon = item.icon, !icon.isEmpty, item.source == .static, item.origin.hasPrefix("/"),
+              IconCatalog.themeName(for: icon) == nil, !icon.contains("/") || icon.hasPrefix("/") else { return nil }
+        let directory = URL(fileURLWithPath: item.origin).deletingLastPathComponent()
+        let candidates = icon.hasPrefix("/") ? [icon]
+            : ["", ".png", "@2x.png", "@3x.png", ".svg"].map { directory.appendingPathComponent(icon + $0).path }
+        var isDirectory: ObjCBool = false
+        return candidates.first { FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && !isDirectory.boolValue }
     }
 
     /// Writes `text` to `url`, replacing any file there in one rename, so a desktop never reads
@@ -184,9 +238,10 @@ public enum DesktopInstallation {
     @discardableResult
     public static func install(session: HostSession, executable: String, server: String) throws(HostError) -> Record {
         let record = record(for: session, executable: executable, server: server)
-        // The providers' items in the entry's language: stored now, they are kept current in it
-        // from now on (every refresh asks again in each language stored).
+        // The providers' items in the entry's languages: stored now, they are kept current in
+        // each from now on (every refresh asks again in each language stored).
         _ = session.storeProvidedItems(of: nil)
+        for (_, other) in otherLanguageSessions(of: session) { _ = other.storeProvidedItems(of: nil) }
         let entry = try entry(session: session, executable: executable, arguments: record.arguments, dbusActivatable: true)
         try write(serviceText(server: server), to: serviceURL(paths: session.paths), what: "D-Bus service file")
         try write(entry, to: URL(fileURLWithPath: record.path))

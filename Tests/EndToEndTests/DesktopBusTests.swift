@@ -21,6 +21,17 @@ struct DesktopBusTests {
         return (sandbox, bus)
     }
 
+    /// `sandboxOnBus` with the test notification server on the bus, recording in the returned file.
+    static func sandboxWithNotifications(press: String? = nil, capabilities: [String] = ["actions", "body"]) throws
+        -> (HostSandbox, SessionBus, URL) {
+        let (sandbox, bus) = try sandboxOnBus()
+        let record = sandbox.root.appendingPathComponent("notifications.jsonl")
+        // A failure here leaves the bus to its deinit, which stops it.
+        try #require(bus.startNotificationServer(record: record, press: press, capabilities: capabilities),
+                     "the test notification server did not start; see notifications.log in \(sandbox.root.path)")
+        return (sandbox, bus, record)
+    }
+
     /// StandFit's log as `exercise|count` lines, oldest first.
     static func logged(_ sandbox: HostSandbox) -> String {
         let file = sandbox.dataHome.appendingPathComponent("standfit/data/com.standfit/standfit.sqlite")
@@ -152,7 +163,7 @@ struct DesktopBusTests {
 
     /// The notifications recorded, each as summary, body, icon, urgency and buttons (`key=label`).
     static func shown(_ record: URL) -> [String] {
-        SessionBus.notifications(in: record).map { note in
+        SessionBus.notifications(in: record).filter { $0["closed"] == nil }.map { note in
             let buttons = (note["actions"] as? [[String]] ?? []).map { "\($0[0])=\($0[1])" }.joined(separator: ",")
             let entry = note["desktopEntry"] as? String ?? "?"
             return "\(note["summary"] ?? "?") | \(note["body"] ?? "?") | \(note["icon"] ?? "?") | \(note["urgency"] ?? "?") | \(entry) | \(buttons)"
@@ -162,10 +173,8 @@ struct DesktopBusTests {
     @Test("an action from the desktop answers as a notification: the item's title and icon over the message; failures are critical",
           .needs(.dbusDaemon, .gapplication, .python3, .pythonGI))
     func notifications() throws {
-        let (sandbox, bus) = try Self.sandboxOnBus()
+        let (sandbox, bus, record) = try Self.sandboxWithNotifications()
         defer { bus.stop() }
-        let record = sandbox.root.appendingPathComponent("notifications.jsonl")
-        #expect(bus.startNotificationServer(record: record))
         #expect(sandbox.run("export", "desktop", "--install").status == 0)
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <20>}"]).status == 0)
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <-5>}"]).status == 0)
@@ -180,10 +189,8 @@ struct DesktopBusTests {
     @Test("a missing value is asked in the notification: the offered values as buttons, most recent first; the one pressed runs the action with it",
           .needs(.dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
     func missingValueButtons() throws {
-        let (sandbox, bus) = try Self.sandboxOnBus()
+        let (sandbox, bus, record) = try Self.sandboxWithNotifications(press: "Push-Ups")
         defer { bus.stop() }
-        let record = sandbox.root.appendingPathComponent("notifications.jsonl")
-        #expect(bus.startNotificationServer(record: record, press: "Push-Ups"))
         #expect(sandbox.run("run", "logexercise", "exercise=pushups", "count=12").status == 0)
         #expect(sandbox.run("run", "logexercise", "exercise=plank", "count=30").status == 0)
         #expect(sandbox.run("export", "desktop", "--install").status == 0)
@@ -199,10 +206,8 @@ struct DesktopBusTests {
     @Test("a notification server without buttons: the question names the values instead",
           .needs(.dbusDaemon, .gapplication, .python3, .pythonGI))
     func noButtons() throws {
-        let (sandbox, bus) = try Self.sandboxOnBus()
+        let (sandbox, bus, record) = try Self.sandboxWithNotifications(capabilities: ["body"])
         defer { bus.stop() }
-        let record = sandbox.root.appendingPathComponent("notifications.jsonl")
-        #expect(bus.startNotificationServer(record: record, capabilities: ["body"]))
         #expect(sandbox.run("export", "desktop", "--install").status == 0)
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise"]).status == 0)
         #expect(Self.shown(record) == [
@@ -213,10 +218,8 @@ struct DesktopBusTests {
     @Test("Activate (the app launched without an action) shows the quick actions as buttons; one pressed runs, in the language installed",
           .needs(.dbusDaemon, .gdbus, .python3, .pythonGI))
     func picker() throws {
-        let (sandbox, bus) = try Self.sandboxOnBus()
+        let (sandbox, bus, record) = try Self.sandboxWithNotifications(press: "Reeks bekijken — 1 dag")
         defer { bus.stop() }
-        let record = sandbox.root.appendingPathComponent("notifications.jsonl")
-        #expect(bus.startNotificationServer(record: record, press: "Reeks bekijken — 1 dag"))
         #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
         #expect(sandbox.run("export", "desktop", "--install", "--locale", "nl").status == 0)
         let activated = bus.run(.gdbus, ["call", "--session", "--dest", Self.applicationID, "--object-path", "/org/standfit/Host",
@@ -244,10 +247,8 @@ struct DesktopBusTests {
     @Test("the desktop file's fallback Exec lines: run --notify shows the outcome (cold: values named, no buttons), menu --notify has the bus start the server for the picker",
           .needs(.dbusDaemon, .python3, .pythonGI))
     func execFallback() throws {
-        let (sandbox, bus) = try Self.sandboxOnBus()
+        let (sandbox, bus, record) = try Self.sandboxWithNotifications()
         defer { bus.stop() }
-        let record = sandbox.root.appendingPathComponent("notifications.jsonl")
-        #expect(bus.startNotificationServer(record: record))
         #expect(sandbox.run("run", "--notify", "logexercise", "exercise=squats", "count=20")
             == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
         let missing = sandbox.run("run", "--notify", "logexercise")
@@ -325,6 +326,19 @@ struct DesktopBusTests {
         let stale = call("Run", "action:no-such-action", "")
         #expect(stale.status == 1)
         #expect(stale.stderr.contains("org.standfit.Host.Error.UnknownAction: StandFit has no action 'no-such-action';"))
+    }
+
+    @Test("a server that stops takes away the notifications whose buttons it would have answered",
+          .needs(.dbusDaemon, .gapplication, .python3, .pythonGI))
+    func stopClosesButtons() throws {
+        let (sandbox, bus, record) = try Self.sandboxWithNotifications()
+        defer { bus.stop() }
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <20>}"]).status == 0)
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise"]).status == 0)
+        #expect(sandbox.run("server", "stop").status == 0)
+        // Only the one with buttons (the second) is closed.
+        #expect(eventually { SessionBus.notifications(in: record).compactMap { $0["closed"] as? Int } == [2] })
     }
 
     @Test("no session bus: the server serves commands and says nothing of D-Bus unless --verbose")

@@ -136,11 +136,41 @@ struct MenuAndDesktopTests {
         let installed = sandbox.dataHome.appendingPathComponent("applications/org.standfit.Host.desktop")
         let desktop = try DesktopFile(parsing: String(contentsOf: installed, encoding: .utf8))
         let names = desktop.groups.dropFirst().compactMap { $0["Name"] }
-        // The manifest's item first (its type's title in Dutch), then StandFit's, in Dutch.
+        // The manifest's item first (its type's title in Dutch), then StandFit's, in Dutch; each
+        // also in English, the other language the host speaks.
         #expect(names == ["Voortgang bekijken", "Oefening loggen", "Reeks bekijken — 1 dag", "Squats loggen — 20 herhalingen"])
+        #expect(desktop.groups.dropFirst().compactMap { $0["Name[en]"] }
+            == ["View Progress", "Log Exercise", "View Streak — 1 day", "Log Squats — 20 reps"])
         // Its Exec lines carry the options, so the fallback runs what the entry shows.
         let exec = try DesktopExecParser.parse(try #require(desktop["Desktop Entry"]?["Exec"]))
         #expect(Array(exec.dropFirst()) == ["menu", "--notify", "--manifest", manifest.path, "--locale", "nl"])
+    }
+
+    @Test("the installed file names each action in every language of the host and of the manifest's .lproj directories; a manifest's icon file is its Icon", .needs(.desktopFileValidate))
+    func installLanguagesAndIconFile() throws {
+        let bundle = sandbox.root.appendingPathComponent("App Bundle")
+        for language in ["de", "nl"] {
+            try FileManager.default.createDirectory(at: bundle.appendingPathComponent("\(language).lproj"), withIntermediateDirectories: true)
+        }
+        try Data(#"{"UIApplicationShortcutItems": [{"UIApplicationShortcutItemType": "com.standfit.undo", "UIApplicationShortcutItemTitle": "Undo Last Log", "UIApplicationShortcutItemIconFile": "undo"}]}"#.utf8)
+            .write(to: bundle.appendingPathComponent("manifest.json"))
+        try Data(#""Undo Last Log" = "Letzten Eintrag löschen";"#.utf8).write(to: bundle.appendingPathComponent("de.lproj/InfoPlist.strings"))
+        try Data(#""Undo Last Log" = "Laatste log wissen";"#.utf8).write(to: bundle.appendingPathComponent("nl.lproj/InfoPlist.strings"))
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: bundle.appendingPathComponent("undo@2x.png"))
+        let manifest = bundle.appendingPathComponent("manifest.json").path
+        #expect(sandbox.run("export", "desktop", "--install", "--manifest", manifest).status == 0)
+        let installed = sandbox.dataHome.appendingPathComponent("applications/org.standfit.Host.desktop")
+        #expect(validate(installed) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        let desktop = try DesktopFile(parsing: String(contentsOf: installed, encoding: .utf8))
+        let undo = try #require(desktop["Desktop Action com-standfit-undo"])
+        #expect(undo["Name"] == "Undo Last Log")
+        #expect(undo["Name[de]"] == "Letzten Eintrag löschen")
+        #expect(undo["Name[nl]"] == "Laatste log wissen")
+        #expect(undo["Icon"] == bundle.appendingPathComponent("undo@2x.png").path)
+        // StandFit's own actions come in English and Dutch, not German (it has none).
+        let log = try #require(desktop["Desktop Action com-standfit-logexercise"])
+        #expect(log["Name[nl]"] == "Oefening loggen")
+        #expect(log["Name[de]"] == nil)
     }
 
     func validate(_ file: URL) -> ProcessResult {

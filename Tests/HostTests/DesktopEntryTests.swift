@@ -191,6 +191,17 @@ struct DesktopEntryTests {
         #expect(try DesktopExecParser.unescapeString(try #require(group["Name"])) == "a b c d e")
     }
 
+    @Test("localized names are Name[locale] keys in locale order; a locale the specification cannot name is left out")
+    func localizedNames() throws {
+        var entry = DesktopEntry.export(items: [ShortcutItem(type: "a", title: "Log Exercise")], executable: "x", applicationName: "StandFit")
+        entry.actions[0].localizedNames = ["nl": "Oefening loggen", "de_DE@euro": "Übung", "pt_BR": "Registrar", "../x": "no",
+                                           "nl\nName": "no", "english": "no", "": "no"]
+        let group = try #require(try actionGroups(entry.text).first)
+        #expect(group["Name[nl]"] == "Oefening loggen" && group["Name[de_DE@euro]"] == "Übung" && group["Name[pt_BR]"] == "Registrar")
+        #expect(group.entries.filter { $0.key.hasPrefix("Name") }.count == 4, "\(entry.text)")
+        #expect(try validate(entry.text) == ProcessResult(status: 0, stdout: "", stderr: ""))
+    }
+
     @Test("action ids are valid, derived from the type, and unique when types collide")
     func actionIDs() throws {
         #expect(DesktopEntry.actionID(for: "com.standfit.logexercise", taken: []) == "com-standfit-logexercise")

@@ -116,6 +116,10 @@ void standfit_bus_notify(standfit_bus *bus, uint64_t token, const char *app_name
                          const char *const *actions, size_t action_count, uint8_t urgency,
                          const char *desktop_entry, int32_t timeout_ms);
 
+/* Asks org.freedesktop.Notifications.CloseNotification for notification `id`, from any thread,
+   without waiting for the answer (queued before a stop, it is still sent). */
+void standfit_bus_close_notification(standfit_bus *bus, uint32_t id);
+
 /* Asks org.freedesktop.Notifications.GetCapabilities, from any thread; the answer comes as a
    STANDFIT_BUS_CAPABILITIES event with `token`. */
 void standfit_bus_capabilities(standfit_bus *bus, uint64_t token);

@@ -80,6 +80,18 @@ extension DesktopEntry {
 
     /// A single-line `localestring` (Name, Comment): each control character, newlines and tabs
     /// included, becomes a space, so nothing can start a new line, key or group.
+    /// Whether `locale` can name a localized key: `lang`, `lang_COUNTRY`, each with an optional
+    /// `@MODIFIER` (the specification's form), in ASCII letters.
+    public static func isValidLocale(_ locale: String) -> Bool {
+        let letters = { (part: Substring, count: ClosedRange<Int>) in
+            count.contains(part.count) && part.unicodeScalars.allSatisfy(isASCIILetter)
+        }
+        let halves = locale.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        if halves.count == 2 && !letters(halves[1], 1...16) { return false }
+        let parts = halves[0].split(separator: "_", omittingEmptySubsequences: false)
+        return parts.count <= 2 && letters(parts[0], 2...3) && (parts.count == 1 || letters(parts[1], 2...3))
+    }
+
     static func localeStringValue(_ value: String) -> String {
         let scalars = value.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }
         return stringValue(String(String.UnicodeScalarView(scalars)))

@@ -17,18 +17,23 @@ extension DesktopEntry {
     ///
     /// Rationale: the entry's icon is the first item's, the app's primary action (for StandFit,
     /// logging exercise), so the launcher shows what the app is for; `fallbackIcon` otherwise.
+    ///
+    /// `iconFile` gives an item's icon as an image file (an absolute path), where it has one;
+    /// otherwise its icon's theme name is used.
     public static func export(items: [ShortcutItem], executable: String, applicationName: String,
-                              options: [String] = [], dbusActivatable: Bool = false) -> DesktopEntry {
+                              options: [String] = [], dbusActivatable: Bool = false,
+                              iconFile: (ShortcutItem) -> String? = { _ in nil }) -> DesktopEntry {
         let actions = zip(actionIDs(for: items), items).map { id, item in
             // `--` ends the options, so no type (not even one starting with "-") reads as one.
             var exec = [executable, "run"] + (dbusActivatable ? ["--notify"] : []) + options
             if !item.userInfo.isEmpty { exec += ["--user-info", userInfoArgument(item.userInfo)] }
             exec += ["--", item.type]
-            return Action(id: id, name: DesktopNotification.name(of: item), icon: IconCatalog.themeName(for: item.icon), exec: exec)
+            return Action(id: id, name: DesktopNotification.name(of: item), icon: iconFile(item) ?? IconCatalog.themeName(for: item.icon),
+                          exec: exec)
         }
         return DesktopEntry(
             name: applicationName,
-            icon: IconCatalog.themeName(for: items.first?.icon) ?? fallbackIcon,
+            icon: items.first.flatMap(iconFile) ?? IconCatalog.themeName(for: items.first?.icon) ?? fallbackIcon,
             exec: [executable, "menu"] + (dbusActivatable ? ["--notify"] : []) + options,
             terminal: !dbusActivatable,
             categories: ["Utility"],

@@ -13,12 +13,15 @@ public struct DesktopEntry: Hashable, Sendable {
         /// as `DesktopEntry.actionID(for:taken:)` derives it.
         public var id: String
         public var name: String
+        /// The name in other languages, by locale (`nl`, `pt_BR`): `Name[nl]=` keys.
+        public var localizedNames: [String: String]
         public var icon: String?
         public var exec: [String]
 
-        public init(id: String, name: String, icon: String? = nil, exec: [String]) {
+        public init(id: String, name: String, localizedNames: [String: String] = [:], icon: String? = nil, exec: [String]) {
             self.id = id
             self.name = name
+            self.localizedNames = localizedNames
             self.icon = icon
             self.exec = exec
         }
@@ -91,6 +94,9 @@ public struct DesktopEntry: Hashable, Sendable {
             ids.append(id)
             used.insert(id)
             var group = ["[Desktop Action \(id)]", "Name=\(Self.localeStringValue(action.name))"]
+            for (locale, name) in action.localizedNames.sorted(by: { $0.key < $1.key }) where Self.isValidLocale(locale) {
+                group.append("Name[\(locale)]=\(Self.localeStringValue(name))")
+            }
             if let icon = Self.iconValue(action.icon) { group.append("Icon=\(icon)") }
             group.append("Exec=\(Self.execLine(action.exec))")
             groups.append(group)

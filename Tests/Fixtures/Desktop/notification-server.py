@@ -4,7 +4,7 @@
 Usage: notification-server.py RECORD [--capabilities CAP,CAP] [--press LABEL]
 
 Each Notify call is appended to RECORD as one JSON line (summary, body, icon, actions as
-[key, label] pairs, urgency, desktop-entry). RECORD is created empty once the name is owned, so a
+[key, label] pairs, urgency, desktop-entry), and each CloseNotification as {"closed": id}. RECORD is created empty once the name is owned, so a
 test waits for it. With --press LABEL, a notification with a button labelled LABEL gets
 ActionInvoked for that button's key, then NotificationClosed, as a user pressing it would.
 """
@@ -60,6 +60,8 @@ def call(conn, sender, path, interface, method, parameters, invocation):
     elif method == "GetServerInformation":
         invocation.return_value(GLib.Variant("(ssss)", ("test-notifications", "standfit", "1", "1.2")))
     elif method == "CloseNotification":
+        with open(record, "a") as out:
+            out.write(json.dumps({"closed": parameters.unpack()[0]}) + "\n")
         invocation.return_value(None)
     elif method == "Notify":
         app, replaces, icon, summary, body, actions, hints, timeout = parameters.unpack()
