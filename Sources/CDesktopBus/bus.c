@@ -93,6 +93,8 @@ struct standfit_bus {
     int stopping;
     /* The bus thread has ended (stopped, or the connection was lost). */
     int ended;
+    /* The bus thread was started (standfit_bus_run). */
+    int running;
 };
 
 /* A pending asynchronous call's answer goes to this. */
@@ -736,10 +738,6 @@ standfit_bus *standfit_bus_start(const char *application_id, const char *object_
                                              : "the bus refused the name %s (%s)", application_id, strerror(-r));
         goto fail;
     }
-    if ((r = -pthread_create(&bus->thread, NULL, bus_thread, bus)) < 0) {
-        snprintf(why, why_size, "cannot start the bus thread (%s)", strerror(-r));
-        goto fail;
-    }
     return bus;
 fail:
     *error = r;
@@ -748,6 +746,19 @@ fail:
     pthread_mutex_destroy(&bus->lock);
     free(bus);
     return NULL;
+}
+
+void standfit_bus_run(standfit_bus *bus) {
+    if (pthread_create(&bus->thread, NULL, bus_thread, bus) != 0) {
+        /* No thread: the connection is as good as lost. */
+        pthread_mutex_lock(&bus->lock);
+        bus->ended = 1;
+        pthread_mutex_unlock(&bus->lock);
+        return;
+    }
+    pthread_mutex_lock(&bus->lock);
+    bus->running = 1;
+    pthread_mutex_unlock(&bus->lock);
 }
 
 static void enqueue(standfit_bus *bus, request *q) {
@@ -873,7 +884,10 @@ void standfit_bus_stop(standfit_bus *bus) {
     uint64_t one = 1;
     ssize_t ignored = write(bus->wake, &one, sizeof one);
     (void)ignored;
-    pthread_join(bus->thread, NULL);
+    pthread_mutex_lock(&bus->lock);
+    int running = bus->running;
+    pthread_mutex_unlock(&bus->lock);
+    if (running) pthread_join(bus->thread, NULL);
     pthread_mutex_lock(&bus->lock);
     bus->ended = 1;
     request *q = bus->first;

@@ -14,9 +14,9 @@ import StandFitHost
 /// its own as a request of the desktop's (`DesktopRequest`), and answered when it is done.
 ///
 /// Rationale for `@unchecked Sendable`: `connection` is behind `stopLock`, the
-/// calls waited for and the buttons shown behind `calls`; the rest is set in `init`. Method calls
-/// are answered on the connection their event names, which the bus thread may deliver before
-/// `start` has stored it.
+/// calls waited for and the buttons shown behind `calls`; the rest is set in `init`. The bus
+/// thread starts only once `start` has stored the connection; method calls are answered on the
+/// connection their event names.
 final class DesktopBus: @unchecked Sendable {
     private var connection: OpaquePointer?
     let logger: Logger
@@ -62,6 +62,7 @@ final class DesktopBus: @unchecked Sendable {
             return nil
         }
         bus.stopLock.withLock { bus.connection = connection }
+        standfit_bus_run(connection)
         if owning {
             logger.info("On the session bus as \(DesktopInstallation.applicationID) (org.freedesktop.Application at \(DesktopInstallation.objectPath))")
         }
@@ -69,6 +70,8 @@ final class DesktopBus: @unchecked Sendable {
     }
 
     private let stopLock = NSLock()
+    /// The connection being left, for the notifications answered while it stops.
+    private var stopping: OpaquePointer?
 
     /// Leaves the bus: the name is released and the connection closed. Calls still being served
     /// are released unanswered (their callers get the bus's NoReply).
@@ -76,11 +79,13 @@ final class DesktopBus: @unchecked Sendable {
         guard let connection = stopLock.withLock({ () -> OpaquePointer? in
             guard let connection = self.connection else { return nil }
             self.connection = nil
+            stopping = connection
             return connection
         }) else { return }
         // Buttons nobody will answer once the server is gone are taken away with their
         // notifications (the bus starts a server for a method call, not for a signal).
         let shown = calls.withLock { () -> [UInt32] in
+            leaving = true
             defer { pressed.removeAll() }
             return Array(pressed.keys)
         }
@@ -183,6 +188,8 @@ final class DesktopBus: @unchecked Sendable {
     }
 
     private let calls = NSLock()
+    /// Leaving the bus: buttons of a notification answered from now on are taken away at once.
+    private var leaving = false
     private var nextToken: UInt64 = 1
     private var waiting: [UInt64: Waiter] = [:]
     /// What each shown notification's buttons run, by notification id, until one is pressed or
@@ -207,7 +214,11 @@ final class DesktopBus: @unchecked Sendable {
         waiter.values = values
         waiter.failure = failure
         if failure == nil, id != 0, let chosen = waiter.chosen {
-            calls.withLock { pressed[id] = chosen }
+            let kept = calls.withLock { () -> Bool in
+                if !leaving { pressed[id] = chosen }
+                return !leaving
+            }
+            if !kept, let connection = stopLock.withLock({ stopping }) { standfit_bus_close_notification(connection, id) }
         }
         waiter.done.signal()
     }

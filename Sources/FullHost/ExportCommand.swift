@@ -40,7 +40,7 @@ struct ExportCommand: ParsableCommand {
 
         func run() throws {
             let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
-            let icon = try DesktopInstallation.entry(session: session, executable: "").icon
+            let icon = try DesktopInstallation.entry(session: session, executable: "", localized: false).icon
             let text = DesktopInstallation.runnerText(icon: icon)
             var document = Document(text: text)
             if install {

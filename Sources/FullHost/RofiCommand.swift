@@ -83,7 +83,7 @@ struct RofiCommand: ParsableCommand {
     /// The quick actions as rofi rows, with `message` above them.
     private func list(_ actions: [(key: String, item: ShortcutItem)], message: String?) {
         var lines = ["\0prompt\u{1F}\(DesktopInstallation.applicationName)", "\0use-hot-keys\u{1F}true"]
-        if let message { lines.append("\0message\u{1F}\(RofiRow.field(message))") }
+        if let message { lines.append("\0message\u{1F}\(RofiRow.markup(message))") }
         for (_, item) in actions {
             let row = RofiRow(type: item.type, arguments: [:], userInfo: item.userInfo.isEmpty ? nil : item.userInfo)
             lines.append(row.line(text: DesktopNotification.name(of: item), icon: IconCatalog.themeName(for: item.icon)))
@@ -131,17 +131,24 @@ struct RofiRow: Codable, Equatable {
 
     init?(info: String) {
         guard info.hasPrefix(RofiRow.prefix),
-              let row = try? JSONDecoder().decode(RofiRow.self, from: Data(info.dropFirst(RofiRow.prefix.count).utf8)) else { return nil }
+              let data = Data(base64URL: String(info.dropFirst(RofiRow.prefix.count))),
+              let row = try? JSONDecoder().decode(RofiRow.self, from: data) else { return nil }
         self = row
+    }
+
+    /// This row as its info: the prefix and its JSON in base64url, so that no character of a
+    /// type, a value or a userInfo (a newline, U+001F, DEL, a bidi mark) can break the row or
+    /// change on its way through rofi.
+    var info: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return RofiRow.prefix + ((try? encoder.encode(self)) ?? Data("{}".utf8)).base64URLEncoded
     }
 
     /// `text` with its icon and this row as its info, in rofi's row syntax.
     func line(text: String, icon: String?) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let json = (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        var options = ["info\u{1F}\(RofiRow.prefix)\(RofiRow.field(json))"]
-        if let icon { options.insert("icon\u{1F}\(icon)", at: 0) }
+        var options = ["info\u{1F}\(info)"]
+        if let icon { options.insert("icon\u{1F}\(RofiRow.field(icon))", at: 0) }
         return RofiRow.field(text) + "\0" + options.joined(separator: "\u{1F}")
     }
 
@@ -155,5 +162,27 @@ struct RofiRow: Codable, Equatable {
     /// U+001F separate its options) shown rather than acted on.
     static func field(_ text: String) -> String {
         VisibleText.line(text)
+    }
+
+    /// `text` for rofi's message bar, which reads Pango markup: a field with `&`, `<` and `>`
+    /// written as entities.
+    static func markup(_ text: String) -> String {
+        field(text).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+}
+
+extension Data {
+    /// The base64url form (RFC 4648 §5) without padding.
+    var base64URLEncoded: String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Decodes the base64url form, padded or not.
+    init?(base64URL text: String) {
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
+        self.init(base64Encoded: standard)
     }
 }

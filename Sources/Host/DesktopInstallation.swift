@@ -111,7 +111,7 @@ public enum DesktopInstallation {
 
     /// Installs KRunner's plugin file and the D-Bus service file that starts `server` for it.
     public static func installRunner(session: HostSession, server: String) throws(HostError) -> (runner: URL, service: URL) {
-        let icon = try entry(session: session, executable: "").icon
+        let icon = try entry(session: session, executable: "", localized: false).icon
         let runner = runnerURL(paths: session.paths), service = serviceURL(paths: session.paths)
         try write(serviceText(server: server), to: service, what: "D-Bus service file")
         try write(runnerText(icon: icon), to: runner, what: "KRunner plugin file")
@@ -129,16 +129,20 @@ public enum DesktopInstallation {
     /// action's name comes in every other language the host, the manifest (its `.lproj`
     /// directories) and the stored dynamic items have (`Name[nl]=`), where it differs.
     public static func entry(session: HostSession, executable: String, arguments: [String] = [],
-                             dbusActivatable: Bool = false, limit: Int? = nil) throws(HostError) -> DesktopEntry {
+                             dbusActivatable: Bool = false, limit: Int? = nil, localized: Bool = true) throws(HostError) -> DesktopEntry {
         let items = try session.menu(limit: limit).visible.map(\.item)
         var entry = DesktopEntry.export(items: items, executable: executable, applicationName: applicationName,
                                         options: arguments, dbusActivatable: dbusActivatable, iconFile: iconFile)
+        guard localized else { return entry }
+        // An item is the same in another language when its type and userInfo are: its action id
+        // depends on the menu's order, which another language's stored items need not share.
+        let identity = { (item: ShortcutItem) in "\(item.type)\u{0}\(JSONValue.object(item.userInfo).jsonText)" }
         for (language, other) in otherLanguageSessions(of: session) {
             guard let names = try? other.menu(limit: limit).visible.map(\.item) else { continue }
-            let translated = Dictionary(zip(DesktopEntry.actionIDs(for: names), names.map(DesktopNotification.name(of:))),
+            let translated = Dictionary(names.map { (identity($0), DesktopNotification.name(of: $0)) },
                                         uniquingKeysWith: { first, _ in first })
-            for index in entry.actions.indices {
-                if let name = translated[entry.actions[index].id], name != entry.actions[index].name {
+            for (index, item) in items.enumerated() {
+                if let name = translated[identity(item)], name != entry.actions[index].name {
                     entry.actions[index].localizedNames[language] = name
                 }
             }
@@ -170,7 +174,10 @@ public enum DesktopInstallation {
                   seen.insert(language.lowercased()).inserted else { return nil }
             var options = session.options
             options.locale = language
-            return (try? HostSession(options: options, logger: session.logger)).map { (language, $0) }
+            // Its plugin refusals and routine problems were the session's own to say, once.
+            var quiet = session.logger
+            quiet.logLevel = .error
+            return (try? HostSession(options: options, logger: quiet)).map { (language, $0) }
         }
     }
 
@@ -238,10 +245,11 @@ public enum DesktopInstallation {
     @discardableResult
     public static func install(session: HostSession, executable: String, server: String) throws(HostError) -> Record {
         let record = record(for: session, executable: executable, server: server)
-        // The providers' items in the entry's languages: stored now, they are kept current in
-        // each from now on (every refresh asks again in each language stored).
+        // The providers' items in the entry's language: stored now, they are kept current in it
+        // (every refresh asks again in each language stored). Other languages' dynamic items are
+        // named where they are stored already; storing them here would ask every provider once
+        // more per language on every refresh from now on, and keep a warm worker per language.
         _ = session.storeProvidedItems(of: nil)
-        for (_, other) in otherLanguageSessions(of: session) { _ = other.storeProvidedItems(of: nil) }
         let entry = try entry(session: session, executable: executable, arguments: record.arguments, dbusActivatable: true)
         try write(serviceText(server: server), to: serviceURL(paths: session.paths), what: "D-Bus service file")
         try write(entry, to: URL(fileURLWithPath: record.path))

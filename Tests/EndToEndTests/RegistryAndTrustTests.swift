@@ -27,6 +27,9 @@ struct RegistryAndTrustTests {
     func lazyLoading() {
         let kinds = FixturePlugins.url("kinds.so")
         let sandbox = HostSandbox.zoo([Fixtures.standFitPlugin, kinds, Self.plain])
+        // None of these hangs: deadlines a loaded machine cannot miss while the dynamic linker
+        // traces every file it opens (LD_DEBUG), so no plugin is quarantined for being slow.
+        sandbox.writeConfig(#"{"scanTimeout": 20, "handlerTimeout": 20}"#)
         // The first list scans the three in one helper process, and the host itself opens none.
         let first = Self.pluginsOpened(sandbox, "list")
         #expect(first.result.status == 0)

@@ -17,7 +17,13 @@ struct RofiTests {
         return chosen
     }
 
-    static let logExercise = #"standfit:{"arguments":{},"type":"com.standfit.logexercise"}"#
+    /// A row's info as the command writes it: the JSON of what it runs, in base64url.
+    static func info(_ json: String) -> String {
+        "standfit:" + Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static let logExercise = info(#"{"arguments":{},"type":"com.standfit.logexercise"}"#)
 
     @Test("the list: rofi's mode options, then one row per quick action with its icon and what it runs")
     func list() {
@@ -26,10 +32,10 @@ struct RofiTests {
             "\0prompt\u{1F}StandFit",
             "\0use-hot-keys\u{1F}true",
             "Log Exercise\0icon\u{1F}list-add\u{1F}info\u{1F}\(Self.logExercise)",
-            #"View Streak — 1 day"# + "\0icon\u{1F}emblem-important\u{1F}info\u{1F}" + #"standfit:{"arguments":{},"type":"com.standfit.viewstreak"}"#,
-            "View Progress\0icon\u{1F}x-office-spreadsheet\u{1F}info\u{1F}" + #"standfit:{"arguments":{},"type":"com.standfit.viewprogress"}"#,
+            #"View Streak — 1 day"# + "\0icon\u{1F}emblem-important\u{1F}info\u{1F}" + Self.info(#"{"arguments":{},"type":"com.standfit.viewstreak"}"#),
+            "View Progress\0icon\u{1F}x-office-spreadsheet\u{1F}info\u{1F}" + Self.info(#"{"arguments":{},"type":"com.standfit.viewprogress"}"#),
             #"Log Squats — 20 reps"# + "\0icon\u{1F}emoji-activities\u{1F}info\u{1F}"
-                + #"standfit:{"arguments":{},"type":"com.standfit.logexercise","userInfo":{"count":20,"exercise":"squats"}}"#,
+                + Self.info(#"{"arguments":{},"type":"com.standfit.logexercise","userInfo":{"count":20,"exercise":"squats"}}"#),
         ].joined(separator: "\n") + "\n", stderr: ""))
     }
 
@@ -41,7 +47,7 @@ struct RofiTests {
         let lines = asked.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "\0prompt\u{1F}Which exercise?")
         #expect(lines.count == 11)
-        #expect(lines[1] == "Plank\0info\u{1F}" + #"standfit:{"arguments":{"exercise":"plank"},"type":"com.standfit.logexercise"}"#)
+        #expect(lines[1] == "Plank\0info\u{1F}" + Self.info(#"{"arguments":{"exercise":"plank"},"type":"com.standfit.logexercise"}"#))
         let info = try #require(lines[1].split(separator: "\u{1F}").last.map(String.init))
         // Chosen: it runs, and rofi is told nothing more (it closes).
         #expect(rofi(1, info: info).run(["rofi", "Plank"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
@@ -57,6 +63,30 @@ struct RofiTests {
         #expect(lost.status == 0)
         #expect(lost.stdout.hasPrefix("\0prompt\u{1F}StandFit\n\0use-hot-keys\u{1F}true\n\0message\u{1F}No action understands \"fly to the moon\"; the closest phrases are "))
         #expect(lost.stdout.contains("\nLog Exercise\0icon\u{1F}list-add\u{1F}info\u{1F}\(Self.logExercise)\n"))
+        // rofi reads the message as Pango markup: what the user typed cannot become markup.
+        let marked = rofi(2).run(["rofi", "fly <b>&</b> land"])
+        #expect(marked.stdout.contains("\0message\u{1F}No action understands \"fly &lt;b&gt;&amp;&lt;/b&gt; land\";"))
+    }
+
+    @Test("a row whose title and userInfo hold a newline, U+001F, DEL and a bidi mark stays one row and runs with its userInfo intact")
+    func hostileRow() throws {
+        let manifest = sandbox.root.appendingPathComponent("manifest.json")
+        let nasty = "a\nb\u{1F}c\u{7F}d\u{200F}e"
+        let item: [String: Any] = [
+            "UIApplicationShortcutItemType": "com.standfit.logexercise", "UIApplicationShortcutItemTitle": "Log \(nasty)",
+            "UIApplicationShortcutItemUserInfo": ["exercise": "squats", "count": 7, "note": nasty],
+        ]
+        try JSONSerialization.data(withJSONObject: ["UIApplicationShortcutItems": [item]]).write(to: manifest)
+        let listed = sandbox.run("rofi", "--manifest", manifest.path)
+        #expect(listed.status == 0)
+        let rows = listed.stdout.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("\0") && !$0.isEmpty }
+        let row = try #require(rows.first { $0.hasPrefix("Log a") }, "\(listed)")
+        // One row: its text shows the control characters, and its one option is the info.
+        #expect(row.hasPrefix(#"Log a\nb\x1fc\x7fd\u{200f}e"# + "\0info\u{1F}standfit:"), "\(row)")
+        #expect(row.split(separator: "\u{1F}").count == 2, "\(row)")
+        let info = try #require(row.split(separator: "\u{1F}").last.map(String.init))
+        #expect(rofi(1, info: info).run(["rofi", "--manifest", manifest.path, "Log a"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        #expect(sandbox.run("run", "undo").stdout == "Removed 7 squats logged at 14:05\n")
     }
 
     @Test("dmenu: --dmenu prints the names, --chosen runs the line read (a name or a sentence); nothing chosen runs nothing")

@@ -40,11 +40,17 @@ public final class SessionBus: @unchecked Sendable {
         pid = child
         let deadline = Date().addingTimeInterval(10)
         var status: Int32 = 0
-        while !FileManager.default.fileExists(atPath: socket), Date() < deadline, waitpid(child, &status, WNOHANG) == 0 {
+        var ended = false
+        while !FileManager.default.fileExists(atPath: socket), Date() < deadline {
+            if waitpid(child, &status, WNOHANG) != 0 {
+                ended = true
+                break
+            }
             usleep(2_000)
         }
         guard FileManager.default.fileExists(atPath: socket) else {
-            stop()
+            // Reaped already, its pid may be another process's by now: not signalled again.
+            if ended { stopped = true } else { stop() }
             return nil
         }
     }

@@ -84,14 +84,18 @@ typedef void (*standfit_bus_handler)(void *context, const standfit_bus_event *ev
 /* Connects to the session bus (DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus; the
    starter's bus when D-Bus started this process), serves org.freedesktop.Application at
    `object_path`, asks for `application_id` (replacing an earlier owner that allows it, and
-   allowing a later one to replace it), and starts the bus thread, which calls `handler` with
-   `context`. With `runner_path` not NULL it also serves org.kde.krunner1 there (Actions and
+   allowing a later one to replace it). Nothing is delivered until standfit_bus_run starts the
+   bus thread, which calls `handler` with `context`. With `runner_path` not NULL it also serves org.kde.krunner1 there (Actions and
    Teardown are answered here: no actions, nothing to tear down). With `application_id` NULL it
    serves and owns nothing: a client's connection, for notifications and calls. Returns the connection, or NULL with `*error` a negative errno and `why` (of
    `why_size` bytes) a short sentence fragment: no libsystemd, no session bus, the name refused. */
 standfit_bus *standfit_bus_start(const char *application_id, const char *object_path, const char *runner_path,
                                  standfit_bus_handler handler, void *context,
                                  int *error, char *why, size_t why_size);
+
+/* Starts delivering events (the bus thread): call it once the connection standfit_bus_start gave
+   is stored where the handler finds it. Calls that arrived meanwhile wait in the socket. */
+void standfit_bus_run(standfit_bus *bus);
 
 /* Answers method call `call` (from an event), from any thread: success when `error_name` is
    NULL, else that D-Bus error with `message`. Each call is answered exactly once. */
