@@ -39,7 +39,7 @@ struct RofiTests {
         ].joined(separator: "\n") + "\n", stderr: ""))
     }
 
-    @Test("a row whose required value is missing lists the values offered, most recent first; the one chosen runs and rofi closes", .needs(.sqlite3))
+    @Test("a row whose required value is missing lists the values offered, most recent first; the one chosen runs and rofi closes")
     func missingValue() throws {
         #expect(sandbox.run("run", "logexercise", "exercise=plank", "count=30").status == 0)
         let asked = rofi(1, info: Self.logExercise).run(["rofi", "Log Exercise"])
