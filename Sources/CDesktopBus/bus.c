@@ -131,6 +131,16 @@ static int read_basic_as_text(sd_bus_message *m, char type, char *out, size_t si
 
 enum { MAX_PARAMETERS = 64, VALUE_SIZE = 4096 };
 
+/* Hands method call `m` to the server as `event` (its call and sender filled in here), keeping
+   a reference until the server answers it; sd-bus sends no reply meanwhile. */
+static int deliver_call(standfit_bus *bus, sd_bus_message *m, standfit_bus_event event) {
+    p_sd_bus_message_ref(m);
+    event.call = m;
+    event.sender = p_sd_bus_message_get_sender(m);
+    deliver(bus, &event);
+    return 1;
+}
+
 static int on_activate_action(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     standfit_bus *bus = userdata;
     const char *name = NULL;
@@ -189,23 +199,16 @@ static int on_activate_action(sd_bus_message *m, void *userdata, sd_bus_error *e
         for (size_t i = 0; i < count; i++) { free(keys[i]); free(values[i]); }
         return r;
     }
-    p_sd_bus_message_ref(m);
-    standfit_bus_event event = {
-        .kind = STANDFIT_BUS_ACTIVATE_ACTION, .call = m, .sender = p_sd_bus_message_get_sender(m), .name = name,
-        .keys = (const char *const *)keys, .values = (const char *const *)values, .count = count,
-    };
-    deliver(bus, &event);
+    deliver_call(bus, m, (standfit_bus_event){ .kind = STANDFIT_BUS_ACTIVATE_ACTION, .name = name,
+                                               .keys = (const char *const *)keys, .values = (const char *const *)values,
+                                               .count = count });
     for (size_t i = 0; i < count; i++) { free(keys[i]); free(values[i]); }
     return 1;
 }
 
 static int on_activate(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     (void)error;
-    standfit_bus *bus = userdata;
-    p_sd_bus_message_ref(m);
-    standfit_bus_event event = { .kind = STANDFIT_BUS_ACTIVATE, .call = m, .sender = p_sd_bus_message_get_sender(m) };
-    deliver(bus, &event);
-    return 1;
+    return deliver_call(userdata, m, (standfit_bus_event){ .kind = STANDFIT_BUS_ACTIVATE });
 }
 
 static int on_open(sd_bus_message *m, void *userdata, sd_bus_error *error) {
@@ -217,48 +220,31 @@ static int on_open(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     if (r < 0) return r;
     const char *uri;
     while (count < MAX_PARAMETERS && (r = p_sd_bus_message_read_basic(m, 's', &uri)) > 0) uris[count++] = strdup(uri);
-    p_sd_bus_message_ref(m);
-    standfit_bus_event event = { .kind = STANDFIT_BUS_OPEN, .call = m, .sender = p_sd_bus_message_get_sender(m),
-                                 .values = (const char *const *)uris, .count = count };
-    deliver(bus, &event);
+    deliver_call(bus, m, (standfit_bus_event){ .kind = STANDFIT_BUS_OPEN, .values = (const char *const *)uris, .count = count });
     for (size_t i = 0; i < count; i++) free(uris[i]);
     return 1;
 }
 
 static int on_runner_match(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     (void)error;
-    standfit_bus *bus = userdata;
     const char *query = NULL;
     int r = p_sd_bus_message_read_basic(m, 's', &query);
     if (r < 0) return r;
-    p_sd_bus_message_ref(m);
-    standfit_bus_event event = { .kind = STANDFIT_BUS_RUNNER_MATCH, .call = m, .sender = p_sd_bus_message_get_sender(m),
-                                 .name = query };
-    deliver(bus, &event);
-    return 1;
+    return deliver_call(userdata, m, (standfit_bus_event){ .kind = STANDFIT_BUS_RUNNER_MATCH, .name = query });
 }
 
 static int on_runner_run(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     (void)error;
-    standfit_bus *bus = userdata;
     const char *match = NULL, *action = NULL;
     int r;
     if ((r = p_sd_bus_message_read_basic(m, 's', &match)) < 0 || (r = p_sd_bus_message_read_basic(m, 's', &action)) < 0) return r;
-    p_sd_bus_message_ref(m);
     const char *values[1] = { action };
-    standfit_bus_event event = { .kind = STANDFIT_BUS_RUNNER_RUN, .call = m, .sender = p_sd_bus_message_get_sender(m),
-                                 .name = match, .values = values, .count = 1 };
-    deliver(bus, &event);
-    return 1;
+    return deliver_call(userdata, m, (standfit_bus_event){ .kind = STANDFIT_BUS_RUNNER_RUN, .name = match, .values = values, .count = 1 });
 }
 
 static int on_runner_config(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     (void)error;
-    standfit_bus *bus = userdata;
-    p_sd_bus_message_ref(m);
-    standfit_bus_event event = { .kind = STANDFIT_BUS_RUNNER_CONFIG, .call = m, .sender = p_sd_bus_message_get_sender(m) };
-    deliver(bus, &event);
-    return 1;
+    return deliver_call(userdata, m, (standfit_bus_event){ .kind = STANDFIT_BUS_RUNNER_CONFIG });
 }
 
 /* Actions: none (every match runs by its default action). */
@@ -390,12 +376,26 @@ static void free_request(request *q) {
     free(q);
 }
 
-static int append_string_hint(sd_bus_message *m, const char *key, const char *value) {
+/* Appends one a{sv} entry: `key` and a variant of basic type `type` holding `value` (a pointer to
+   it, or the string itself for 's'). */
+static int append_entry(sd_bus_message *m, const char *key, char type, const void *value) {
+    const char contents[2] = { type, 0 };
     int r;
     if ((r = p_sd_bus_message_open_container(m, 'e', "sv")) < 0) return r;
     if ((r = p_sd_bus_message_append_basic(m, 's', key)) < 0) return r;
-    if ((r = p_sd_bus_message_open_container(m, 'v', "s")) < 0) return r;
-    if ((r = p_sd_bus_message_append_basic(m, 's', value)) < 0) return r;
+    if ((r = p_sd_bus_message_open_container(m, 'v', contents)) < 0) return r;
+    if ((r = p_sd_bus_message_append_basic(m, type, value)) < 0) return r;
+    if ((r = p_sd_bus_message_close_container(m)) < 0) return r;
+    return p_sd_bus_message_close_container(m);
+}
+
+/* Appends one a{sv} entry whose value is a string list (NULL-terminated `strings`). */
+static int append_strv_entry(sd_bus_message *m, const char *key, char **strings) {
+    int r;
+    if ((r = p_sd_bus_message_open_container(m, 'e', "sv")) < 0) return r;
+    if ((r = p_sd_bus_message_append_basic(m, 's', key)) < 0) return r;
+    if ((r = p_sd_bus_message_open_container(m, 'v', "as")) < 0) return r;
+    if ((r = p_sd_bus_message_append_strv(m, strings)) < 0) return r;
     if ((r = p_sd_bus_message_close_container(m)) < 0) return r;
     return p_sd_bus_message_close_container(m);
 }
@@ -418,13 +418,8 @@ static int send_notify(standfit_bus *bus, request *q) {
     }
     if ((r = p_sd_bus_message_close_container(m)) < 0) goto done;
     if ((r = p_sd_bus_message_open_container(m, 'a', "{sv}")) < 0) goto done;
-    if ((r = p_sd_bus_message_open_container(m, 'e', "sv")) < 0) goto done;
-    if ((r = p_sd_bus_message_append_basic(m, 's', "urgency")) < 0) goto done;
-    if ((r = p_sd_bus_message_open_container(m, 'v', "y")) < 0) goto done;
-    if ((r = p_sd_bus_message_append_basic(m, 'y', &q->urgency)) < 0) goto done;
-    if ((r = p_sd_bus_message_close_container(m)) < 0) goto done;
-    if ((r = p_sd_bus_message_close_container(m)) < 0) goto done;
-    if (q->desktop_entry != NULL && (r = append_string_hint(m, "desktop-entry", q->desktop_entry)) < 0) goto done;
+    if ((r = append_entry(m, "urgency", 'y', &q->urgency)) < 0) goto done;
+    if (q->desktop_entry != NULL && (r = append_entry(m, "desktop-entry", 's', q->desktop_entry)) < 0) goto done;
     if ((r = p_sd_bus_message_close_container(m)) < 0) goto done;
     if ((r = p_sd_bus_message_append_basic(m, 'i', &q->timeout_ms)) < 0) goto done;
     pending *p = malloc(sizeof *p);
@@ -500,14 +495,9 @@ static int send_matches(request *q) {
         if ((r = p_sd_bus_message_append_basic(reply, 'i', &row->type)) < 0) goto done;
         if ((r = p_sd_bus_message_append_basic(reply, 'd', &row->relevance)) < 0) goto done;
         if ((r = p_sd_bus_message_open_container(reply, 'a', "{sv}")) < 0) goto done;
-        if (row->subtext != NULL && (r = append_string_hint(reply, "subtext", row->subtext)) < 0) goto done;
+        if (row->subtext != NULL && (r = append_entry(reply, "subtext", 's', row->subtext)) < 0) goto done;
         /* An empty list: KRunner shows no action buttons for the match. */
-        if ((r = p_sd_bus_message_open_container(reply, 'e', "sv")) < 0) goto done;
-        if ((r = p_sd_bus_message_append_basic(reply, 's', "actions")) < 0) goto done;
-        if ((r = p_sd_bus_message_open_container(reply, 'v', "as")) < 0) goto done;
-        if ((r = p_sd_bus_message_append_strv(reply, (char *[]){ NULL })) < 0) goto done;
-        if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
-        if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
+        if ((r = append_strv_entry(reply, "actions", (char *[]){ NULL })) < 0) goto done;
         if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
         if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
     }
@@ -524,20 +514,8 @@ static int send_config(request *q) {
     int r = p_sd_bus_message_new_method_return(q->call, &reply);
     if (r < 0) return r;
     if ((r = p_sd_bus_message_open_container(reply, 'a', "{sv}")) < 0) goto done;
-    if ((r = p_sd_bus_message_open_container(reply, 'e', "sv")) < 0) goto done;
-    if ((r = p_sd_bus_message_append_basic(reply, 's', "MinLetterCount")) < 0) goto done;
-    if ((r = p_sd_bus_message_open_container(reply, 'v', "i")) < 0) goto done;
-    if ((r = p_sd_bus_message_append_basic(reply, 'i', &q->min_letter_count)) < 0) goto done;
-    if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
-    if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
-    if (q->action_count > 0) {
-        if ((r = p_sd_bus_message_open_container(reply, 'e', "sv")) < 0) goto done;
-        if ((r = p_sd_bus_message_append_basic(reply, 's', "TriggerWords")) < 0) goto done;
-        if ((r = p_sd_bus_message_open_container(reply, 'v', "as")) < 0) goto done;
-        if ((r = p_sd_bus_message_append_strv(reply, q->actions)) < 0) goto done;
-        if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
-        if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
-    }
+    if ((r = append_entry(reply, "MinLetterCount", 'i', &q->min_letter_count)) < 0) goto done;
+    if (q->action_count > 0 && (r = append_strv_entry(reply, "TriggerWords", q->actions)) < 0) goto done;
     if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
     r = p_sd_bus_send(NULL, reply, NULL);
 done:

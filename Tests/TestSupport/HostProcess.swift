@@ -17,6 +17,39 @@ public struct ProcessResult: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// Starts `tool` with `arguments` and exactly `environment` in the background: stdin and stdout
+/// on /dev/null, stderr appended to `log` (else /dev/null), no other descriptor of the test
+/// process (`SandboxServer.closeOthers`), and no signal blocked or ignored (a test thread's mask
+/// would be inherited), so that SIGTERM ends it. Its pid, or nil when it could not start.
+///
+/// Rationale: posix_spawn rather than Foundation's Process, whose child-exit monitoring blocks
+/// in waitpid on a long-lived child when another of its children ends.
+public func spawnInBackground(_ tool: String, _ arguments: [String], environment: [String: String], log: URL?) -> pid_t? {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for target in Int32(0)...2 {
+        posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
+    }
+    if let log { posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_CREAT | O_APPEND, 0o600) }
+    SandboxServer.closeOthers(&actions)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t(), all = sigset_t()
+    sigemptyset(&none)
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv: [UnsafeMutablePointer<CChar>?] = ([tool] + arguments).map { strdup($0) } + [nil]
+    let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, tool, &actions, &attributes, argv, envp) == 0 else { return nil }
+    return pid
+}
+
 /// Waits until `condition` holds, for at most `seconds`: whether it did.
 public func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
@@ -184,21 +217,9 @@ public final class SandboxServer: @unchecked Sendable {
     public func start(environment: [String: String], log: URL? = nil, verbose: Bool = false) {
         lock.withLock {
             guard child == nil else { return }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            for target in Int32(0)...2 {
-                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
-            }
-            if let log { posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_CREAT | O_APPEND, 0o600) }
-            SandboxServer.closeOthers(&actions)
             // A test process killed before its sandboxes go leaves servers that end on their own.
-            let arguments = [Fixtures.fullHostBinary.path, "serve", "--idle-timeout", "120"] + (verbose ? ["--verbose"] : [])
-            let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-            let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer { (argv + envp).forEach { free($0) } }
-            var pid: pid_t = 0
-            guard posix_spawn(&pid, Fixtures.fullHostBinary.path, &actions, nil, argv, envp) == 0 else { return }
+            let arguments = ["serve", "--idle-timeout", "120"] + (verbose ? ["--verbose"] : [])
+            guard let pid = spawnInBackground(Fixtures.fullHostBinary.path, arguments, environment: environment, log: log) else { return }
             child = pid
             let deadline = Date().addingTimeInterval(20)
             while Date() < deadline, !listening(), kill(pid, 0) == 0 {
@@ -218,22 +239,10 @@ public final class SandboxServer: @unchecked Sendable {
             try? FileManager.default.createDirectory(at: socketDirectory, withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o700])
             let socket = socketDirectory.appendingPathComponent("host.sock").path
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            for target in Int32(0)...1 {
-                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
-            }
-            posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-            SandboxServer.closeOthers(&actions)
             let tool = ExternalTool.systemdSocketActivate.path
-            let arguments = [tool, "-l", socket] + environment.sorted { $0.key < $1.key }.flatMap { ["-E", "\($0.key)=\($0.value)"] }
+            let arguments = ["-l", socket] + environment.sorted { $0.key < $1.key }.flatMap { ["-E", "\($0.key)=\($0.value)"] }
                 + [Fixtures.fullHostBinary.path, "serve", "--idle-timeout", "120"]
-            let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-            let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer { (argv + envp).forEach { free($0) } }
-            var pid: pid_t = 0
-            guard posix_spawn(&pid, tool, &actions, nil, argv, envp) == 0 else { return nil }
+            guard let pid = spawnInBackground(tool, arguments, environment: environment, log: log) else { return nil }
             child = pid
             let deadline = Date().addingTimeInterval(20)
             while Date() < deadline, !FileManager.default.fileExists(atPath: socket), kill(pid, 0) == 0 {

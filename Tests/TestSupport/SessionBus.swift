@@ -35,7 +35,7 @@ public final class SessionBus: @unchecked Sendable {
         try? Data(configuration.utf8).write(to: file)
         let log = sandbox.root.appendingPathComponent("bus.log")
         let tool = ExternalTool.dbusDaemon.path
-        guard let child = SessionBus.spawn(tool, ["--config-file=\(file.path)", "--nofork", "--nopidfile"],
+        guard let child = spawnInBackground(tool, ["--config-file=\(file.path)", "--nofork", "--nopidfile"],
                                            environment: sandbox.environment, log: log) else { return nil }
         pid = child
         let deadline = Date().addingTimeInterval(10)
@@ -71,35 +71,6 @@ public final class SessionBus: @unchecked Sendable {
     /// Helpers started on this bus (a notification server), stopped before it.
     private var helpers: [pid_t] = []
 
-    /// Starts `argv[0]` with the rest of `arguments` in the background, stdin and stdout on
-    /// /dev/null, stderr appended to `log`, with no signal blocked or ignored (a test thread's
-    /// mask would be inherited) so that SIGTERM ends it.
-    static func spawn(_ tool: String, _ arguments: [String], environment: [String: String], log: URL) -> pid_t? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for target in Int32(0)...1 {
-            posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
-        }
-        posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        SandboxServer.closeOthers(&actions)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv: [UnsafeMutablePointer<CChar>?] = ([tool] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var child: pid_t = 0
-        guard posix_spawn(&child, tool, &actions, &attributes, argv, envp) == 0 else { return nil }
-        return child
-    }
-
     /// Ends `pid` (SIGTERM, SIGKILL after 10 s) and reaps it.
     private static func end(_ pid: pid_t) {
         kill(pid, SIGTERM)
@@ -119,7 +90,7 @@ public final class SessionBus: @unchecked Sendable {
         let script = Fixtures.directory.appendingPathComponent("Desktop/notification-server.py").path
         var arguments = [script, record.path, "--capabilities", capabilities.joined(separator: ",")]
         if let press { arguments += ["--press", press] }
-        guard let child = SessionBus.spawn(ExternalTool.python3.path, arguments, environment: environment,
+        guard let child = spawnInBackground(ExternalTool.python3.path, arguments, environment: environment,
                                            log: sandbox.root.appendingPathComponent("notifications.log")) else { return false }
         helpers.append(child)
         return eventually(10) { FileManager.default.fileExists(atPath: record.path) }
