@@ -32,7 +32,7 @@ struct HostilePluginRoundTwoTests {
               runs: in a worker process
             com.standfit 1.0.0 (ABI 1.0): StandFit
               path: \(Fixtures.standFitPlugin.path)
-              types: com.standfit.logexercise, com.standfit.loglast, com.standfit.viewstreak, com.standfit.viewprogress, com.standfit.undo
+              types: com.standfit.logexercise, com.standfit.loglast, com.standfit.viewstreak, com.standfit.viewprogress, com.standfit.undo, com.standfit.history, com.standfit.deletelog, com.standfit.editlog
               runs: in the host's process (trusted; in a worker when the warm server runs it)
             quarantined: \(garbage.path)
               \(Self.quarantined(garbage.path, "wrote a scan answer the host cannot read"))

@@ -94,7 +94,7 @@ struct InstallTests {
             """, stderr: ""))
         #expect(host("plugins").stdout.contains("""
               path: \(prefix.path)/lib/standfit/plugins/libStandFit.so
-              types: com.standfit.logexercise, com.standfit.loglast, com.standfit.viewstreak, com.standfit.viewprogress, com.standfit.undo
+              types: com.standfit.logexercise, com.standfit.loglast, com.standfit.viewstreak, com.standfit.viewprogress, com.standfit.undo, com.standfit.history, com.standfit.deletelog, com.standfit.editlog
               runs: in the host's process (trusted; in a worker when the warm server runs it)
             """))
         // Dutch words come from the resources installed beside the plugin.

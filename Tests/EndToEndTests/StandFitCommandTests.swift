@@ -95,6 +95,43 @@ struct StandFitCommandTests {
             """)
     }
 
+    @Test("history, editlog and deletelog through the host: text and --json, Dutch, the menu follows")
+    func historyAndCorrections() throws {
+        var earlier = sandbox
+        earlier.extraEnvironment["STANDFIT_NOW"] = "2026-11-20T08:00:00Z"
+        #expect(earlier.run("run", "logexercise", "exercise=squats", "count=20", "note=morning set").status == 0)
+        #expect(sandbox.run("run", "logexercise", "exercise=plank", "count=60").status == 0)
+        #expect(sandbox.run("run", "history") == ProcessResult(status: 0, stdout: """
+            Logged in the last 7 days:
+            #2  Sun 22 Nov 14:05  60 seconds of plank
+            #1  Fri 20 Nov 09:00  20 squats — morning set
+
+            """, stderr: ""))
+        #expect(sandbox.run("run", "history", "exercise=squats", "--locale", "nl").stdout
+            == "Gelogd in de afgelopen 7 dagen (Squats):\n#1  vr 20 nov 09:00  20 squats — morning set\n")
+        let json = sandbox.run("run", "history", "days=1", "--json")
+        #expect(json.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let data = try #require(document["data"] as? [String: Any])
+        let entries = try #require(data["entries"] as? [[String: Any]])
+        #expect(data["days"] as? Int == 1 && entries.count == 1)
+        #expect(entries.first?["id"] as? Int == 2 && entries.first?["localTime"] as? String == "2026-11-22 14:05")
+        #expect(sandbox.run("run", "editlog", "id=2", "count=90") == ProcessResult(status: 0, stdout: """
+            Changed #2 to 90 seconds of plank, logged at 14:05
+
+            """, stderr: ""))
+        // The menu's "Log ⟨last⟩" follows the correction.
+        #expect(sandbox.run("list").stdout.contains("Log Plank — 90 seconds  (com.standfit.logexercise)\n"))
+        #expect(sandbox.run("run", "deletelog", "id=2").stdout == "Removed 90 seconds of plank logged at 14:05\n")
+        #expect(sandbox.run("list").stdout.contains("Log Squats — 20 reps  (com.standfit.logexercise)\n"))
+        #expect(sandbox.run("run", "deletelog", "id=2") == ProcessResult(status: 3, stdout: "", stderr: """
+            standfit-host: id: no log has id 2; 'standfit-host run history' shows the ids.
+
+            """))
+        #expect(sandbox.run("run", "editlog", "id=1", "--locale", "nl").stderr
+            == "standfit-host: Niets te wijzigen in log 1: geef count=GETAL of note=TEKST (een lege notitie wist haar).\n")
+    }
+
     @Test("streak across midnight in the user's time zone, and the week's chart")
     func acrossMidnight() {
         var late = sandbox

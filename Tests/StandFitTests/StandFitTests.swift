@@ -211,3 +211,50 @@ struct ActionTests {
             """)
     }
 }
+
+@Suite("StandFit history and corrections")
+struct HistoryTests {
+    @Test("history: the last days (today included), newest first, with short ids, local times and notes; by exercise; in Dutch")
+    func history() throws {
+        let fixture = StandFitFixture()
+        let store = try ExerciseStore(directory: fixture.directory)
+        _ = try store.log(LogEntry(exercise: "squats", count: 20, note: "morning set", loggedAt: fixture.local("2026-11-16 07:30")))
+        _ = try store.log(LogEntry(exercise: "plank", count: 60, loggedAt: fixture.local("2026-11-21 23:59")))
+        _ = try store.log(LogEntry(exercise: "squats", count: 10, loggedAt: fixture.local("2026-11-22 00:01")))
+        let app = try fixture.app(at: "2026-11-22 14:05")
+        #expect(try app.history(days: nil, exercise: nil).dialog == """
+            Logged in the last 7 days:
+            #3  Sun 22 Nov 00:01  10 squats
+            #2  Sat 21 Nov 23:59  60 seconds of plank
+            #1  Mon 16 Nov 07:30  20 squats — morning set
+            """)
+        // Today starts at local midnight: the plank a minute before is yesterday's.
+        #expect(try app.history(days: 1, exercise: nil).dialog == "Logged today:\n#3  Sun 22 Nov 00:01  10 squats")
+        #expect(try app.history(days: 6, exercise: "Squat").dialog == "Logged in the last 6 days (Squats):\n#3  Sun 22 Nov 00:01  10 squats")
+        let dutch = try StandFitFixture(language: "nl").app(at: "2026-11-22 14:05")
+        #expect(try dutch.history(days: 2, exercise: nil).dialog == "Niets gelogd in de afgelopen 2 dagen.")
+        #expect(try app.history(days: 0, exercise: nil).status == .invalidInput)
+        #expect(try app.history(days: 367, exercise: nil).dialog == "days: expected a number from 1 to 366, got 367.")
+        #expect(try app.history(days: nil, exercise: "hurdles").status == .invalidInput)
+    }
+
+    @Test("deletelog and editlog change one entry by its id; the streak follows; unknown ids and empty edits are refused")
+    func corrections() throws {
+        let fixture = StandFitFixture()
+        try fixture.log("squats", count: 20, at: "2026-11-21 08:00")
+        try fixture.log("plank", count: 60, at: "2026-11-22 08:00")
+        let app = try fixture.app(at: "2026-11-22 14:05")
+        #expect(try app.streak().days == 2)
+        #expect(try app.editLog(id: 1, count: 25, note: "felt good").dialog
+            == "Changed #1 to 25 squats, logged on 21 Nov at 08:00 — felt good")
+        #expect(try app.editLog(id: 1, count: nil, note: "").dialog == "Changed #1 to 25 squats, logged on 21 Nov at 08:00")
+        #expect(try app.editLog(id: 1, count: nil, note: nil).dialog
+            == "Nothing to change in log 1: give count=NUMBER or note=TEXT (an empty note removes it).")
+        #expect(try app.editLog(id: 1, count: 0, note: nil).status == .invalidInput)
+        #expect(try app.deleteLog(id: 1).dialog == "Removed 25 squats logged on 21 Nov at 08:00")
+        #expect(try app.streak().days == 1)
+        #expect(try app.deleteLog(id: 1).dialog == "id: no log has id 1; 'standfit-host run history' shows the ids.")
+        #expect(try app.editLog(id: 7, count: 3, note: nil).status == .invalidInput)
+        #expect(try app.history(days: nil, exercise: nil).dialog == "Logged in the last 7 days:\n#2  Sun 22 Nov 08:00  60 seconds of plank")
+    }
+}

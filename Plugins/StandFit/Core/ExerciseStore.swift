@@ -151,6 +151,29 @@ public struct ExerciseStore: Sendable {
         }
     }
 
+    /// Removes entry `id` and returns it; nil when there is none.
+    public func remove(id: Int64) throws -> LogEntry? {
+        try pools.writer().write { db in
+            guard let entry = try LogEntry.fetchOne(db, key: id) else { return nil }
+            try entry.delete(db)
+            return entry
+        }
+    }
+
+    /// Changes entry `id`: its count when `count` is given, its note when `note` is (an empty
+    /// note removes it). The entry as it was and as it is now, in one transaction; nil when
+    /// there is none.
+    public func update(id: Int64, count: Int?, note: String?) throws -> (before: LogEntry, after: LogEntry)? {
+        try pools.writer().write { db in
+            guard let before = try LogEntry.fetchOne(db, key: id) else { return nil }
+            var after = before
+            if let count { after.count = count }
+            if let note { after.note = note.isEmpty ? nil : note }
+            try after.update(db)
+            return (before, after)
+        }
+    }
+
     /// Entries logged in `interval` (start inclusive, end exclusive), oldest first.
     public func entries(in interval: DateInterval) throws -> [LogEntry] {
         try pools.reader().read { db in

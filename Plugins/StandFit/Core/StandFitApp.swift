@@ -131,7 +131,7 @@ public struct StandFitApp: Sendable {
         return items
     }
 
-    private func logged(_ entry: LogEntry, _ exercise: Exercise?) -> Logged {
+    func logged(_ entry: LogEntry, _ exercise: Exercise?) -> Logged {
         Logged(id: entry.id ?? 0, exercise: entry.exercise, count: entry.count, unit: exercise?.unit ?? .reps,
                note: entry.note, loggedAt: entry.loggedAt)
     }
@@ -144,6 +144,9 @@ public enum StandFitTypes {
     public static let viewStreak = "com.standfit.viewstreak"
     public static let viewProgress = "com.standfit.viewprogress"
     public static let undo = "com.standfit.undo"
+    public static let history = "com.standfit.history"
+    public static let deleteLog = "com.standfit.deletelog"
+    public static let editLog = "com.standfit.editlog"
 }
 
 /// A fault in StandFit's own state, reported as the action's failure.

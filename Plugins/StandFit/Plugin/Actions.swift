@@ -68,6 +68,45 @@ struct Undo: ShortcutAction {
     }
 }
 
+struct History: ShortcutAction {
+    static let type = StandFitTypes.history
+    static var title: String { localizedTitle("action.history.title") }
+    static let icon: String? = "clock"
+
+    @Parameter(title: "Days") var days: Int?
+    @Parameter(title: "Exercise", entity: Exercises.self) var exercise: String?
+
+    func perform(_ context: ActionContext) throws -> ActionResult {
+        try Environment.app(language: context.locale).history(days: days, exercise: exercise)
+    }
+}
+
+struct DeleteLog: ShortcutAction {
+    static let type = StandFitTypes.deleteLog
+    static var title: String { localizedTitle("action.deletelog.title") }
+    static let icon: String? = "trash"
+
+    @Parameter(title: "Id") var id: Int
+
+    func perform(_ context: ActionContext) throws -> ActionResult {
+        try Environment.app(language: context.locale).deleteLog(id: id)
+    }
+}
+
+struct EditLog: ShortcutAction {
+    static let type = StandFitTypes.editLog
+    static var title: String { localizedTitle("action.editlog.title") }
+    static let icon: String? = "square.and.pencil"
+
+    @Parameter(title: "Id") var id: Int
+    @Parameter(title: "Count") var count: Int?
+    @Parameter(title: "Note") var note: String?
+
+    func perform(_ context: ActionContext) throws -> ActionResult {
+        try Environment.app(language: context.locale).editLog(id: id, count: count, note: note)
+    }
+}
+
 /// StandFit's exercises as an entity: people say "push ups" or "opdrukken" and the action gets
 /// "pushups"; asked which one, they see the ones they logged last first.
 enum Exercises: EntityQuery {

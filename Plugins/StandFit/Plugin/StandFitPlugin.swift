@@ -15,6 +15,7 @@ enum StandFit: Plugin {
     static let version = "1.0.0"
     static let actions: [any ShortcutAction.Type] = [
         LogExercise.self, LogLast.self, ViewStreak.self, ViewProgress.self, Undo.self,
+        History.self, DeleteLog.self, EditLog.self,
     ]
 
     /// The default manifest: what the menu shows before anything is logged.

@@ -1,0 +1,102 @@
+import Foundation
+import PluginAPI
+
+/// What was logged, and correcting it: `history`, `deletelog`, `editlog`.
+extension StandFitApp {
+    /// What `history` returns as data: the days it covers, the exercise it was limited to, and
+    /// each entry with its local time.
+    public struct History: Encodable, Sendable {
+        public var days: Int
+        public var exercise: String?
+        public var entries: [Entry]
+
+        public struct Entry: Encodable, Sendable {
+            public var id: Int64
+            public var exercise: String
+            public var count: Int
+            public var unit: Exercise.Unit
+            public var note: String?
+            public var loggedAt: Date
+            /// The time in the user's time zone, as shown ("2026-11-22 14:05").
+            public var localTime: String
+        }
+    }
+
+    /// The most days `history` looks back.
+    public static let maximumHistoryDays = 366
+
+    /// The entries of the last `days` days (today included; 7 when not given), of `exercise`
+    /// only when given, newest first: each with its short id (`#12`), local time, amount and
+    /// note.
+    public func history(days: Int?, exercise name: String?) throws -> ActionResult {
+        let days = days ?? 7
+        guard (1...StandFitApp.maximumHistoryDays).contains(days) else {
+            return .invalidInput(text("error.days", ["value": "\(days)", "max": "\(StandFitApp.maximumHistoryDays)"]))
+        }
+        var exercise: Exercise?
+        if let name {
+            guard let found = catalogue.match(name, names: text.names(in: catalogue)) else {
+                let known = catalogue.exercises.map(\.id).joined(separator: ", ")
+                return .invalidInput(text("error.unknownExercise", ["value": name, "known": known]))
+            }
+            exercise = found
+        }
+        let now = clock.now()
+        let today = clock.calendar.startOfDay(for: now)
+        guard let start = clock.calendar.date(byAdding: .day, value: -(days - 1), to: today),
+              let end = clock.calendar.date(byAdding: .day, value: 1, to: today) else {
+            throw StandFitError("The last \(days) days before \(now) cannot be computed in time zone \(clock.calendar.timeZone.identifier).")
+        }
+        let entries = try store.entries(in: DateInterval(start: start, end: end))
+            .filter { exercise == nil || $0.exercise == exercise?.id }
+            .reversed()
+        let data = History(days: days, exercise: exercise?.id, entries: entries.map { entry in
+            let unit = catalogue.exercise(id: entry.exercise)?.unit ?? .reps
+            return History.Entry(id: entry.id ?? 0, exercise: entry.exercise, count: entry.count, unit: unit, note: entry.note,
+                                 loggedAt: entry.loggedAt, localTime: text.format(entry.loggedAt, "yyyy-MM-dd HH:mm"))
+        })
+        let period = days == 1 ? text("history.today") : text("history.period", ["days": text.days(days)])
+        let scope = exercise.map { text("history.scope.exercise", ["period": period, "exercise": text.title($0.id)]) } ?? period
+        guard !entries.isEmpty else {
+            return .handled(text("history.empty", ["scope": scope]), data: data)
+        }
+        var lines = [text("history.header", ["scope": scope])]
+        for entry in entries {
+            let unit = catalogue.exercise(id: entry.exercise)?.unit ?? .reps
+            var line = "#\(entry.id ?? 0)  \(text.format(entry.loggedAt, "EEE d MMM HH:mm"))  "
+                + text.sentence("history.amount", entry: entry, unit: unit)
+            if let note = entry.note { line += " — \(note)" }
+            lines.append(line)
+        }
+        return .handled(lines.joined(separator: "\n"), data: data)
+    }
+
+    /// Removes log `id` (the short id `history` shows).
+    public func deleteLog(id: Int) throws -> ActionResult {
+        guard let entry = try store.remove(id: Int64(id)) else {
+            return .invalidInput(text("error.noEntry", ["value": "\(id)"]))
+        }
+        let exercise = catalogue.exercise(id: entry.exercise)
+        let sentence = text.sentence("undo", entry: entry, unit: exercise?.unit ?? .reps,
+                                     ["when": text.when(entry.loggedAt, now: clock.now())])
+        return .handled(sentence, data: logged(entry, exercise))
+    }
+
+    /// Changes log `id`'s count and note (an empty note removes it).
+    public func editLog(id: Int, count: Int?, note: String?) throws -> ActionResult {
+        guard count != nil || note != nil else {
+            return .invalidInput(text("error.editNothing", ["value": "\(id)"]))
+        }
+        if let count, !(1...StandFitApp.maximumCount).contains(count) {
+            return .invalidInput(text("error.count", ["value": "\(count)", "max": "\(StandFitApp.maximumCount)"]))
+        }
+        let note = note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard let (_, after) = try store.update(id: Int64(id), count: count, note: note) else {
+            return .invalidInput(text("error.noEntry", ["value": "\(id)"]))
+        }
+        let exercise = catalogue.exercise(id: after.exercise)
+        let sentence = text.sentence("edited", entry: after, unit: exercise?.unit ?? .reps,
+                                     ["id": "\(id)", "when": text.when(after.loggedAt, now: clock.now())])
+        return .handled(after.note.map { "\(sentence) — \($0)" } ?? sentence, data: logged(after, exercise))
+    }
+}
