@@ -8,18 +8,8 @@ extension StandFitApp {
     public struct History: Encodable, Sendable {
         public var days: Int
         public var exercise: String?
-        public var entries: [Entry]
-
-        public struct Entry: Encodable, Sendable {
-            public var id: Int64
-            public var exercise: String
-            public var count: Int
-            public var unit: Exercise.Unit
-            public var note: String?
-            public var loggedAt: Date
-            /// The time in the user's time zone, as shown ("2026-11-22 14:05").
-            public var localTime: String
-        }
+        /// Each entry as logging returns it, with its local time.
+        public var entries: [Logged]
     }
 
     /// The most days `history` looks back.
@@ -51,9 +41,9 @@ extension StandFitApp {
             .filter { exercise == nil || $0.exercise == exercise?.id }
             .reversed()
         let data = History(days: days, exercise: exercise?.id, entries: entries.map { entry in
-            let unit = catalogue.exercise(id: entry.exercise)?.unit ?? .reps
-            return History.Entry(id: entry.id ?? 0, exercise: entry.exercise, count: entry.count, unit: unit, note: entry.note,
-                                 loggedAt: entry.loggedAt, localTime: text.format(entry.loggedAt, "yyyy-MM-dd HH:mm"))
+            var shown = logged(entry, catalogue.exercise(id: entry.exercise))
+            shown.localTime = text.format(entry.loggedAt, "yyyy-MM-dd HH:mm")
+            return shown
         })
         let period = days == 1 ? text("history.today") : text("history.period", ["days": text.days(days)])
         let scope = exercise.map { text("history.scope.exercise", ["period": period, "exercise": text.title($0.id)]) } ?? period

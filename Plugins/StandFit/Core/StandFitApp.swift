@@ -25,6 +25,8 @@ public struct StandFitApp: Sendable {
         public var unit: Exercise.Unit
         public var note: String?
         public var loggedAt: Date
+        /// The time in the user's time zone, as `history` shows it ("2026-11-22 14:05").
+        public var localTime: String?
     }
 
     /// The largest count one log may hold (an hour of seconds, or 1,000 reps, is plenty; more
