@@ -30,6 +30,7 @@ struct IntentsTests {
               exercise = plank (Plank)  [argument, from “Plank”]
               count    = 60  [value-default]
               note     = (not set)
+              at       = (not set)
             Nothing ran (--dry-run).
 
             """, stderr: ""))
@@ -117,6 +118,7 @@ struct IntentsTests {
               exercise = plank (Plank)  [phrase]
               count    = 60  [value-default]
               note     = (not set)
+              at       = (not set)
             Nothing ran (--dry-run).
 
             """)

@@ -132,6 +132,26 @@ struct StandFitCommandTests {
             == "standfit-host: Niets te wijzigen in log 1: geef count=GETAL of note=TEKST (een lege notitie wist haar).\n")
     }
 
+    @Test("backfill: logexercise at= in the user's words and zone, counted on its day; refusals say what is accepted; editlog at=")
+    func backfill() {
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20", "at=yesterday 18:00")
+            == ProcessResult(status: 0, stdout: "Logged 20 squats on 21 Nov at 18:00\n", stderr: ""))
+        #expect(sandbox.run("run", "viewstreak").stdout == "Streak: 1 day; log an exercise today to keep it going.\n")
+        #expect(sandbox.run("run", "logexercise", "exercise=plank", "count=30", "at=2 uur geleden", "--locale", "nl").stdout
+            == "30 seconden plank gelogd (12:05)\n")
+        #expect(sandbox.run("run", "viewstreak").stdout == "Streak: 2 days\n")
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "at=next week") == ProcessResult(status: 3, stdout: "", stderr: """
+            standfit-host: at: 'next week' is not a time StandFit reads; give an ISO 8601 time (2026-11-21T18:00:00Z), a local date and \
+            time (2026-11-21 18:00), yesterday or today with an optional time (yesterday 18:00), or a time ago (-2h, 2h ago, 30 min ago).
+
+            """))
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "at=2026-11-23 09:00").stderr
+            == "standfit-host: at: '2026-11-23 09:00' is in the future; log what was done, now or up to a year back.\n")
+        #expect(sandbox.run("run", "editlog", "id=1", "at=2026-11-20T07:00:00Z").stdout
+            == "Changed #1 to 20 squats, logged on 20 Nov at 08:00\n")
+        #expect(sandbox.run("run", "viewstreak").stdout == "Streak: 1 day\n")
+    }
+
     @Test("streak across midnight in the user's time zone, and the week's chart")
     func acrossMidnight() {
         var late = sandbox

@@ -258,3 +258,58 @@ struct HistoryTests {
         #expect(try app.history(days: nil, exercise: nil).dialog == "Logged in the last 7 days:\n#2  Sun 22 Nov 08:00  60 seconds of plank")
     }
 }
+
+@Suite("StandFit backfill times")
+struct LogTimeTests {
+    let fixture = StandFitFixture()
+
+    func parse(_ text: String, now: String = "2026-11-22 14:05") -> Result<Date, LogTime.Refusal> {
+        LogTime.parse(text, now: fixture.local(now), calendar: fixture.calendar)
+    }
+
+    @Test("every accepted form, in the user's time zone", arguments: [
+        ("yesterday 18:00", "2026-11-21 18:00"), ("Gisteren", "2026-11-21 14:05"), ("eergisteren 7:30", "2026-11-20 07:30"),
+        ("today 08:00", "2026-11-22 08:00"), ("vandaag 8.15", "2026-11-22 08:15"), ("09:30", "2026-11-22 09:30"),
+        ("-2h", "2026-11-22 12:05"), ("2h ago", "2026-11-22 12:05"), ("30 min ago", "2026-11-22 13:35"),
+        ("2 uur geleden", "2026-11-22 12:05"), ("-1d", "2026-11-21 14:05"), ("3 dagen geleden", "2026-11-19 14:05"),
+        ("2026-11-21 07:15", "2026-11-21 07:15"), ("2026-11-21T07:15", "2026-11-21 07:15"), ("2026-11-20", "2026-11-20 14:05"),
+        ("2026-11-21T06:15:00Z", "2026-11-21 07:15"), ("2026-11-21T07:15+01:00", "2026-11-21 07:15"),
+        ("2026-11-21T06:15Z", "2026-11-21 07:15"),
+    ])
+    func accepted(_ text: String, _ local: String) {
+        #expect(parse(text) == .success(fixture.local(local)), "\(text)")
+    }
+
+    @Test("unreadable, future and too old are told apart")
+    func refused() {
+        for text in ["tomorrow", "", "yesterday 25:00", "2026-13-01", "-2 parsecs", "18:00 yesterday", "last week"] {
+            #expect(parse(text) == .failure(.unreadable), "\(text)")
+        }
+        #expect(parse("2026-11-22 14:07") == .failure(.future))
+        #expect(parse("2026-11-22 14:05") == .success(fixture.local("2026-11-22 14:05")))
+        #expect(parse("2025-11-22 14:04") == .failure(.tooOld))
+        #expect(parse("2025-11-22 14:06") == .success(fixture.local("2025-11-22 14:06")))
+    }
+
+    @Test("across the change to summer time: a time ago counts real hours, a local time is that wall-clock time")
+    func summerTime() {
+        // 29 March 2026: Amsterdam's clocks go from 02:00 to 03:00.
+        #expect(parse("-12h", now: "2026-03-29 12:00") == .success(fixture.local("2026-03-28 23:00")))
+        #expect(parse("yesterday 18:00", now: "2026-03-29 12:00") == .success(fixture.local("2026-03-28 18:00")))
+        #expect(parse("01:30", now: "2026-03-29 12:00") == .success(fixture.local("2026-03-29 01:30")))
+    }
+
+    @Test("a backfilled log counts on the day it happened: yesterday's keeps a streak going")
+    func backfilledStreak() throws {
+        let app = try fixture.app(at: "2026-11-22 14:05")
+        #expect(try app.logExercise("squats", count: 20, note: nil, at: "yesterday 18:00").dialog == "Logged 20 squats on 21 Nov at 18:00")
+        #expect(try app.logExercise("plank", count: 30, note: nil, at: "2 days ago").dialog == "Logged 30 seconds of plank on 20 Nov at 14:05")
+        // Yesterday and the day before, nothing yet today: two days, still to be kept going.
+        #expect(try app.streak() == Streak(days: 2, includesToday: false))
+        #expect(try app.logExercise("squats", count: 20, note: nil, at: "tomorrow").status == .invalidInput)
+        #expect(try app.editLog(id: 1, count: nil, note: nil, at: "2026-11-19 08:00").dialog
+            == "Changed #1 to 20 squats, logged on 19 Nov at 08:00")
+        // Moved back, yesterday is empty: the streak is broken.
+        #expect(try app.streak().days == 0)
+    }
+}

@@ -161,14 +161,15 @@ public struct ExerciseStore: Sendable {
     }
 
     /// Changes entry `id`: its count when `count` is given, its note when `note` is (an empty
-    /// note removes it). The entry as it was and as it is now, in one transaction; nil when
+    /// note removes it), when it was done when `loggedAt` is. The entry as it was and as it is now, in one transaction; nil when
     /// there is none.
-    public func update(id: Int64, count: Int?, note: String?) throws -> (before: LogEntry, after: LogEntry)? {
+    public func update(id: Int64, count: Int?, note: String?, loggedAt: Date? = nil) throws -> (before: LogEntry, after: LogEntry)? {
         try pools.writer().write { db in
             guard let before = try LogEntry.fetchOne(db, key: id) else { return nil }
             var after = before
             if let count { after.count = count }
             if let note { after.note = note.isEmpty ? nil : note }
+            if let loggedAt { after.loggedAt = loggedAt }
             try after.update(db)
             return (before, after)
         }

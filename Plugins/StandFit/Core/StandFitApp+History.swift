@@ -72,16 +72,24 @@ extension StandFitApp {
         return .handled(sentence, data: logged(entry, exercise))
     }
 
-    /// Changes log `id`'s count and note (an empty note removes it).
-    public func editLog(id: Int, count: Int?, note: String?) throws -> ActionResult {
-        guard count != nil || note != nil else {
+    /// Changes log `id`'s count, note (an empty note removes it) and time (`at`, as `LogTime`
+    /// reads it).
+    public func editLog(id: Int, count: Int?, note: String?, at: String? = nil) throws -> ActionResult {
+        guard count != nil || note != nil || at != nil else {
             return .invalidInput(text("error.editNothing", ["value": "\(id)"]))
         }
         if let count, !(1...StandFitApp.maximumCount).contains(count) {
             return .invalidInput(text("error.count", ["value": "\(count)", "max": "\(StandFitApp.maximumCount)"]))
         }
+        var loggedAt: Date?
+        if let at {
+            switch logTime(at) {
+            case .instant(let instant): loggedAt = instant
+            case .refused(let refusal): return refusal
+            }
+        }
         let note = note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard let (_, after) = try store.update(id: Int64(id), count: count, note: note) else {
+        guard let (_, after) = try store.update(id: Int64(id), count: count, note: note, loggedAt: loggedAt) else {
             return .invalidInput(text("error.noEntry", ["value": "\(id)"]))
         }
         let exercise = catalogue.exercise(id: after.exercise)

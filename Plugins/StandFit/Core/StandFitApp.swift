@@ -33,7 +33,8 @@ public struct StandFitApp: Sendable {
     /// is a typo).
     public static let maximumCount = 3_600
 
-    public func logExercise(_ name: String, count: Int?, note: String?) throws -> ActionResult {
+    /// Logs `count` of exercise `name`, now or at `at` (`LogTime`: "yesterday 18:00", "2h ago").
+    public func logExercise(_ name: String, count: Int?, note: String?, at: String? = nil) throws -> ActionResult {
         guard let exercise = catalogue.match(name, names: text.names(in: catalogue)) else {
             let known = catalogue.exercises.map(\.id).joined(separator: ", ")
             return .invalidInput(text("error.unknownExercise", ["value": name, "known": known]))
@@ -43,8 +44,33 @@ public struct StandFitApp: Sendable {
             return .invalidInput(text("error.count", ["value": "\(count)", "max": "\(StandFitApp.maximumCount)"]))
         }
         let note = note.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
-        let entry = try store.log(LogEntry(exercise: exercise.id, count: count, note: note, loggedAt: clock.now()))
-        return .handled(text.sentence("logged", entry: entry, unit: exercise.unit), data: logged(entry, exercise))
+        let now = clock.now()
+        var loggedAt = now
+        if let at {
+            switch logTime(at) {
+            case .instant(let instant): loggedAt = instant
+            case .refused(let refusal): return refusal
+            }
+        }
+        let entry = try store.log(LogEntry(exercise: exercise.id, count: count, note: note, loggedAt: loggedAt))
+        let sentence = at == nil ? text.sentence("logged", entry: entry, unit: exercise.unit)
+            : text.sentence("logged.at", entry: entry, unit: exercise.unit, ["when": text.when(loggedAt, now: now)])
+        return .handled(sentence, data: logged(entry, exercise))
+    }
+
+    /// What an `at=` comes to: its instant, or the invalid-input answer that says what is accepted.
+    enum AtAnswer {
+        case instant(Date)
+        case refused(ActionResult)
+    }
+
+    func logTime(_ at: String) -> AtAnswer {
+        switch LogTime.parse(at, now: clock.now(), calendar: clock.calendar) {
+        case .success(let instant): .instant(instant)
+        case .failure(.unreadable): .refused(.invalidInput(text("error.at.unreadable", ["value": at])))
+        case .failure(.future): .refused(.invalidInput(text("error.at.future", ["value": at])))
+        case .failure(.tooOld): .refused(.invalidInput(text("error.at.tooOld", ["value": at])))
+        }
     }
 
     public func logLast() throws -> ActionResult {

@@ -18,9 +18,11 @@ struct LogExercise: ShortcutAction {
     var exercise: String
     @Parameter(title: "Count", prompt: localizedTitle("prompt.count")) var count: Int?
     @Parameter(title: "Note") var note: String?
+    /// When it was done, for logging it afterwards: "yesterday 18:00", "2h ago", an ISO 8601 time.
+    @Parameter(title: "At") var at: String?
 
     func perform(_ context: ActionContext) throws -> ActionResult {
-        try Environment.app(language: context.locale).logExercise(exercise, count: count, note: note)
+        try Environment.app(language: context.locale).logExercise(exercise, count: count, note: note, at: at)
     }
 }
 
@@ -101,9 +103,10 @@ struct EditLog: ShortcutAction {
     @Parameter(title: "Id") var id: Int
     @Parameter(title: "Count") var count: Int?
     @Parameter(title: "Note") var note: String?
+    @Parameter(title: "At") var at: String?
 
     func perform(_ context: ActionContext) throws -> ActionResult {
-        try Environment.app(language: context.locale).editLog(id: id, count: count, note: note)
+        try Environment.app(language: context.locale).editLog(id: id, count: count, note: note, at: at)
     }
 }
 

@@ -1,0 +1,111 @@
+import Foundation
+
+/// When something was done, as people write it for `logexercise at=` and `editlog at=`: an
+/// ISO 8601 instant (`2026-11-21T18:00:00Z`, `2026-11-21T19:00+01:00`), a local date and time
+/// (`2026-11-21 18:00`, `2026-11-21T18:00`), a local date (`2026-11-21`, at the time of day it
+/// is now), `yesterday`/`gisteren`/`today`/`vandaag` with an optional `HH:mm`, a bare `HH:mm`
+/// (today), or a time ago (`-2h`, `-30m`, `-1d`, `2h ago`, `30 min ago`, `2 uur geleden`).
+/// Local times are in the calendar's time zone (the user's `TZ`).
+public enum LogTime {
+    /// Why a time was refused.
+    public enum Refusal: Error, Equatable, Sendable {
+        /// Not a form listed above.
+        case unreadable
+        /// Later than now.
+        case future
+        /// More than a year before now.
+        case tooOld
+    }
+
+    /// The instant `text` names, relative to `now` in `calendar`; at most a minute in the
+    /// future (clocks differ) and at most a year back.
+    public static func parse(_ text: String, now: Date, calendar: Calendar) -> Result<Date, Refusal> {
+        guard let instant = instant(text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased(), now: now, calendar: calendar) else {
+            return .failure(.unreadable)
+        }
+        if instant > now.addingTimeInterval(60) { return .failure(.future) }
+        if let yearAgo = calendar.date(byAdding: .year, value: -1, to: now), instant < yearAgo { return .failure(.tooOld) }
+        return .success(instant)
+    }
+
+    private static func instant(_ text: String, now: Date, calendar: Calendar) -> Date? {
+        if text.isEmpty { return nil }
+        if let relative = ago(text) { return now.addingTimeInterval(-relative) }
+        // An instant with its zone: Foundation's ISO 8601 reader (which wants the seconds).
+        let upper = text.uppercased()
+        if upper.range(of: #"T.*(Z|[+-]\d{2}:?\d{2})$"#, options: .regularExpression) != nil {
+            return isoWithoutSeconds(upper) ?? (try? Date(upper, strategy: .iso8601))
+        }
+        let words = text.split(separator: " ").map(String.init)
+        let today = calendar.startOfDay(for: now)
+        let dayWords: [String: Int] = ["today": 0, "vandaag": 0, "yesterday": -1, "gisteren": -1, "eergisteren": -2]
+        if let first = words.first, let offset = dayWords[first], words.count <= 2 {
+            guard let day = calendar.date(byAdding: .day, value: offset, to: today) else { return nil }
+            if words.count == 2 { return time(words[1], on: day, calendar: calendar) }
+            return sameTimeOfDay(as: now, on: day, calendar: calendar)
+        }
+        if words.count == 1, let at = time(words[0], on: today, calendar: calendar) { return at }
+        // A local date, with a time after a space or a T.
+        let parts = text.split(whereSeparator: { $0 == " " || $0 == "t" }).map(String.init)
+        guard let first = parts.first, parts.count <= 2, let day = date(first, calendar: calendar) else { return nil }
+        if parts.count == 2 { return time(parts[1], on: day, calendar: calendar) }
+        return sameTimeOfDay(as: now, on: day, calendar: calendar)
+    }
+
+    /// Seconds ago for `-2h`, `-90m`, `-1d`, `2h ago`, `2 h ago`, `30 min ago`, `2 hours ago`,
+    /// `2 uur geleden`, `30 minuten geleden`, `1 dag geleden`.
+    private static func ago(_ text: String) -> TimeInterval? {
+        var body = text
+        if body.hasPrefix("-") {
+            body.removeFirst()
+        } else if body.hasSuffix(" ago") {
+            body.removeLast(4)
+        } else if body.hasSuffix(" geleden") {
+            body.removeLast(8)
+        } else {
+            return nil
+        }
+        body = body.trimmingCharacters(in: .whitespaces)
+        let digits = body.prefix { $0.isNumber }
+        guard let amount = Int(digits), amount >= 0 else { return nil }
+        let unit = body.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
+        let seconds: [String: TimeInterval] = [
+            "m": 60, "min": 60, "mins": 60, "minute": 60, "minutes": 60, "minuut": 60, "minuten": 60,
+            "h": 3_600, "hr": 3_600, "hrs": 3_600, "hour": 3_600, "hours": 3_600, "u": 3_600, "uur": 3_600,
+            "d": 86_400, "day": 86_400, "days": 86_400, "dag": 86_400, "dagen": 86_400,
+        ]
+        return seconds[unit].map { TimeInterval(amount) * $0 }
+    }
+
+    /// `2026-11-21T18:00Z` or `2026-11-21T18:00+01:00`, which Foundation's reader wants with seconds.
+    private static func isoWithoutSeconds(_ text: String) -> Date? {
+        guard let range = text.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(Z|[+-]\d{2}:?\d{2})$"#, options: .regularExpression) else {
+            return nil
+        }
+        var withSeconds = String(text[range])
+        withSeconds.insert(contentsOf: ":00", at: withSeconds.index(withSeconds.startIndex, offsetBy: 16))
+        return try? Date(withSeconds, strategy: .iso8601)
+    }
+
+    /// `2026-11-21` as the start of that local day.
+    private static func date(_ text: String, calendar: Calendar) -> Date? {
+        let fields = text.split(separator: "-").compactMap { Int($0) }
+        guard fields.count == 3, text.count == 10 else { return nil }
+        var components = DateComponents(year: fields[0], month: fields[1], day: fields[2])
+        components.calendar = calendar
+        guard components.isValidDate(in: calendar) else { return nil }
+        return calendar.date(from: components)
+    }
+
+    /// `18:00` (or `18.00`, `9:05`) on `day`, in local time.
+    private static func time(_ text: String, on day: Date, calendar: Calendar) -> Date? {
+        let fields = text.split(whereSeparator: { $0 == ":" || $0 == "." }).compactMap { Int($0) }
+        guard fields.count == 2, (0...23).contains(fields[0]), (0...59).contains(fields[1]) else { return nil }
+        return calendar.date(bySettingHour: fields[0], minute: fields[1], second: 0, of: day)
+    }
+
+    private static func sameTimeOfDay(as now: Date, on day: Date, calendar: Calendar) -> Date? {
+        let time = calendar.dateComponents([.hour, .minute, .second], from: now)
+        return calendar.date(bySettingHour: time.hour ?? 0, minute: time.minute ?? 0, second: time.second ?? 0, of: day)
+    }
+}
