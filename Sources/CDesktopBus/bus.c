@@ -400,6 +400,34 @@ static int append_strv_entry(sd_bus_message *m, const char *key, char **strings)
     return p_sd_bus_message_close_container(m);
 }
 
+/* Sends method call `m` (released here) and has its answer go to `callback`, which gets a
+   `pending` naming `token` and frees it. Returns 0, or a negative errno. */
+static int call_async(standfit_bus *bus, sd_bus_message *m, sd_bus_message_handler_t callback, uint64_t token) {
+    int r = -ENOMEM;
+    pending *p = malloc(sizeof *p);
+    if (p != NULL) {
+        p->owner = bus;
+        p->token = token;
+        r = p_sd_bus_call_async(bus->bus, NULL, m, callback, p, 0);
+        if (r < 0) free(p);
+    }
+    p_sd_bus_message_unref(m);
+    return r;
+}
+
+/* Tells the server that asynchronous request `q` (a Notify, GetCapabilities or Activate)
+   failed with `error`: its answer event, carrying `why`. Other requests have no answer event. */
+static void fail_request(standfit_bus *bus, const request *q, int error, const char *why) {
+    standfit_bus_event event = { .token = q->token, .error = error, .name = why };
+    switch (q->kind) {
+    case REQUEST_NOTIFY: event.kind = STANDFIT_BUS_NOTIFIED; break;
+    case REQUEST_CAPABILITIES: event.kind = STANDFIT_BUS_CAPABILITIES; break;
+    case REQUEST_ACTIVATE: event.kind = STANDFIT_BUS_CALLED; break;
+    default: return;
+    }
+    deliver(bus, &event);
+}
+
 /* Sends one Notify call; its answer comes to on_notified. */
 static int send_notify(standfit_bus *bus, request *q) {
     sd_bus_message *m = NULL;
@@ -422,12 +450,7 @@ static int send_notify(standfit_bus *bus, request *q) {
     if (q->desktop_entry != NULL && (r = append_entry(m, "desktop-entry", 's', q->desktop_entry)) < 0) goto done;
     if ((r = p_sd_bus_message_close_container(m)) < 0) goto done;
     if ((r = p_sd_bus_message_append_basic(m, 'i', &q->timeout_ms)) < 0) goto done;
-    pending *p = malloc(sizeof *p);
-    if (p == NULL) { r = -ENOMEM; goto done; }
-    p->owner = bus;
-    p->token = q->token;
-    r = p_sd_bus_call_async(bus->bus, NULL, m, on_notified, p, 0);
-    if (r < 0) free(p);
+    return call_async(bus, m, on_notified, q->token);
 done:
     p_sd_bus_message_unref(m);
     return r;
@@ -438,14 +461,7 @@ static int send_capabilities(standfit_bus *bus, request *q) {
     int r = p_sd_bus_message_new_method_call(bus->bus, &m, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
                                              "org.freedesktop.Notifications", "GetCapabilities");
     if (r < 0) return r;
-    pending *p = malloc(sizeof *p);
-    if (p == NULL) { p_sd_bus_message_unref(m); return -ENOMEM; }
-    p->owner = bus;
-    p->token = q->token;
-    r = p_sd_bus_call_async(bus->bus, NULL, m, on_capabilities, p, 0);
-    if (r < 0) free(p);
-    p_sd_bus_message_unref(m);
-    return r;
+    return call_async(bus, m, on_capabilities, q->token);
 }
 
 static int on_called(sd_bus_message *m, void *userdata, sd_bus_error *error) {
@@ -470,14 +486,7 @@ static int send_activate(standfit_bus *bus, request *q) {
         p_sd_bus_message_unref(m);
         return r;
     }
-    pending *p = malloc(sizeof *p);
-    if (p == NULL) { p_sd_bus_message_unref(m); return -ENOMEM; }
-    p->owner = bus;
-    p->token = q->token;
-    r = p_sd_bus_call_async(bus->bus, NULL, m, on_called, p, 0);
-    if (r < 0) free(p);
-    p_sd_bus_message_unref(m);
-    return r;
+    return call_async(bus, m, on_called, q->token);
 }
 
 /* Sends the reply to Match: a(sssida{sv}), each with its subtext and no actions. */
@@ -544,11 +553,6 @@ static void drain(standfit_bus *bus) {
             break;
         case REQUEST_NOTIFY:
             r = send_notify(bus, q);
-            if (r < 0) {
-                standfit_bus_event event = { .kind = STANDFIT_BUS_NOTIFIED, .token = q->token, .error = r,
-                                             .name = strerror(-r) };
-                deliver(bus, &event);
-            }
             break;
         case REQUEST_REPLY_MATCHES:
         case REQUEST_REPLY_CONFIG:
@@ -571,21 +575,12 @@ static void drain(standfit_bus *bus) {
         }
         case REQUEST_ACTIVATE:
             r = send_activate(bus, q);
-            if (r < 0) {
-                standfit_bus_event event = { .kind = STANDFIT_BUS_CALLED, .token = q->token, .error = r,
-                                             .name = strerror(-r) };
-                deliver(bus, &event);
-            }
             break;
         case REQUEST_CAPABILITIES:
             r = send_capabilities(bus, q);
-            if (r < 0) {
-                standfit_bus_event event = { .kind = STANDFIT_BUS_CAPABILITIES, .token = q->token, .error = r,
-                                             .name = strerror(-r) };
-                deliver(bus, &event);
-            }
             break;
         }
+        if (r < 0) fail_request(bus, q, r, strerror(-r));
         free_request(q);
         q = next;
     }
@@ -746,10 +741,7 @@ static void enqueue(standfit_bus *bus, request *q) {
            and an asynchronous request fails at once. The connection itself is freed by stop. */
         if (q->call != NULL) p_sd_bus_message_unref(q->call);
         pthread_mutex_unlock(&bus->lock);
-        standfit_bus_event event = { .token = q->token, .error = -ENOTCONN, .name = "the connection to the session bus has ended" };
-        event.kind = q->kind == REQUEST_NOTIFY ? STANDFIT_BUS_NOTIFIED
-                   : q->kind == REQUEST_CAPABILITIES ? STANDFIT_BUS_CAPABILITIES : STANDFIT_BUS_CALLED;
-        if (q->kind == REQUEST_NOTIFY || q->kind == REQUEST_CAPABILITIES || q->kind == REQUEST_ACTIVATE) deliver(bus, &event);
+        fail_request(bus, q, -ENOTCONN, "the connection to the session bus has ended");
         free_request(q);
         return;
     }

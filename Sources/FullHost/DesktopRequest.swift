@@ -77,9 +77,7 @@ enum DesktopRequest {
     /// default ones. Within `serve`.
     private static func installedSession(logger: Logger) throws(HostError) -> HostSession {
         let options = HostOptions(request: .current, executable: Executable.url, warm: Executable.warm)
-        let session = try HostSession(options: options, logger: logger)
-        guard let record = try DesktopInstallation.installation(session: session) else { return session }
-        return try DesktopInstallation.session(for: record, from: session)
+        return try HostSession(options: DesktopInstallation.installedOptions(options), logger: logger)
     }
 
     /// What the desktop asks to run.

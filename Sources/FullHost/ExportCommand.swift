@@ -40,11 +40,10 @@ struct ExportCommand: ParsableCommand {
 
         func run() throws {
             let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
-            let icon = try DesktopInstallation.entry(session: session, executable: "", localized: false).icon
-            let text = DesktopInstallation.runnerText(icon: icon)
+            let text = try DesktopInstallation.runnerText(session: session)
             var document = Document(text: text)
             if install {
-                let (runner, service) = try DesktopInstallation.installRunner(session: session, server: Executable.url.path)
+                let (runner, service) = try DesktopInstallation.installRunner(text, paths: session.paths, server: Executable.url.path)
                 (document.path, document.service) = (runner.path, service.path)
             }
             if global.json {

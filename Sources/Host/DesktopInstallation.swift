@@ -1,5 +1,6 @@
 import Foundation
 import HostModel
+import HostStorage
 import HostSurfaces
 
 /// `export desktop --install`: the application's `.desktop` file in `$XDG_DATA_HOME/applications/`,
@@ -91,10 +92,15 @@ public enum DesktopInstallation {
             .appendingPathComponent(fileName)
     }
 
-    /// KRunner's plugin file for the server's runner: KRunner asks `org.kde.krunner1` at
+    /// KRunner's plugin file for the server's runner, with the session's application icon:
+    /// KRunner asks `org.kde.krunner1` at
     /// `runnerPath` on the application id (the bus starts the server when needed), `Config`
     /// included (API DBus2).
-    public static func runnerText(icon: String?) -> String {
+    public static func runnerText(session: HostSession) throws(HostError) -> String {
+        runnerText(icon: try entry(session: session, executable: "", localized: false).icon)
+    }
+
+    static func runnerText(icon: String?) -> String {
         var lines = [
             "[Desktop Entry]", "Type=Service", "Name=\(applicationName)",
             "Comment=Quick actions: say what to do, such as \"log 20 squats\"",
@@ -109,12 +115,12 @@ public enum DesktopInstallation {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Installs KRunner's plugin file and the D-Bus service file that starts `server` for it.
-    public static func installRunner(session: HostSession, server: String) throws(HostError) -> (runner: URL, service: URL) {
-        let icon = try entry(session: session, executable: "", localized: false).icon
-        let runner = runnerURL(paths: session.paths), service = serviceURL(paths: session.paths)
+    /// Installs KRunner's plugin file `text` (`runnerText`) and the D-Bus service file that
+    /// starts `server` for it.
+    public static func installRunner(_ text: String, paths: HostPaths, server: String) throws(HostError) -> (runner: URL, service: URL) {
+        let runner = runnerURL(paths: paths), service = serviceURL(paths: paths)
         try write(serviceText(server: server), to: service, what: "D-Bus service file")
-        try write(runnerText(icon: icon), to: runner, what: "KRunner plugin file")
+        try write(text, to: runner, what: "KRunner plugin file")
         return (runner, service)
     }
 
@@ -272,7 +278,11 @@ public enum DesktopInstallation {
     /// What the installed file was made with, when one is installed. A record of an earlier
     /// version (path and executable only) reads as made with the default options.
     public static func installation(session: HostSession) throws(HostError) -> Record? {
-        guard let text = try session.state.setting(settingKey) else { return nil }
+        try installation(state: session.state)
+    }
+
+    static func installation(state: HostState) throws(HostError) -> Record? {
+        guard let text = try state.setting(settingKey) else { return nil }
         if let record = try? JSONDecoder().decode(Record.self, from: Data(text.utf8)) { return record }
         guard case .object(let values)? = JSONValue(jsonText: text),
               case .string(let path)? = values["path"], case .string(let executable)? = values["executable"]
@@ -288,6 +298,14 @@ public enum DesktopInstallation {
             session.logger.warning("\(error.message)")
             return false
         }
+    }
+
+    /// `options` with the installed file's options in place of their own, when a file is
+    /// installed: what a request of the desktop's runs with. Reads the host's state alone, so
+    /// that the request's session is made once, with the right options.
+    public static func installedOptions(_ options: HostOptions) throws(HostError) -> HostOptions {
+        guard let record = try installation(state: options.state(of: options.request.paths)) else { return options }
+        return record.applied(to: options)
     }
 
     /// A session with the installation's options: `session` itself when it has them.
