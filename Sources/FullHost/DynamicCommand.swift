@@ -17,8 +17,9 @@ struct DynamicCommand: ParsableCommand {
             commandName: "set",
             abstract: "Replace the script-owned dynamic items with a JSON array (the keys of 'list --json').",
             discussion: """
-                Each item needs a type and a non-blank title; subtitle, icon and userInfo are \
-                optional. The list is taken whole or not at all.
+                Each item needs a type and a non-blank title; subtitle, icon, userInfo and \
+                validUntil (an ISO 8601 time after which it is not shown) are optional. The list \
+                is taken whole or not at all.
                 """
         )
 

@@ -25,7 +25,48 @@ extension HostSession {
         return reports
     }
 
-    /// Asks the providers and stores their answers; whether the stored items changed.
+    /// The stored dynamic items as they hold now, for a surface to show. Providers never asked
+    /// (a fresh home) and providers with an item that has expired (`standfit.item-lifetime/1`)
+    /// are asked first; an installed desktop file follows what changed. A provider that fails
+    /// then keeps only its items that still hold, and is not asked again until its plugin runs
+    /// or `refresh`; an expired item is never returned.
+    func currentDynamicSources() throws(HostError) -> [DynamicSource] {
+        var sources = try state.dynamicSources(language: language)
+        let stored = Dictionary(sources.map { ($0.source, $0) }, uniquingKeysWith: { first, _ in first })
+        let due = plugins.providers.map(\.pluginID).filter { id in
+            guard let source = stored[id] else { return true }
+            return source.items.contains { $0.hasExpired(at: now) }
+        }
+        if !due.isEmpty {
+            logger.debug("Asking the dynamic providers of \(due.joined(separator: ", ")): never asked, or an item expired")
+            var (reports, changed) = storeProvidedItems(of: due)
+            let versions = Dictionary(plugins.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
+            for report in reports where report.itemCount == nil {
+                let id = report.pluginID
+                let holding = stored[id]?.items.filter { !$0.hasExpired(at: now) } ?? []
+                do throws(HostError) {
+                    try state.replaceItems(source: id, language: language,
+                                           pluginVersion: stored[id].map(\.pluginVersion) ?? versions[id],
+                                           items: holding, at: request.wallClock)
+                    changed = true
+                } catch {
+                    logger.warning("\(error.message)")
+                }
+            }
+            if changed {
+                sources = try state.dynamicSources(language: language)
+                afterRun.itemsChanged()
+            }
+        }
+        return sources.map { source in
+            var source = source
+            source.items.removeAll { $0.hasExpired(at: now) }
+            return source
+        }
+    }
+
+    /// Asks the providers and stores their answers; whether the stored items changed. Items
+    /// that have expired already are not stored.
     func storeProvidedItems(of pluginIDs: [String]?) -> (reports: [RefreshReport], changed: Bool) {
         var reports: [RefreshReport] = []
         var changed = false
@@ -41,7 +82,8 @@ extension HostSession {
             var report = RefreshReport(pluginID: id, itemCount: nil, note: nil)
             for (position, language) in languages.enumerated() {
                 switch plugins.calls.provide(provider.pluginID, language) {
-                case .success(let items):
+                case .success(var items):
+                    items.removeAll { $0.hasExpired(at: now) }
                     do {
                         try state.replaceItems(source: id, language: language, pluginVersion: versions[id], items: items, at: request.wallClock)
                         changed = true
@@ -77,9 +119,11 @@ extension HostSession {
 
     /// The after-run policy's hooks, wired to this session's state, providers and desktop file.
     var afterRun: AfterRun {
-        let state = state, logger = logger
+        let state = state, logger = logger, registry = plugins.registry
         return AfterRun(
             donate: { donation in
+                // Runs of an action that is not suggestion material (undo) are not donated.
+                if registry.handler(for: donation.type)?.suggestible == false { return }
                 do throws(HostError) {
                     try state.donate(donation)
                 } catch {

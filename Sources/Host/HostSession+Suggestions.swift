@@ -5,11 +5,12 @@ import HostIntents
 /// Donations and suggestions: every handled run is recorded, and what usually runs around now
 /// is offered back.
 extension HostSession {
-    /// The suggestions from the donations of actions that can still run, best first.
+    /// The suggestions from the donations of actions that can still run and may be suggested
+    /// (not undo and the like, even from donations made before the plugin said so), best first.
     public func suggestions() throws(HostError) -> [Suggestions.Suggestion] {
         let registry = plugins.registry
         return Suggestions(donations: try state.donations(), now: now, timeZone: request.timeZone).ranked()
-            .filter { registry.handler(for: $0.type) != nil }
+            .filter { registry.handler(for: $0.type)?.suggestible == true }
     }
 
     /// The best suggestion as a menu item, when it usually runs around now (within an hour)

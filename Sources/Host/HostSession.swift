@@ -147,10 +147,11 @@ public struct HostSession {
     /// The static items: the manifest's, then the plugins' defaults.
     public var staticItems: [ShortcutItem] { manifest.items + routines.map(\.item) + plugins.staticItems }
 
-    /// The merged menu from the static items and the stored dynamic items; no plugin code runs.
+    /// The merged menu from the static items and the stored dynamic items. Plugin code runs
+    /// only for a provider never asked yet or with an expired item (`currentDynamicSources`).
     public func menu(limit: Int? = nil) throws(HostError) -> Menu {
         let registry = plugins.registry, routines = routines
-        var menu = Menu(staticItems: staticItems, dynamic: try state.dynamicSources(language: language),
+        var menu = Menu(staticItems: staticItems, dynamic: try currentDynamicSources(),
                         plugins: plugins.plugins.map { ($0.id, $0.version) },
                         isHandled: { type in registry.handler(for: type) != nil || routines.contains { $0.type == type } },
                         limit: limit ?? config.menuLimit)

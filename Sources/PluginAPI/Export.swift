@@ -57,6 +57,7 @@ private let pluginInit: @convention(c) (UnsafePointer<standfit_host>?) -> Int32 
         _ = table.pointee.register_action(table, action.descriptor)
     }
     IntentsRegistration.register(prepared, host: host)
+    registerTraits(prepared, host: host)
     for item in plugin.staticItems {
         do {
             _ = try item.withCItem { table.pointee.register_static_item(table, $0) }
@@ -78,9 +79,16 @@ private let provideItems: @convention(c) (UnsafePointer<standfit_item_sink>?) ->
         return STANDFIT_ERR_INVALID_ARGUMENT
     }
     let locale = sink.pointee.locale.map { String(cString: $0) } ?? "en"
+    // A host without standfit.item-lifetime/1 keeps every item until the plugin runs again.
+    let lifetime = SDKState.host?.hostExtension(STANDFIT_EXT_ITEM_LIFETIME, as: standfit_item_lifetime_ext.self)
     do {
         for item in try provider(ProviderContext(locale: locale)) {
-            let status = try item.withCItem { sink.pointee.add(sink, $0) }
+            let status = try item.withCItem { cItem in
+                if let until = item.validUntil, let addUntil = lifetime?.pointee.add_until {
+                    return addUntil(sink, cItem, Int64(until.timeIntervalSince1970.rounded(.up)))
+                }
+                return sink.pointee.add(sink, cItem)
+            }
             if status != STANDFIT_OK { return status }
         }
         return STANDFIT_OK
@@ -115,5 +123,19 @@ final class CStringArena {
 
     deinit {
         pointers.forEach { free($0) }
+    }
+}
+
+/// Tells the host, through `standfit.action-traits/1`, which actions are not suggestion
+/// material. A host without it donates and suggests every action, as before.
+private func registerTraits(_ prepared: [PreparedAction], host: PluginHost) {
+    let unsuggestible = prepared.filter { !$0.actionType.isSuggestible }
+    guard !unsuggestible.isEmpty else { return }
+    guard let traits = host.hostExtension(STANDFIT_EXT_ACTION_TRAITS, as: standfit_action_traits_ext.self) else {
+        host.log(.debug, "This host offers no \(STANDFIT_EXT_ACTION_TRAITS); every action may be suggested.")
+        return
+    }
+    for action in unsuggestible {
+        _ = traits.pointee.set_action_traits(host.table, action.actionType.type, UInt32(STANDFIT_TRAIT_NOT_SUGGESTIBLE))
     }
 }

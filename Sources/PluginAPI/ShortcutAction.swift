@@ -27,6 +27,9 @@ public protocol ShortcutAction: SendableMetatype {
     /// Sentences that run the action, with `{parameter}` placeholders, per language
     /// ("log {count} {exercise}"); `standfit-host say` understands them.
     static var phrases: [Phrase] { get }
+    /// False for an action whose runs are never suggestion material (undo, delete, edit): the
+    /// host does not donate them and never suggests them. Default true.
+    static var isSuggestible: Bool { get }
 
     /// Creates the action with its parameters unset; the SDK fills them before `perform`.
     init()
@@ -39,4 +42,5 @@ extension ShortcutAction {
     public static var subtitle: String? { nil }
     public static var icon: String? { nil }
     public static var phrases: [Phrase] { [] }
+    public static var isSuggestible: Bool { true }
 }

@@ -8,14 +8,19 @@ public struct ShortcutItem: Sendable, Equatable {
     public var icon: String?
     /// String-keyed values handed to the action as its userInfo; parameters bind from it.
     public var userInfo: [String: UserInfoValue]
+    /// For a dynamic item: until when it is true ("5 days" until local midnight). The host never
+    /// shows it from then on and asks the provider again first. nil: it holds until the plugin
+    /// handles an action or `refresh` runs. Ignored for static items.
+    public var validUntil: Date?
 
     public init(type: String, title: String, subtitle: String? = nil, icon: String? = nil,
-                userInfo: [String: UserInfoValue] = [:]) {
+                userInfo: [String: UserInfoValue] = [:], validUntil: Date? = nil) {
         self.type = type
         self.title = title
         self.subtitle = subtitle
         self.icon = icon
         self.userInfo = userInfo
+        self.validUntil = validUntil
     }
 
     func userInfoJSON() throws -> String {

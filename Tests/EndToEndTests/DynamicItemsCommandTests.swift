@@ -7,9 +7,13 @@ import TestSupport
 struct DynamicItemsCommandTests {
     let sandbox = HostSandbox(pluginPath: [FixturePlugins.url("kinds.so")])
 
-    @Test("providers answer on refresh; list reads the stored answer and explains it")
+    @Test("the first list asks a provider never asked; refresh asks again; list reads the stored answer and explains it")
     func refreshAndExplain() {
-        #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: "1. Echo Seven  (com.fixture.kinds.echo)\n", stderr: ""))
+        #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: """
+            1. Echo Seven  (com.fixture.kinds.echo)
+            2. Echo Dynamic — en  (com.fixture.kinds.echo)
+
+            """, stderr: ""))
         #expect(sandbox.run("refresh") == ProcessResult(status: 0, stdout: "com.fixture.kinds: 1 item\n", stderr: ""))
         #expect(sandbox.run("list", "--explain") == ProcessResult(status: 0, stdout: """
             1. Echo Seven  (com.fixture.kinds.echo)
@@ -22,6 +26,38 @@ struct DynamicItemsCommandTests {
         _ = sandbox.run("refresh", "--locale", "nl")
         #expect(sandbox.run("list", "--locale", "nl").stdout.contains("Echo Dynamic — nl"))
         #expect(sandbox.run("list").stdout.contains("Echo Dynamic — en"))
+    }
+
+    @Test("an item with a lifetime (a C provider, standfit.item-lifetime/1) is shown until it expires, then its provider is asked again; a provider that fails then loses the expired item, and says so once")
+    func itemLifetime() throws {
+        let now = 1_795_352_700   // 2026-11-22T13:05:00Z
+        let home = HostSandbox.zoo([FixturePlugins.zoo("provider.so")])
+        func at(_ instant: Int, until: Int, fail: Bool = false) -> HostSandbox {
+            var sandbox = home
+            sandbox.extraEnvironment["STANDFIT_NOW"] = Date(timeIntervalSince1970: TimeInterval(instant)).formatted(.iso8601)
+            sandbox.extraEnvironment["ZOO_ITEM_UNTIL"] = "\(until)"
+            if fail { sandbox.extraEnvironment["ZOO_PROVIDER_FAIL"] = "1" }
+            return sandbox
+        }
+        let first = at(now, until: now + 3600)
+        #expect(first.run("list") == ProcessResult(status: 0, stdout: "1. Zoo item, asked 1 times  (com.zoo.provider.run)\n", stderr: ""))
+        // Until it expires, the stored answer is shown and the provider is not asked.
+        #expect(at(now + 3599, until: now + 7200).run("list").stdout == "1. Zoo item, asked 1 times  (com.zoo.provider.run)\n")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(first.run("list", "--json").stdout.utf8)) as? [[String: Any]])
+        #expect(json.first?["validUntil"] as? String == "2026-11-22T14:05:00Z")
+        // From the second it expires on, the provider is asked before anything is shown.
+        #expect(at(now + 3600, until: now + 7200).run("list").stdout == "1. Zoo item, asked 2 times  (com.zoo.provider.run)\n")
+        // Expired again, and the provider fails: the item is dropped, with one warning.
+        let failing = at(now + 7200, until: now + 9000, fail: true)
+        #expect(failing.run("list") == ProcessResult(status: 0, stdout: "", stderr: """
+            standfit-host: warning: The dynamic provider of plugin 'com.zoo.provider' failed with status 1; its previous items are kept.
+            standfit-host: No quick actions to show; add items to \(failing.configDirectory.path)/Info.plist or install a plugin (see 'standfit-host plugins').
+
+            """))
+        #expect(failing.run("list").stderr.hasPrefix("standfit-host: No quick actions to show"))
+        // A run of its plugin asks it again, as before.
+        #expect(at(now + 7300, until: now + 9000).run("run", "com.zoo.provider.run").status == 0)
+        #expect(at(now + 7300, until: now + 9000).run("list").stdout == "1. Zoo item, asked 3 times  (com.zoo.provider.run)\n")
     }
 
     @Test("a provider whose plugin changed version or is gone is pruned, and refresh forgets it")
@@ -44,7 +80,9 @@ struct DynamicItemsCommandTests {
 
             """)
         #expect(gone.run("refresh").stdout == "com.fixture.kinds: 0 items — its plugin is gone or no longer provides items; its stored items were removed\n")
-        #expect(sandbox.run("list").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n")
+        #expect(gone.run("list", "--all").stdout == "1. Say Hello — to the world  (com.example.hello.greet)\n")
+        // Back again, the provider is one never asked: the first list asks it.
+        #expect(sandbox.run("list").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n2. Echo Dynamic — en  (com.fixture.kinds.echo)\n")
     }
 
     @Test("dynamic set takes list --json's shape; the script list ranks first; clear empties it")
@@ -60,14 +98,22 @@ struct DynamicItemsCommandTests {
                  dynamic, from the script list (dynamic set), rank 2; replaces "Echo Seven" (default item of plugin com.fixture.kinds)
             2. Echo Nine — script  (com.fixture.kinds.echo)
                  dynamic, from the script list (dynamic set), rank 1
+            3. Echo Dynamic — en  (com.fixture.kinds.echo)
+                 dynamic, from plugin com.fixture.kinds's provider, rank 1
 
             """)
         // What list --json prints can be fed back as it is.
         let listed = sandbox.run("list", "--json").stdout
         #expect(sandbox.run(["dynamic", "set", "-"], stdin: listed).status == 0)
-        #expect(sandbox.run("list").stdout == "1. Seven again  (com.fixture.kinds.echo)\n2. Echo Nine — script  (com.fixture.kinds.echo)\n")
+        // Fed back in menu order, "Seven again" now has rank 1 and ties with the provider's item;
+        // the provider's own item, fed back too, is now the script's as well, and shadows its twin.
+        #expect(sandbox.run("list").stdout == """
+            1. Seven again  (com.fixture.kinds.echo)
+            2. Echo Dynamic — en  (com.fixture.kinds.echo)
+            3. Echo Nine — script  (com.fixture.kinds.echo)
+
+            """)
         // Running an item with its userInfo; the plugin handled it, so its provider is asked.
-        // Fed back in menu order, "Seven again" now has rank 1 and ties with the provider's item.
         #expect(sandbox.run("run", "com.fixture.kinds.echo", "--user-info", #"{"flag": false, "number": 9}"#).stdout
             .hasPrefix("flag=false number=9 "))
         #expect(sandbox.run("list").stdout == """
@@ -87,14 +133,19 @@ struct DynamicItemsCommandTests {
         (#"[{"type": "a.b"}]"#, "standard input: the item at index 0 has no title; nothing was changed."),
         (#"[{"type": "a.b", "title": "T", "userInfo": [1, 2]}]"#, "standard input: the item at index 0 has a userInfo that is an array; userInfo must be an object of strings, numbers, booleans, arrays and objects; nothing was changed."),
         (#"[{"type": "a.b", "title": "T", "userInfo": {"k": {"deep": null}}}]"#, "standard input: the item at index 0 has null at userInfo.k.deep; userInfo holds strings, numbers, booleans, arrays and objects only; nothing was changed."),
-        (#"[{"type": "a.b", "title": "T", "colour": "red"}]"#, "standard input: the item at index 0 has an unknown key 'colour' (the keys are type, title, subtitle, icon and userInfo); nothing was changed."),
+        (#"[{"type": "a.b", "title": "T", "colour": "red"}]"#, "standard input: the item at index 0 has an unknown key 'colour' (the keys are type, title, subtitle, icon, userInfo and validUntil); nothing was changed."),
         ("[{", "standard input is not valid JSON; give a JSON array of items like [{\"type\": \"com.standfit.logexercise\", \"title\": \"Log Squats\"}]. Nothing was changed."),
     ])
     func refused(input: String, message: String) {
         _ = sandbox.run(["dynamic", "set", "-"], stdin: #"[{"type": "com.fixture.kinds.echo", "title": "Kept", "userInfo": {"number": 1}}]"#)
         #expect(sandbox.run(["dynamic", "set", "-"], stdin: input)
             == ProcessResult(status: 5, stdout: "", stderr: "standfit-host: error: \(message)\n"))
-        #expect(sandbox.run("list").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n2. Kept  (com.fixture.kinds.echo)\n")
+        #expect(sandbox.run("list").stdout == """
+            1. Echo Seven  (com.fixture.kinds.echo)
+            2. Kept  (com.fixture.kinds.echo)
+            3. Echo Dynamic — en  (com.fixture.kinds.echo)
+
+            """)
     }
 
     @Test("a missing file is named; config.json sets the limit and a bad one is an error")

@@ -88,8 +88,8 @@ struct InstallTests {
         #expect(host("list") == ProcessResult(status: 0, stdout: """
             1. Log Exercise  (com.standfit.logexercise)
             2. View Streak — 1 day  (com.standfit.viewstreak)
-            3. View Progress  (com.standfit.viewprogress)
-            4. Log Squats — 20 reps  (com.standfit.logexercise)
+            3. Log Squats — 20 reps  (com.standfit.logexercise)
+            4. View Progress  (com.standfit.viewprogress)
 
             """, stderr: ""))
         #expect(host("plugins").stdout.contains("""

@@ -178,7 +178,7 @@ struct IntentsTests {
 
             """, stderr: ""))
         #expect(morning.run("list", "--limit", "6").stdout.hasSuffix("""
-            4. Log Squats — 20 reps  (com.standfit.logexercise)
+            4. View Progress  (com.standfit.viewprogress)
             5. Log 10 Push-Ups — Suggested · usually around 09:05  (com.standfit.logexercise)
 
             """))

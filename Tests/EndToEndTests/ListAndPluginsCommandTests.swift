@@ -53,6 +53,7 @@ struct ListAndPluginsCommandTests {
                   "name" : "Ann",
                   "times" : 2
                 },
+                "validUntil" : null,
                 "withinLimit" : true
               }
             ]
@@ -188,16 +189,14 @@ struct ListAndPluginsCommandTests {
         }
         #expect(host("list") == ProcessResult(status: 0, stdout: """
             1. Log Exercise  (com.standfit.logexercise)
-            2. View Streak  (com.standfit.viewstreak)
-            3. View Progress  (com.standfit.viewprogress)
 
             """, stderr: ""))
         #expect(host("run", "logexercise", "exercise=squats", "count=20") == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
         #expect(host("list") == ProcessResult(status: 0, stdout: """
             1. Log Exercise  (com.standfit.logexercise)
             2. View Streak — 1 day  (com.standfit.viewstreak)
-            3. View Progress  (com.standfit.viewprogress)
-            4. Log Squats — 20 reps  (com.standfit.logexercise)
+            3. Log Squats — 20 reps  (com.standfit.logexercise)
+            4. View Progress  (com.standfit.viewprogress)
 
             """, stderr: ""))
         // The examples are one path away.

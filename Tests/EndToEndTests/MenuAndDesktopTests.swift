@@ -19,14 +19,16 @@ struct MenuAndDesktopTests {
             Quick actions
             ❯ 1. ➕ Log Exercise
               2. 🔥 View Streak — 1 day
-              3. 📊 View Progress
-              4. 🏃 Log Squats — 20 reps
+              3. 🏃 Log Squats — 20 reps
+              4. 📊 View Progress
             ↑/↓ or 1–4 to choose · Enter to run · Esc or q to leave
             """)
         tmux.send("Down")
         tmux.send("Up")
         tmux.send("Up")   // wraps to the last item
-        #expect(tmux.wait(for: "❯ 4.").contains("❯ 4. 🏃 Log Squats — 20 reps"))
+        #expect(tmux.wait(for: "❯ 4.").contains("❯ 4. 📊 View Progress"))
+        tmux.send("Up")
+        #expect(tmux.wait(for: "❯ 3.").contains("❯ 3. 🏃 Log Squats — 20 reps"))
         tmux.send("Enter")
         #expect(tmux.wait(for: "EXIT=") == """
             🏃 Log Squats — 20 reps
@@ -71,8 +73,8 @@ struct MenuAndDesktopTests {
         let main = try #require(desktop["Desktop Entry"])
         let ids = try #require(main["Actions"]).split(separator: ";").map(String.init)
         #expect(ids.compactMap { desktop["Desktop Action \($0)"]?["Name"] }
-            == ["Log Exercise", "View Streak — 1 day", "View Progress", "Log Squats — 20 reps"])
-        let squats = try DesktopExecParser.parse(try #require(desktop["Desktop Action \(ids[3])"]?["Exec"]))
+            == ["Log Exercise", "View Streak — 1 day", "Log Squats — 20 reps", "View Progress"])
+        let squats = try DesktopExecParser.parse(try #require(desktop["Desktop Action \(ids[2])"]?["Exec"]))
         #expect(URL(fileURLWithPath: squats[0]).resolvingSymlinksInPath() == Fixtures.hostBinary.resolvingSymlinksInPath())
         #expect(Array(squats.dropFirst()) == ["run", "--user-info", #"{"count":20,"exercise":"squats"}"#, "--", "com.standfit.logexercise"])
         #expect(sandbox.run(Array(squats.dropFirst())) == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))

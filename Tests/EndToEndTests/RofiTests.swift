@@ -33,9 +33,9 @@ struct RofiTests {
             "\0use-hot-keys\u{1F}true",
             "Log Exercise\0icon\u{1F}list-add\u{1F}info\u{1F}\(Self.logExercise)",
             #"View Streak — 1 day"# + "\0icon\u{1F}emblem-important\u{1F}info\u{1F}" + Self.info(#"{"arguments":{},"type":"com.standfit.viewstreak"}"#),
-            "View Progress\0icon\u{1F}x-office-spreadsheet\u{1F}info\u{1F}" + Self.info(#"{"arguments":{},"type":"com.standfit.viewprogress"}"#),
             #"Log Squats — 20 reps"# + "\0icon\u{1F}emoji-activities\u{1F}info\u{1F}"
                 + Self.info(#"{"arguments":{},"type":"com.standfit.logexercise","userInfo":{"count":20,"exercise":"squats"}}"#),
+            "View Progress\0icon\u{1F}x-office-spreadsheet\u{1F}info\u{1F}" + Self.info(#"{"arguments":{},"type":"com.standfit.viewprogress"}"#),
         ].joined(separator: "\n") + "\n", stderr: ""))
     }
 
@@ -95,8 +95,8 @@ struct RofiTests {
         #expect(sandbox.run("rofi", "--dmenu") == ProcessResult(status: 0, stdout: """
             Log Exercise
             View Streak — 1 day
-            View Progress
             Log Squats — 20 reps
+            View Progress
 
             """, stderr: ""))
         #expect(sandbox.run(["rofi", "--chosen"], stdin: "Log Squats — 20 reps\n")

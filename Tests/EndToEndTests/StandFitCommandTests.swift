@@ -8,12 +8,11 @@ import TestSupport
 struct StandFitCommandTests {
     let sandbox = HostSandbox.standFit()
 
-    @Test("logging shows up in the menu: Log Squats, and View Streak with 1 day", .needs(.sqlite3))
+    @Test("logging shows up in the menu: View Streak with 1 day, Log Squats, View Progress", .needs(.sqlite3))
     func mainJob() {
+        // Nothing logged: only Log Exercise (seed UX29), the provider asked on this first list.
         #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: """
             1. Log Exercise  (com.standfit.logexercise)
-            2. View Streak  (com.standfit.viewstreak)
-            3. View Progress  (com.standfit.viewprogress)
 
             """, stderr: ""))
         #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20")
@@ -21,8 +20,8 @@ struct StandFitCommandTests {
         #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: """
             1. Log Exercise  (com.standfit.logexercise)
             2. View Streak — 1 day  (com.standfit.viewstreak)
-            3. View Progress  (com.standfit.viewprogress)
-            4. Log Squats — 20 reps  (com.standfit.logexercise)
+            3. Log Squats — 20 reps  (com.standfit.logexercise)
+            4. View Progress  (com.standfit.viewprogress)
 
             """, stderr: ""))
         #expect(sandbox.run("run", "viewstreak").stdout == "Streak: 1 day\n")
@@ -47,8 +46,8 @@ struct StandFitCommandTests {
         #expect(sandbox.run("list", "--locale", "nl") == ProcessResult(status: 0, stdout: """
             1. Oefening loggen  (com.standfit.logexercise)
             2. Reeks bekijken — 1 dag  (com.standfit.viewstreak)
-            3. Voortgang bekijken  (com.standfit.viewprogress)
-            4. Push-ups loggen — 12 herhalingen  (com.standfit.logexercise)
+            3. Push-ups loggen — 12 herhalingen  (com.standfit.logexercise)
+            4. Voortgang bekijken  (com.standfit.viewprogress)
 
             """, stderr: ""))
         var dutch = sandbox
@@ -150,6 +149,78 @@ struct StandFitCommandTests {
         #expect(sandbox.run("run", "editlog", "id=1", "at=2026-11-20T07:00:00Z").stdout
             == "Changed #1 to 20 squats, logged on 20 Nov at 08:00\n")
         #expect(sandbox.run("run", "viewstreak").stdout == "Streak: 1 day\n")
+    }
+
+    /// The sandbox at another instant (Amsterdam, as every StandFit sandbox).
+    func at(_ instant: String) -> HostSandbox {
+        var moved = sandbox
+        moved.extraEnvironment["STANDFIT_NOW"] = instant
+        return moved
+    }
+
+    @Test("the menu follows seed UX29 in every state: empty, streak alive, streak waiting for today, streak broken; in Dutch too")
+    func conditionalItems() {
+        #expect(sandbox.run("list").stdout == "1. Log Exercise  (com.standfit.logexercise)\n")
+        // Five days in a row, Wednesday to Sunday.
+        for day in 18...22 {
+            #expect(at("2026-11-\(day)T07:30:00Z").run("run", "logexercise", "exercise=lunges", "count=12").status == 0)
+        }
+        #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: """
+            1. Log Exercise  (com.standfit.logexercise)
+            2. View Streak — 5 days  (com.standfit.viewstreak)
+            3. Log Lunges — 12 reps  (com.standfit.logexercise)
+            4. View Progress  (com.standfit.viewprogress)
+
+            """, stderr: ""))
+        // Monday: today is not logged yet, so the streak still stands.
+        #expect(at("2026-11-23T09:00:00Z").run("list", "--locale", "nl").stdout == """
+            1. Oefening loggen  (com.standfit.logexercise)
+            2. Reeks bekijken — 5 dagen  (com.standfit.viewstreak)
+            3. Uitvalspassen loggen — 12 herhalingen  (com.standfit.logexercise)
+            4. Voortgang bekijken  (com.standfit.viewprogress)
+
+            """)
+        // Two days on, with nothing run in between: the streak is over, and every surface says so.
+        let later = at("2026-11-24T09:00:00Z")
+        #expect(later.run("list") == ProcessResult(status: 0, stdout: """
+            1. Log Exercise  (com.standfit.logexercise)
+            2. Log Lunges — 12 reps  (com.standfit.logexercise)
+            3. View Progress  (com.standfit.viewprogress)
+
+            """, stderr: ""))
+        #expect(later.run("run", "viewstreak").stdout == "No streak yet: log an exercise today to start one.\n")
+        for surface in [later.run("export", "desktop").stdout, later.run("rofi").stdout] {
+            #expect(surface.contains("Log Lunges") && !surface.contains("Streak"), "\(surface)")
+        }
+        // Everything undone: only Log Exercise again. Undo corrects a mistake: it is not donated,
+        // so the menu never suggests it, however often it ran.
+        for _ in 1...5 { #expect(later.run("run", "undo").status == 0) }
+        #expect(later.run("list").stdout == "1. Log Exercise  (com.standfit.logexercise)\n")
+        let donations = later.run("donations").stdout
+        #expect(donations.contains("com.standfit.logexercise") && !donations.contains("undo"), "\(donations)")
+    }
+
+    @Test("the streak item holds until local midnight, also across the change to winter time; list --explain and --json say until when")
+    func itemLifetimeAcrossDST() throws {
+        // Saturday 24 October 2026, 23:30 in Amsterdam (summer time); the night after has 25 hours.
+        #expect(at("2026-10-24T21:30:00Z").run("run", "logexercise", "exercise=squats", "count=10").status == 0)
+        #expect(at("2026-10-24T21:59:00Z").run("list", "--explain").stdout.contains("""
+            2. View Streak — 1 day  (com.standfit.viewstreak)
+                 dynamic, from plugin com.standfit's provider, rank 1, true until 2026-10-25 00:00:00
+
+            """))
+        // Sunday 23:30 winter time (22:30 UTC): the streak waits for today's log.
+        let sunday = at("2026-10-25T22:30:00Z")
+        #expect(sunday.run("list", "--explain").stdout.contains("""
+            2. View Streak — 1 day  (com.standfit.viewstreak)
+                 dynamic, from plugin com.standfit's provider, rank 1, true until 2026-10-26 00:00:00
+
+            """))
+        let json = sunday.run("list", "--json")
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(items.map { $0["validUntil"] as? String } == [nil, "2026-10-25T23:00:00Z", nil, nil])
+        // Monday 00:00:30 winter time: over.
+        #expect(!at("2026-10-25T23:00:30Z").run("list").stdout.contains("Streak"))
     }
 
     @Test("streak across midnight in the user's time zone, and the week's chart")

@@ -168,22 +168,43 @@ struct ActionTests {
         #expect(try app.logLast().status == .declined)
     }
 
-    @Test("dynamic items follow the state: last exercise, streak only when > 0, progress only with logs")
+    @Test("dynamic items follow seed UX29 in each state: empty, one log, streak broken, streak alive (Dutch)")
     func dynamicItems() throws {
         let fixture = StandFitFixture()
+        // Empty: nothing; the static "Log Exercise" is the menu.
         #expect(try fixture.app(at: "2026-11-22 10:00").dynamicItems().isEmpty)
-        try fixture.log("lunges", count: 12, at: "2026-11-20 10:00")
-        let stale = try fixture.app(at: "2026-11-22 10:00").dynamicItems()
-        #expect(stale.map(\.title) == ["Log Lunges", "View Progress"])
-        #expect(stale[0].userInfo == ["exercise": "lunges", "count": 12])
-        #expect(stale[0].subtitle == "12 reps")
-        try fixture.log("squats", count: 20, at: "2026-11-22 09:00")
+        // One log today: streak of 1 day, the exercise to log again, progress.
+        try fixture.log("lunges", count: 12, at: "2026-11-22 08:00")
+        let one = try fixture.app(at: "2026-11-22 10:00").dynamicItems()
+        #expect(one.map(\.title) == ["View Streak", "Log Lunges", "View Progress"])
+        #expect(one.map(\.subtitle) == ["1 day", "12 reps", nil])
+        #expect(one[1].userInfo == ["exercise": "lunges", "count": 12])
+        #expect(one.map(\.type) == [StandFitTypes.viewStreak, StandFitTypes.logExercise, StandFitTypes.viewProgress])
+        // The streak holds until local midnight; the rest until the log changes.
+        #expect(one.map(\.validUntil) == [fixture.local("2026-11-23 00:00"), nil, nil])
+        // Streak broken (the last log two days back): no View Streak.
+        let broken = try fixture.app(at: "2026-11-24 10:00").dynamicItems()
+        #expect(broken.map(\.title) == ["Log Lunges", "View Progress"])
+        // Streak alive over two days; the last log is the one shown, in Dutch.
+        try fixture.log("squats", count: 20, at: "2026-11-23 09:00")
         let dutch = StandFitFixture(language: "nl")
-        let current = try StandFitApp(store: ExerciseStore(directory: fixture.directory),
-                                      clock: fixture.app(at: "2026-11-22 10:00").clock,
-                                      text: dutch.app(at: "2026-11-22 10:00").text).dynamicItems()
-        #expect(current.map(\.title) == ["Squats loggen", "Reeks bekijken", "Voortgang bekijken"])
-        #expect(current[1].subtitle == "1 dag")
+        let alive = try StandFitApp(store: ExerciseStore(directory: fixture.directory),
+                                    clock: fixture.app(at: "2026-11-23 10:00").clock,
+                                    text: dutch.app(at: "2026-11-23 10:00").text).dynamicItems()
+        #expect(alive.map(\.title) == ["Reeks bekijken", "Squats loggen", "Voortgang bekijken"])
+        #expect(alive.map(\.subtitle) == ["2 dagen", "20 herhalingen", nil])
+    }
+
+    @Test("the streak item's lifetime ends at local midnight: 25 hours on the day summer time ends, 23 on the day it starts")
+    func streakItemLifetime() throws {
+        let fixture = StandFitFixture()
+        try fixture.log("squats", at: "2026-10-25 01:00", "2026-03-29 01:00")
+        let autumn = try fixture.app(at: "2026-10-25 01:30").dynamicItems()
+        #expect(autumn.first?.validUntil == fixture.local("2026-10-25 00:00").addingTimeInterval(25 * 3600))
+        #expect(autumn.first?.validUntil == fixture.local("2026-10-26 00:00"))
+        let spring = try fixture.app(at: "2026-03-29 01:30").dynamicItems()
+        #expect(spring.first?.validUntil == fixture.local("2026-03-29 00:00").addingTimeInterval(23 * 3600))
+        #expect(spring.first?.validUntil == fixture.local("2026-03-30 00:00"))
     }
 
     @Test("this week's progress per day and per exercise, drawn as bars with a legend")

@@ -135,11 +135,21 @@ public struct StandFitApp: Sendable {
         return recent + values.filter { value in !recent.contains { $0.id == value.id } }
     }
 
-    /// The dynamic items: "Log ⟨last exercise⟩" with its count, "View Streak" with the days
-    /// when there is a streak, "View Progress" when anything is logged.
+    /// The dynamic items, as seed UX29's `updateQuickActions` has them after the static "Log
+    /// Exercise": "View Streak" with its days only while there is a streak (true until local
+    /// midnight, when the streak grows, waits or ends), "Log ⟨last exercise⟩" with its count when
+    /// anything is logged, "View Progress" when anything is logged. With "Log Exercise" that is
+    /// four at most.
     public func dynamicItems() throws -> [ShortcutItem] {
         var items: [ShortcutItem] = []
-        if let last = try store.last(), let exercise = catalogue.exercise(id: last.exercise) {
+        let streak = try streak()
+        if streak.days > 0 {
+            let midnight = clock.calendar.date(byAdding: .day, value: 1, to: clock.calendar.startOfDay(for: clock.now()))
+            items.append(ShortcutItem(type: StandFitTypes.viewStreak, title: text("action.viewstreak.title"),
+                                      subtitle: text.days(streak.days), icon: "flame.fill", validUntil: midnight))
+        }
+        guard let last = try store.last() else { return items }
+        if let exercise = catalogue.exercise(id: last.exercise) {
             items.append(ShortcutItem(
                 type: StandFitTypes.logExercise,
                 title: text("item.loglast.title", ["exercise": text.title(exercise.id)]),
@@ -147,15 +157,8 @@ public struct StandFitApp: Sendable {
                 icon: exercise.icon,
                 userInfo: ["exercise": .string(exercise.id), "count": .int(last.count)]))
         }
-        let streak = try streak()
-        if streak.days > 0 {
-            items.append(ShortcutItem(type: StandFitTypes.viewStreak, title: text("action.viewstreak.title"),
-                                      subtitle: text.days(streak.days), icon: "flame.fill"))
-        }
-        if try !store.isEmpty() {
-            items.append(ShortcutItem(type: StandFitTypes.viewProgress, title: text("action.viewprogress.title"),
-                                      icon: "chart.bar.fill"))
-        }
+        items.append(ShortcutItem(type: StandFitTypes.viewProgress, title: text("action.viewprogress.title"),
+                                  icon: "chart.bar.fill"))
         return items
     }
 

@@ -60,6 +60,8 @@ struct ViewProgress: ShortcutAction {
 }
 
 struct Undo: ShortcutAction {
+    /// Corrects a mistake: never suggested.
+    static let isSuggestible = false
     static let type = StandFitTypes.undo
     static var title: String { localizedTitle("action.undo.title") }
     static let icon: String? = "arrow.uturn.backward"
@@ -84,6 +86,8 @@ struct History: ShortcutAction {
 }
 
 struct DeleteLog: ShortcutAction {
+    /// Corrects a mistake: never suggested.
+    static let isSuggestible = false
     static let type = StandFitTypes.deleteLog
     static var title: String { localizedTitle("action.deletelog.title") }
     static let icon: String? = "trash"
@@ -96,6 +100,8 @@ struct DeleteLog: ShortcutAction {
 }
 
 struct EditLog: ShortcutAction {
+    /// Corrects a mistake: never suggested.
+    static let isSuggestible = false
     static let type = StandFitTypes.editLog
     static var title: String { localizedTitle("action.editlog.title") }
     static let icon: String? = "square.and.pencil"

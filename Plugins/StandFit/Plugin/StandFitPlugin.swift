@@ -18,13 +18,12 @@ enum StandFit: Plugin {
         History.self, DeleteLog.self, EditLog.self,
     ]
 
-    /// The default manifest: what the menu shows before anything is logged.
+    /// The default manifest: "Log Exercise", always shown. The rest depends on what is logged
+    /// (`dynamicItems`), as in seed UX29.
     static var staticItems: [ShortcutItem] {
         let text = Environment.text(language: Environment.hostLanguage)
         return [
             ShortcutItem(type: StandFitTypes.logExercise, title: text("action.logexercise.title"), icon: "plus.circle.fill"),
-            ShortcutItem(type: StandFitTypes.viewStreak, title: text("action.viewstreak.title"), icon: "flame.fill"),
-            ShortcutItem(type: StandFitTypes.viewProgress, title: text("action.viewprogress.title"), icon: "chart.bar.fill"),
         ]
     }
 

@@ -379,6 +379,39 @@ typedef struct standfit_intents_ext {
                                const char *phrase);
 } standfit_intents_ext;
 
+/* "standfit.item-lifetime/1": items that are true only until a given time ("View Streak — 5 days"
+   holds until local midnight). The host never shows an expired item: before a menu, list,
+   completion or desktop export it asks the provider again, and drops the item if that fails.
+   Items added with sink->add hold until the provider's plugin handles an action or `refresh` runs,
+   as before. Plugins built before this extension never ask for it and keep working. */
+#define STANDFIT_EXT_ITEM_LIFETIME "standfit.item-lifetime/1"
+
+typedef struct standfit_item_lifetime_ext {
+    standfit_abi_header abi;
+    /* add_until: as sink->add, for an item that holds until `valid_until`, in seconds since the
+       Unix epoch (UTC); from that second on it has expired. An item that has expired already is
+       accepted and never shown. Returns what sink->add returns. Memory: copied before returning.
+       Thread: [main-thread], only during provide, with the sink provide was given. */
+    int32_t (*add_until)(const standfit_item_sink *sink, const standfit_item *item, int64_t valid_until);
+} standfit_item_lifetime_ext;
+
+/* "standfit.action-traits/1": what the host should know about an action beyond its parameters.
+   Plugins built before this extension never ask for it; their actions have no traits. */
+#define STANDFIT_EXT_ACTION_TRAITS "standfit.action-traits/1"
+
+/* Runs of the action are never suggestion material: the host does not donate them, and
+   `suggest` and the menu never offer them (undo, delete, edit: what corrects a mistake). */
+#define STANDFIT_TRAIT_NOT_SUGGESTIBLE 1u
+
+typedef struct standfit_action_traits_ext {
+    standfit_abi_header abi;
+    /* set_action_traits: gives action `type`, registered earlier in this init, the STANDFIT_TRAIT_*
+       bits in `traits` (replacing any given before). Returns STANDFIT_OK, or
+       STANDFIT_ERR_INVALID_ARGUMENT for an action this plugin has not registered or an unknown bit.
+       Memory: `type` is copied. Thread: [main-thread], inside init. */
+    int32_t (*set_action_traits)(const standfit_host *host, const char *type, uint32_t traits);
+} standfit_action_traits_ext;
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,9 +11,13 @@ public struct RegisteredAction: Sendable, Equatable {
     public var pluginID: String
     /// Sentences that invoke it, with `{parameter}` placeholders.
     public var phrases: [Phrase]
+    /// False when its runs are never suggestion material (`STANDFIT_TRAIT_NOT_SUGGESTIBLE`):
+    /// they are not donated, and `suggest` ignores any donated before.
+    public var suggestible: Bool
 
     public init(type: String, title: String, subtitle: String? = nil, icon: String? = nil,
-                parameters: [ParameterSpec] = [], pluginID: String, phrases: [Phrase] = []) {
+                parameters: [ParameterSpec] = [], pluginID: String, phrases: [Phrase] = [],
+                suggestible: Bool = true) {
         self.type = type
         self.title = title
         self.subtitle = subtitle
@@ -21,6 +25,7 @@ public struct RegisteredAction: Sendable, Equatable {
         self.parameters = parameters
         self.pluginID = pluginID
         self.phrases = phrases
+        self.suggestible = suggestible
     }
 
     /// True for a namespace handler such as `com.example.*`.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A quick action as menus show it: what to run, how it is titled and what it carries.
 public struct ShortcutItem: Hashable, Sendable, Codable {
     /// Where an item came from.
@@ -21,9 +23,13 @@ public struct ShortcutItem: Hashable, Sendable, Codable {
     public var source: Source
     /// Who supplied it: the manifest's path or a plugin's id.
     public var origin: String
+    /// Until when a provided item holds (`standfit.item-lifetime/1`); nil: until its provider
+    /// is asked again. An item is never shown from this instant on.
+    public var validUntil: Date?
 
     public init(type: String, title: String, subtitle: String? = nil, icon: String? = nil,
-                userInfo: [String: JSONValue] = [:], source: Source = .static, origin: String = "") {
+                userInfo: [String: JSONValue] = [:], source: Source = .static, origin: String = "",
+                validUntil: Date? = nil) {
         self.type = type
         self.title = title
         self.subtitle = subtitle
@@ -31,6 +37,12 @@ public struct ShortcutItem: Hashable, Sendable, Codable {
         self.userInfo = userInfo
         self.source = source
         self.origin = origin
+        self.validUntil = validUntil
+    }
+
+    /// Whether the item no longer holds at `now`.
+    public func hasExpired(at now: Date) -> Bool {
+        validUntil.map { $0 <= now } ?? false
     }
 
     /// Two items are the same quick action when type and userInfo match (titles may differ).

@@ -55,6 +55,20 @@ private let getExtension: @convention(c) (UnsafePointer<standfit_host>?, UnsafeP
     return registrar.hostExtension(String(cString: id))
 }
 
+/// The `standfit.action-traits/1` table: the same function for every plugin, which finds its
+/// plugin through `host_data`.
+enum ActionTraitsTable {
+    static func make() -> UnsafePointer<standfit_action_traits_ext> {
+        let table = UnsafeMutablePointer<standfit_action_traits_ext>.allocate(capacity: 1)
+        table.initialize(to: standfit_action_traits_ext(
+            abi: .host(for: standfit_action_traits_ext.self),
+            set_action_traits: { host, type, traits in
+                PluginRegistrar.from(host)?.setActionTraits(type: type, traits: traits) ?? STANDFIT_ERR_INVALID_ARGUMENT
+            }))
+        return UnsafePointer(table)
+    }
+}
+
 /// The `standfit.intents/1` table: the same functions for every plugin, which find their
 /// plugin through `host_data`.
 enum IntentsTable {

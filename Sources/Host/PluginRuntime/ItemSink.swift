@@ -1,4 +1,5 @@
 import CStandFitABI
+import Foundation
 import HostModel
 
 /// Collects the items a dynamic provider adds during one `provide` call.
@@ -30,9 +31,10 @@ final class ItemSink {
         return .success(collector.items)
     }
 
-    fileprivate func add(_ item: UnsafePointer<standfit_item>?) -> Int32 {
+    fileprivate func add(_ item: UnsafePointer<standfit_item>?, validUntil: Date? = nil) -> Int32 {
         switch ItemDescriptor.read(item, source: .dynamic, origin: pluginID) {
-        case .success(let item):
+        case .success(var item):
+            item.validUntil = validUntil
             items.append(item)
             return STANDFIT_OK
         case .failure(let problem):
@@ -42,8 +44,27 @@ final class ItemSink {
     }
 }
 
+extension ItemSink {
+    /// The `standfit.item-lifetime/1` table.
+    static func lifetimeTable() -> UnsafePointer<standfit_item_lifetime_ext> {
+        let table = UnsafeMutablePointer<standfit_item_lifetime_ext>.allocate(capacity: 1)
+        table.initialize(to: standfit_item_lifetime_ext(abi: .host(for: standfit_item_lifetime_ext.self), add_until: addItemUntil))
+        return UnsafePointer(table)
+    }
+
+    /// The collector `sink` was made for.
+    fileprivate static func from(_ sink: UnsafePointer<standfit_item_sink>?) -> ItemSink? {
+        guard let hostData = sink?.pointee.host_data else { return nil }
+        return Unmanaged<ItemSink>.fromOpaque(hostData).takeUnretainedValue()
+    }
+}
+
 /// `standfit_item_sink.add`.
 private let addItem: @convention(c) (UnsafePointer<standfit_item_sink>?, UnsafePointer<standfit_item>?) -> Int32 = { sink, item in
-    guard let hostData = sink?.pointee.host_data else { return STANDFIT_ERR_INVALID_ARGUMENT }
-    return Unmanaged<ItemSink>.fromOpaque(hostData).takeUnretainedValue().add(item)
+    ItemSink.from(sink)?.add(item) ?? STANDFIT_ERR_INVALID_ARGUMENT
+}
+
+/// `standfit_item_lifetime_ext.add_until`.
+private let addItemUntil: @convention(c) (UnsafePointer<standfit_item_sink>?, UnsafePointer<standfit_item>?, Int64) -> Int32 = { sink, item, until in
+    ItemSink.from(sink)?.add(item, validUntil: Date(timeIntervalSince1970: TimeInterval(until))) ?? STANDFIT_ERR_INVALID_ARGUMENT
 }

@@ -41,6 +41,8 @@ public struct ActionRecord: Sendable, Equatable, Codable {
     public var parameters: [ParameterSpec]
     /// Sentences that invoke it (`standfit.intents/1`).
     public var phrases: [Phrase]
+    /// False for `STANDFIT_TRAIT_NOT_SUGGESTIBLE` (`standfit.action-traits/1`).
+    public var suggestible: Bool = true
 }
 
 extension PluginRecord {

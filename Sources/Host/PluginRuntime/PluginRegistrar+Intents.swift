@@ -129,4 +129,18 @@ extension PluginRegistrar {
         if !actions[index].phrases.contains(phrase) { actions[index].phrases.append(phrase) }
         return STANDFIT_OK
     }
+
+    /// `standfit.action-traits/1`'s `set_action_traits`.
+    func setActionTraits(type: UnsafePointer<CChar>?, traits: UInt32) -> Int32 {
+        guard acceptsRegistrations else { return refuseOutsideInit("set_action_traits") }
+        guard let type = CText.string(type), let index = actionIndex[type] else {
+            return reject("set_action_traits names action \(CText.quoted(type)), which it has not registered; register the action first")
+        }
+        let known = UInt32(STANDFIT_TRAIT_NOT_SUGGESTIBLE)
+        guard traits & ~known == 0 else {
+            return reject("set_action_traits gives '\(type)' traits \(traits), with bits this host does not know (it knows STANDFIT_TRAIT_NOT_SUGGESTIBLE = 1)")
+        }
+        actions[index].suggestible = traits & UInt32(STANDFIT_TRAIT_NOT_SUGGESTIBLE) == 0
+        return STANDFIT_OK
+    }
 }

@@ -20,6 +20,10 @@ final class PluginRegistrar {
     let pluginFileExtension: UnsafePointer<standfit_plugin_file_ext>
     /// The `standfit.intents/1` table; one for every plugin, since it carries no state.
     nonisolated(unsafe) static let intentsExtension = IntentsTable.make()
+    /// The `standfit.action-traits/1` table; one for every plugin, which it finds by `host_data`.
+    nonisolated(unsafe) static let actionTraitsExtension = ActionTraitsTable.make()
+    /// The `standfit.item-lifetime/1` table; one for every plugin, since it acts on the sink.
+    nonisolated(unsafe) static let itemLifetimeExtension = ItemSink.lifetimeTable()
     /// Open only while the plugin's `init` runs.
     var acceptsRegistrations = false
     /// False while a sandboxed scan runs `init`: the sandbox grants no data directory then.
@@ -60,6 +64,8 @@ final class PluginRegistrar {
         case STANDFIT_EXT_LOCALE: UnsafeRawPointer(localeExtension)
         case STANDFIT_EXT_PLUGIN_FILE: UnsafeRawPointer(pluginFileExtension)
         case STANDFIT_EXT_INTENTS: UnsafeRawPointer(PluginRegistrar.intentsExtension)
+        case STANDFIT_EXT_ITEM_LIFETIME: UnsafeRawPointer(PluginRegistrar.itemLifetimeExtension)
+        case STANDFIT_EXT_ACTION_TRAITS: UnsafeRawPointer(PluginRegistrar.actionTraitsExtension)
         default: nil
         }
     }

@@ -14,12 +14,13 @@ extension HostState {
                            arguments: [source, language, pluginVersion, date.timeIntervalSince1970])
             // One prepared statement for every item: a provider may answer a thousand.
             let insert = try db.cachedStatement(sql: """
-                INSERT INTO dynamicItem (source, language, rank, type, title, subtitle, icon, userInfo)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO dynamicItem (source, language, rank, type, title, subtitle, icon, userInfo, validUntil)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for (index, item) in items.enumerated() {
                 try insert.execute(arguments: [source, language, index + 1, item.type, item.title, item.subtitle,
-                                               item.icon, JSONValue.object(item.userInfo).jsonText])
+                                               item.icon, JSONValue.object(item.userInfo).jsonText,
+                                               item.validUntil?.timeIntervalSince1970])
             }
         }
     }
@@ -57,7 +58,8 @@ extension HostState {
                     """, arguments: [source, rowLanguage]).map { item in
                     ShortcutItem(type: item["type"], title: item["title"], subtitle: item["subtitle"],
                                  icon: item["icon"], userInfo: userInfo(item["userInfo"]),
-                                 source: .dynamic, origin: source)
+                                 source: .dynamic, origin: source,
+                                 validUntil: (item["validUntil"] as Double?).map(Date.init(timeIntervalSince1970:)))
                 }
                 chosen.append(DynamicSource(source: source, pluginVersion: row["pluginVersion"], items: items))
             }

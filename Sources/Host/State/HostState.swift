@@ -98,6 +98,13 @@ public struct HostState: Sendable {
                     """)
             }
         }
+        migrator.registerMigration("v5") { db in
+            // Until when a provided item holds (standfit.item-lifetime/1), in Unix seconds; NULL
+            // for an item that holds until its provider is asked again.
+            try db.alter(table: "dynamicItem") { table in
+                table.add(column: "validUntil", .double)
+            }
+        }
         return migrator
     }
 

@@ -6,7 +6,7 @@ import HostModel
 /// at all: the first bad item is reported with its index and nothing is stored.
 public enum ScriptItems {
     /// Keys an item may have; the ones `list --json` computes are accepted and ignored.
-    static let keys: Set<String> = ["type", "title", "subtitle", "icon", "userInfo"]
+    static let keys: Set<String> = ["type", "title", "subtitle", "icon", "userInfo", "validUntil"]
     static let computedKeys: Set<String> = ["source", "origin", "rank", "available", "withinLimit", "pruned", "shadows"]
 
     /// Parses `data` read from `origin` (a path, or "stdin").
@@ -40,7 +40,7 @@ public enum ScriptItems {
             throw ItemProblem(reason: "is \(kind(of: value)), not an object with a type and a title")
         }
         if let unknown = fields.keys.sorted().first(where: { !keys.contains($0) && !computedKeys.contains($0) }) {
-            throw ItemProblem(reason: "has an unknown key '\(unknown)' (the keys are type, title, subtitle, icon and userInfo)")
+            throw ItemProblem(reason: "has an unknown key '\(unknown)' (the keys are type, title, subtitle, icon, userInfo and validUntil)")
         }
         guard case .string(let type)? = fields["type"] else {
             throw ItemProblem(reason: fields["type"] == nil ? "has no type" : "has a type that is not a string")
@@ -68,8 +68,15 @@ public enum ScriptItems {
         case let other?:
             throw ItemProblem(reason: "has a userInfo that is \(kind(of: other)); userInfo must be an object of strings, numbers, booleans, arrays and objects")
         }
+        var validUntil: Date?
+        if let text = try optionalString(fields["validUntil"], key: "validUntil") {
+            guard let instant = try? Date(text, strategy: .iso8601) else {
+                throw ItemProblem(reason: "has a validUntil '\(text)' that is not an ISO 8601 time like 2026-11-24T00:00:00Z")
+            }
+            validUntil = instant
+        }
         return ShortcutItem(type: type, title: title, subtitle: subtitle, icon: icon, userInfo: userInfo,
-                            source: .dynamic, origin: HostState.scriptSource)
+                            source: .dynamic, origin: HostState.scriptSource, validUntil: validUntil)
     }
 
     private static func optionalString(_ value: JSONValue?, key: String) throws(ItemProblem) -> String? {

@@ -1,3 +1,4 @@
+import Foundation
 import HostModel
 import HostStorage
 import HostMenu
@@ -6,7 +7,8 @@ import HostMenu
 extension Menu {
     /// One object per item with every key present (`null` where absent), so scripts can rely
     /// on the shape: `type`, `title`, `subtitle`, `icon`, `userInfo`, `source`, `origin`,
-    /// `rank`, `available`, `withinLimit`; with `--explain` also `pruned` and `shadows`.
+    /// `rank`, `available`, `withinLimit`, `validUntil` (ISO 8601 UTC, or null for an item that
+    /// holds until its provider is asked again); with `--explain` also `pruned` and `shadows`.
     public struct ItemDocument: Encodable, Equatable {
         public var type: String
         public var title: String
@@ -18,6 +20,7 @@ extension Menu {
         public var rank: Int?
         public var available: Bool
         public var withinLimit: Bool
+        public var validUntil: Date?
         /// Only with `--explain`.
         public var explanation: Explanation?
 
@@ -45,6 +48,7 @@ extension Menu {
             try container.encode(rank, forKey: .rank)
             try container.encode(available, forKey: .available)
             try container.encode(withinLimit, forKey: .withinLimit)
+            try container.encode(validUntil.map { $0.formatted(.iso8601) }, forKey: .validUntil)
             if let explanation {
                 try container.encode(explanation.pruned, forKey: .pruned)
                 try container.encode(explanation.shadows, forKey: .shadows)
@@ -52,7 +56,7 @@ extension Menu {
         }
 
         enum CodingKeys: String, CodingKey {
-            case type, title, subtitle, icon, userInfo, source, origin, rank, available, withinLimit, pruned, shadows
+            case type, title, subtitle, icon, userInfo, source, origin, rank, available, withinLimit, validUntil, pruned, shadows
         }
     }
 
@@ -67,7 +71,7 @@ extension Menu {
                 type: entry.item.type, title: entry.item.title, subtitle: entry.item.subtitle,
                 icon: entry.item.icon, userInfo: entry.item.userInfo, source: entry.item.source.rawValue,
                 origin: entry.item.origin, rank: entry.rank, available: entry.available,
-                withinLimit: entry.withinLimit,
+                withinLimit: entry.withinLimit, validUntil: entry.item.validUntil,
                 explanation: explain ? ItemDocument.Explanation(
                     pruned: entry.pruned,
                     shadows: entry.shadowed.map {
@@ -78,8 +82,8 @@ extension Menu {
 
     /// One line per item: `1. Title — Subtitle  (type)`, then what `--all` adds; with
     /// `explain`, every item and an indented line saying where it came from and why it is
-    /// where it is.
-    public func textLines(all: Bool, explain: Bool = false) -> [String] {
+    /// where it is, and until when it holds (in `timeZone`).
+    public func textLines(all: Bool, explain: Bool = false, timeZone: TimeZone = .current) -> [String] {
         var number = 0
         var lines: [String] = []
         for entry in listed(all: all || explain) {
@@ -101,6 +105,11 @@ extension Menu {
             lines.append(line)
             if explain {
                 var reasons = [Menu.describeOrigin(entry.item, rank: entry.rank)]
+                if let until = entry.item.validUntil {
+                    var style = Date.ISO8601FormatStyle(dateSeparator: .dash, dateTimeSeparator: .space, timeZone: timeZone)
+                    style = style.year().month().day().time(includingFractionalSeconds: false)
+                    reasons[0] += ", true until \(until.formatted(style))"
+                }
                 for (position, shadowed) in entry.shadowed.enumerated() {
                     let verb = position == 0 && entry.rank != nil && shadowed.source == .static ? "replaces" : "shadows"
                     reasons.append("\(verb) \"\(shadowed.title)\" (\(Menu.describeOrigin(shadowed, rank: nil)))")

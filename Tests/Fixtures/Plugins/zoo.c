@@ -26,7 +26,8 @@
                         override;
    -DZOO_BIG_MESSAGE=N  the handler's message is N bytes of 'x' (N from $ZOO_BIG_MESSAGE, if set);
    -DZOO_PROVIDER       a dynamic provider with one item "Zoo item"; it crashes when $ZOO_PROVIDER_FAIL
-                        is "crash" and fails when it is anything else;
+                        is "crash" and fails when it is anything else; with $ZOO_ITEM_UNTIL (Unix
+                        seconds) the item holds until then and its title counts the provider's calls;
    -DZOO_SNOOP          the handler tries what the sandbox forbids and reports each outcome: read the
                         file $ZOO_SECRET, write $ZOO_TARGET, SIGTERM its parent (the host), setsid,
                         clear its parent-death signal; and what it allows: write in its data
@@ -117,6 +118,34 @@ static void fork_holder(void) {
 #endif
 
 #ifdef ZOO_PROVIDER
+static const standfit_host *provider_host;
+
+/* With $ZOO_ITEM_UNTIL (Unix seconds) the item holds until then (standfit.item-lifetime/1), and
+   its title counts the provider's calls, kept in the plugin's data directory. */
+static int32_t provide_until(const standfit_item_sink *sink, const char *until) {
+    const standfit_item_lifetime_ext *lifetime =
+        provider_host->get_extension(provider_host, STANDFIT_EXT_ITEM_LIFETIME);
+    const char *directory = provider_host->data_directory(provider_host);
+    if (lifetime == NULL || directory == NULL) return 1;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/asked", directory);
+    int asked = 0;
+    FILE *file = fopen(path, "r");
+    if (file != NULL) {
+        if (fscanf(file, "%d", &asked) != 1) asked = 0;
+        fclose(file);
+    }
+    asked += 1;
+    file = fopen(path, "w");
+    if (file == NULL) return 1;
+    fprintf(file, "%d\n", asked);
+    fclose(file);
+    char title[64];
+    snprintf(title, sizeof title, "Zoo item, asked %d times", asked);
+    standfit_item item = { STANDFIT_HEADER(standfit_item), ZOO_TYPE, title, NULL, NULL, NULL };
+    return lifetime->add_until(sink, &item, strtoll(until, NULL, 10));
+}
+
 static int32_t provide(const standfit_item_sink *sink) {
     const char *fail = getenv("ZOO_PROVIDER_FAIL");
     if (fail != NULL && strcmp(fail, "crash") == 0) {
@@ -124,6 +153,8 @@ static int32_t provide(const standfit_item_sink *sink) {
         *nowhere = 1;
     }
     if (fail != NULL) return 1;
+    const char *until = getenv("ZOO_ITEM_UNTIL");
+    if (until != NULL) return provide_until(sink, until);
     standfit_item item = { STANDFIT_HEADER(standfit_item), ZOO_TYPE, "Zoo item", NULL, NULL, NULL };
     return sink->add(sink, &item);
 }
@@ -264,7 +295,7 @@ static int32_t init(const standfit_host *host) {
 #ifdef ZOO_FORGE_RECORD
     forge("{\"loaded\":{\"_0\":{\"id\":\"" ZOO_PLUGIN_ID "\",\"name\":\"Forged\",\"version\":\"1\",\"abiMajor\":1,"
           "\"abiMinor\":0,\"actions\":[{\"type\":\"com.zoo.forged\\n$(touch /tmp/forged)\",\"title\":\"Forged\","
-          "\"parameters\":[],\"phrases\":[]}],\"staticItems\":[],\"hasProvider\":false,\"entities\":[],"
+          "\"parameters\":[],\"phrases\":[],\"suggestible\":true}],\"staticItems\":[],\"hasProvider\":false,\"entities\":[],"
           "\"warnings\":[],\"initMilliseconds\":0}}}\n");
 #endif
 #ifdef ZOO_KILL_PARENT
@@ -282,6 +313,7 @@ static int32_t init(const standfit_host *host) {
     fork_holder();
 #endif
 #ifdef ZOO_PROVIDER
+    provider_host = host;
     host->register_dynamic_provider(host, &provider);
 #endif
 #ifdef ZOO_ESCAPES
