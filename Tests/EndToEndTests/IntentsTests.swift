@@ -123,8 +123,16 @@ struct IntentsTests {
 
             """)
         #expect(standFit.run("say", "show my streak").stdout == "Streak: 1 day\n")
+        // Done earlier: a time after the exercise, in the user's words and zone.
+        #expect(standFit.run("say", "log 20 squats yesterday") == ProcessResult(status: 0, stdout: "Logged 20 squats on 21 Nov at 14:05\n", stderr: ""))
+        #expect(standFit.run("say", "log 20 squats yesterday at 18:00").stdout == "Logged 20 squats on 21 Nov at 18:00\n")
+        #expect(standFit.run("say", "log 5 burpees at 9:30").stdout == "Logged 5 burpees at 09:30\n")
+        #expect(standFit.run("say", "log 20 squats 2h ago").stdout == "Logged 20 squats at 12:05\n")
+        #expect(standFit.run("say", "noteer 20 squats gisteren om 18:00", "--locale", "nl").stdout == "20 squats gelogd (21 nov 18:00)\n")
+        #expect(standFit.run("say", "noteer 12 opdrukken 2 uur geleden", "--locale", "nl").stdout == "12 push-ups gelogd (12:05)\n")
+        #expect(standFit.run("say", "log 20 squats soonish").stderr.hasPrefix("standfit-host: at: 'soonish' is not a time StandFit reads; give"))
         #expect(standFit.run("say", "lg 15 pushups") == ProcessResult(status: 2, stdout: "", stderr: """
-            standfit-host: No action understands "lg 15 pushups"; the closest phrases are "log {count} {exercise}" (Log Exercise), "do {count} {exercise}" (Log Exercise) and "log {exercise}" (Log Exercise).
+            standfit-host: No action understands "lg 15 pushups"; the closest phrases are "log {count} {exercise}" (Log Exercise), "log {count} {exercise} {at}" (Log Exercise) and "do {count} {exercise}" (Log Exercise).
 
             """))
         let bare = standFit.run("say", "log exercise", "--no-input", "--json")

@@ -3,7 +3,7 @@ import Foundation
 /// When something was done, as people write it for `logexercise at=` and `editlog at=`: an
 /// ISO 8601 instant (`2026-11-21T18:00:00Z`, `2026-11-21T19:00+01:00`), a local date and time
 /// (`2026-11-21 18:00`, `2026-11-21T18:00`), a local date (`2026-11-21`, at the time of day it
-/// is now), `yesterday`/`gisteren`/`today`/`vandaag` with an optional `HH:mm`, a bare `HH:mm`
+/// is now), `yesterday`/`gisteren`/`today`/`vandaag` with an optional `[at|om] HH:mm`, a bare `HH:mm`
 /// (today), or a time ago (`-2h`, `-30m`, `-1d`, `2h ago`, `30 min ago`, `2 uur geleden`).
 /// Local times are in the calendar's time zone (the user's `TZ`).
 public enum LogTime {
@@ -36,7 +36,9 @@ public enum LogTime {
         if upper.range(of: #"T.*(Z|[+-]\d{2}:?\d{2})$"#, options: .regularExpression) != nil {
             return isoWithoutSeconds(upper) ?? (try? Date(upper, strategy: .iso8601))
         }
-        let words = text.split(separator: " ").map(String.init)
+        var words = text.split(separator: " ").map(String.init)
+        // "yesterday at 18:00", "gisteren om 18:00".
+        if words.count == 3, ["at", "om"].contains(words[1]) { words.remove(at: 1) }
         let today = calendar.startOfDay(for: now)
         let dayWords: [String: Int] = ["today": 0, "vandaag": 0, "yesterday": -1, "gisteren": -1, "eergisteren": -2]
         if let first = words.first, let offset = dayWords[first], words.count <= 2 {

@@ -135,6 +135,10 @@ enum Exercises: EntityQuery {
 enum StandFitPhrases {
     static let logExercise: [Phrase] = [
         Phrase("log {count} {exercise}", language: "en"), Phrase("do {count} {exercise}", language: "en"),
+        // Done earlier: "log 20 squats yesterday", "log 20 squats at 18:00", "... 2h ago".
+        Phrase("log {count} {exercise} {at}", language: "en"), Phrase("log {count} {exercise} at {at}", language: "en"),
+        Phrase("log {count} {exercise} {at}", language: "nl"), Phrase("noteer {count} {exercise} {at}", language: "nl"),
+        Phrase("noteer {count} {exercise} om {at}", language: "nl"),
         Phrase("log my {exercise}", language: "en"), Phrase("log {exercise}", language: "en"),
         Phrase("log exercise", language: "en"), Phrase("log a workout", language: "en"),
         Phrase("log {count} {exercise}", language: "nl"), Phrase("noteer {count} {exercise}", language: "nl"),
