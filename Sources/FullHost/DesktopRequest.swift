@@ -108,11 +108,19 @@ enum DesktopRequest {
             do throws(HostError) {
                 let session = try installedSession(logger: logger)
                 var action: (key: String, item: ShortcutItem)?
+                var registeredTitle: ShortcutItem?
                 let type: String, userInfo: [String: JSONValue]?
                 switch target {
                 case .key(let key):
                     action = try DesktopInstallation.actions(session: session).first { $0.key == key }
-                    type = action?.item.type ?? key
+                    // A key the menu no longer shows (View Streak once the streak ended, its
+                    // entry still on the desktop until the file is rewritten) runs the
+                    // registered action it was made from.
+                    let registered = action != nil ? nil : session.plugins.registry.actions.first {
+                        !$0.isNamespace && DesktopEntry.actionID(for: $0.type, taken: []) == key
+                    }
+                    registeredTitle = registered.map { ShortcutItem(type: $0.type, title: $0.title, icon: $0.icon) }
+                    type = action?.item.type ?? registered?.type ?? key
                     userInfo = action.flatMap { $0.item.userInfo.isEmpty ? nil : $0.item.userInfo }
                 case .type(let named, let info):
                     (type, userInfo) = (named, info)
@@ -124,7 +132,7 @@ enum DesktopRequest {
                             DesktopNotification(summary: DesktopInstallation.applicationName, body: message,
                                                 icon: DesktopEntry.fallbackIcon, urgency: .critical), nil)
                 }
-                let item = action?.item ?? session.staticItems.first { $0.type == outcome.type }
+                let item = action?.item ?? registeredTitle ?? session.staticItems.first { $0.type == outcome.type }
                 let buttons = outcome.needsValue != nil && !(outcome.offered ?? []).isEmpty ? bus.buttonLimit() : 0
                 let notification = DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon,
                                                                buttons: buttons)

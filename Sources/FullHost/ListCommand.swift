@@ -8,8 +8,8 @@ struct ListCommand: ParsableCommand {
         abstract: "Show the quick actions in menu order.",
         discussion: """
             Static items come first (the manifest's, then plugins' defaults), then dynamic items \
-            by rank. No plugin code runs to list dynamic items: they are the providers' stored \
-            answers (see 'refresh').
+            by rank. Dynamic items are the providers' stored answers (see 'refresh'); a provider \
+            runs only when it was never asked, changed version, or has an item that expired.
             """
     )
 

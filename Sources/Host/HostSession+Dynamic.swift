@@ -33,22 +33,25 @@ extension HostSession {
     func currentDynamicSources() throws(HostError) -> [DynamicSource] {
         var sources = try state.dynamicSources(language: language)
         let stored = Dictionary(sources.map { ($0.source, $0) }, uniquingKeysWith: { first, _ in first })
+        let versions = Dictionary(plugins.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
         let due = plugins.providers.map(\.pluginID).filter { id in
             guard let source = stored[id] else { return true }
+            // A plugin that changed version answers again rather than being pruned.
+            if let version = source.pluginVersion, version != versions[id] { return true }
             return source.items.contains { $0.hasExpired(at: now) }
         }
         if !due.isEmpty {
-            logger.debug("Asking the dynamic providers of \(due.joined(separator: ", ")): never asked, or an item expired")
-            var (reports, changed) = storeProvidedItems(of: due)
-            let versions = Dictionary(plugins.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
+            logger.debug("Asking the dynamic providers of \(due.joined(separator: ", ")): never asked, changed version, or an item expired")
+            var (reports, changed) = storeProvidedItems(of: due, storedLanguagesOnly: true)
             for report in reports where report.itemCount == nil {
-                let id = report.pluginID
-                let holding = stored[id]?.items.filter { !$0.hasExpired(at: now) } ?? []
                 do throws(HostError) {
-                    try state.replaceItems(source: id, language: language,
-                                           pluginVersion: stored[id].map(\.pluginVersion) ?? versions[id],
-                                           items: holding, at: request.wallClock)
-                    changed = true
+                    // In every language at once, so no other language's session asks again.
+                    if try state.removeItems(of: report.pluginID, expiredAt: now) > 0 { changed = true }
+                    if stored[report.pluginID] == nil {
+                        // Never asked and failing: an empty answer, so it is not asked on every list.
+                        try state.replaceItems(source: report.pluginID, language: language, pluginVersion: versions[report.pluginID],
+                                               items: [], at: request.wallClock)
+                    }
                 } catch {
                     logger.warning("\(error.message)")
                 }
@@ -66,8 +69,10 @@ extension HostSession {
     }
 
     /// Asks the providers and stores their answers; whether the stored items changed. Items
-    /// that have expired already are not stored.
-    func storeProvidedItems(of pluginIDs: [String]?) -> (reports: [RefreshReport], changed: Bool) {
+    /// that have expired already are not stored. With `storedLanguagesOnly`, a provider is asked
+    /// in the languages it has answered in (the run's only when none), so showing a menu in
+    /// another language does not add that language for good.
+    func storeProvidedItems(of pluginIDs: [String]?, storedLanguagesOnly: Bool = false) -> (reports: [RefreshReport], changed: Bool) {
         var reports: [RefreshReport] = []
         var changed = false
         let versions = Dictionary(plugins.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
@@ -75,7 +80,9 @@ extension HostSession {
             let id = provider.pluginID
             var languages = [language]
             do {
-                languages += try state.languages(of: id).filter { $0 != language }
+                let stored = try state.languages(of: id)
+                languages = storedLanguagesOnly && !stored.isEmpty && !stored.contains(language) ? stored
+                    : [language] + stored.filter { $0 != language }
             } catch {
                 logger.warning("\(error.message)")
             }

@@ -85,7 +85,9 @@ private let provideItems: @convention(c) (UnsafePointer<standfit_item_sink>?) ->
         for item in try provider(ProviderContext(locale: locale)) {
             let status = try item.withCItem { cItem in
                 if let until = item.validUntil, let addUntil = lifetime?.pointee.add_until {
-                    return addUntil(sink, cItem, Int64(until.timeIntervalSince1970.rounded(.up)))
+                    // Seconds since 1970, whole, within what Int64 holds (a distant date is "never").
+                    let seconds = min(max(until.timeIntervalSince1970.rounded(.up), -9e18), 9e18)
+                    return addUntil(sink, cItem, Int64(seconds))
                 }
                 return sink.pointee.add(sink, cItem)
             }

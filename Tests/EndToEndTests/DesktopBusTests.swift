@@ -80,15 +80,19 @@ struct DesktopBusTests {
             com-standfit-logexercise
 
             """, stderr: ""))
+        // A key the menu does not show now (View Streak with no streak; a desktop may still show
+        // it from a file written while there was one) runs the action it was made from.
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "com-standfit-viewstreak"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        #expect(Self.serverLog(sandbox).contains(": handled: No streak yet: log an exercise today to start one.\n"))
         let action = bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <20>}"])
         #expect(action == ProcessResult(status: 0, stdout: "", stderr: ""))
         // Answered once the action ran: it is in the log already.
         #expect(Self.logged(sandbox) == "squats|20\n")
         #expect(sandbox.server.listening())
         #expect(Self.serverLog(sandbox).contains("ActivateAction 'logexercise' from :1."))
-        #expect(Self.serverLog(sandbox).contains(": handled: Logged 20 squats\n"))
+        #expect(Self.serverLog(sandbox).contains(": handled: Logged 20 squats · +20 XP\\nAchievement unlocked: First log\n"))
         // The server the bus started serves the terminal's commands too.
-        #expect(sandbox.run("run", "viewstreak") == ProcessResult(status: 0, stdout: "Streak: 1 day\n", stderr: ""))
+        #expect(sandbox.run("run", "viewstreak") == ProcessResult(status: 0, stdout: "Streak: 1 day\nBest streak: 1 day · level 1 · 20 XP\n", stderr: ""))
         // The desktop file's own key, for the item with userInfo (Log Squats — 20 reps).
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "com-standfit-logexercise-2"]).status == 0)
         #expect(Self.logged(sandbox) == "squats|20\nsquats|20\n")
@@ -179,7 +183,7 @@ struct DesktopBusTests {
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <-5>}"]).status == 0)
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'hurdles'>}"]).status == 0)
         #expect(Self.shown(record) == [
-            "Log Exercise | Logged 20 squats | list-add | 1 | org.standfit.Host | ",
+            "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | list-add | 1 | org.standfit.Host | ",
             "Log Exercise | count: expected a number from 1 to 3600, got -5. | list-add | 2 | org.standfit.Host | ",
             "Log Exercise | exercise: no exercise is called 'hurdles'; choose one of squats, pushups, plank, lunges, calfraises, stretching, jumpingjacks, wallsit, burpees, situps. | list-add | 2 | org.standfit.Host | ",
         ])
@@ -198,7 +202,7 @@ struct DesktopBusTests {
         #expect(eventually { Self.shown(record).count == 2 })
         #expect(Self.shown(record) == [
             "Log Exercise | Which exercise? | list-add | 1 | org.standfit.Host | plank=Plank,pushups=Push-Ups,squats=Squats",
-            "Log Exercise | Logged 12 push-ups | list-add | 1 | org.standfit.Host | ",
+            "Log Exercise | Logged 12 push-ups · +18 XP | list-add | 1 | org.standfit.Host | ",
         ])
     }
 
@@ -227,7 +231,7 @@ struct DesktopBusTests {
         #expect(eventually { Self.shown(record).count == 2 })
         #expect(Self.shown(record) == [
             "StandFit | Kies een snelle actie. | list-add | 1 | org.standfit.Host | com-standfit-logexercise=Oefening loggen,com-standfit-viewstreak=Reeks bekijken — 1 dag,com-standfit-logexercise-2=Squats loggen — 20 herhalingen",
-            "Reeks bekijken | Reeks: 1 dag | emblem-important | 1 | org.standfit.Host | ",
+            "Reeks bekijken | Reeks: 1 dag\nBeste reeks: 1 dag · niveau 1 · 20 XP | emblem-important | 1 | org.standfit.Host | ",
         ])
     }
 
@@ -240,7 +244,7 @@ struct DesktopBusTests {
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <20>}"])
             == ProcessResult(status: 0, stdout: "", stderr: ""))
         #expect(Self.logged(sandbox) == "squats|20\n")
-        #expect(Self.serverLog(sandbox).contains("Not shown (The name org.freedesktop.Notifications was not provided by any .service files): Log Exercise: Logged 20 squats\n"))
+        #expect(Self.serverLog(sandbox).contains("Not shown (The name org.freedesktop.Notifications was not provided by any .service files): Log Exercise: Logged 20 squats · +20 XP\\nAchievement unlocked: First log\n"))
     }
 
     @Test("the desktop file's fallback Exec lines: run --notify shows the outcome (cold: values named, no buttons), menu --notify has the bus start the server for the picker",
@@ -249,7 +253,7 @@ struct DesktopBusTests {
         let (sandbox, bus, record) = try Self.sandboxWithNotifications()
         defer { bus.stop() }
         #expect(sandbox.run("run", "--notify", "logexercise", "exercise=squats", "count=20")
-            == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
+            == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: ""))
         let missing = sandbox.run("run", "--notify", "logexercise")
         #expect(missing.status == 3)
         #expect(sandbox.run("export", "desktop", "--install").status == 0)
@@ -257,7 +261,7 @@ struct DesktopBusTests {
         #expect(sandbox.run("menu", "--notify") == ProcessResult(status: 0, stdout: "", stderr: ""))
         #expect(sandbox.server.listening())
         #expect(Self.shown(record) == [
-            "Log Exercise | Logged 20 squats | list-add | 1 | org.standfit.Host | ",
+            "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | list-add | 1 | org.standfit.Host | ",
             "Log Exercise | Which exercise? Squats, Push-Ups, Plank, Lunges, Calf Raises, Stretching, Jumping Jacks, Wall Sit, Burpees, Sit-Ups | list-add | 1 | org.standfit.Host | ",
             "StandFit | Choose a quick action. | list-add | 1 | org.standfit.Host | com-standfit-logexercise=Log Exercise,com-standfit-viewstreak=View Streak — 1 day,com-standfit-logexercise-2=Log Squats — 20 reps",
         ])
@@ -325,7 +329,7 @@ struct DesktopBusTests {
             """, stderr: ""))
         #expect(call("Run", "action:com-standfit-viewstreak", "").status == 0)
         #expect(Self.logged(sandbox) == "squats|20\n")
-        #expect(Self.serverLog(sandbox).contains(": handled: Streak: 1 day\n"))
+        #expect(Self.serverLog(sandbox).contains(": handled: Streak: 1 day\\nBest streak: 1 day · level 1 · 20 XP\n"))
         let stale = call("Run", "action:no-such-action", "")
         #expect(stale.status == 1)
         #expect(stale.stderr.contains("org.standfit.Host.Error.UnknownAction: StandFit has no action 'no-such-action';"))
@@ -355,7 +359,7 @@ struct DesktopBusTests {
             sandbox.server.start(environment: sandbox.environment, log: log, verbose: verbose)
             defer { sandbox.server.stopAll() }
             #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20")
-                == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
+                == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: ""))
             // Served by the server, not run cold.
             #expect(sandbox.run("server", "status", "--json").stdout.contains(#""requestsServed" : 1,"#))
             let text = try String(contentsOf: log, encoding: .utf8)

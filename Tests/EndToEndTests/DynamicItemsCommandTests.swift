@@ -60,18 +60,19 @@ struct DynamicItemsCommandTests {
         #expect(at(now + 7300, until: now + 9000).run("list").stdout == "1. Zoo item, asked 3 times  (com.zoo.provider.run)\n")
     }
 
-    @Test("a provider whose plugin changed version or is gone is pruned, and refresh forgets it")
+    @Test("a provider whose plugin changed version answers again before its items are shown; one whose plugin is gone is pruned, and refresh forgets it",
+          .needs(.sqlite3))
     func pruning() {
         _ = sandbox.run("refresh")
+        let state = sandbox.dataHome.appendingPathComponent("standfit/state.sqlite").path
+        func versions() -> String {
+            runProcess(ExternalTool.sqlite3.url, arguments: [state, "SELECT source, pluginVersion FROM dynamicSource"]).stdout
+        }
+        #expect(versions() == "com.fixture.kinds|0.1.0\n")
         var upgraded = sandbox
         upgraded.pluginPath = [FixturePlugins.url("kinds-v2.so")]
-        #expect(upgraded.run("list", "--all").stdout == """
-            1. Echo Seven  (com.fixture.kinds.echo)
-            -  Echo Dynamic — en  (com.fixture.kinds.echo)  pruned: plugin com.fixture.kinds changed version (0.1.0 → 0.2.0) since it provided it; run 'standfit-host refresh'
-
-            """)
-        _ = upgraded.run("refresh")
-        #expect(upgraded.run("list").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n2. Echo Dynamic — en  (com.fixture.kinds.echo)\n")
+        #expect(upgraded.run("list", "--all").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n2. Echo Dynamic — en  (com.fixture.kinds.echo)\n")
+        #expect(versions() == "com.fixture.kinds|0.2.0\n")
         var gone = sandbox
         gone.pluginPath = [Fixtures.cExamplePlugin]
         #expect(gone.run("list", "--all").stdout == """

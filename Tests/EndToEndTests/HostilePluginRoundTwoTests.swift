@@ -32,7 +32,7 @@ struct HostilePluginRoundTwoTests {
               runs: in a worker process
             com.standfit 1.0.0 (ABI 1.0): StandFit
               path: \(Fixtures.standFitPlugin.path)
-              types: com.standfit.logexercise, com.standfit.loglast, com.standfit.viewstreak, com.standfit.viewprogress, com.standfit.undo, com.standfit.history, com.standfit.deletelog, com.standfit.editlog
+              types: com.standfit.logexercise, com.standfit.loglast, com.standfit.viewstreak, com.standfit.viewprogress, com.standfit.undo, com.standfit.history, com.standfit.deletelog, com.standfit.editlog, com.standfit.achievements
               runs: in the host's process (trusted; in a worker when the warm server runs it)
             quarantined: \(garbage.path)
               \(Self.quarantined(garbage.path, "wrote a scan answer the host cannot read"))
@@ -48,7 +48,7 @@ struct HostilePluginRoundTwoTests {
         #expect(sandbox.run("run", "com.zoo.plain.run").stdout == "zoo plain ran\n")
         let logged = sandbox.run("run", "logexercise", "exercise=squats", "count=5")
         #expect(logged.status == 0)
-        #expect(logged.stdout == "Logged 5 squats\n")
+        #expect(logged.stdout == "Logged 5 squats · +5 XP\nAchievement unlocked: First log\n")
         #expect(sandbox.stateIntegrity() == "ok")
     }
 
@@ -175,7 +175,7 @@ struct HostilePluginRoundTwoTests {
             """))
         let run = sandbox.run("run", "logexercise", "exercise=squats", "count=3")
         #expect(run.status == 0)
-        #expect(run.stdout == "Logged 3 squats\n")
+        #expect(run.stdout == "Logged 3 squats · +3 XP\nAchievement unlocked: First log\n")
         // StandFit logged it: its undo finds the entry.
         #expect(sandbox.run("run", "undo").stdout.hasPrefix("Removed 3 squats logged at "))
     }
@@ -272,7 +272,7 @@ struct HostilePluginRoundTwoTests {
         }
         #expect(locked)
         // The read sees what was committed, and does not wait for the writer.
-        #expect(sandbox.run("run", "viewstreak") == ProcessResult(status: 0, stdout: "Streak: 1 day\n", stderr: ""))
+        #expect(sandbox.run("run", "viewstreak") == ProcessResult(status: 0, stdout: "Streak: 1 day\nBest streak: 1 day · level 1 · 20 XP\n", stderr: ""))
     }
 
     /// On the warm path a trusted plugin runs in a worker too, and its fault has a worker's words.

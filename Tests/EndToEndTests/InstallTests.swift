@@ -84,7 +84,7 @@ struct InstallTests {
         func host(_ arguments: String...) -> ProcessResult {
             runProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["standfit-host"] + arguments, environment: environment)
         }
-        #expect(host("run", "logexercise", "exercise=squats", "count=20") == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
+        #expect(host("run", "logexercise", "exercise=squats", "count=20") == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: ""))
         #expect(host("list") == ProcessResult(status: 0, stdout: """
             1. Log Exercise  (com.standfit.logexercise)
             2. View Streak — 1 day  (com.standfit.viewstreak)
@@ -94,11 +94,11 @@ struct InstallTests {
             """, stderr: ""))
         #expect(host("plugins").stdout.contains("""
               path: \(prefix.path)/lib/standfit/plugins/libStandFit.so
-              types: com.standfit.logexercise, com.standfit.loglast, com.standfit.viewstreak, com.standfit.viewprogress, com.standfit.undo, com.standfit.history, com.standfit.deletelog, com.standfit.editlog
+              types: com.standfit.logexercise, com.standfit.loglast, com.standfit.viewstreak, com.standfit.viewprogress, com.standfit.undo, com.standfit.history, com.standfit.deletelog, com.standfit.editlog, com.standfit.achievements
               runs: in the host's process (trusted; in a worker when the warm server runs it)
             """))
         // Dutch words come from the resources installed beside the plugin.
-        #expect(host("run", "viewstreak", "--locale", "nl").stdout == "Reeks: 1 dag\n")
+        #expect(host("run", "viewstreak", "--locale", "nl").stdout == "Reeks: 1 dag\nBeste reeks: 1 dag · niveau 1 · 20 XP\n")
 
         // The man page, generated from the command definitions.
         let man = runProcess(ExternalTool.man.url, arguments: ["-l", prefix.appendingPathComponent("share/man/man1/standfit-host.1").path],

@@ -22,8 +22,9 @@ struct IntentsTests {
 
     @Test("an entity takes any of its names; --dry-run shows each value and where it came from")
     func entities() {
-        for name in ["push ups", "Pushups", "push-ups", "opdrukken"] {
-            #expect(standFit.run("run", "logexercise", "exercise=\(name)", "count=12").stdout == "Logged 12 push-ups\n")
+        for (index, name) in ["push ups", "Pushups", "push-ups", "opdrukken"].enumerated() {
+            #expect(standFit.run("run", "logexercise", "exercise=\(name)", "count=12").stdout
+                == "Logged 12 push-ups · +18 XP\n" + (index == 0 ? "Achievement unlocked: First log\n" : ""))
         }
         #expect(standFit.run("run", "logexercise", "exercise=Plank", "--dry-run") == ProcessResult(status: 0, stdout: """
             Log Exercise (com.standfit.logexercise) would run with:
@@ -106,13 +107,13 @@ struct IntentsTests {
         tmux.send("ten", "Enter")
         #expect(tmux.wait(for: "Expected").contains("Expected an integer, got \"ten\".\nHow many? [10]"))
         tmux.send("Enter")
-        #expect(tmux.wait(for: "EXIT=").hasSuffix("Logged 10 push-ups\nEXIT=0"))
+        #expect(tmux.wait(for: "EXIT=").hasSuffix("Logged 10 push-ups · +15 XP\nEXIT=0"))
     }
 
     @Test("say: phrases bind words to parameters, in the run's language; near misses get the closest phrases")
     func say() {
-        #expect(standFit.run("say", "log 15 push-ups") == ProcessResult(status: 0, stdout: "Logged 15 push-ups\n", stderr: ""))
-        #expect(standFit.run("say", "noteer", "12", "opdrukken", "--locale", "nl").stdout == "12 push-ups gelogd\n")
+        #expect(standFit.run("say", "log 15 push-ups") == ProcessResult(status: 0, stdout: "Logged 15 push-ups · +23 XP\nAchievement unlocked: First log\n", stderr: ""))
+        #expect(standFit.run("say", "noteer", "12", "opdrukken", "--locale", "nl").stdout == "12 push-ups gelogd · +18 XP\n")
         #expect(standFit.run("say", "log my plank", "--dry-run").stdout == """
             Log Exercise (com.standfit.logexercise) would run with:
               exercise = plank (Plank)  [phrase]
@@ -122,14 +123,14 @@ struct IntentsTests {
             Nothing ran (--dry-run).
 
             """)
-        #expect(standFit.run("say", "show my streak").stdout == "Streak: 1 day\n")
+        #expect(standFit.run("say", "show my streak").stdout == "Streak: 1 day\nBest streak: 1 day · level 1 · 41 XP\n")
         // Done earlier: a time after the exercise, in the user's words and zone.
-        #expect(standFit.run("say", "log 20 squats yesterday") == ProcessResult(status: 0, stdout: "Logged 20 squats on 21 Nov at 14:05\n", stderr: ""))
-        #expect(standFit.run("say", "log 20 squats yesterday at 18:00").stdout == "Logged 20 squats on 21 Nov at 18:00\n")
-        #expect(standFit.run("say", "log 5 burpees at 9:30").stdout == "Logged 5 burpees at 09:30\n")
-        #expect(standFit.run("say", "log 20 squats 2h ago").stdout == "Logged 20 squats at 12:05\n")
-        #expect(standFit.run("say", "noteer 20 squats gisteren om 18:00", "--locale", "nl").stdout == "20 squats gelogd (21 nov 18:00)\n")
-        #expect(standFit.run("say", "noteer 12 opdrukken 2 uur geleden", "--locale", "nl").stdout == "12 push-ups gelogd (12:05)\n")
+        #expect(standFit.run("say", "log 20 squats yesterday") == ProcessResult(status: 0, stdout: "Logged 20 squats on 21 Nov at 14:05 · +22 XP\n", stderr: ""))
+        #expect(standFit.run("say", "log 20 squats yesterday at 18:00").stdout == "Logged 20 squats on 21 Nov at 18:00 · +20 XP\n")
+        #expect(standFit.run("say", "log 5 burpees at 9:30").stdout == "Logged 5 burpees at 09:30 · +10 XP\n")
+        #expect(standFit.run("say", "log 20 squats 2h ago").stdout == "Logged 20 squats at 12:05 · +20 XP\nLevel 2 reached\n")
+        #expect(standFit.run("say", "noteer 20 squats gisteren om 18:00", "--locale", "nl").stdout == "20 squats gelogd (21 nov 18:00) · +20 XP\n")
+        #expect(standFit.run("say", "noteer 12 opdrukken 2 uur geleden", "--locale", "nl").stdout == "12 push-ups gelogd (12:05) · +18 XP\n")
         #expect(standFit.run("say", "log 20 squats soonish").stderr.hasPrefix("standfit-host: at: 'soonish' is not a time StandFit reads; give"))
         #expect(standFit.run("say", "lg 15 pushups") == ProcessResult(status: 2, stdout: "", stderr: """
             standfit-host: No action understands "lg 15 pushups"; the closest phrases are "log {count} {exercise}" (Log Exercise), "log {count} {exercise} {at}" (Log Exercise) and "do {count} {exercise}" (Log Exercise).
@@ -209,13 +210,15 @@ struct IntentsTests {
         try write("morning.json", #"{"type": "user.morning", "title": "Morning routine", "steps": [{"type": "com.standfit.logexercise", "parameters": {"exercise": "stretching", "count": 1}}, {"type": "com.standfit.viewstreak"}]}"#)
         #expect(standFit.run("list").stdout.hasPrefix("1. Morning routine  (user.morning)\n"))
         #expect(standFit.run("run", "morning") == ProcessResult(status: 0, stdout: """
-            Logged 1 second of stretching
+            Logged 1 second of stretching · +1 XP
+            Achievement unlocked: First log
             Streak: 1 day
+            Best streak: 1 day · level 1 · 1 XP
             Morning routine: ran 2 steps.
 
             """, stderr: ""))
         let json = standFit.run("run", "user.morning", "--json").stdout
-        #expect(json.contains(#""steps" : ["#) && json.contains(#""message" : "Streak: 1 day""#))
+        #expect(json.contains(#""steps" : ["#) && json.contains(#""message" : "Streak: 1 day\nBest streak: 1 day · level 1 · 2 XP""#))
 
         try write("morning.json", #"{"type": "user.morning", "title": "Morning routine", "steps": [{"type": "com.standfit.logexercise", "parameters": {"exercise": "yoga"}}, {"type": "com.standfit.viewstreak"}]}"#)
         #expect(standFit.run("run", "morning") == ProcessResult(status: 3, stdout: "", stderr: """
@@ -225,7 +228,7 @@ struct IntentsTests {
         try write("morning.json", #"{"type": "user.morning", "title": "Morning routine", "steps": [{"type": "com.standfit.logexercise", "parameters": {"exercise": "yoga"}, "continueOnFailure": true}, {"type": "com.standfit.viewstreak"}]}"#)
         let continued = standFit.run("run", "morning")
         #expect(continued.status == 0)
-        #expect(continued.stdout == "Streak: 1 day\nMorning routine: ran 2 steps; step 1 did not succeed and was passed over.\n")
+        #expect(continued.stdout == "Streak: 1 day\nBest streak: 1 day · level 1 · 2 XP\nMorning routine: ran 2 steps; step 1 did not succeed and was passed over.\n")
 
         try write("bad.json", #"{"type": "user.bad", "title": "Bad", "steps": [{"type": "com.standfit.viewstreak"}, {"type": "com.standfit.viewstreek"}]}"#)
         try write("count.json", #"{"type": "user.count", "title": "Count", "steps": [{"type": "com.standfit.logexercise", "parameters": {"count": "many"}}]}"#)

@@ -32,7 +32,7 @@ struct MenuAndDesktopTests {
         tmux.send("Enter")
         #expect(tmux.wait(for: "EXIT=") == """
             🏃 Log Squats — 20 reps
-            Logged 20 squats
+            Logged 20 squats · +20 XP
             EXIT=0
             """)
         #expect(sandbox.run("run", "viewprogress", "--json").stdout.contains(#""totalLogs" : 2"#))
@@ -45,7 +45,7 @@ struct MenuAndDesktopTests {
         digits.send("2")
         #expect(digits.wait(for: "❯ 2.").contains("❯ 2. 🔥 View Streak — 1 day"))
         digits.send("Enter")
-        #expect(digits.wait(for: "EXIT=").hasSuffix("Streak: 1 day\nEXIT=0"))
+        #expect(digits.wait(for: "EXIT=").hasSuffix("Streak: 1 day\nBest streak: 1 day · level 1 · 20 XP\nEXIT=0"))
         for key in ["Escape", "q"] {
             let tmux = try TmuxSession(command: sandbox.shellCommand(["menu", "--locale", "nl"]))
             #expect(tmux.wait(for: "Esc or q to leave").contains("❯ 1. ➕ Oefening loggen"))
@@ -77,7 +77,7 @@ struct MenuAndDesktopTests {
         let squats = try DesktopExecParser.parse(try #require(desktop["Desktop Action \(ids[2])"]?["Exec"]))
         #expect(URL(fileURLWithPath: squats[0]).resolvingSymlinksInPath() == Fixtures.hostBinary.resolvingSymlinksInPath())
         #expect(Array(squats.dropFirst()) == ["run", "--user-info", #"{"count":20,"exercise":"squats"}"#, "--", "com.standfit.logexercise"])
-        #expect(sandbox.run(Array(squats.dropFirst())) == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
+        #expect(sandbox.run(Array(squats.dropFirst())) == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\n", stderr: ""))
     }
 
     @Test("--install keeps the file current; hostile titles and userInfo cannot inject arguments or field codes", .needs(.desktopFileValidate))
@@ -119,7 +119,7 @@ struct MenuAndDesktopTests {
         // to show it on, the outcome is printed only, and nothing is said of the bus.
         let percent = try #require(desktop.groups.first { $0["Name"] == hostile[2] })
         let argv = try DesktopExecParser.parse(try #require(percent["Exec"]))
-        #expect(sandbox.run(Array(argv.dropFirst())) == ProcessResult(status: 0, stdout: "Logged 3 squats\n", stderr: ""))
+        #expect(sandbox.run(Array(argv.dropFirst())) == ProcessResult(status: 0, stdout: "Logged 3 squats · +3 XP\n", stderr: ""))
     }
 
     @Test("the installed file keeps the options it was installed with: a later plain command rewrites it in its language, from its manifest")
@@ -134,7 +134,7 @@ struct MenuAndDesktopTests {
         #expect(sandbox.run("export", "desktop", "--install", "--manifest", manifest.path, "--locale", "nl").status == 0)
         #expect(!FileManager.default.fileExists(atPath: earlier.path))
         // A plain English command with the default manifest changes the dynamic items.
-        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").stdout == "Logged 20 squats\n")
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").stdout == "Logged 20 squats · +20 XP\n")
         let installed = sandbox.dataHome.appendingPathComponent("applications/org.standfit.Host.desktop")
         let desktop = try DesktopFile(parsing: String(contentsOf: installed, encoding: .utf8))
         let names = desktop.groups.dropFirst().compactMap { $0["Name"] }

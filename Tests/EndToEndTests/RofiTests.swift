@@ -51,14 +51,14 @@ struct RofiTests {
         let info = try #require(lines[1].split(separator: "\u{1F}").last.map(String.init))
         // Chosen: it runs, and rofi is told nothing more (it closes).
         #expect(rofi(1, info: info).run(["rofi", "Plank"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
-        #expect(sandbox.run("run", "undo").stdout == "Removed 30 seconds of plank logged at 14:05\n")
-        #expect(sandbox.run("run", "undo").stdout == "Removed 30 seconds of plank logged at 14:05\n")
+        #expect(sandbox.run("run", "undo").stdout == "Removed 30 seconds of plank logged at 14:05 · −6 XP\n")
+        #expect(sandbox.run("run", "undo").stdout == "Removed 30 seconds of plank logged at 14:05 · −6 XP\nAchievement taken back: First log\n")
     }
 
     @Test("a sentence typed in rofi runs as say runs it; one nothing understands stays in rofi as its message")
     func sentence() {
         #expect(rofi(2).run(["rofi", "log 5 burpees"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
-        #expect(sandbox.run("run", "undo").stdout == "Removed 5 burpees logged at 14:05\n")
+        #expect(sandbox.run("run", "undo").stdout == "Removed 5 burpees logged at 14:05 · −10 XP\nAchievement taken back: First log\n")
         let lost = rofi(2).run(["rofi", "fly to the moon"])
         #expect(lost.status == 0)
         #expect(lost.stdout.hasPrefix("\0prompt\u{1F}StandFit\n\0use-hot-keys\u{1F}true\n\0message\u{1F}No action understands \"fly to the moon\"; the closest phrases are "))
@@ -86,7 +86,7 @@ struct RofiTests {
         #expect(row.split(separator: "\u{1F}").count == 2, "\(row)")
         let info = try #require(row.split(separator: "\u{1F}").last.map(String.init))
         #expect(rofi(1, info: info).run(["rofi", "--manifest", manifest.path, "Log a"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
-        #expect(sandbox.run("run", "undo").stdout == "Removed 7 squats logged at 14:05\n")
+        #expect(sandbox.run("run", "undo").stdout == "Removed 7 squats logged at 14:05 · −7 XP\nAchievement taken back: First log\n")
     }
 
     @Test("dmenu: --dmenu prints the names, --chosen runs the line read (a name or a sentence); nothing chosen runs nothing")
@@ -100,8 +100,8 @@ struct RofiTests {
 
             """, stderr: ""))
         #expect(sandbox.run(["rofi", "--chosen"], stdin: "Log Squats — 20 reps\n")
-            == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
-        #expect(sandbox.run(["rofi", "--chosen"], stdin: "log 3 squats\n") == ProcessResult(status: 0, stdout: "Logged 3 squats\n", stderr: ""))
+            == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\n", stderr: ""))
+        #expect(sandbox.run(["rofi", "--chosen"], stdin: "log 3 squats\n") == ProcessResult(status: 0, stdout: "Logged 3 squats · +3 XP\n", stderr: ""))
         #expect(sandbox.run(["rofi", "--chosen"], stdin: "") == ProcessResult(status: 0, stdout: "", stderr: ""))
         let bare = sandbox.run(["rofi", "--chosen"], stdin: "Log Exercise\n")
         #expect(bare.status == 3)

@@ -16,7 +16,7 @@ struct StandFitCommandTests {
 
             """, stderr: ""))
         #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20")
-            == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
+            == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: ""))
         #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: """
             1. Log Exercise  (com.standfit.logexercise)
             2. View Streak — 1 day  (com.standfit.viewstreak)
@@ -24,7 +24,7 @@ struct StandFitCommandTests {
             4. View Progress  (com.standfit.viewprogress)
 
             """, stderr: ""))
-        #expect(sandbox.run("run", "viewstreak").stdout == "Streak: 1 day\n")
+        #expect(sandbox.run("run", "viewstreak").stdout == "Streak: 1 day\nBest streak: 1 day · level 1 · 20 XP\n")
         #expect(sandbox.integrityCheck() == "ok")
     }
 
@@ -32,7 +32,7 @@ struct StandFitCommandTests {
     func runDynamicItem() {
         _ = sandbox.run("run", "logexercise", "exercise=plank", "count=90")
         #expect(sandbox.run("run", "com.standfit.logexercise", "--user-info", #"{"count":90,"exercise":"plank"}"#)
-            == ProcessResult(status: 0, stdout: "Logged 90 seconds of plank\n", stderr: ""))
+            == ProcessResult(status: 0, stdout: "Logged 90 seconds of plank · +18 XP\n", stderr: ""))
         // Without userInfo or arguments the exercise is missing.
         let bare = sandbox.run("run", "logexercise")
         #expect(bare.status == 3)
@@ -42,7 +42,7 @@ struct StandFitCommandTests {
     @Test("Dutch: messages, plugin titles and dynamic items")
     func dutch() {
         #expect(sandbox.run("run", "logexercise", "exercise=Push-Ups", "count=12", "--locale", "nl").stdout
-            == "12 push-ups gelogd\n")
+            == "12 push-ups gelogd · +18 XP\nPrestatie behaald: Eerste log\n")
         #expect(sandbox.run("list", "--locale", "nl") == ProcessResult(status: 0, stdout: """
             1. Oefening loggen  (com.standfit.logexercise)
             2. Reeks bekijken — 1 dag  (com.standfit.viewstreak)
@@ -52,7 +52,7 @@ struct StandFitCommandTests {
             """, stderr: ""))
         var dutch = sandbox
         dutch.extraEnvironment["LANG"] = "nl_NL.UTF-8"
-        #expect(dutch.run("run", "undo").stdout == "12 push-ups van 14:05 gewist\n")
+        #expect(dutch.run("run", "undo").stdout == "12 push-ups van 14:05 gewist · −18 XP\nPrestatie ingetrokken: Eerste log\n")
     }
 
     @Test("loglast, undo and bad input: statuses and one-sentence answers", .needs(.sqlite3))
@@ -68,8 +68,8 @@ struct StandFitCommandTests {
         #expect(ten.status == 3)
         #expect(ten.stderr.hasPrefix("standfit-host: count: expected an integer, got \"ten\""))
         _ = sandbox.run("run", "logexercise", "exercise=squats")
-        #expect(sandbox.run("run", "loglast").stdout == "Logged 15 squats\n")
-        #expect(sandbox.run("run", "undo").stdout == "Removed 15 squats logged at 14:05\n")
+        #expect(sandbox.run("run", "loglast").stdout == "Logged 15 squats · +15 XP\n")
+        #expect(sandbox.run("run", "undo").stdout == "Removed 15 squats logged at 14:05 · −15 XP\n")
         #expect(sandbox.integrityCheck() == "ok")
     }
 
@@ -83,9 +83,20 @@ struct StandFitCommandTests {
                 "id" : 1,
                 "loggedAt" : "2026-11-22T13:05:00Z",
                 "note" : "after lunch",
+                "progress" : {
+                  "level" : 1,
+                  "takenBack" : [
+
+                  ],
+                  "totalXP" : 20,
+                  "unlocked" : [
+                    "first-log"
+                  ],
+                  "xp" : 20
+                },
                 "unit" : "reps"
               },
-              "message" : "Logged 20 squats",
+              "message" : "Logged 20 squats · +20 XP\\nAchievement unlocked: First log",
               "plugin" : "com.standfit",
               "status" : "handled",
               "type" : "com.standfit.logexercise"
@@ -116,12 +127,12 @@ struct StandFitCommandTests {
         #expect(data["days"] as? Int == 1 && entries.count == 1)
         #expect(entries.first?["id"] as? Int == 2 && entries.first?["localTime"] as? String == "2026-11-22 14:05")
         #expect(sandbox.run("run", "editlog", "id=2", "count=90") == ProcessResult(status: 0, stdout: """
-            Changed #2 to 90 seconds of plank, logged at 14:05
+            Changed #2 to 90 seconds of plank, logged at 14:05 · +6 XP
 
             """, stderr: ""))
         // The menu's "Log ⟨last⟩" follows the correction.
         #expect(sandbox.run("list").stdout.contains("Log Plank — 90 seconds  (com.standfit.logexercise)\n"))
-        #expect(sandbox.run("run", "deletelog", "id=2").stdout == "Removed 90 seconds of plank logged at 14:05\n")
+        #expect(sandbox.run("run", "deletelog", "id=2").stdout == "Removed 90 seconds of plank logged at 14:05 · −18 XP\n")
         #expect(sandbox.run("list").stdout.contains("Log Squats — 20 reps  (com.standfit.logexercise)\n"))
         #expect(sandbox.run("run", "deletelog", "id=2") == ProcessResult(status: 3, stdout: "", stderr: """
             standfit-host: id: no log has id 2; 'standfit-host run history' shows the ids.
@@ -134,11 +145,11 @@ struct StandFitCommandTests {
     @Test("backfill: logexercise at= in the user's words and zone, counted on its day; refusals say what is accepted; editlog at=")
     func backfill() {
         #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20", "at=yesterday 18:00")
-            == ProcessResult(status: 0, stdout: "Logged 20 squats on 21 Nov at 18:00\n", stderr: ""))
-        #expect(sandbox.run("run", "viewstreak").stdout == "Streak: 1 day; log an exercise today to keep it going.\n")
+            == ProcessResult(status: 0, stdout: "Logged 20 squats on 21 Nov at 18:00 · +20 XP\nAchievement unlocked: First log\n", stderr: ""))
+        #expect(sandbox.run("run", "viewstreak").stdout == "Streak: 1 day; log an exercise today to keep it going.\nBest streak: 1 day · level 1 · 20 XP\n")
         #expect(sandbox.run("run", "logexercise", "exercise=plank", "count=30", "at=2 uur geleden", "--locale", "nl").stdout
-            == "30 seconden plank gelogd (12:05)\n")
-        #expect(sandbox.run("run", "viewstreak").stdout == "Streak: 2 days\n")
+            == "30 seconden plank gelogd (12:05) · +8 XP\n")
+        #expect(sandbox.run("run", "viewstreak").stdout == "Streak: 2 days\nBest streak: 2 days · level 1 · 28 XP\n")
         #expect(sandbox.run("run", "logexercise", "exercise=squats", "at=next week") == ProcessResult(status: 3, stdout: "", stderr: """
             standfit-host: at: 'next week' is not a time StandFit reads; give an ISO 8601 time (2026-11-21T18:00:00Z), a local date and \
             time (2026-11-21 18:00), yesterday or today with an optional time (yesterday 18:00), or a time ago (-2h, 2h ago, 30 min ago).
@@ -147,8 +158,8 @@ struct StandFitCommandTests {
         #expect(sandbox.run("run", "logexercise", "exercise=squats", "at=2026-11-23 09:00").stderr
             == "standfit-host: at: '2026-11-23 09:00' is in the future; log what was done, now or up to a year back.\n")
         #expect(sandbox.run("run", "editlog", "id=1", "at=2026-11-20T07:00:00Z").stdout
-            == "Changed #1 to 20 squats, logged on 20 Nov at 08:00\n")
-        #expect(sandbox.run("run", "viewstreak").stdout == "Streak: 1 day\n")
+            == "Changed #1 to 20 squats, logged on 20 Nov at 08:00 · −2 XP\n")
+        #expect(sandbox.run("run", "viewstreak").stdout == "Streak: 1 day\nBest streak: 1 day · level 1 · 26 XP\n")
     }
 
     /// The sandbox at another instant (Amsterdam, as every StandFit sandbox).
@@ -172,7 +183,9 @@ struct StandFitCommandTests {
             4. View Progress  (com.standfit.viewprogress)
 
             """, stderr: ""))
-        // Monday: today is not logged yet, so the streak still stands.
+        // Monday: today is not logged yet, so the streak still stands. Asked once in Dutch, the
+        // provider answers in both languages from then on, also when the streak item expires.
+        #expect(sandbox.run("refresh", "--locale", "nl").status == 0)
         #expect(at("2026-11-23T09:00:00Z").run("list", "--locale", "nl").stdout == """
             1. Oefening loggen  (com.standfit.logexercise)
             2. Reeks bekijken — 5 dagen  (com.standfit.viewstreak)
@@ -188,9 +201,17 @@ struct StandFitCommandTests {
             3. View Progress  (com.standfit.viewprogress)
 
             """, stderr: ""))
-        #expect(later.run("run", "viewstreak").stdout == "No streak yet: log an exercise today to start one.\n")
-        for surface in [later.run("export", "desktop").stdout, later.run("rofi").stdout] {
-            #expect(surface.contains("Log Lunges") && !surface.contains("Streak"), "\(surface)")
+        #expect(later.run("run", "viewstreak").stdout == "No streak yet: log an exercise today to start one.\nBest streak: 5 days · level 1 · 90 XP\n")
+        // Each surface on a home of its own, so that none relies on another having asked first.
+        for surface in [["export", "desktop"], ["rofi"], ["rofi", "--dmenu"]] {
+            var home = HostSandbox.standFit()
+            for day in 18...22 {
+                home.extraEnvironment["STANDFIT_NOW"] = "2026-11-\(day)T07:30:00Z"
+                #expect(home.run("run", "logexercise", "exercise=lunges", "count=12").status == 0)
+            }
+            home.extraEnvironment["STANDFIT_NOW"] = "2026-11-24T09:00:00Z"
+            let shown = home.run(surface).stdout
+            #expect(shown.contains("Log Lunges") && !shown.contains("Streak"), "\(surface): \(shown)")
         }
         // Everything undone: only Log Exercise again. Undo corrects a mistake: it is not donated,
         // so the menu never suggests it, however often it ran.
@@ -206,14 +227,14 @@ struct StandFitCommandTests {
         #expect(at("2026-10-24T21:30:00Z").run("run", "logexercise", "exercise=squats", "count=10").status == 0)
         #expect(at("2026-10-24T21:59:00Z").run("list", "--explain").stdout.contains("""
             2. View Streak — 1 day  (com.standfit.viewstreak)
-                 dynamic, from plugin com.standfit's provider, rank 1, true until 2026-10-25 00:00:00
+                 dynamic, from plugin com.standfit's provider, rank 1, true until 2026-10-25 00:00:00+02:00
 
             """))
         // Sunday 23:30 winter time (22:30 UTC): the streak waits for today's log.
         let sunday = at("2026-10-25T22:30:00Z")
         #expect(sunday.run("list", "--explain").stdout.contains("""
             2. View Streak — 1 day  (com.standfit.viewstreak)
-                 dynamic, from plugin com.standfit's provider, rank 1, true until 2026-10-26 00:00:00
+                 dynamic, from plugin com.standfit's provider, rank 1, true until 2026-10-26 00:00:00+01:00
 
             """))
         let json = sunday.run("list", "--json")
@@ -221,6 +242,50 @@ struct StandFitCommandTests {
         #expect(items.map { $0["validUntil"] as? String } == [nil, "2026-10-25T23:00:00Z", nil, nil])
         // Monday 00:00:30 winter time: over.
         #expect(!at("2026-10-25T23:00:30Z").run("list").stdout.contains("Streak"))
+    }
+
+    @Test("XP and achievements through the host: each log says what it earned, achievements and viewstreak sum up, undo takes back; --json; Dutch", .needs(.sqlite3))
+    func xpAndAchievements() throws {
+        #expect(at("2026-11-20T05:30:00Z").run("run", "logexercise", "exercise=squats", "count=20") == ProcessResult(status: 0, stdout: """
+            Logged 20 squats · +20 XP
+            Achievement unlocked: First log
+            Achievement unlocked: Early bird (a log before 7:00)
+
+            """, stderr: ""))
+        #expect(at("2026-11-21T10:00:00Z").run("run", "logexercise", "exercise=squats", "count=20").stdout == "Logged 20 squats · +22 XP\n")
+        #expect(sandbox.run("say", "log 20 squats").stdout == "Logged 20 squats · +24 XP\nAchievement unlocked: 3-day streak\n")
+        let json = sandbox.run("run", "logexercise", "exercise=burpees", "count=30", "--json")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(document["message"] as? String == "Logged 30 burpees · +60 XP\nLevel 2 reached")
+        let progress = try #require((document["data"] as? [String: Any])?["progress"] as? [String: Any])
+        #expect(progress["xp"] as? Int == 60 && progress["totalXP"] as? Int == 126 && progress["level"] as? Int == 2)
+        #expect(progress["unlocked"] as? [String] == [] && progress["takenBack"] as? [String] == [])
+        #expect(sandbox.run("run", "viewstreak").stdout == "Streak: 3 days\nBest streak: 3 days · level 2 · 126 XP\n")
+        #expect(sandbox.run("run", "achievements") == ProcessResult(status: 0, stdout: """
+            Level 2 · 126 XP · 174 XP to level 3
+            Earned
+            ✓ First log · 20 Nov
+            ✓ 3-day streak · 22 Nov
+            ✓ Early bird (a log before 7:00) · 20 Nov
+            Next
+            · 7-day streak           3/7
+            · 100 squats             60/100
+            · Every exercise tried   2/10
+            · Five days in one week  2/5
+
+            """, stderr: ""))
+        // Taking back: the 21st's log goes, and with it the streak and its bonus.
+        #expect(sandbox.run("run", "deletelog", "id=2").stdout == """
+            Removed 20 squats logged on 21 Nov at 11:00 · −26 XP
+            Achievement taken back: 3-day streak
+
+            """)
+        #expect(sandbox.run("run", "undo", "--locale", "nl").stdout == "30 burpees van 14:05 gewist · −60 XP\n")
+        #expect(sandbox.run("run", "achievements", "--locale", "nl").stdout.hasPrefix("Niveau 1 · 40 XP · nog 60 XP tot niveau 2\nBehaald\n✓ Eerste log · 20 nov\n"))
+        // The database keeps each log's XP and the achievements earned, in the same transaction.
+        let database = sandbox.dataHome.appendingPathComponent("standfit/data/com.standfit/standfit.sqlite").path
+        #expect(runProcess(ExternalTool.sqlite3.url, arguments: [database, "SELECT id, xp FROM log ORDER BY id; SELECT id FROM achievement ORDER BY id;"]).stdout
+            == "1|20\n3|20\nearly-bird\nfirst-log\n")
     }
 
     @Test("streak across midnight in the user's time zone, and the week's chart")
@@ -231,16 +296,16 @@ struct StandFitCommandTests {
         var early = sandbox
         early.extraEnvironment["STANDFIT_NOW"] = "2026-11-20T23:01:00Z"  // 00:01 Saturday
         _ = early.run("run", "logexercise", "exercise=plank", "count=30")
-        #expect(early.run("run", "viewstreak").stdout == "Streak: 2 days\n")
+        #expect(early.run("run", "viewstreak").stdout == "Streak: 2 days\nBest streak: 2 days · level 1 · 18 XP\n")
         var tokyo = early
         tokyo.extraEnvironment["TZ"] = "Asia/Tokyo"   // both fall on Saturday there
-        #expect(tokyo.run("run", "viewstreak").stdout == "Streak: 1 day\n")
+        #expect(tokyo.run("run", "viewstreak").stdout == "Streak: 1 day\nBest streak: 1 day · level 1 · 16 XP\n")
         var monday = sandbox
         monday.extraEnvironment["STANDFIT_NOW"] = "2026-11-23T08:00:00Z"
-        #expect(monday.run("run", "viewstreak").stdout == "No streak yet: log an exercise today to start one.\n")
+        #expect(monday.run("run", "viewstreak").stdout == "No streak yet: log an exercise today to start one.\nBest streak: 2 days · level 1 · 18 XP\n")
         var sunday = sandbox
         sunday.extraEnvironment["STANDFIT_NOW"] = "2026-11-22T08:00:00Z"
-        #expect(sunday.run("run", "viewstreak").stdout == "Streak: 2 days; log an exercise today to keep it going.\n")
+        #expect(sunday.run("run", "viewstreak").stdout == "Streak: 2 days; log an exercise today to keep it going.\nBest streak: 2 days · level 1 · 18 XP\n")
         #expect(monday.run("run", "viewprogress", "--locale", "nl").stdout == """
             Deze week, 23 nov – 29 nov 2026
             ma 23  · 0

@@ -41,10 +41,10 @@ struct WarmServerTests {
         var sandbox = HostSandbox.standFit()
         sandbox.extraEnvironment["STANDFIT_SERVER"] = "auto"
         let first = Self.host(sandbox, "run", "logexercise", "exercise=squats", "count=20")
-        #expect(first == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
+        #expect(first == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: ""))
         #expect(Self.eventually { sandbox.server.listening() }, "no server was started")
         let second = Self.host(sandbox, "run", "logexercise", "exercise=squats", "count=5")
-        #expect(second == ProcessResult(status: 0, stdout: "Logged 5 squats\n", stderr: ""))
+        #expect(second == ProcessResult(status: 0, stdout: "Logged 5 squats · +5 XP\n", stderr: ""))
         let status = Self.host(sandbox, "server", "status", "--json")
         #expect(status.status == 0)
         let document = try JSONDecoder().decode(Status.self, from: Data(status.stdout.utf8))
@@ -64,7 +64,7 @@ struct WarmServerTests {
 
             """, stderr: ""))
         // Both runs are in the log once each.
-        #expect(Self.host(manual, "run", "viewstreak").stdout == "Streak: 1 day\n")
+        #expect(Self.host(manual, "run", "viewstreak").stdout == "Streak: 1 day\nBest streak: 1 day · level 1 · 25 XP\n")
     }
 
     @Test("a server exits by itself: after serverIdleTimeout without a command, and once idle after its binary was replaced")
@@ -145,7 +145,7 @@ struct WarmServerTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o755])
         chmod(directory.path, 0o755)
-        #expect(Self.host(sandbox, "run", "logexercise", "exercise=squats", "count=20") == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: """
+        #expect(Self.host(sandbox, "run", "logexercise", "exercise=squats", "count=20") == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: """
             standfit-host: warning: the warm server is not started, because its socket directory \(directory.path) has mode 755, which lets others in; it must be 700; fix it with 'chmod 700 \(directory.path)', or set STANDFIT_SERVER=off to always run cold.
 
             """))
@@ -367,7 +367,7 @@ struct WarmServerTests {
         let pid = try #require(sandbox.server.startActivated(environment: sandbox.environment, log: journal))
         defer { sandbox.server.stopAll() }
         let first = Self.host(sandbox, "run", "logexercise", "exercise=squats", "count=20")
-        #expect(first == ProcessResult(status: 0, stdout: "Logged 20 squats\n", stderr: ""))
+        #expect(first == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: ""))
         func status() throws -> Status {
             let result = Self.host(sandbox, "server", "status", "--json")
             #expect(result.status == 0, "\(result)")
@@ -387,7 +387,7 @@ struct WarmServerTests {
         }
         let skewed = runProcess(other.appendingPathComponent("standfit-host"), arguments: ["run", "logexercise", "exercise=squats", "count=5"],
                                 environment: sandbox.environment)
-        #expect(skewed == ProcessResult(status: 0, stdout: "Logged 5 squats\n", stderr: ""))
+        #expect(skewed == ProcessResult(status: 0, stdout: "Logged 5 squats · +5 XP\n", stderr: ""))
         // Only the first status came in since: the skewed run was not served here.
         #expect(try status().requestsServed == 2)
         let log = try String(contentsOf: journal, encoding: .utf8)
@@ -433,7 +433,7 @@ struct WarmServerTests {
         #expect(words.contains("standfit-host: warning: Refused a connection from user 65534 (pid "), "\(words)")
         #expect(words.contains("this server serves user \(getuid()) only."), "\(words)")
         chmod(socket, 0o600)
-        #expect(Self.host(sandbox, "run", "logexercise", "exercise=squats", "count=7") == ProcessResult(status: 0, stdout: "Logged 7 squats\n", stderr: ""))
+        #expect(Self.host(sandbox, "run", "logexercise", "exercise=squats", "count=7") == ProcessResult(status: 0, stdout: "Logged 7 squats · +7 XP\nAchievement unlocked: First log\n", stderr: ""))
         let status = try JSONDecoder().decode(Status.self, from: Data(Self.host(sandbox, "server", "status", "--json").stdout.utf8))
         #expect(status.requestsServed == 1)
     }

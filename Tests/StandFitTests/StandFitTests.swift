@@ -145,14 +145,14 @@ struct ActionTests {
         let app = try fixture.app(at: "2026-11-22 14:05")
         let logged = try app.logExercise("Squats", count: 20, note: nil)
         #expect(logged.status == .handled)
-        #expect(logged.dialog == "Logged 20 squats")
-        #expect(try app.logExercise("plank", count: nil, note: "  ").dialog == "Logged 60 seconds of plank")
-        #expect(try app.logLast().dialog == "Logged 60 seconds of plank")
-        #expect(try app.undo().dialog == "Removed 60 seconds of plank logged at 14:05")
+        #expect(logged.dialog == "Logged 20 squats · +20 XP\nAchievement unlocked: First log")
+        #expect(try app.logExercise("plank", count: nil, note: "  ").dialog == "Logged 60 seconds of plank · +12 XP")
+        #expect(try app.logLast().dialog == "Logged 60 seconds of plank · +12 XP")
+        #expect(try app.undo().dialog == "Removed 60 seconds of plank logged at 14:05 · −12 XP")
         let dutch = StandFitFixture(language: "nl")
         let nl = try dutch.app(at: "2026-11-22 14:05")
-        #expect(try nl.logExercise("push-ups", count: 1, note: nil).dialog == "1 push-up gelogd")
-        #expect(try nl.undo().dialog == "1 push-up van 14:05 gewist")
+        #expect(try nl.logExercise("push-ups", count: 1, note: nil).dialog == "1 push-up gelogd · +2 XP\nPrestatie behaald: Eerste log")
+        #expect(try nl.undo().dialog == "1 push-up van 14:05 gewist · −2 XP\nPrestatie ingetrokken: Eerste log")
         #expect(try nl.undo().status == .declined)
     }
 
@@ -267,12 +267,12 @@ struct HistoryTests {
         let app = try fixture.app(at: "2026-11-22 14:05")
         #expect(try app.streak().days == 2)
         #expect(try app.editLog(id: 1, count: 25, note: "felt good").dialog
-            == "Changed #1 to 25 squats, logged on 21 Nov at 08:00 — felt good")
+            == "Changed #1 to 25 squats, logged on 21 Nov at 08:00 · +5 XP — felt good")
         #expect(try app.editLog(id: 1, count: nil, note: "").dialog == "Changed #1 to 25 squats, logged on 21 Nov at 08:00")
         #expect(try app.editLog(id: 1, count: nil, note: nil).dialog
             == "Nothing to change in log 1: give count=NUMBER or note=TEXT (an empty note removes it).")
         #expect(try app.editLog(id: 1, count: 0, note: nil).status == .invalidInput)
-        #expect(try app.deleteLog(id: 1).dialog == "Removed 25 squats logged on 21 Nov at 08:00")
+        #expect(try app.deleteLog(id: 1).dialog == "Removed 25 squats logged on 21 Nov at 08:00 · −27 XP")
         #expect(try app.streak().days == 1)
         #expect(try app.deleteLog(id: 1).dialog == "id: no log has id 1; 'standfit-host run history' shows the ids.")
         #expect(try app.editLog(id: 7, count: 3, note: nil).status == .invalidInput)
@@ -324,8 +324,10 @@ struct LogTimeTests {
     @Test("a backfilled log counts on the day it happened: yesterday's keeps a streak going")
     func backfilledStreak() throws {
         let app = try fixture.app(at: "2026-11-22 14:05")
-        #expect(try app.logExercise("squats", count: 20, note: nil, at: "yesterday 18:00").dialog == "Logged 20 squats on 21 Nov at 18:00")
-        #expect(try app.logExercise("plank", count: 30, note: nil, at: "2 days ago").dialog == "Logged 30 seconds of plank on 20 Nov at 14:05")
+        #expect(try app.logExercise("squats", count: 20, note: nil, at: "yesterday 18:00").dialog
+            == "Logged 20 squats on 21 Nov at 18:00 · +20 XP\nAchievement unlocked: First log")
+        // Logged before yesterday's, it starts the streak: 6 XP, and yesterday's gains its bonus of 2.
+        #expect(try app.logExercise("plank", count: 30, note: nil, at: "2 days ago").dialog == "Logged 30 seconds of plank on 20 Nov at 14:05 · +8 XP")
         // Yesterday and the day before, nothing yet today: two days, still to be kept going.
         #expect(try app.streak() == Streak(days: 2, includesToday: false))
         #expect(try app.logExercise("squats", count: 20, note: nil, at: "tomorrow").status == .invalidInput)

@@ -110,15 +110,75 @@ public struct ExerciseStore: Sendable {
                 table.column("loggedAt", .datetime).notNull().indexed()
             }
         }
+        migrator.registerMigration("v2") { db in
+            // XP and achievements, kept beside the log they are derived from (Progression):
+            // each entry's XP, and each achievement earned with when and by which entry. The
+            // first change after this migration fills them in.
+            try db.alter(table: LogEntry.databaseTableName) { table in
+                table.add(column: "xp", .integer).notNull().defaults(to: 0)
+            }
+            try db.create(table: "achievement") { table in
+                table.primaryKey("id", .text)
+                table.column("earnedAt", .datetime).notNull()
+                table.column("entryId", .integer)
+            }
+        }
         return migrator
     }
 
-    /// Appends one entry and returns it with its id.
-    public func log(_ entry: LogEntry) throws -> LogEntry {
+    /// How XP and achievements are derived: the user's calendar (days, weeks, early mornings)
+    /// and the exercises.
+    public struct Rules: Sendable {
+        public var calendar: Calendar
+        public var catalogue: ExerciseCatalogue
+
+        public init(calendar: Calendar, catalogue: ExerciseCatalogue) {
+            self.calendar = calendar
+            self.catalogue = catalogue
+        }
+    }
+
+    /// The XP and achievements the log supports now.
+    public func progression(_ rules: Rules) throws -> Progression {
+        try pools.reader().read { db in
+            Progression(entries: try LogEntry.fetchAll(db), calendar: rules.calendar, catalogue: rules.catalogue)
+        }
+    }
+
+    /// When each earned achievement was stored as earned, by id.
+    public func storedAchievements() throws -> [String: Date] {
+        try pools.reader().read { db in
+            guard try db.tableExists("achievement") else { return [:] }
+            return Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, earnedAt FROM achievement")
+                .map { row -> (String, Date) in (row["id"], row["earnedAt"]) })
+        }
+    }
+
+    /// Brings the stored XP and achievements in line with the log, inside the change's
+    /// transaction; the progression the log now supports.
+    private static func resync(_ db: Database, _ rules: Rules?) throws -> Progression? {
+        guard let rules else { return nil }
+        let progression = Progression(entries: try LogEntry.fetchAll(db), calendar: rules.calendar, catalogue: rules.catalogue)
+        let update = try db.cachedStatement(sql: "UPDATE log SET xp = ? WHERE id = ? AND xp != ?")
+        for (id, xp) in progression.xp {
+            try update.execute(arguments: [xp, id, xp])
+        }
+        try db.execute(sql: "DELETE FROM achievement")
+        for achievement in progression.achievements {
+            guard let earnedAt = achievement.earnedAt else { continue }
+            try db.execute(sql: "INSERT INTO achievement (id, earnedAt, entryId) VALUES (?, ?, ?)",
+                           arguments: [achievement.id, earnedAt, achievement.earnedBy])
+        }
+        return progression
+    }
+
+    /// Appends one entry and returns it with its id; with `rules`, also the progression after it.
+    @discardableResult
+    public func log(_ entry: LogEntry, rules: Rules? = nil) throws -> (entry: LogEntry, progression: Progression?) {
         try pools.writer().write { db in
             var entry = entry
             try entry.insert(db)
-            return entry
+            return (entry, try ExerciseStore.resync(db, rules))
         }
     }
 
@@ -142,28 +202,29 @@ public struct ExerciseStore: Sendable {
 
     /// Removes the most recent entry and returns it; nil when there is none. One transaction,
     /// so two undos at once remove two different entries.
-    public func removeLast() throws -> LogEntry? {
+    public func removeLast(rules: Rules? = nil) throws -> (entry: LogEntry, progression: Progression?)? {
         try pools.writer().write { db in
             guard let entry = try LogEntry.order(LogEntry.Columns.loggedAt.desc, LogEntry.Columns.id.desc).fetchOne(db)
             else { return nil }
             try entry.delete(db)
-            return entry
+            return (entry, try ExerciseStore.resync(db, rules))
         }
     }
 
     /// Removes entry `id` and returns it; nil when there is none.
-    public func remove(id: Int64) throws -> LogEntry? {
+    public func remove(id: Int64, rules: Rules? = nil) throws -> (entry: LogEntry, progression: Progression?)? {
         try pools.writer().write { db in
             guard let entry = try LogEntry.fetchOne(db, key: id) else { return nil }
             try entry.delete(db)
-            return entry
+            return (entry, try ExerciseStore.resync(db, rules))
         }
     }
 
     /// Changes entry `id`: its count when `count` is given, its note when `note` is (an empty
     /// note removes it), when it was done when `loggedAt` is. The entry as it was and as it is now, in one transaction; nil when
     /// there is none.
-    public func update(id: Int64, count: Int?, note: String?, loggedAt: Date? = nil) throws -> (before: LogEntry, after: LogEntry)? {
+    public func update(id: Int64, count: Int?, note: String?, loggedAt: Date? = nil,
+                       rules: Rules? = nil) throws -> (before: LogEntry, after: LogEntry, progression: Progression?)? {
         try pools.writer().write { db in
             guard let before = try LogEntry.fetchOne(db, key: id) else { return nil }
             var after = before
@@ -171,7 +232,7 @@ public struct ExerciseStore: Sendable {
             if let note { after.note = note.isEmpty ? nil : note }
             if let loggedAt { after.loggedAt = loggedAt }
             try after.update(db)
-            return (before, after)
+            return (before, after, try ExerciseStore.resync(db, rules))
         }
     }
 

@@ -63,13 +63,15 @@ extension StandFitApp {
 
     /// Removes log `id` (the short id `history` shows).
     public func deleteLog(id: Int) throws -> ActionResult {
-        guard let entry = try store.remove(id: Int64(id)) else {
+        let before = try store.progression(rules)
+        guard let (entry, after) = try store.remove(id: Int64(id), rules: rules) else {
             return .invalidInput(text("error.noEntry", ["value": "\(id)"]))
         }
         let exercise = catalogue.exercise(id: entry.exercise)
         let sentence = text.sentence("undo", entry: entry, unit: exercise?.unit ?? .reps,
                                      ["when": text.when(entry.loggedAt, now: clock.now())])
-        return .handled(sentence, data: logged(entry, exercise))
+        let change = progressChange(from: before, to: after)
+        return .handled(announce(sentence, change?.0), data: logged(entry, exercise, change?.1))
     }
 
     /// Changes log `id`'s count, note (an empty note removes it) and time (`at`, as `LogTime`
@@ -89,12 +91,16 @@ extension StandFitApp {
             }
         }
         let note = note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard let (_, after) = try store.update(id: Int64(id), count: count, note: note, loggedAt: loggedAt) else {
+        let before = try store.progression(rules)
+        guard let (_, after, progression) = try store.update(id: Int64(id), count: count, note: note, loggedAt: loggedAt,
+                                                             rules: rules) else {
             return .invalidInput(text("error.noEntry", ["value": "\(id)"]))
         }
         let exercise = catalogue.exercise(id: after.exercise)
         let sentence = text.sentence("edited", entry: after, unit: exercise?.unit ?? .reps,
                                      ["id": "\(id)", "when": text.when(after.loggedAt, now: clock.now())])
-        return .handled(after.note.map { "\(sentence) — \($0)" } ?? sentence, data: logged(after, exercise))
+        let change = progressChange(from: before, to: progression)
+        return .handled(announce(sentence, change?.0, note: after.note),
+                        data: logged(after, exercise, change?.1))
     }
 }

@@ -27,6 +27,8 @@ public struct StandFitApp: Sendable {
         public var loggedAt: Date
         /// The time in the user's time zone, as `history` shows it ("2026-11-22 14:05").
         public var localTime: String?
+        /// What the log, undo or correction did to XP and achievements.
+        public var progress: ProgressChange?
     }
 
     /// The largest count one log may hold (an hour of seconds, or 1,000 reps, is plenty; more
@@ -52,10 +54,12 @@ public struct StandFitApp: Sendable {
             case .refused(let refusal): return refusal
             }
         }
-        let entry = try store.log(LogEntry(exercise: exercise.id, count: count, note: note, loggedAt: loggedAt))
+        let before = try store.progression(rules)
+        let (entry, after) = try store.log(LogEntry(exercise: exercise.id, count: count, note: note, loggedAt: loggedAt), rules: rules)
         let sentence = at == nil ? text.sentence("logged", entry: entry, unit: exercise.unit)
             : text.sentence("logged.at", entry: entry, unit: exercise.unit, ["when": text.when(loggedAt, now: now)])
-        return .handled(sentence, data: logged(entry, exercise))
+        let change = progressChange(from: before, to: after)
+        return .handled(announce(sentence, change?.0), data: logged(entry, exercise, change?.1))
     }
 
     /// What an `at=` comes to: its instant, or the invalid-input answer that says what is accepted.
@@ -85,10 +89,24 @@ public struct StandFitApp: Sendable {
         return Streak(logTimes: try store.logTimes(before: tomorrow), now: now, calendar: clock.calendar)
     }
 
+    /// What `viewstreak` returns as data.
+    public struct StreakReport: Encodable, Sendable {
+        public var days: Int
+        public var includesToday: Bool
+        public var best: Int
+        public var level: Int
+        public var xp: Int
+    }
+
+    /// The streak, then the best streak, level and XP once anything is logged.
     public func viewStreak() throws -> ActionResult {
         let streak = try streak()
+        let progression = try store.progression(rules)
         let key = streak.days == 0 ? "streak.none" : (streak.includesToday ? "streak.days" : "streak.pending")
-        return .handled(text(key, ["days": text.days(streak.days)]), data: streak)
+        let lines = [text(key, ["days": text.days(streak.days)])] + [bestStreakLine(progression)].compactMap { $0 }
+        return .handled(lines.joined(separator: "\n"),
+                        data: StreakReport(days: streak.days, includesToday: streak.includesToday, best: progression.bestStreak,
+                                           level: progression.level, xp: progression.totalXP))
     }
 
     public func progress() throws -> WeeklyProgress {
@@ -106,11 +124,13 @@ public struct StandFitApp: Sendable {
     }
 
     public func undo() throws -> ActionResult {
-        guard let entry = try store.removeLast() else { return .declined(text("undo.nothing")) }
+        let before = try store.progression(rules)
+        guard let (entry, after) = try store.removeLast(rules: rules) else { return .declined(text("undo.nothing")) }
         let exercise = catalogue.exercise(id: entry.exercise)
         let sentence = text.sentence("undo", entry: entry, unit: exercise?.unit ?? .reps,
                                      ["when": text.when(entry.loggedAt, now: clock.now())])
-        return .handled(sentence, data: logged(entry, exercise))
+        let change = progressChange(from: before, to: after)
+        return .handled(announce(sentence, change?.0), data: logged(entry, exercise, change?.1))
     }
 
     /// The exercises as entity values: localized titles, every name people may use, and the
@@ -144,7 +164,9 @@ public struct StandFitApp: Sendable {
         var items: [ShortcutItem] = []
         let streak = try streak()
         if streak.days > 0 {
-            let midnight = clock.calendar.date(byAdding: .day, value: 1, to: clock.calendar.startOfDay(for: clock.now()))
+            let now = clock.now()
+            let midnight = clock.calendar.date(byAdding: .day, value: 1, to: clock.calendar.startOfDay(for: now))
+                ?? now.addingTimeInterval(86_400)
             items.append(ShortcutItem(type: StandFitTypes.viewStreak, title: text("action.viewstreak.title"),
                                       subtitle: text.days(streak.days), icon: "flame.fill", validUntil: midnight))
         }
@@ -162,9 +184,9 @@ public struct StandFitApp: Sendable {
         return items
     }
 
-    func logged(_ entry: LogEntry, _ exercise: Exercise?) -> Logged {
+    func logged(_ entry: LogEntry, _ exercise: Exercise?, _ progress: ProgressChange? = nil) -> Logged {
         Logged(id: entry.id ?? 0, exercise: entry.exercise, count: entry.count, unit: exercise?.unit ?? .reps,
-               note: entry.note, loggedAt: entry.loggedAt)
+               note: entry.note, loggedAt: entry.loggedAt, progress: progress)
     }
 }
 
@@ -178,6 +200,7 @@ public enum StandFitTypes {
     public static let history = "com.standfit.history"
     public static let deleteLog = "com.standfit.deletelog"
     public static let editLog = "com.standfit.editlog"
+    public static let achievements = "com.standfit.achievements"
 }
 
 /// A fault in StandFit's own state, reported as the action's failure.

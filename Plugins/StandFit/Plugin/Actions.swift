@@ -72,6 +72,17 @@ struct Undo: ShortcutAction {
     }
 }
 
+struct Achievements: ShortcutAction {
+    static let type = StandFitTypes.achievements
+    static var title: String { localizedTitle("action.achievements.title") }
+    static let icon: String? = "star"
+    static var phrases: [Phrase] { StandFitPhrases.achievements }
+
+    func perform(_ context: ActionContext) throws -> ActionResult {
+        try Environment.app(language: context.locale).achievements()
+    }
+}
+
 struct History: ShortcutAction {
     static let type = StandFitTypes.history
     static var title: String { localizedTitle("action.history.title") }
@@ -160,6 +171,12 @@ enum StandFitPhrases {
         Phrase("view progress", language: "en"),
         Phrase("toon mijn voortgang", language: "nl"), Phrase("hoe gaat het", language: "nl"),
         Phrase("voortgang bekijken", language: "nl"),
+    ]
+    static let achievements: [Phrase] = [
+        Phrase("show my achievements", language: "en"), Phrase("view achievements", language: "en"),
+        Phrase("achievements", language: "en"), Phrase("what is my level", language: "en"),
+        Phrase("toon mijn prestaties", language: "nl"), Phrase("prestaties bekijken", language: "nl"),
+        Phrase("prestaties", language: "nl"),
     ]
     static let undo: [Phrase] = [
         Phrase("undo last log", language: "en"), Phrase("undo", language: "en"),

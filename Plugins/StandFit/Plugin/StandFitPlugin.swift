@@ -15,7 +15,7 @@ enum StandFit: Plugin {
     static let version = "1.0.0"
     static let actions: [any ShortcutAction.Type] = [
         LogExercise.self, LogLast.self, ViewStreak.self, ViewProgress.self, Undo.self,
-        History.self, DeleteLog.self, EditLog.self,
+        History.self, DeleteLog.self, EditLog.self, Achievements.self,
     ]
 
     /// The default manifest: "Log Exercise", always shown. The rest depends on what is logged

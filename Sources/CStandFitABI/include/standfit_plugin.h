@@ -380,8 +380,8 @@ typedef struct standfit_intents_ext {
 } standfit_intents_ext;
 
 /* "standfit.item-lifetime/1": items that are true only until a given time ("View Streak — 5 days"
-   holds until local midnight). The host never shows an expired item: before a menu, list,
-   completion or desktop export it asks the provider again, and drops the item if that fails.
+   holds until local midnight). The host never shows an expired item: before a menu, list, rofi,
+   KRunner or desktop export it asks the provider again, and drops the item if that fails.
    Items added with sink->add hold until the provider's plugin handles an action or `refresh` runs,
    as before. Plugins built before this extension never ask for it and keep working. */
 #define STANDFIT_EXT_ITEM_LIFETIME "standfit.item-lifetime/1"

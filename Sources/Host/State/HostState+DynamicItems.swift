@@ -32,6 +32,17 @@ extension HostState {
         }
     }
 
+    /// Removes `source`'s items that have expired at `now`, in every language; how many.
+    public func removeItems(of source: String, expiredAt now: Date) throws(HostError) -> Int {
+        var removed = 0
+        try write("drop the expired dynamic items of '\(source)'") { db in
+            try db.execute(sql: "DELETE FROM dynamicItem WHERE source = ? AND validUntil <= ?",
+                           arguments: [source, now.timeIntervalSince1970])
+            removed = db.changesCount
+        }
+        return removed
+    }
+
     /// Languages `source` has stored items in.
     public func languages(of source: String) throws(HostError) -> [String] {
         try read { db in

@@ -5,7 +5,8 @@ import HostModel
 /// The host's own state, in SQLite through GRDB: `$XDG_DATA_HOME/standfit/state.sqlite`.
 ///
 /// It holds the dynamic items — each provider's last answer and the script-owned list — so
-/// that `list`, `menu` and the desktop export read them without running plugin code, and the
+/// that `list`, `menu` and the desktop export read them without running plugin code (unless a
+/// provider was never asked, changed version or has an expired item), and the
 /// host's settings (where the desktop file is installed). WAL mode (a `DatabasePool`), one
 /// transaction per change, and a busy timeout, since several commands may run at once.
 public struct HostState: Sendable {

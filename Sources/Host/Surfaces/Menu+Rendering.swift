@@ -107,7 +107,7 @@ extension Menu {
                 var reasons = [Menu.describeOrigin(entry.item, rank: entry.rank)]
                 if let until = entry.item.validUntil {
                     var style = Date.ISO8601FormatStyle(dateSeparator: .dash, dateTimeSeparator: .space, timeZone: timeZone)
-                    style = style.year().month().day().time(includingFractionalSeconds: false)
+                    style = style.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .colon)
                     reasons[0] += ", true until \(until.formatted(style))"
                 }
                 for (position, shadowed) in entry.shadowed.enumerated() {

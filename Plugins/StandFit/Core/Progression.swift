@@ -1,0 +1,136 @@
+import Foundation
+
+/// XP, levels and achievements, derived from the log alone: replaying the entries in the order
+/// they happened gives every entry's XP and the moment each achievement was earned. So undo,
+/// delete and edit take back exactly what the log no longer supports, and nothing can drift.
+///
+/// The rules (README, "XP and achievements"):
+/// - A log earns its exercise's effort × count: XP per 10 reps or per 10 seconds (squats 10,
+///   push-ups 15, burpees 20, …), rounded, at least 1.
+/// - The first log of a day earns a streak bonus of 2 XP for every day of the streak before it
+///   (day 3 of a streak: +4), at most 20.
+/// - Level n starts at 50·n·(n−1) XP: level 2 at 100, 3 at 300, 4 at 600, 5 at 1,000.
+/// - Achievements: first log; 3- and 7-day streaks; 100 squats in total; every exercise tried;
+///   five days logged in one week; an early-morning log (04:00–06:59 local).
+public struct Progression: Sendable, Equatable {
+    /// XP per 10 reps (or 10 seconds) of each exercise; others earn 10.
+    public static let effort: [String: Int] = [
+        "squats": 10, "pushups": 15, "plank": 2, "lunges": 12, "calfraises": 5, "stretching": 1,
+        "jumpingjacks": 5, "wallsit": 2, "burpees": 20, "situps": 10,
+    ]
+    /// The streak bonus per earlier day of the streak, and its cap.
+    public static let bonusPerDay = 2
+    public static let bonusCap = 20
+
+    /// One achievement: what it takes and how far the log is.
+    public struct Achievement: Sendable, Equatable, Codable {
+        public var id: String
+        public var progress: Int
+        public var target: Int
+        /// When the log first met it, and the entry that did; nil while not earned.
+        public var earnedAt: Date?
+        public var earnedBy: Int64?
+        public var earned: Bool { earnedAt != nil }
+    }
+
+    /// Every achievement, in the order they are listed.
+    public static let achievementIDs = ["first-log", "streak-3", "streak-7", "squats-100", "every-exercise",
+                                        "five-days-week", "early-bird"]
+
+    /// XP of each entry, by id.
+    public var xp: [Int64: Int]
+    public var totalXP: Int
+    public var bestStreak: Int
+    public var achievements: [Achievement]
+
+    public var level: Int { Progression.level(forXP: totalXP) }
+    /// XP still needed for the next level.
+    public var xpToNextLevel: Int { Progression.threshold(level: level + 1) - totalXP }
+
+    public static func threshold(level: Int) -> Int { 50 * level * (level - 1) }
+
+    public static func level(forXP xp: Int) -> Int {
+        var level = 1
+        while threshold(level: level + 1) <= xp { level += 1 }
+        return level
+    }
+
+    /// The XP a log of `count` of `exercise` earns before any streak bonus.
+    public static func baseXP(exercise: String, count: Int) -> Int {
+        max(1, (count * (effort[exercise] ?? 10) + 5) / 10)
+    }
+
+    /// Replays `entries` in the order they happened, in `calendar`'s time zone and weeks.
+    public init(entries: [LogEntry], calendar: Calendar, catalogue: ExerciseCatalogue) {
+        let ordered = entries.sorted { ($0.loggedAt, $0.id ?? 0) < ($1.loggedAt, $1.id ?? 0) }
+        var xp: [Int64: Int] = [:], total = 0
+        var streakOfDay: [Date: Int] = [:], lastDay: Date?, best = 0
+        var squats = 0, tried = Set<String>(), daysOfWeek: [Date: Set<Date>] = [:], mostDaysInWeek = 0, early = 0
+        var earned: [String: (Date, Int64)] = [:]
+        for entry in ordered {
+            let day = calendar.startOfDay(for: entry.loggedAt)
+            var gained = Progression.baseXP(exercise: entry.exercise, count: entry.count)
+            if streakOfDay[day] == nil {
+                let previous = calendar.date(byAdding: .day, value: -1, to: day)
+                let streak = (lastDay != nil && lastDay == previous ? streakOfDay[lastDay!] ?? 0 : 0) + 1
+                streakOfDay[day] = streak
+                lastDay = day
+                best = max(best, streak)
+                gained += min(Progression.bonusCap, Progression.bonusPerDay * (streak - 1))
+            }
+            xp[entry.id ?? 0] = gained
+            total += gained
+            if entry.exercise == "squats" { squats += entry.count }
+            tried.insert(entry.exercise)
+            if let week = calendar.dateInterval(of: .weekOfYear, for: entry.loggedAt)?.start {
+                daysOfWeek[week, default: []].insert(day)
+                mostDaysInWeek = max(mostDaysInWeek, daysOfWeek[week]?.count ?? 0)
+            }
+            let hour = calendar.component(.hour, from: entry.loggedAt)
+            if (4..<7).contains(hour) { early = 1 }
+            for (id, met) in Progression.conditions(logs: 1, best: best, squats: squats, tried: tried.count,
+                                                    catalogue: catalogue, daysInWeek: mostDaysInWeek, early: early)
+            where met && earned[id] == nil {
+                earned[id] = (entry.loggedAt, entry.id ?? 0)
+            }
+        }
+        self.xp = xp
+        totalXP = total
+        bestStreak = best
+        let progress: [String: (Int, Int)] = [
+            "first-log": (min(ordered.count, 1), 1), "streak-3": (min(best, 3), 3), "streak-7": (min(best, 7), 7),
+            "squats-100": (min(squats, 100), 100),
+            "every-exercise": (min(tried.count, catalogue.exercises.count), catalogue.exercises.count),
+            "five-days-week": (min(mostDaysInWeek, 5), 5), "early-bird": (early, 1),
+        ]
+        achievements = Progression.achievementIDs.map { id in
+            let (current, target) = progress[id] ?? (0, 1)
+            return Achievement(id: id, progress: current, target: target, earnedAt: earned[id]?.0, earnedBy: earned[id]?.1)
+        }
+    }
+
+    private static func conditions(logs: Int, best: Int, squats: Int, tried: Int, catalogue: ExerciseCatalogue,
+                                   daysInWeek: Int, early: Int) -> [(String, Bool)] {
+        [("first-log", logs >= 1), ("streak-3", best >= 3), ("streak-7", best >= 7), ("squats-100", squats >= 100),
+         ("every-exercise", tried >= catalogue.exercises.count), ("five-days-week", daysInWeek >= 5),
+         ("early-bird", early >= 1)]
+    }
+
+    /// What changed from `before` to `after` (a log, an undo, a correction): XP gained (negative
+    /// when taken back), achievements earned and taken back, and a level reached.
+    public struct Change: Sendable, Equatable {
+        public var xp: Int
+        public var unlocked: [String]
+        public var takenBack: [String]
+        public var newLevel: Int?
+    }
+
+    public static func change(from before: Progression, to after: Progression) -> Change {
+        let was = Set(before.achievements.filter(\.earned).map(\.id))
+        let now = after.achievements.filter(\.earned).map(\.id)
+        return Change(xp: after.totalXP - before.totalXP,
+                      unlocked: now.filter { !was.contains($0) },
+                      takenBack: before.achievements.filter(\.earned).map(\.id).filter { !now.contains($0) },
+                      newLevel: after.level > before.level ? after.level : nil)
+    }
+}
