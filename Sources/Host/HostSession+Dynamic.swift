@@ -47,10 +47,15 @@ extension HostSession {
                 do throws(HostError) {
                     // In every language at once, so no other language's session asks again.
                     if try state.removeItems(of: report.pluginID, expiredAt: now) > 0 { changed = true }
-                    if stored[report.pluginID] == nil {
-                        // Never asked and failing: an empty answer, so it is not asked on every list.
-                        try state.replaceItems(source: report.pluginID, language: language, pluginVersion: versions[report.pluginID],
-                                               items: [], at: request.wallClock)
+                    // Never asked, or its plugin changed version, and failing: an empty answer of
+                    // this version, so it is not asked on every list (a run or refresh asks again).
+                    let id = report.pluginID
+                    if stored[id] == nil || stored[id]?.pluginVersion.map({ $0 != versions[id] }) == true {
+                        let languages = try state.languages(of: id)
+                        for stale in languages.isEmpty ? [language] : languages {
+                            try state.replaceItems(source: id, language: stale, pluginVersion: versions[id], items: [], at: request.wallClock)
+                        }
+                        changed = true
                     }
                 } catch {
                     logger.warning("\(error.message)")

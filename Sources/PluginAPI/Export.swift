@@ -84,7 +84,7 @@ private let provideItems: @convention(c) (UnsafePointer<standfit_item_sink>?) ->
     do {
         for item in try provider(ProviderContext(locale: locale)) {
             let status = try item.withCItem { cItem in
-                if let until = item.validUntil, let addUntil = lifetime?.pointee.add_until {
+                if let until = item.validUntil, until.timeIntervalSince1970.isFinite, let addUntil = lifetime?.pointee.add_until {
                     // Seconds since 1970, whole, within what Int64 holds (a distant date is "never").
                     let seconds = min(max(until.timeIntervalSince1970.rounded(.up), -9e18), 9e18)
                     return addUntil(sink, cItem, Int64(seconds))

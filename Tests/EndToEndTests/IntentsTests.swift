@@ -16,6 +16,8 @@ struct IntentsTests {
         return """
             standfit-host: warning: Plugin 'com.fixture.intents' (\(path)): the phrase "wave at {nobody}" of 'com.fixture.intents.wave' has placeholder {nobody}, which is not one of its parameters.
             standfit-host: warning: Plugin 'com.fixture.intents' (\(path)): parameter 'coats' of 'com.fixture.intents.paint' is not a string, so it cannot have choices.
+            standfit-host: warning: Plugin 'com.fixture.intents' (\(path)): set_action_traits gives 'com.fixture.intents.paint' traits 6, with bits this host does not know (it knows STANDFIT_TRAIT_NOT_SUGGESTIBLE = 1).
+            standfit-host: warning: Plugin 'com.fixture.intents' (\(path)): set_action_traits names action 'com.fixture.intents.dance', which it has not registered; register the action first.
 
             """
     }
@@ -130,6 +132,7 @@ struct IntentsTests {
         #expect(standFit.run("say", "log 5 burpees at 9:30").stdout == "Logged 5 burpees at 09:30 · +10 XP\n")
         #expect(standFit.run("say", "log 20 squats 2h ago").stdout == "Logged 20 squats at 12:05 · +20 XP\nLevel 2 reached\n")
         #expect(standFit.run("say", "noteer 20 squats gisteren om 18:00", "--locale", "nl").stdout == "20 squats gelogd (21 nov 18:00) · +20 XP\n")
+        #expect(standFit.run("say", "log 10 squats om 9.30", "--locale", "nl").stdout == "10 squats gelogd (09:30) · +10 XP\n")
         #expect(standFit.run("say", "noteer 12 opdrukken 2 uur geleden", "--locale", "nl").stdout == "12 push-ups gelogd (12:05) · +18 XP\n")
         #expect(standFit.run("say", "log 20 squats soonish").stderr.hasPrefix("standfit-host: at: 'soonish' is not a time StandFit reads; give"))
         #expect(standFit.run("say", "lg 15 pushups") == ProcessResult(status: 2, stdout: "", stderr: """
@@ -140,6 +143,15 @@ struct IntentsTests {
         #expect(bare.status == 3)
         #expect(bare.stdout.contains(#""needsValue" : "exercise""#))
         #expect(paint.run("say", "paint", "2", "coats", "of", "crimson").stdout == "Painted 2 coats of red (no finish)\n")
+    }
+
+    @Test("an action a C plugin marks not suggestible (standfit.action-traits/1) is not donated; an unknown bit and an unregistered type are refused, each with a warning naming the plugin")
+    func actionTraits() {
+        let waved = paint.run("run", "com.fixture.intents.wave", "who=bob")
+        #expect(waved.status == 0 && waved.stderr == paintWarnings, "\(waved)")
+        #expect(paint.run("run", "com.fixture.intents.greet", "name=ann").status == 0)
+        let donations = paint.run("donations").stdout
+        #expect(donations.contains("com.fixture.intents.greet") && !donations.contains("wave"), "\(donations)")
     }
 
     @Test("say: an ambiguous sentence is listed without a terminal and asked about on one", .needs(.tmux))

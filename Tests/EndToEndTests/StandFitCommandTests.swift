@@ -249,7 +249,7 @@ struct StandFitCommandTests {
         #expect(at("2026-11-20T05:30:00Z").run("run", "logexercise", "exercise=squats", "count=20") == ProcessResult(status: 0, stdout: """
             Logged 20 squats · +20 XP
             Achievement unlocked: First log
-            Achievement unlocked: Early bird (a log before 7:00)
+            Achievement unlocked: Early bird (a log between 4:00 and 7:00)
 
             """, stderr: ""))
         #expect(at("2026-11-21T10:00:00Z").run("run", "logexercise", "exercise=squats", "count=20").stdout == "Logged 20 squats · +22 XP\n")
@@ -266,12 +266,12 @@ struct StandFitCommandTests {
             Earned
             ✓ First log · 20 Nov
             ✓ 3-day streak · 22 Nov
-            ✓ Early bird (a log before 7:00) · 20 Nov
+            ✓ Early bird (a log between 4:00 and 7:00) · 20 Nov
             Next
             · 7-day streak           3/7
             · 100 squats             60/100
             · Every exercise tried   2/10
-            · Five days in one week  2/5
+            · Five days in one week  3/5
 
             """, stderr: ""))
         // Taking back: the 21st's log goes, and with it the streak and its bonus.

@@ -54,7 +54,7 @@ struct ProgressionTests {
         #expect(byID["early-bird"]?.earnedBy == 4)
         #expect(byID["streak-7"]?.earned == false && byID["streak-7"]?.progress == 5)
         #expect(byID["every-exercise"]?.progress == 3 && byID["every-exercise"]?.target == 10)
-        // Monday to Friday: five days in one week (weeks of an English calendar start on Sunday).
+        // Monday to Friday: five days in one week (Monday to Sunday, in any language).
         #expect(byID["five-days-week"]?.earnedBy == 5)
         // Logged in the wrong order (a backfill), the same log earns them.
         let shuffled = Progression(entries: entries(fixture, logs).reversed(), calendar: fixture.calendar, catalogue: .standard)
@@ -127,7 +127,7 @@ struct ProgressionTests {
     func answers() throws {
         let fixture = StandFitFixture()
         #expect(try fixture.app(at: "2026-11-20 06:30").logExercise("squats", count: 20, note: nil).dialog
-            == "Logged 20 squats · +20 XP\nAchievement unlocked: First log\nAchievement unlocked: Early bird (a log before 7:00)")
+            == "Logged 20 squats · +20 XP\nAchievement unlocked: First log\nAchievement unlocked: Early bird (a log between 4:00 and 7:00)")
         #expect(try fixture.app(at: "2026-11-20 12:00").logExercise("burpees", count: 50, note: nil).dialog
             == "Logged 50 burpees · +100 XP\nLevel 2 reached")
         let dutch = StandFitFixture(language: "nl")
@@ -139,7 +139,7 @@ struct ProgressionTests {
             Niveau 1 · 20 XP · nog 80 XP tot niveau 2
             Behaald
             ✓ Eerste log · 20 nov
-            ✓ Vroege vogel (een log voor 7:00) · 20 nov
+            ✓ Vroege vogel (een log tussen 4.00 en 7.00 uur) · 20 nov
             Volgende
             · Reeks van 3 dagen         1/3
             · Reeks van 7 dagen         1/7

@@ -154,6 +154,21 @@ public struct ExerciseStore: Sendable {
         }
     }
 
+    /// The progression before and after one change, both read in the change's transaction, so
+    /// another process's change never counts as this one's.
+    public typealias ProgressionChange = (before: Progression, after: Progression)
+
+    /// Runs `change` in one write transaction and, with `rules`, brings the stored XP and
+    /// achievements in line with the log; the progression before and after.
+    private func write<T>(_ rules: Rules?, _ change: @escaping (Database) throws -> T?) throws -> (T, ProgressionChange?)? {
+        try pools.writer().write { db in
+            let before = try rules.map { Progression(entries: try LogEntry.fetchAll(db), calendar: $0.calendar, catalogue: $0.catalogue) }
+            guard let result = try change(db) else { return nil }
+            guard let before, let after = try ExerciseStore.resync(db, rules) else { return (result, nil) }
+            return (result, (before, after))
+        }
+    }
+
     /// Brings the stored XP and achievements in line with the log, inside the change's
     /// transaction; the progression the log now supports.
     private static func resync(_ db: Database, _ rules: Rules?) throws -> Progression? {
@@ -172,14 +187,17 @@ public struct ExerciseStore: Sendable {
         return progression
     }
 
-    /// Appends one entry and returns it with its id; with `rules`, also the progression after it.
+    /// Appends one entry and returns it with its id; with `rules`, also the progression before
+    /// and after it.
     @discardableResult
-    public func log(_ entry: LogEntry, rules: Rules? = nil) throws -> (entry: LogEntry, progression: Progression?) {
-        try pools.writer().write { db in
+    public func log(_ entry: LogEntry, rules: Rules? = nil) throws -> (entry: LogEntry, progression: ProgressionChange?) {
+        let written = try write(rules) { db -> LogEntry? in
             var entry = entry
             try entry.insert(db)
-            return (entry, try ExerciseStore.resync(db, rules))
+            return entry
         }
+        guard let (entry, progression) = written else { throw StandFitError("The log did not take the entry.") }
+        return (entry, progression)
     }
 
     /// The most recent entry, or nil when nothing is logged.
@@ -202,21 +220,21 @@ public struct ExerciseStore: Sendable {
 
     /// Removes the most recent entry and returns it; nil when there is none. One transaction,
     /// so two undos at once remove two different entries.
-    public func removeLast(rules: Rules? = nil) throws -> (entry: LogEntry, progression: Progression?)? {
-        try pools.writer().write { db in
+    public func removeLast(rules: Rules? = nil) throws -> (entry: LogEntry, progression: ProgressionChange?)? {
+        try write(rules) { db -> LogEntry? in
             guard let entry = try LogEntry.order(LogEntry.Columns.loggedAt.desc, LogEntry.Columns.id.desc).fetchOne(db)
             else { return nil }
             try entry.delete(db)
-            return (entry, try ExerciseStore.resync(db, rules))
+            return entry
         }
     }
 
     /// Removes entry `id` and returns it; nil when there is none.
-    public func remove(id: Int64, rules: Rules? = nil) throws -> (entry: LogEntry, progression: Progression?)? {
-        try pools.writer().write { db in
+    public func remove(id: Int64, rules: Rules? = nil) throws -> (entry: LogEntry, progression: ProgressionChange?)? {
+        try write(rules) { db -> LogEntry? in
             guard let entry = try LogEntry.fetchOne(db, key: id) else { return nil }
             try entry.delete(db)
-            return (entry, try ExerciseStore.resync(db, rules))
+            return entry
         }
     }
 
@@ -224,16 +242,17 @@ public struct ExerciseStore: Sendable {
     /// note removes it), when it was done when `loggedAt` is. The entry as it was and as it is now, in one transaction; nil when
     /// there is none.
     public func update(id: Int64, count: Int?, note: String?, loggedAt: Date? = nil,
-                       rules: Rules? = nil) throws -> (before: LogEntry, after: LogEntry, progression: Progression?)? {
-        try pools.writer().write { db in
+                       rules: Rules? = nil) throws -> (before: LogEntry, after: LogEntry, progression: ProgressionChange?)? {
+        let written = try write(rules) { db -> (LogEntry, LogEntry)? in
             guard let before = try LogEntry.fetchOne(db, key: id) else { return nil }
             var after = before
             if let count { after.count = count }
             if let note { after.note = note.isEmpty ? nil : note }
             if let loggedAt { after.loggedAt = loggedAt }
             try after.update(db)
-            return (before, after, try ExerciseStore.resync(db, rules))
+            return (before, after)
         }
+        return written.map { ($0.0.0, $0.0.1, $0.1) }
     }
 
     /// Entries logged in `interval` (start inclusive, end exclusive), oldest first.

@@ -39,6 +39,8 @@ public enum LogTime {
         var words = text.split(separator: " ").map(String.init)
         // "yesterday at 18:00", "gisteren om 18:00".
         if words.count == 3, ["at", "om"].contains(words[1]) { words.remove(at: 1) }
+        // "at 18:00", "om 18:00".
+        if words.count == 2, ["at", "om"].contains(words[0]) { words.removeFirst() }
         let today = calendar.startOfDay(for: now)
         let dayWords: [String: Int] = ["today": 0, "vandaag": 0, "yesterday": -1, "gisteren": -1, "eergisteren": -2]
         if let first = words.first, let offset = dayWords[first], words.count <= 2 {

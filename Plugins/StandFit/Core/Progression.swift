@@ -11,7 +11,8 @@ import Foundation
 ///   (day 3 of a streak: +4), at most 20.
 /// - Level n starts at 50·n·(n−1) XP: level 2 at 100, 3 at 300, 4 at 600, 5 at 1,000.
 /// - Achievements: first log; 3- and 7-day streaks; 100 squats in total; every exercise tried;
-///   five days logged in one week; an early-morning log (04:00–06:59 local).
+///   five days logged in one week (Monday to Sunday, whatever the language: an achievement must
+///   not come and go with `--locale`); an early-morning log (04:00–06:59 local).
 public struct Progression: Sendable, Equatable {
     /// XP per 10 reps (or 10 seconds) of each exercise; others earn 10.
     public static let effort: [String: Int] = [
@@ -63,6 +64,9 @@ public struct Progression: Sendable, Equatable {
     /// Replays `entries` in the order they happened, in `calendar`'s time zone and weeks.
     public init(entries: [LogEntry], calendar: Calendar, catalogue: ExerciseCatalogue) {
         let ordered = entries.sorted { ($0.loggedAt, $0.id ?? 0) < ($1.loggedAt, $1.id ?? 0) }
+        var weeks = calendar
+        weeks.firstWeekday = 2   // ISO 8601: weeks start on Monday
+        weeks.minimumDaysInFirstWeek = 4
         var xp: [Int64: Int] = [:], total = 0
         var streakOfDay: [Date: Int] = [:], lastDay: Date?, best = 0
         var squats = 0, tried = Set<String>(), daysOfWeek: [Date: Set<Date>] = [:], mostDaysInWeek = 0, early = 0
@@ -71,7 +75,9 @@ public struct Progression: Sendable, Equatable {
             let day = calendar.startOfDay(for: entry.loggedAt)
             var gained = Progression.baseXP(exercise: entry.exercise, count: entry.count)
             if streakOfDay[day] == nil {
-                let previous = calendar.date(byAdding: .day, value: -1, to: day)
+                // The day before, as its start (in zones that change the clock at midnight a day
+                // may start at 01:00).
+                let previous = calendar.date(byAdding: .day, value: -1, to: day).map(calendar.startOfDay)
                 let streak = (lastDay != nil && lastDay == previous ? streakOfDay[lastDay!] ?? 0 : 0) + 1
                 streakOfDay[day] = streak
                 lastDay = day
@@ -81,8 +87,8 @@ public struct Progression: Sendable, Equatable {
             xp[entry.id ?? 0] = gained
             total += gained
             if entry.exercise == "squats" { squats += entry.count }
-            tried.insert(entry.exercise)
-            if let week = calendar.dateInterval(of: .weekOfYear, for: entry.loggedAt)?.start {
+            if catalogue.exercise(id: entry.exercise) != nil { tried.insert(entry.exercise) }
+            if let week = weeks.dateInterval(of: .weekOfYear, for: entry.loggedAt)?.start {
                 daysOfWeek[week, default: []].insert(day)
                 mostDaysInWeek = max(mostDaysInWeek, daysOfWeek[week]?.count ?? 0)
             }

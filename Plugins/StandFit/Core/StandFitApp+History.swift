@@ -63,14 +63,13 @@ extension StandFitApp {
 
     /// Removes log `id` (the short id `history` shows).
     public func deleteLog(id: Int) throws -> ActionResult {
-        let before = try store.progression(rules)
         guard let (entry, after) = try store.remove(id: Int64(id), rules: rules) else {
             return .invalidInput(text("error.noEntry", ["value": "\(id)"]))
         }
         let exercise = catalogue.exercise(id: entry.exercise)
         let sentence = text.sentence("undo", entry: entry, unit: exercise?.unit ?? .reps,
                                      ["when": text.when(entry.loggedAt, now: clock.now())])
-        let change = progressChange(from: before, to: after)
+        let change = progressChange(after)
         return .handled(announce(sentence, change?.0), data: logged(entry, exercise, change?.1))
     }
 
@@ -91,7 +90,6 @@ extension StandFitApp {
             }
         }
         let note = note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        let before = try store.progression(rules)
         guard let (_, after, progression) = try store.update(id: Int64(id), count: count, note: note, loggedAt: loggedAt,
                                                              rules: rules) else {
             return .invalidInput(text("error.noEntry", ["value": "\(id)"]))
@@ -99,7 +97,7 @@ extension StandFitApp {
         let exercise = catalogue.exercise(id: after.exercise)
         let sentence = text.sentence("edited", entry: after, unit: exercise?.unit ?? .reps,
                                      ["id": "\(id)", "when": text.when(after.loggedAt, now: clock.now())])
-        let change = progressChange(from: before, to: progression)
+        let change = progressChange(progression)
         return .handled(announce(sentence, change?.0, note: after.note),
                         data: logged(after, exercise, change?.1))
     }

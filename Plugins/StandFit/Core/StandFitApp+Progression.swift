@@ -18,9 +18,9 @@ extension StandFitApp {
         public var takenBack: [String]
     }
 
-    /// The change from `before` to `after`, or nil when the store did not derive one.
-    func progressChange(from before: Progression, to after: Progression?) -> (Progression.Change, ProgressChange)? {
-        guard let after else { return nil }
+    /// The change one write made, or nil when the store did not derive one.
+    func progressChange(_ progression: ExerciseStore.ProgressionChange?) -> (Progression.Change, ProgressChange)? {
+        guard let (before, after) = progression else { return nil }
         let change = Progression.change(from: before, to: after)
         return (change, ProgressChange(xp: change.xp, totalXP: after.totalXP, level: after.level,
                                        unlocked: change.unlocked, takenBack: change.takenBack))

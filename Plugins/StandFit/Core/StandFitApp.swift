@@ -54,11 +54,10 @@ public struct StandFitApp: Sendable {
             case .refused(let refusal): return refusal
             }
         }
-        let before = try store.progression(rules)
         let (entry, after) = try store.log(LogEntry(exercise: exercise.id, count: count, note: note, loggedAt: loggedAt), rules: rules)
         let sentence = at == nil ? text.sentence("logged", entry: entry, unit: exercise.unit)
             : text.sentence("logged.at", entry: entry, unit: exercise.unit, ["when": text.when(loggedAt, now: now)])
-        let change = progressChange(from: before, to: after)
+        let change = progressChange(after)
         return .handled(announce(sentence, change?.0), data: logged(entry, exercise, change?.1))
     }
 
@@ -124,12 +123,11 @@ public struct StandFitApp: Sendable {
     }
 
     public func undo() throws -> ActionResult {
-        let before = try store.progression(rules)
         guard let (entry, after) = try store.removeLast(rules: rules) else { return .declined(text("undo.nothing")) }
         let exercise = catalogue.exercise(id: entry.exercise)
         let sentence = text.sentence("undo", entry: entry, unit: exercise?.unit ?? .reps,
                                      ["when": text.when(entry.loggedAt, now: clock.now())])
-        let change = progressChange(from: before, to: after)
+        let change = progressChange(after)
         return .handled(announce(sentence, change?.0), data: logged(entry, exercise, change?.1))
     }
 

@@ -17,7 +17,7 @@ public struct Streak: Sendable, Equatable, Codable {
     /// Days are compared as calendar days, so 23- and 25-hour days (DST) count as one day each.
     public init(logTimes: [Date], now: Date, calendar: Calendar) {
         let today = calendar.startOfDay(for: now)
-        guard let yesterday = calendar.date(byAdding: .day, value: -1, to: today) else {
+        guard let yesterday = calendar.date(byAdding: .day, value: -1, to: today).map(calendar.startOfDay) else {
             self.init(days: 0, includesToday: false)
             return
         }
@@ -32,14 +32,14 @@ public struct Streak: Sendable, Equatable, Codable {
                 days += 1
                 if day == today { includesToday = true }
                 guard let previous = calendar.date(byAdding: .day, value: -1, to: day) else { break }
-                expected = previous
+                expected = calendar.startOfDay(for: previous)
             } else if day > expected {
                 continue   // another log on a day already counted
             } else if days == 0 && expected == today && day == yesterday {
                 // Nothing today yet: the streak may end yesterday.
                 days = 1
                 guard let previous = calendar.date(byAdding: .day, value: -1, to: day) else { break }
-                expected = previous
+                expected = calendar.startOfDay(for: previous)
             } else {
                 break
             }

@@ -149,7 +149,7 @@ enum StandFitPhrases {
         // Done earlier: "log 20 squats yesterday", "log 20 squats at 18:00", "... 2h ago".
         Phrase("log {count} {exercise} {at}", language: "en"), Phrase("log {count} {exercise} at {at}", language: "en"),
         Phrase("log {count} {exercise} {at}", language: "nl"), Phrase("noteer {count} {exercise} {at}", language: "nl"),
-        Phrase("noteer {count} {exercise} om {at}", language: "nl"),
+        Phrase("noteer {count} {exercise} om {at}", language: "nl"), Phrase("log {count} {exercise} om {at}", language: "nl"),
         Phrase("log my {exercise}", language: "en"), Phrase("log {exercise}", language: "en"),
         Phrase("log exercise", language: "en"), Phrase("log a workout", language: "en"),
         Phrase("log {count} {exercise}", language: "nl"), Phrase("noteer {count} {exercise}", language: "nl"),

@@ -141,6 +141,13 @@ static int32_t init(const standfit_host *host) {
     /* Refused, each with a warning: an unknown placeholder, and choices on a number. */
     intents->register_phrase(host, "com.fixture.intents.wave", "en", "wave at {nobody}");
     intents->set_parameter_choices(host, "com.fixture.intents.paint", "coats", finishes, 2);
+    /* Waving is not worth suggesting; two mistakes: an unknown bit, a type never registered. */
+    const standfit_action_traits_ext *traits = host->get_extension(host, STANDFIT_EXT_ACTION_TRAITS);
+    if (traits) {
+        traits->set_action_traits(host, "com.fixture.intents.wave", STANDFIT_TRAIT_NOT_SUGGESTIBLE);
+        traits->set_action_traits(host, "com.fixture.intents.paint", 6u);
+        traits->set_action_traits(host, "com.fixture.intents.dance", STANDFIT_TRAIT_NOT_SUGGESTIBLE);
+    }
     return STANDFIT_OK;
 }
 
