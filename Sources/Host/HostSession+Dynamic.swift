@@ -26,10 +26,11 @@ extension HostSession {
     }
 
     /// The stored dynamic items as they hold now, for a surface to show. Providers never asked
-    /// (a fresh home) and providers with an item that has expired (`standfit.item-lifetime/1`)
-    /// are asked first; an installed desktop file follows what changed. A provider that fails
-    /// then keeps only its items that still hold, and is not asked again until its plugin runs
-    /// or `refresh`; an expired item is never returned.
+    /// (a fresh home), whose plugin changed version, or with an item that has expired
+    /// (`standfit.item-lifetime/1`) are asked first, in the languages they answered in; an
+    /// installed desktop file follows what changed. A provider that fails then keeps only its
+    /// items that still hold (an empty answer of its version when it had none to keep), and is
+    /// not asked again until its plugin runs or `refresh`; an expired item is never returned.
     func currentDynamicSources() throws(HostError) -> [DynamicSource] {
         var sources = try state.dynamicSources(language: language)
         let stored = Dictionary(sources.map { ($0.source, $0) }, uniquingKeysWith: { first, _ in first })
