@@ -64,36 +64,46 @@ public struct Progression: Sendable, Equatable {
     /// Replays `entries` in the order they happened, in `calendar`'s time zone and weeks.
     public init(entries: [LogEntry], calendar: Calendar, catalogue: ExerciseCatalogue) {
         let ordered = entries.sorted { ($0.loggedAt, $0.id ?? 0) < ($1.loggedAt, $1.id ?? 0) }
-        var weeks = calendar
-        weeks.firstWeekday = 2   // ISO 8601: weeks start on Monday
-        weeks.minimumDaysInFirstWeek = 4
+        // Weeks run Monday to Sunday: counted in whole days from a Monday's local midnight
+        // (1 January 2001), so finding a day's week asks the calendar nothing.
+        let monday = calendar.date(from: DateComponents(year: 2001, month: 1, day: 1)) ?? Date(timeIntervalSinceReferenceDate: 0)
         var xp: [Int64: Int] = [:], total = 0
-        var streakOfDay: [Date: Int] = [:], lastDay: Date?, best = 0
-        var squats = 0, tried = Set<String>(), daysOfWeek: [Date: Set<Date>] = [:], mostDaysInWeek = 0, early = 0
+        var streak = 0, best = 0
+        var squats = 0, tried = Set<String>(), daysOfWeek: [Int: Int] = [:], mostDaysInWeek = 0, early = 0
         var earned: [String: (Date, Int64)] = [:]
+        // The local day of the entries being replayed, and what is computed once per day: the
+        // entries come in time order, so the calendar (most of a replay's cost) is asked per
+        // day, not per entry.
+        var day = Date.distantPast, nextDay = Date.distantPast, earlyHours: Range<Date>?
         for entry in ordered {
-            let day = calendar.startOfDay(for: entry.loggedAt)
             var gained = Progression.baseXP(exercise: entry.exercise, count: entry.count)
-            if streakOfDay[day] == nil {
-                // The day before, as its start (in zones that change the clock at midnight a day
-                // may start at 01:00).
-                let previous = calendar.date(byAdding: .day, value: -1, to: day).map(calendar.startOfDay)
-                let streak = (lastDay != nil && lastDay == previous ? streakOfDay[lastDay!] ?? 0 : 0) + 1
-                streakOfDay[day] = streak
-                lastDay = day
+            if entry.loggedAt >= nextDay {
+                let start = calendar.startOfDay(for: entry.loggedAt)
+                // Its first log: the streak goes on when the day before was logged (compared as
+                // day starts: in zones that change the clock at midnight a day may start at 01:00).
+                let previous = calendar.date(byAdding: .day, value: -1, to: start).map(calendar.startOfDay)
+                streak = previous == day ? streak + 1 : 1
                 best = max(best, streak)
                 gained += min(Progression.bonusCap, Progression.bonusPerDay * (streak - 1))
+                day = start
+                nextDay = calendar.date(byAdding: .day, value: 1, to: start).map(calendar.startOfDay) ?? start.addingTimeInterval(86_400)
+                // Local midnights are whole days apart, give or take a change of the clock.
+                let days = Int((start.timeIntervalSince(monday) / 86_400).rounded())
+                let week = days >= 0 ? days / 7 : (days - 6) / 7
+                daysOfWeek[week, default: 0] += 1
+                mostDaysInWeek = max(mostDaysInWeek, daysOfWeek[week] ?? 0)
+                if let from = calendar.date(bySettingHour: 4, minute: 0, second: 0, of: start),
+                   let until = calendar.date(bySettingHour: 7, minute: 0, second: 0, of: start), from < until {
+                    earlyHours = from..<until
+                } else {
+                    earlyHours = nil
+                }
             }
             xp[entry.id ?? 0] = gained
             total += gained
             if entry.exercise == "squats" { squats += entry.count }
             if catalogue.exercise(id: entry.exercise) != nil { tried.insert(entry.exercise) }
-            if let week = weeks.dateInterval(of: .weekOfYear, for: entry.loggedAt)?.start {
-                daysOfWeek[week, default: []].insert(day)
-                mostDaysInWeek = max(mostDaysInWeek, daysOfWeek[week]?.count ?? 0)
-            }
-            let hour = calendar.component(.hour, from: entry.loggedAt)
-            if (4..<7).contains(hour) { early = 1 }
+            if earlyHours?.contains(entry.loggedAt) == true { early = 1 }
             for (id, met) in Progression.conditions(logs: 1, best: best, squats: squats, tried: tried.count,
                                                     catalogue: catalogue, daysInWeek: mostDaysInWeek, early: early)
             where met && earned[id] == nil {
