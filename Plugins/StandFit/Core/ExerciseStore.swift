@@ -274,9 +274,4 @@ public struct ExerciseStore: Sendable {
                 .order(LogEntry.Columns.loggedAt.desc))
         }
     }
-
-    /// Whether anything is logged at all.
-    public func isEmpty() throws -> Bool {
-        try pools.reader().read { db in try LogEntry.fetchCount(db) == 0 }
-    }
 }

@@ -34,10 +34,6 @@ public struct Progression: Sendable, Equatable {
         public var earned: Bool { earnedAt != nil }
     }
 
-    /// Every achievement, in the order they are listed.
-    public static let achievementIDs = ["first-log", "streak-3", "streak-7", "squats-100", "every-exercise",
-                                        "five-days-week", "early-bird"]
-
     /// XP of each entry, by id.
     public var xp: [Int64: Int]
     public var totalXP: Int
@@ -104,32 +100,29 @@ public struct Progression: Sendable, Equatable {
             if entry.exercise == "squats" { squats += entry.count }
             if catalogue.exercise(id: entry.exercise) != nil { tried.insert(entry.exercise) }
             if earlyHours?.contains(entry.loggedAt) == true { early = 1 }
-            for (id, met) in Progression.conditions(logs: 1, best: best, squats: squats, tried: tried.count,
-                                                    catalogue: catalogue, daysInWeek: mostDaysInWeek, early: early)
-            where met && earned[id] == nil {
-                earned[id] = (entry.loggedAt, entry.id ?? 0)
+            for measure in Progression.measures(logs: 1, best: best, squats: squats, tried: tried.count,
+                                                daysInWeek: mostDaysInWeek, early: early, catalogue: catalogue)
+            where measure.current >= measure.target && earned[measure.id] == nil {
+                earned[measure.id] = (entry.loggedAt, entry.id ?? 0)
             }
         }
         self.xp = xp
         totalXP = total
         bestStreak = best
-        let progress: [String: (Int, Int)] = [
-            "first-log": (min(ordered.count, 1), 1), "streak-3": (min(best, 3), 3), "streak-7": (min(best, 7), 7),
-            "squats-100": (min(squats, 100), 100),
-            "every-exercise": (min(tried.count, catalogue.exercises.count), catalogue.exercises.count),
-            "five-days-week": (min(mostDaysInWeek, 5), 5), "early-bird": (early, 1),
-        ]
-        achievements = Progression.achievementIDs.map { id in
-            let (current, target) = progress[id] ?? (0, 1)
-            return Achievement(id: id, progress: current, target: target, earnedAt: earned[id]?.0, earnedBy: earned[id]?.1)
+        achievements = Progression.measures(logs: ordered.count, best: best, squats: squats, tried: tried.count,
+                                            daysInWeek: mostDaysInWeek, early: early, catalogue: catalogue).map { measure in
+            Achievement(id: measure.id, progress: min(measure.current, measure.target), target: measure.target,
+                        earnedAt: earned[measure.id]?.0, earnedBy: earned[measure.id]?.1)
         }
     }
 
-    private static func conditions(logs: Int, best: Int, squats: Int, tried: Int, catalogue: ExerciseCatalogue,
-                                   daysInWeek: Int, early: Int) -> [(String, Bool)] {
-        [("first-log", logs >= 1), ("streak-3", best >= 3), ("streak-7", best >= 7), ("squats-100", squats >= 100),
-         ("every-exercise", tried >= catalogue.exercises.count), ("five-days-week", daysInWeek >= 5),
-         ("early-bird", early >= 1)]
+    /// Each achievement, in the order they are listed, with how far the log is and what earns it:
+    /// one place for the targets, for earning them during the replay and for the progress after.
+    private static func measures(logs: Int, best: Int, squats: Int, tried: Int, daysInWeek: Int, early: Int,
+                                 catalogue: ExerciseCatalogue) -> [(id: String, current: Int, target: Int)] {
+        [("first-log", logs, 1), ("streak-3", best, 3), ("streak-7", best, 7), ("squats-100", squats, 100),
+         ("every-exercise", tried, catalogue.exercises.count), ("five-days-week", daysInWeek, 5),
+         ("early-bird", early, 1)]
     }
 
     /// What changed from `before` to `after` (a log, an undo, a correction): XP gained (negative
