@@ -464,18 +464,12 @@ struct WarmServerTests {
         sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
         sandbox.server.start(environment: sandbox.environment)
         defer { sandbox.server.stopAll() }
-        // A shell asking the server for its version without pause: it is never idle.
-        var shell: pid_t = 0
+        // A shell asking the server for its version without pause: it is never idle. Started as
+        // the servers are, holding no descriptor of the test process: a pipe another test's
+        // command was being given would otherwise stay open, and that test wait, until it ends.
         let loop = "while :; do '\(Fixtures.hostBinary.path)' --version >/dev/null || echo failed >&2; done"
-        let argv: [UnsafeMutablePointer<CChar>?] = [String](["/bin/sh", "-c", loop]).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = sandbox.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
         let errors = sandbox.root.appendingPathComponent("load.err")
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        #expect(posix_spawn(&shell, "/bin/sh", &actions, nil, argv, envp) == 0)
+        let shell = try #require(spawnInBackground("/bin/sh", ["-c", loop], environment: sandbox.environment, log: errors))
         defer {
             kill(shell, SIGKILL)
             var status: Int32 = 0
