@@ -8,18 +8,18 @@ import WarmWire
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Explain the state of every plugin, the registry cache, the state database and permissions.",
+        abstract: "Explain the state of every plugin, the registry cache, the state database, the settings, the manifest, the routines and permissions.",
         discussion: "Exit status: 0 when nothing is wrong, 1 when it lists problems."
     )
 
-    @OptionGroup var options: PluginsCommand.Options
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var manifestOptions: ManifestOptions
 
     func run() throws {
-        let context = try options.context()
-        let hostOptions = HostOptions(request: .current, executable: Executable.url, warm: Executable.warm)
-        var report = Doctor.examine(context, options: hostOptions)
-        report.lines.insert(DoctorCommand.serverLine(context.config), at: min(1, report.lines.count))
-        if options.global.json {
+        let options = manifestOptions.hostOptions(global)
+        let config = (try? options.config(of: options.request.paths)) ?? HostConfig()
+        let report = Doctor.examine(options: options, server: DoctorCommand.serverLine(config), logger: global.logger)
+        if global.json {
             Output.printJSON(report)
         } else {
             report.lines.forEach(Output.show)

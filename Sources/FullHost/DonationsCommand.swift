@@ -15,41 +15,81 @@ struct DonationsCommand: ParsableCommand {
         defaultSubcommand: List.self
     )
 
-    /// The host's state, where the donations are; no manifest or plugin is needed.
-    static func state() throws(HostError) -> HostState {
-        let directory = HostRequest.current.paths.dataDirectory
-        if let warm = Executable.warm { return try warm.state(in: directory) }
-        return try HostState(directory: directory)
+    /// The host's session: the state where the donations are, and the plugins and routines a
+    /// type named on the command line is resolved against (as `run` resolves it).
+    static func session(_ global: GlobalOptions, _ manifestOptions: ManifestOptions) throws -> HostSession {
+        try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
+    }
+
+    /// The type `name` means, or the exit `run` would give it (unknown or ambiguous: 2).
+    static func resolve(_ name: String, in session: HostSession, _ global: GlobalOptions) throws -> HostSession.DonatedType {
+        switch try session.donatedType(named: name) {
+        case .success(let type): return type
+        case .failure(let outcome): try Output.finish(outcome, global)
+        }
+        throw ExitCode(Output.Status.unknownType)
+    }
+
+    /// "com.standfit.logexercise (Log Exercise)".
+    static func describe(_ type: HostSession.DonatedType) -> String {
+        type.title.map { "\(type.type) (\($0))" } ?? type.type
+    }
+
+    /// A donation's time in the user's zone: "2026-11-23 22:34:05" for people, with its UTC
+    /// offset for programs.
+    static func localTime(_ date: Date, _ session: HostSession, json: Bool) -> String {
+        var style = Date.ISO8601FormatStyle(dateSeparator: .dash, dateTimeSeparator: json ? .standard : .space,
+                                            timeZone: session.request.timeZone)
+        style = style.year().month().day().time(includingFractionalSeconds: false)
+        return date.formatted(json ? style.timeZone(separator: .colon) : style)
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the recorded runs, oldest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the recorded runs, oldest first, in local time.")
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var manifestOptions: ManifestOptions
 
-        @Option(help: ArgumentHelp("Only the runs of this type.", valueName: "type"))
+        @Option(help: ArgumentHelp("Only the runs of this type (a full type or a name, as 'run' takes it).", valueName: "type"))
         var type: String?
 
         func run() throws {
-            let donations = try DonationsCommand.state().donations(type: type)
+            let session = try DonationsCommand.session(global, manifestOptions)
+            let wanted = try type.map { try DonationsCommand.resolve($0, in: session, global) }
+            let donations = try session.state.donations(type: wanted?.type)
             if global.json {
-                Output.printJSON(Document(donations: donations))
+                Output.printJSON(Document(donations: donations.map { donation in
+                    Entry(id: donation.id, type: donation.type, parameters: session.typedValues(donation.parameters, of: donation.type),
+                          titles: donation.titles, date: DonationsCommand.localTime(donation.date, session, json: true))
+                }))
                 return
             }
             guard !donations.isEmpty else {
-                Console.current.print(type.map { "No runs of \($0) are recorded." } ?? "No runs are recorded yet; every handled run is.")
+                if let wanted, !wanted.suggestible {
+                    Console.current.print("No runs of \(DonationsCommand.describe(wanted)) are recorded: it is not suggestion material, so its runs never are.")
+                } else {
+                    Console.current.print(wanted.map { "No runs of \(DonationsCommand.describe($0)) are recorded." } ?? "No runs are recorded yet; every handled run is.")
+                }
                 return
             }
-            let formatter = ISO8601DateFormatter()
             for donation in donations {
                 let values = donation.parameters.keys.sorted().map { "\($0)=\(donation.parameters[$0]!)" }
-                Output.show(([formatter.string(from: donation.date), donation.type] + values).joined(separator: "  "))
+                Output.show(([DonationsCommand.localTime(donation.date, session, json: false), donation.type] + values).joined(separator: "  "))
             }
         }
 
+        /// One recorded run under `--json`: its values as numbers, booleans or text by their
+        /// parameters' kinds, its time with the user's UTC offset.
+        struct Entry: Encodable {
+            var id: Int64?
+            var type: String
+            var parameters: [String: JSONValue]
+            var titles: [String: String]
+            var date: String
+        }
+
         struct Document: Encodable {
-            var donations: [Donation]
+            var donations: [Entry]
         }
     }
 
@@ -60,18 +100,27 @@ struct DonationsCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var manifestOptions: ManifestOptions
 
-        @Argument(help: ArgumentHelp("Forget only the runs of this type.", valueName: "type"))
+        @Argument(help: ArgumentHelp("Forget only the runs of this type (a full type or a name, as 'run' takes it).", valueName: "type"))
         var type: String?
 
         func run() throws {
-            let removed = try DonationsCommand.state().clearDonations(type: type)
-            let what = type.map { " of \($0)" } ?? ""
-            Output.report(global, Summary(removed: removed, message: "Forgot \(removed) run\(removed == 1 ? "" : "s")\(what)."),
-                          message: \.message)
+            let session = try DonationsCommand.session(global, manifestOptions)
+            let wanted = try type.map { try DonationsCommand.resolve($0, in: session, global) }
+            let removed = try session.state.clearDonations(type: wanted?.type)
+            let runs = "\(removed) run\(removed == 1 ? "" : "s")"
+            let message = if let wanted, !wanted.suggestible {
+                "Forgot \(runs) of \(DonationsCommand.describe(wanted)); it is not suggestion material, so its runs are not recorded."
+            } else if let wanted {
+                "Forgot \(runs) of \(DonationsCommand.describe(wanted))."
+            } else {
+                "Forgot \(runs)."
+            }
+            Output.report(global, Summary(removed: removed, type: wanted?.type, message: message), message: \.message)
         }
 
         struct Summary: Encodable {
             var removed: Int
+            var type: String?
             var message: String
         }
     }
@@ -101,7 +150,8 @@ struct SuggestCommand: ParsableCommand {
         let ranked = try session.suggestions().prefix(limit)
         let entries = ranked.map { suggestion in
             Entry(title: suggestion.title(for: session.plugins.registry.handler(for: suggestion.type), language: session.language),
-                  suggestion: suggestion)
+                  suggestion: suggestion, parameters: session.typedValues(suggestion.parameters, of: suggestion.type),
+                  lastRun: DonationsCommand.localTime(suggestion.lastRun, session, json: true))
         }
         if global.json {
             Output.printJSON(Document(suggestions: entries))
@@ -121,6 +171,10 @@ struct SuggestCommand: ParsableCommand {
     struct Entry: Encodable {
         var title: String
         var suggestion: Suggestions.Suggestion
+        /// Its values as numbers, booleans or text by their parameters' kinds.
+        var parameters: [String: JSONValue]
+        /// When it last ran, with the user's UTC offset.
+        var lastRun: String
 
         enum CodingKeys: String, CodingKey { case title, type, parameters, score, frequency, recency, timeOfDay, runs, lastRun, usualTime, reasons }
 
@@ -128,13 +182,13 @@ struct SuggestCommand: ParsableCommand {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(title, forKey: .title)
             try container.encode(suggestion.type, forKey: .type)
-            try container.encode(suggestion.parameters, forKey: .parameters)
+            try container.encode(parameters, forKey: .parameters)
             try container.encode((suggestion.score * 100).rounded() / 100, forKey: .score)
             try container.encode((suggestion.frequency * 100).rounded() / 100, forKey: .frequency)
             try container.encode((suggestion.recency * 100).rounded() / 100, forKey: .recency)
             try container.encode((suggestion.timeOfDay * 100).rounded() / 100, forKey: .timeOfDay)
             try container.encode(suggestion.runs, forKey: .runs)
-            try container.encode(ISO8601DateFormatter().string(from: suggestion.lastRun), forKey: .lastRun)
+            try container.encode(lastRun, forKey: .lastRun)
             try container.encode(suggestion.usualTime, forKey: .usualTime)
             try container.encode(suggestion.reasons, forKey: .reasons)
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StandFitHost
 import HostModel
+import HostDispatch
 
 /// `menu`: the long-press menu in the terminal. Arrows or digits choose, Enter runs the item
 /// (with its userInfo, as a desktop click would), Esc or q leaves.
@@ -9,7 +10,7 @@ struct MenuCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "menu",
         abstract: "Choose a quick action from a menu in the terminal and run it.",
-        discussion: "Needs a terminal on standard input and output; scripts use 'list' and 'run'."
+        discussion: "Needs a terminal on standard input and output; scripts use 'list' and 'run'. The chosen item runs as 'run' runs it on a terminal (a missing value is asked for); --json prints its outcome as 'run --json' does, or {\"status\": \"cancelled\"} when nothing was chosen."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -25,9 +26,6 @@ struct MenuCommand: ParsableCommand {
     func validate() throws {
         if let limit, limit < 1 {
             throw ValidationError("--limit must be 1 or more, got \(limit).")
-        }
-        if global.json {
-            throw ValidationError("menu is interactive and has no --json; use 'standfit-host list --json'.")
         }
         guard notify || (HostRequest.current.stdinIsTerminal && HostRequest.current.stdoutIsTerminal) else {
             throw ValidationError("menu needs a terminal on standard input and output; in scripts use 'standfit-host list' to see the actions and 'standfit-host run TYPE' to run one.")
@@ -45,14 +43,20 @@ struct MenuCommand: ParsableCommand {
         let rows = entries.map { TerminalMenu.Row(glyph: IconCatalog.glyph(for: $0.item.icon),
                                                   title: VisibleText.line($0.item.title),
                                                   subtitle: $0.item.subtitle.map(VisibleText.line)) }
-        guard let chosen = try TerminalMenu(title: "Quick actions", rows: rows).choose() else { return }
-        let item = entries[chosen].item
-        let outcome = session.run(item.type, named: [], userInfo: item.userInfo)
-        if outcome.status == .handled {
-            Output.showMessage(outcome.message)
-        } else {
-            Output.printError(outcome.message)
+        guard let chosen = try TerminalMenu(title: "Quick actions", rows: rows).choose() else {
+            if global.json { Output.printJSON(Cancelled()) }
+            return
         }
-        try Output.exit(for: outcome.status)
+        let item = entries[chosen].item
+        // As `run` on a terminal: a missing value is asked for, a routine shows its steps, and
+        // the outcome is printed (or under --json written) and exits as `run`'s does.
+        let options = Dispatcher.RunOptions(conversation: TerminalConversation.make(noInput: false))
+        try Output.finish(session.run(item.type, named: [], userInfo: item.userInfo, options: options), global)
+    }
+
+    /// `--json` when the menu was left without choosing (Esc, q): exit status 0.
+    struct Cancelled: Encodable {
+        var status = "cancelled"
+        var message = "No quick action was chosen."
     }
 }

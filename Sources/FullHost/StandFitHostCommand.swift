@@ -128,4 +128,4 @@ extension PluginsCommand.Rescan: ReportsJSON { var json: Bool { options.global.j
 extension PluginsCommand.Check: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
 extension PluginsCommand.Trust: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
 extension PluginsCommand.Untrust: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
-extension DoctorCommand: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
+extension DoctorCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }

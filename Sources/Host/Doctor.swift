@@ -1,53 +1,217 @@
 import Foundation
+import Logging
 import HostModel
+import HostIntents
+import HostManifest
+import HostDispatch
 import PluginRuntime
 import HostStorage
 
-/// `doctor`: the state of every plugin, the cache, the state database, the settings and the
-/// permissions that decide what loads, on one screen, each problem with its fix.
+/// `doctor`: the state of every plugin, the cache, the state database, the settings, the
+/// manifest, the routines and the permissions that decide what loads, on one screen, each
+/// problem with its fix. It reads what every other command reads, but a file another command
+/// stops at (a config.json or manifest that does not parse, a state database that is not one)
+/// is a problem it lists, and it goes on with the rest.
 public struct Doctor {
-    public struct Report: Encodable {
-        public var lines: [String]
-        public var problems: [String]
+    /// One problem: what it is about (`area`) and the sentence that says the fix.
+    public struct Problem: Encodable, Sendable, Equatable {
+        /// settings, state, registry-cache, plugin, plugin-data, trust, manifest, routine.
+        public var area: String
+        public var message: String
     }
 
-    public static func examine(_ context: PluginContext, options: HostOptions) -> Report {
-        var lines: [String] = []
-        var problems: [String] = []
-        let paths = context.paths
-        let settings = context.catalog.settings
-        lines.append("standfit-host \(HostTable.version) at \(options.executable.path)")
+    public struct Directory: Encodable, Sendable {
+        public var role: String
+        public var path: String
+        public var exists: Bool
+    }
+
+    public struct Settings: Encodable, Sendable {
+        public var file: String
+        /// False when config.json does not parse: these are then the defaults the others would not run with.
+        public var valid: Bool
+        public var menuLimit: Int
+        public var scanTimeout: Double
+        public var handlerTimeout: Double
+        public var requireTrusted: Bool
+        public var sandbox: String
+    }
+
+    public struct Database: Encodable, Sendable {
+        public var path: String
+        /// SQLite's integrity check ("ok"), or nil when the file cannot be opened at all.
+        public var integrity: String?
+    }
+
+    public struct Cache: Encodable, Sendable {
+        public var path: String
+        public var format: Int
+        public var entries: Int
+    }
+
+    public struct SearchEntry: Encodable, Sendable {
+        public var path: String
+        /// directory, file or missing.
+        public var kind: String
+        public var bundled: Bool
+    }
+
+    public struct Plugin: Encodable, Sendable {
+        public var id: String
+        public var version: String
+        public var types: Int
+        /// in-process or worker.
+        public var runs: String
+        public var trusted: Bool
+        public var path: String
+        /// Each SQLite file in its data directory, with whether it passed SQLite's check.
+        public var data: [DataFile]
+    }
+
+    public struct DataFile: Encodable, Sendable {
+        public var path: String
+        public var sound: Bool
+    }
+
+    public struct Refusal: Encodable, Sendable {
+        public var path: String
+        public var quarantined: Bool
+        public var reason: String
+    }
+
+    public struct ManifestSummary: Encodable, Sendable {
+        /// The file read, or nil when there is none (or it could not be read: see `problems`).
+        public var path: String?
+        public var items: Int
+        public var fallbackType: String?
+    }
+
+    public struct RoutineSummary: Encodable, Sendable {
+        public var type: String
+        public var title: String
+        public var steps: Int
+    }
+
+    public struct Pin: Encodable, Sendable {
+        public var path: String
+        /// matches, missing or changed.
+        public var state: String
+    }
+
+    public struct Report: Encodable, Sendable {
+        public var version: String
+        public var executable: String
+        /// Whether a warm server runs and how plugins run now (`DoctorCommand` says it).
+        public var server: String?
+        public var directories: [Directory] = []
+        public var settings: Settings?
+        public var state: Database?
+        public var registryCache: Cache?
+        public var searchPath: [SearchEntry] = []
+        public var plugins: [Plugin] = []
+        public var refused: [Refusal] = []
+        public var manifest: ManifestSummary?
+        public var routines: [RoutineSummary] = []
+        public var trusted: [Pin] = []
+        public var problems: [Problem] = []
+        /// The text form, line by line.
+        public var lines: [String] = []
+
+        private enum CodingKeys: String, CodingKey {
+            case version, executable, server, directories, settings, state, registryCache, searchPath, plugins, refused
+            case manifest, routines, trusted, problems
+        }
+    }
+
+    /// Examines everything `options` describes. `server` is the line about the warm server.
+    public static func examine(options: HostOptions, server: String?, logger: Logger) -> Report {
+        var report = Report(version: HostTable.version, executable: options.executable.path, server: server)
+        var lines: [String] = ["standfit-host \(HostTable.version) at \(options.executable.path)"]
+        if let server { lines.append(server) }
+        func problem(_ area: String, _ message: String) {
+            report.problems.append(Problem(area: area, message: message))
+        }
+        let paths = options.request.paths
 
         lines.append("Directories:")
-        for (label, url) in [("config", paths.configDirectory), ("data", paths.dataDirectory), ("cache", paths.cacheDirectory)] {
+        for (role, url) in [("config", paths.configDirectory), ("data", paths.dataDirectory), ("cache", paths.cacheDirectory)] {
             let exists = FileManager.default.fileExists(atPath: url.path)
-            lines.append("  \(label): \(url.path)\(exists ? "" : " (not made yet)")")
+            report.directories.append(Directory(role: role, path: url.path, exists: exists))
+            lines.append("  \(role): \(url.path)\(exists ? "" : " (not made yet)")")
         }
 
-        let config = context.config
-        lines.append("Settings (\(paths.configDirectory.appendingPathComponent("config.json").path)):")
-        lines.append("  menuLimit \(config.menuLimit), scanTimeout \(Seconds.format(config.scanTimeout)) s, handlerTimeout \(Seconds.format(config.handlerTimeout)) s, requireTrusted \(settings.requireTrusted)")
-
-        if settings.sandbox {
-            lines.append("Sandbox for untrusted plugins: \(Sandbox.support.description)")
-        } else {
-            lines.append("Sandbox for untrusted plugins: off (\"sandbox\": false in config.json); they run in worker processes with the user's rights")
-        }
-
+        // Settings: a config.json that does not parse stops every other command; here it is a
+        // problem, and the rest is examined with the defaults.
+        let configFile = paths.configDirectory.appendingPathComponent("config.json").path
+        var config = HostConfig()
+        var configValid = true
         do {
-            let check = try context.state.integrityCheck()
-            lines.append("State: \(context.state.url.path): integrity \(check)")
-            if check != "ok" {
-                problems.append("The host's state \(context.state.url.path) fails its integrity check (\(check)); move it aside to start afresh.")
-            }
+            config = try options.config(of: paths)
         } catch {
-            problems.append(error.message)
+            configValid = false
+            problem("settings", error.message)
         }
 
-        if let cache = context.catalog.cache {
+        // The state: one that cannot be opened stops every other command; here the plugins are
+        // examined with an empty stand-in (so no pins), removed afterwards.
+        let state: HostState
+        var standIn: URL?
+        do {
+            state = try options.state(of: paths)
+        } catch {
+            let path = paths.dataDirectory.appendingPathComponent("state.sqlite").path
+            report.state = Database(path: path, integrity: nil)
+            problem("state", "The host's state \(path) cannot be opened (\(Doctor.cause(of: error))): every command but doctor stops at it; move it aside (mv \(path) \(path).broken) and the next command starts afresh, without the pins, donations and dynamic items it held.")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("standfit-doctor-\(UUID().uuidString)")
+            standIn = directory
+            do {
+                state = try HostState(directory: directory)
+            } catch {
+                problem("state", error.message)
+                report.lines = lines + Doctor.problemLines(report.problems)
+                return report
+            }
+        }
+        defer { if let standIn { try? FileManager.default.removeItem(at: standIn) } }
+
+        let catalog: PluginCatalog
+        do {
+            catalog = try HostSession.catalog(options: options, paths: paths, config: config, state: state, logger: logger)
+        } catch {
+            problem("settings", error.message)
+            report.lines = lines + Doctor.problemLines(report.problems)
+            return report
+        }
+        let settings = catalog.settings
+        let sandbox = settings.sandbox ? Sandbox.support.description
+            : "off (\"sandbox\": false in config.json); they run in worker processes with the user's rights"
+        report.settings = Settings(file: configFile, valid: configValid, menuLimit: config.menuLimit, scanTimeout: config.scanTimeout,
+                                   handlerTimeout: config.handlerTimeout, requireTrusted: settings.requireTrusted, sandbox: sandbox)
+        lines.append("Settings (\(configFile))\(configValid ? "" : ", which cannot be read; the defaults"):")
+        lines.append("  menuLimit \(config.menuLimit), scanTimeout \(Seconds.format(config.scanTimeout)) s, handlerTimeout \(Seconds.format(config.handlerTimeout)) s, requireTrusted \(settings.requireTrusted)")
+        lines.append("Sandbox for untrusted plugins: \(sandbox)")
+
+        if standIn == nil {
+            do {
+                let check = try state.integrityCheck()
+                report.state = Database(path: state.url.path, integrity: check)
+                lines.append("State: \(state.url.path): integrity \(check)")
+                if check != "ok" {
+                    problem("state", "The host's state \(state.url.path) fails its integrity check (\(check)); move it aside (mv \(state.url.path) \(state.url.path).broken) and the next command starts afresh.")
+                }
+            } catch {
+                report.state = Database(path: state.url.path, integrity: nil)
+                problem("state", error.message)
+            }
+        } else if let broken = report.state {
+            lines.append("State: \(broken.path): cannot be opened")
+        }
+
+        if let cache = catalog.cache {
+            report.registryCache = Cache(path: cache.url.path, format: RegistryCache.formatVersion, entries: cache.entryCount())
             lines.append("Registry cache: \(cache.url.path): format \(RegistryCache.formatVersion), \(cache.entryCount()) entries")
         } else {
-            problems.append("The registry cache in \(paths.cacheDirectory.path) cannot be used; plugins are scanned on every run. Check that the directory is writable.")
+            problem("registry-cache", "The registry cache in \(paths.cacheDirectory.path) cannot be used; plugins are scanned on every run. Check that the directory is writable.")
         }
 
         lines.append("Plugin search path:")
@@ -56,44 +220,101 @@ public struct Doctor {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: entry.path, isDirectory: &isDirectory)
             let kind = !exists ? "missing" : isDirectory.boolValue ? "directory" : "file"
-            lines.append("  \(entry.path) (\(kind)\(bundled.contains(RealPath.of(entry.path)) ? ", bundled with the host" : ""))")
+            let isBundled = bundled.contains(RealPath.of(entry.path))
+            report.searchPath.append(SearchEntry(path: entry.path, kind: kind, bundled: isBundled))
+            lines.append("  \(entry.path) (\(kind)\(isBundled ? ", bundled with the host" : ""))")
         }
 
-        let loaded = context.catalog.load()
-        lines.append("Plugins: \(loaded.plugins.plugins.count) loaded, \(loaded.plugins.refusals.filter { !$0.isQuarantined }.count) refused, \(loaded.plugins.refusals.filter(\.isQuarantined).count) quarantined (\(loaded.scannedCount) scanned now, the rest from the cache)")
-        for plugin in loaded.plugins.plugins {
+        let loaded = catalog.load()
+        let plugins = loaded.plugins
+        lines.append("Plugins: \(plugins.plugins.count) loaded, \(plugins.refusals.filter { !$0.isQuarantined }.count) refused, \(plugins.refusals.filter(\.isQuarantined).count) quarantined (\(loaded.scannedCount) scanned now, the rest from the cache)")
+        for plugin in plugins.plugins {
             let runs = plugin.runsInProcess ? "in-process" : "worker"
             lines.append("  ok: \(plugin.id) \(plugin.version), \(plugin.types.count) type\(plugin.types.count == 1 ? "" : "s"), runs \(runs)\(plugin.isTrusted ? ", trusted" : ""): \(plugin.path)")
+            report.plugins.append(Plugin(id: plugin.id, version: plugin.version, types: plugin.types.count, runs: runs,
+                                         trusted: plugin.isTrusted, path: plugin.path, data: []))
         }
-        for plugin in loaded.plugins.plugins {
+        for (index, plugin) in plugins.plugins.enumerated() {
             let directory = paths.pluginDataDirectory(for: plugin.id)
             for finding in DatabaseHealth.check(directory: directory) {
-                lines.append("  data of \(plugin.id): \(finding.url.path): \(finding.verdict == "ok" ? "sound" : "DAMAGED")")
-                if finding.verdict != "ok" {
-                    problems.append("The data of plugin '\(plugin.id)' in \(finding.url.path) fails SQLite's check (\(finding.verdict)); restore it from a backup, or move it aside to start afresh (the plugin then starts with no data).")
+                let sound = finding.verdict == "ok"
+                report.plugins[index].data.append(DataFile(path: finding.url.path, sound: sound))
+                lines.append("  data of \(plugin.id): \(finding.url.path): \(sound ? "sound" : "DAMAGED")")
+                if !sound {
+                    problem("plugin-data", "The data of plugin '\(plugin.id)' in \(finding.url.path) fails SQLite's check (\(finding.verdict)); restore it from a backup, or move it aside to start afresh (the plugin then starts with no data).")
                 }
             }
         }
-        for refusal in loaded.plugins.refusals {
+        for refusal in plugins.refusals {
+            report.refused.append(Refusal(path: refusal.path, quarantined: refusal.isQuarantined, reason: refusal.reason))
             lines.append("  \(refusal.isQuarantined ? "quarantined" : "refused"): \(refusal.path)")
-            problems.append(refusal.reason)
+            problem("plugin", refusal.reason)
+        }
+
+        // The manifest and the routines, read as every command that shows or runs items reads them.
+        let preference = LanguagePreference(explicit: options.locale, environment: options.environment)
+        let loader = ManifestLoader(expander: VariableExpander(defines: options.defines, environment: options.environment),
+                                    language: preference)
+        var manifest = Manifest()
+        do {
+            let place = options.manifestPath.map { options.request.url(forPath: $0).path } ?? paths.configDirectory.path
+            if let url = try ManifestLoader.locate(place, required: options.manifestPath != nil) {
+                do {
+                    manifest = try loader.load(url)
+                } catch {
+                    report.manifest = ManifestSummary(path: url.path, items: 0, fallbackType: nil)
+                    lines.append("Manifest: \(url.path): cannot be read")
+                    problem("manifest", error.message)
+                }
+            }
+        } catch {
+            problem("manifest", error.message)
+        }
+        if let path = manifest.path {
+            report.manifest = ManifestSummary(path: path, items: manifest.items.count, fallbackType: manifest.fallbackType)
+            lines.append("Manifest: \(path): \(manifest.items.count) item\(manifest.items.count == 1 ? "" : "s")\(manifest.fallbackType.map { ", fallback \($0)" } ?? "")")
+        } else if report.manifest == nil {
+            report.manifest = ManifestSummary(path: nil, items: 0, fallbackType: nil)
+            lines.append("Manifest: none (\(paths.configDirectory.path) holds no Info.plist or manifest.json)")
+        }
+        let read = RoutineLoader.load(directory: paths.configDirectory.appendingPathComponent("shortcuts"), registry: plugins.registry)
+        report.routines = read.routines.map { RoutineSummary(type: $0.type, title: $0.title, steps: $0.steps.count) }
+        lines.append("Routines (\(paths.configDirectory.appendingPathComponent("shortcuts").path)): \(read.routines.isEmpty ? "none" : read.routines.map(\.type).joined(separator: ", "))")
+        for message in read.problems { problem("routine", message) }
+        // A manifest item nothing runs is never shown: the menu prunes it.
+        let runnable = Dispatcher.runnableTypes(registry: plugins.registry, routines: read.routines)
+        for item in manifest.items where plugins.registry.handler(for: item.type) == nil
+            && !runnable.contains(item.type) && Dispatcher.byLastComponent(of: item.type, among: runnable) == nil
+            && !(manifest.fallbackType.map { plugins.registry.handler(for: $0) != nil } ?? false) {
+            problem("manifest", "The manifest item '\(item.title)' (\(item.type)) is never shown: no plugin handles \(item.type); install the plugin that does, or remove the item from \(manifest.path ?? "the manifest").")
         }
 
         let pins = settings.pins.sorted { $0.key < $1.key }
         lines.append("Trusted (pinned) plugins: \(pins.isEmpty ? "none" : "\(pins.count)")")
         for (path, pinned) in pins {
             let actual = try? SealedImage.sha256(ofFile: path)
-            let state = actual == nil ? "missing" : actual == pinned ? "matches its pin" : "CHANGED since it was trusted"
-            lines.append("  \(path): \(state)")
+            let verdict = actual == nil ? "missing" : actual == pinned ? "matches" : "changed"
+            report.trusted.append(Pin(path: path, state: verdict))
+            lines.append("  \(path): \(actual == nil ? "missing" : actual == pinned ? "matches its pin" : "CHANGED since it was trusted")")
             if actual == nil {
-                problems.append("The trusted plugin \(path) is gone; run 'standfit-host plugins untrust \(path)' to forget it.")
+                problem("trust", "The trusted plugin \(path) is gone; run 'standfit-host plugins untrust \(path)' to forget it.")
             } else if actual != pinned {
-                problems.append("The trusted plugin \(path) changed since it was trusted, so it does not load; check it, then run 'standfit-host plugins trust \(path)' again.")
+                problem("trust", "The trusted plugin \(path) changed since it was trusted, so it does not load; check it, then run 'standfit-host plugins trust \(path)' again.")
             }
         }
 
-        lines.append(problems.isEmpty ? "No problems found." : "\(problems.count) problem\(problems.count == 1 ? "" : "s"):")
-        lines += problems.map { "  - \($0)" }
-        return Report(lines: lines, problems: problems)
+        report.lines = lines + Doctor.problemLines(report.problems)
+        return report
+    }
+
+    /// The closing lines: "No problems found." or the count and each problem.
+    static func problemLines(_ problems: [Problem]) -> [String] {
+        [problems.isEmpty ? "No problems found." : "\(problems.count) problem\(problems.count == 1 ? "" : "s"):"]
+            + problems.map { "  - \($0.message)" }
+    }
+
+    /// What SQLite said ("file is not a database"), from a state error's cause.
+    static func cause(of error: HostError) -> String {
+        error.cause.map(HostState.describe) ?? error.message
     }
 }

@@ -143,6 +143,14 @@ extension HostSession {
                     logger.warning("\(error.message)")
                 }
             },
+            withdraw: { pluginID, effects in
+                do throws(HostError) {
+                    let removed = try state.withdrawDonations(of: pluginID, effects: effects)
+                    logger.debug("Plugin '\(pluginID)' undid \(effects.joined(separator: ", ")): \(removed) donated runs withdrawn")
+                } catch {
+                    logger.warning("\(error.message)")
+                }
+            },
             refresh: { storeProvidedItems(of: $0).changed },
             desktopInstalled: { DesktopInstallation.isInstalled(session: self) },
             rewriteDesktop: {

@@ -25,19 +25,62 @@ extension HostSession {
         }
         guard let best = suggestions.first(where: { $0.runs >= 2 && $0.timeOfDay >= 0.5 }) else { return nil }
         let action = plugins.registry.handler(for: best.type)
-        var userInfo: [String: JSONValue] = [:]
-        for (name, text) in best.parameters {
-            let kind = action?.parameters.first { $0.name == name }?.kind ?? .string
-            userInfo[name] = switch ArgumentCoercion.coerce(text, to: kind) {
+        return ShortcutItem(type: best.type, title: best.title(for: action, language: language),
+                            subtitle: "Suggested · usually around \(best.usualTime)", icon: action?.icon,
+                            userInfo: typedValues(best.parameters, of: best.type), source: .suggestion, origin: "suggestions")
+    }
+
+    /// Donated values (stored as text) as the JSON values of their parameters' kinds: a count
+    /// is a number, a flag a boolean; text when the type or parameter is no longer registered.
+    public func typedValues(_ parameters: [String: String], of type: String) -> [String: JSONValue] {
+        let action = plugins.registry.handler(for: type)
+        return parameters.reduce(into: [:]) { values, entry in
+            let kind = action?.parameters.first { $0.name == entry.key }?.kind ?? .string
+            values[entry.key] = switch ArgumentCoercion.coerce(entry.value, to: kind) {
             case .bool(let value)?: .bool(value)
             case .int64(let value)?: .int(value)
             case .double(let value)?: .double(value)
             case .string(let value)?: .string(value)
-            case nil: .string(text)
+            case nil: .string(entry.value)
             }
         }
-        return ShortcutItem(type: best.type, title: best.title(for: action, language: language),
-                            subtitle: "Suggested · usually around \(best.usualTime)", icon: action?.icon,
-                            userInfo: userInfo, source: .suggestion, origin: "suggestions")
+    }
+
+    /// What `donations` means by a type named on its command line.
+    public struct DonatedType: Sendable {
+        public var type: String
+        /// Its title, when it is registered or a routine.
+        public var title: String?
+        /// False for an action that is not suggestion material: its runs are never recorded.
+        public var suggestible: Bool
+    }
+
+    public enum DonatedTypeAnswer: Sendable {
+        case success(DonatedType)
+        /// It names no type that runs: the answer `run` would give.
+        case failure(Outcome)
+    }
+
+    /// The type `name` means for `donations`: one recorded exactly as written (also of a plugin
+    /// since removed), else the one `run` would run, resolved as `run` resolves it (case, last
+    /// component, a menu item's own prefix). The outcome to show when it names no type that
+    /// runs (unknown, with did-you-mean, or ambiguous): exit status 2, as `run`'s.
+    public func donatedType(named name: String) throws(HostError) -> DonatedTypeAnswer {
+        let registry = plugins.registry
+        if registry.action(exactly: name) == nil, !routines.contains(where: { $0.type == name }),
+           try !state.donations(type: name).isEmpty {
+            return .success(DonatedType(type: name, title: nil, suggestible: true))
+        }
+        let dispatcher = dispatcher
+        switch dispatcher.resolve(name) {
+        case .handler(let action, let type, let route) where route == .exact || route == .lastComponent:
+            return .success(DonatedType(type: type, title: action.title, suggestible: action.suggestible))
+        case .routine(let routine):
+            return .success(DonatedType(type: routine.type, title: routine.title, suggestible: true))
+        case .ambiguous(let name, let candidates):
+            return .failure(dispatcher.ambiguousOutcome(name, candidates: candidates))
+        case .handler, .unknown:
+            return .failure(dispatcher.unknownOutcome(name))
+        }
     }
 }

@@ -151,9 +151,14 @@ public struct HostSession {
     /// only for a provider never asked yet or with an expired item (`currentDynamicSources`).
     public func menu(limit: Int? = nil) throws(HostError) -> Menu {
         let registry = plugins.registry, routines = routines
+        let runnable = Dispatcher.runnableTypes(registry: registry, routines: routines)
         var menu = Menu(staticItems: staticItems, dynamic: try currentDynamicSources(),
                         plugins: plugins.plugins.map { ($0.id, $0.version) },
-                        isHandled: { type in registry.handler(for: type) != nil || routines.contains { $0.type == type } },
+                        isHandled: { type in
+                            registry.handler(for: type) != nil || routines.contains { $0.type == type }
+                                // An item named with the app's own prefix runs by its last component.
+                                || Dispatcher.byLastComponent(of: type, among: runnable) != nil
+                        },
                         limit: limit ?? config.menuLimit)
         // The built-in provider: what usually runs around now, when there is room for it.
         if let suggested = suggestedItem() { menu.offer(suggested) }

@@ -77,13 +77,13 @@ public final class WarmResources: @unchecked Sendable {
 
 extension HostOptions {
     /// The settings the request's configuration directory holds (kept by the warm server).
-    func config(of paths: HostPaths) throws(HostError) -> HostConfig {
+    public func config(of paths: HostPaths) throws(HostError) -> HostConfig {
         if let warm { return try warm.config(in: paths.configDirectory) }
         return try HostConfig.load(from: paths.configDirectory)
     }
 
     /// The state the request's data directory holds (kept open by the warm server).
-    func state(of paths: HostPaths) throws(HostError) -> HostState {
+    public func state(of paths: HostPaths) throws(HostError) -> HostState {
         if let warm { return try warm.state(in: paths.dataDirectory) }
         return try HostState(directory: paths.dataDirectory)
     }

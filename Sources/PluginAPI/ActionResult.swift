@@ -16,10 +16,32 @@ public struct ActionResult {
     /// Structured output, encoded as JSON and shown under `data` by `--json`.
     public var data: (any Encodable)?
 
+    /// What this run's donation is called (`standfit.donations/1`): what it did, such as
+    /// "log/42", so that a later run that undoes it can withdraw it (`withdrawing`).
+    public var donationID: String?
+    /// The donations of this plugin whose effect this run undid: they no longer count toward
+    /// suggestions once it is handled.
+    public var withdrawnDonations: [String] = []
+
     public init(status: Status, dialog: String, data: (any Encodable)? = nil) {
         self.status = status
         self.dialog = dialog
         self.data = data
+    }
+
+    /// This result, its run's donation called `id` (as INInteraction's identifier on iOS).
+    public func donated(as id: String) -> ActionResult {
+        var result = self
+        result.donationID = id
+        return result
+    }
+
+    /// This result, withdrawing the donations called `ids`: the run undid what they did (as
+    /// INInteraction.delete(with:) on iOS).
+    public func withdrawing(_ ids: String...) -> ActionResult {
+        var result = self
+        result.withdrawnDonations += ids
+        return result
     }
 
     public static func handled(_ dialog: String, data: (any Encodable)? = nil) -> ActionResult {

@@ -91,6 +91,14 @@ final class ActionInvoker {
             reason.withCString { _ = context.pointee.set_message(context, $0) }
             return STANDFIT_STATUS_FAILED
         }
+        // A host without standfit.donations/1 keeps every donation until it ages out.
+        if result.donationID != nil || !result.withdrawnDonations.isEmpty,
+           let donations = SDKState.host?.hostExtension(STANDFIT_EXT_DONATIONS, as: standfit_donations_ext.self) {
+            result.donationID?.withCString { _ = donations.pointee.set_donation_id(context, $0) }
+            for id in result.withdrawnDonations {
+                id.withCString { _ = donations.pointee.withdraw_donations(context, $0) }
+            }
+        }
         return result.status.rawValue
     }
 }

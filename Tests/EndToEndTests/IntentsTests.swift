@@ -154,6 +154,19 @@ struct IntentsTests {
         #expect(donations.contains("com.fixture.intents.greet") && !donations.contains("wave"), "\(donations)")
     }
 
+    @Test("a C plugin names a run's donation and withdraws it when a later run undoes it (standfit.donations/1); a NULL or malformed id is refused with a warning naming the plugin and the type")
+    func donationIDs() {
+        #expect(paint.run("run", "paint", "colour=red").status == 0)
+        #expect(paint.run("run", "paint", "colour=blue").status == 0)
+        #expect(paint.run("run", "com.fixture.intents.scrape", "colour=red") == ProcessResult(status: 0, stdout: "Scraped the red off\n", stderr: paintWarnings + """
+            standfit-host: warning: Plugin 'com.fixture.intents' passed NULL to withdraw_donations while running com.fixture.intents.scrape; report this to the plugin's author.
+            standfit-host: warning: Plugin 'com.fixture.intents' passed set_donation_id an identifier that is not 1 to 200 bytes of UTF-8 without control characters while running com.fixture.intents.scrape; report this to the plugin's author.
+
+            """))
+        let donations = paint.run("donations").stdout.split(separator: "\n").map { $0.split(separator: "  ").dropFirst().joined(separator: "  ") }
+        #expect(donations == ["com.fixture.intents.paint  coats=3  colour=blue", "com.fixture.intents.scrape  colour=red"])
+    }
+
     @Test("say: an ambiguous sentence is listed without a terminal and asked about on one", .needs(.tmux))
     func sayAmbiguous() throws {
         #expect(paint.run("say", "hello bob") == ProcessResult(status: 2, stdout: "", stderr: paintWarnings + """
@@ -183,11 +196,12 @@ struct IntentsTests {
         }
         _ = at("2026-11-21T17:00:00Z").run("run", "logexercise", "exercise=squats", "count=20")
         _ = at("2026-11-21T17:01:00Z").run("run", "logexercise", "exercise=yoga")
+        // In local time (TZ=Europe/Amsterdam), as everything else the host shows.
         #expect(standFit.run("donations") == ProcessResult(status: 0, stdout: """
-            2026-11-18T08:05:00Z  com.standfit.logexercise  count=10  exercise=pushups
-            2026-11-19T08:15:00Z  com.standfit.logexercise  count=10  exercise=pushups
-            2026-11-20T07:55:00Z  com.standfit.logexercise  count=10  exercise=pushups
-            2026-11-21T17:00:00Z  com.standfit.logexercise  count=20  exercise=squats
+            2026-11-18 09:05:00  com.standfit.logexercise  count=10  exercise=pushups
+            2026-11-19 09:15:00  com.standfit.logexercise  count=10  exercise=pushups
+            2026-11-20 08:55:00  com.standfit.logexercise  count=10  exercise=pushups
+            2026-11-21 18:00:00  com.standfit.logexercise  count=20  exercise=squats
 
             """, stderr: ""))
         let morning = at("2026-11-22T08:20:00Z")
@@ -207,9 +221,63 @@ struct IntentsTests {
         #expect(!at("2026-11-22T14:20:00Z").run("list", "--limit", "6").stdout.contains("Suggested"))
         #expect(!morning.run("list").stdout.contains("Suggested"))
         #expect(standFit.run("donations", "clear", "com.standfit.logexercise")
-            == ProcessResult(status: 0, stdout: "Forgot 4 runs of com.standfit.logexercise.\n", stderr: ""))
+            == ProcessResult(status: 0, stdout: "Forgot 4 runs of com.standfit.logexercise (Log Exercise).\n", stderr: ""))
         #expect(standFit.run("suggest").stdout == "Nothing to suggest yet: suggestions come from the runs you make (see 'standfit-host donations').\n")
         #expect(standFit.stateIntegrity() == "ok")
+    }
+
+    @Test("an undone or deleted log is no suggestion material: its donation is withdrawn (standfit.donations/1); donations names types as run does, in local time, with numbers as numbers", .needs(.sqlite3))
+    func withdrawnDonations() throws {
+        func at(_ instant: String) -> HostSandbox {
+            var sandbox = standFit
+            sandbox.extraEnvironment["STANDFIT_NOW"] = instant
+            return sandbox
+        }
+        #expect(at("2026-11-20T07:00:00Z").run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        #expect(at("2026-11-21T07:00:00Z").run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        #expect(at("2026-11-21T07:01:00Z").run("run", "logexercise", "exercise=plank", "count=60").status == 0)
+        #expect(standFit.query(.state, "SELECT plugin, effect FROM donation ORDER BY id") == ["com.standfit|log/1", "com.standfit|log/2", "com.standfit|log/3"])
+        // Undo removes log 3 and withdraws its donation; deletelog removes log 1 and its donation.
+        #expect(at("2026-11-21T07:02:00Z").run("run", "undo").status == 0)
+        #expect(at("2026-11-21T07:03:00Z").run("run", "deletelog", "id=1").status == 0)
+        #expect(standFit.run("donations") == ProcessResult(status: 0, stdout: """
+            2026-11-21 08:00:00  com.standfit.logexercise  count=20  exercise=squats
+
+            """, stderr: ""))
+        #expect(at("2026-11-22T07:00:00Z").run("suggest").stdout.hasPrefix("1. Log 20 Squats  (com.standfit.logexercise count=20 exercise=squats)  score"))
+        #expect(!at("2026-11-22T07:00:00Z").run("suggest").stdout.contains("Plank"))
+        // --json: the count is a number, the time has the user's UTC offset.
+        struct Document: Decodable {
+            struct Entry: Decodable {
+                struct Values: Decodable { var count: Int; var exercise: String }
+                var date: String
+                var parameters: Values
+            }
+            var donations: [Entry]
+        }
+        let document = try JSONDecoder().decode(Document.self, from: Data(standFit.run("donations", "--json").stdout.utf8))
+        #expect(document.donations.map(\.date) == ["2026-11-21T08:00:00+01:00"])
+        #expect(document.donations.map(\.parameters.count) == [20])
+        let suggested = standFit.run("suggest", "--json").stdout
+        #expect(suggested.contains(#""count" : 20"#) && suggested.contains(#""lastRun" : "2026-11-21T08:00:00+01:00""#))
+        // Names as run takes them: a last component in any case; an action whose runs are never recorded says so.
+        #expect(standFit.run("donations", "list", "--type", "LogExercise").stdout.hasPrefix("2026-11-21 08:00:00  com.standfit.logexercise"))
+        #expect(standFit.run("donations", "clear", "undo") == ProcessResult(status: 0, stdout: """
+            Forgot 0 runs of com.standfit.undo (Undo Last Log); it is not suggestion material, so its runs are not recorded.
+
+            """, stderr: ""))
+        #expect(standFit.run("donations", "clear", "squatz") == ProcessResult(status: 2, stdout: "", stderr: """
+            standfit-host: Unknown shortcut type 'squatz'; run 'standfit-host list --all' to see the types there are.
+
+            """))
+        #expect(standFit.run("donations", "clear", "com.standfit.LOGEXERCISE", "--json").stdout == """
+            {
+              "message" : "Forgot 1 run of com.standfit.logexercise (Log Exercise).",
+              "removed" : 1,
+              "type" : "com.standfit.logexercise"
+            }
+
+            """)
     }
 
     @Test("routines: listed, run step by step with each outcome, stopped by a failing step unless it continues")

@@ -55,6 +55,52 @@ struct MenuAndDesktopTests {
         #expect(sandbox.run("run", "viewprogress", "--json").stdout.contains(#""totalLogs" : 1"#))
     }
 
+    @Test("a chosen item runs as run runs it on a terminal: a missing value is asked for, a routine shows each step; --json prints the outcome", .needs(.tmux))
+    func menuAsksAsRunDoes() throws {
+        let asking = try TmuxSession(command: sandbox.shellCommand(["menu"]))
+        asking.wait(for: "Esc or q to leave")
+        asking.send("Enter")
+        #expect(asking.wait(for: "10. Sit-Ups").hasPrefix("➕ Log Exercise\nWhich exercise?\n   1. Squats\n"))
+        asking.send("lunges", "Enter")
+        #expect(asking.wait(for: "How many?").hasSuffix("> lunges\nHow many? [12]\n>"))
+        asking.send("12", "Enter")
+        #expect(asking.wait(for: "EXIT=").hasSuffix("Logged 12 lunges · +14 XP\nEXIT=0"))
+
+        let shortcuts = sandbox.configDirectory.appendingPathComponent("shortcuts")
+        try FileManager.default.createDirectory(at: shortcuts, withIntermediateDirectories: true)
+        try Data(#"{"type": "user.morning", "title": "Morning routine", "steps": [{"type": "com.standfit.logexercise", "parameters": {"exercise": "stretching", "count": 30}}, {"type": "com.standfit.viewstreak"}]}"#.utf8)
+            .write(to: shortcuts.appendingPathComponent("morning.json"))
+        let routine = try TmuxSession(command: sandbox.shellCommand(["menu"]))
+        #expect(routine.wait(for: "Esc or q to leave").contains("❯ 1. • Morning routine"))
+        routine.send("Enter")
+        // Each step's answer, then the routine's, as `run morning` prints them.
+        #expect(routine.wait(for: "EXIT=") == """
+            • Morning routine
+            Logged 30 seconds of stretching · +3 XP
+            Streak: 1 day
+            Best streak: 1 day · level 1 · 37 XP
+            Morning routine: ran 2 steps.
+            EXIT=0
+            """)
+
+        let json = try TmuxSession(command: sandbox.shellCommand(["menu", "--json"]))
+        json.wait(for: "Esc or q to leave")
+        json.send("3")
+        json.send("Enter")
+        let screen = json.wait(for: "EXIT=")
+        #expect(screen.contains(#""status" : "handled","#) && screen.contains(#""type" : "com.standfit.viewstreak""#) && screen.hasSuffix("}\nEXIT=0"))
+        let leaving = try TmuxSession(command: sandbox.shellCommand(["menu", "--json"]))
+        leaving.wait(for: "Esc or q to leave")
+        leaving.send("q")
+        #expect(leaving.wait(for: "EXIT=").hasSuffix("""
+            {
+              "message" : "No quick action was chosen.",
+              "status" : "cancelled"
+            }
+            EXIT=0
+            """))
+    }
+
     @Test("menu refuses without a terminal")
     func menuNeedsTerminal() {
         let result = sandbox.run("menu")

@@ -10,6 +10,7 @@ struct AfterRunTests {
     /// The hooks, recording.
     final class Hooks {
         var donations: [Donation] = []
+        var withdrawals: [(plugin: String, effects: [String])] = []
         var refreshed: [[String]] = []
         var rewrites = 0
         var installed = false
@@ -17,6 +18,7 @@ struct AfterRunTests {
 
         var afterRun: AfterRun {
             AfterRun(donate: { self.donations.append($0) },
+                     withdraw: { self.withdrawals.append(($0, $1)) },
                      refresh: { self.refreshed.append($0); return self.refreshChanges },
                      desktopInstalled: { self.installed },
                      rewriteDesktop: { self.rewrites += 1 })
@@ -41,8 +43,29 @@ struct AfterRunTests {
     func handled() {
         let log = recorder.action("com.fake.log", parameters: [count], plugin: "com.fake")
         #expect(run("com.fake.log", ["count=3"], actions: [log]).status == .handled)
-        #expect(hooks.donations == [Donation(type: "com.fake.log", parameters: ["count": "3"], titles: [:], date: now)])
+        #expect(hooks.donations == [Donation(type: "com.fake.log", parameters: ["count": "3"], titles: [:], date: now, plugin: "com.fake")])
         #expect(hooks.refreshed == [["com.fake"]])
+    }
+
+    @Test("a handled run's donation carries the name its plugin gave it; a handled run that undid others withdraws them first, a declined one nothing")
+    func withdrawals() {
+        let log = recorder.action("com.fake.log", plugin: "com.fake", reply: HandlerReply(status: 0, message: "logged", donationID: "log/7"))
+        let undo = recorder.action("com.fake.undo", plugin: "com.fake",
+                                   reply: HandlerReply(status: 0, message: "undone", donationID: "undo/7", withdrawnDonations: ["log/7", "log/6"]))
+        let refused = recorder.action("com.fake.refused", plugin: "com.fake",
+                                      reply: HandlerReply(status: 1, message: "nothing to undo", withdrawnDonations: ["log/5"]))
+        _ = run("com.fake.log", actions: [log, undo, refused])
+        #expect(hooks.donations.map(\.effect) == ["log/7"])
+        #expect(hooks.donations.map(\.plugin) == ["com.fake"])
+        _ = run("com.fake.undo", actions: [log, undo, refused])
+        #expect(hooks.withdrawals.map(\.plugin) == ["com.fake"])
+        #expect(hooks.withdrawals.map(\.effects) == [["log/7", "log/6"]])
+        #expect(hooks.donations.map(\.effect) == ["log/7", "undo/7"])
+        _ = run("com.fake.refused", actions: [log, undo, refused])
+        #expect(hooks.withdrawals.count == 1)
+        #expect(hooks.donations.count == 2)
+        let records = AfterRun.records(of: run("com.fake.undo", actions: [log, undo, refused]), at: now)
+        #expect(records.first == .withdraw(pluginID: "com.fake", effects: ["log/7", "log/6"]))
     }
 
     @Test("declined, failed, invalid, unknown and dry runs donate nothing and refresh nothing",

@@ -70,7 +70,8 @@ extension StandFitApp {
         let sentence = text.sentence("undo", entry: entry, unit: exercise?.unit ?? .reps,
                                      ["when": text.when(entry.loggedAt, now: clock.now())])
         let change = progressChange(after)
-        return .handled(announce(sentence, change?.0), data: logged(entry, exercise, change?.1))
+        return ActionResult.handled(announce(sentence, change?.0), data: logged(entry, exercise, change?.1))
+            .withdrawing(StandFitApp.donationID(of: entry))
     }
 
     /// Changes log `id`'s count, note (an empty note removes it) and time (`at`, as `LogTime`

@@ -58,7 +58,14 @@ public struct StandFitApp: Sendable {
         let sentence = at == nil ? text.sentence("logged", entry: entry, unit: exercise.unit)
             : text.sentence("logged.at", entry: entry, unit: exercise.unit, ["when": text.when(loggedAt, now: now)])
         let change = progressChange(after)
-        return .handled(announce(sentence, change?.0), data: logged(entry, exercise, change?.1))
+        return ActionResult.handled(announce(sentence, change?.0), data: logged(entry, exercise, change?.1))
+            .donated(as: StandFitApp.donationID(of: entry))
+    }
+
+    /// What a log's donation is called, so that the run that removes the log withdraws it:
+    /// an undone log is no suggestion material.
+    static func donationID(of entry: LogEntry) -> String {
+        "log/\(entry.id ?? 0)"
     }
 
     /// What an `at=` comes to: its instant, or the invalid-input answer that says what is accepted.
@@ -128,7 +135,8 @@ public struct StandFitApp: Sendable {
         let sentence = text.sentence("undo", entry: entry, unit: exercise?.unit ?? .reps,
                                      ["when": text.when(entry.loggedAt, now: clock.now())])
         let change = progressChange(after)
-        return .handled(announce(sentence, change?.0), data: logged(entry, exercise, change?.1))
+        return ActionResult.handled(announce(sentence, change?.0), data: logged(entry, exercise, change?.1))
+            .withdrawing(StandFitApp.donationID(of: entry))
     }
 
     /// The exercises as entity values: localized titles, every name people may use, and the

@@ -6,12 +6,15 @@ import HostModel
 /// tested with fakes and no plugin loaded.
 ///
 /// - A handled run, and each handled step of a routine, is recorded as a donation with the
-///   values it ran with; a declined, failed, unknown, invalid or dry run is not.
+///   values it ran with; a declined, failed, unknown, invalid or dry run is not. The donations a
+///   handled run withdrew (its plugin undid their effect) are forgotten first.
 /// - The dynamic providers of the plugins that handled something are asked again, each once.
 /// - When that changed the stored items and a desktop file is installed, it is rewritten.
 public struct AfterRun {
     /// Records one donation.
     public var donate: (Donation) -> Void
+    /// Forgets the donations plugin `pluginID` named `effects`: a run undid what they did.
+    public var withdraw: (_ pluginID: String, _ effects: [String]) -> Void
     /// Asks the providers of these plugins again and stores their items; true when the stored
     /// items changed.
     public var refresh: (_ pluginIDs: [String]) -> Bool
@@ -20,9 +23,12 @@ public struct AfterRun {
     /// Rewrites the installed desktop file from the current menu.
     public var rewriteDesktop: () -> Void
 
-    public init(donate: @escaping (Donation) -> Void, refresh: @escaping (_ pluginIDs: [String]) -> Bool,
+    public init(donate: @escaping (Donation) -> Void,
+                withdraw: @escaping (_ pluginID: String, _ effects: [String]) -> Void,
+                refresh: @escaping (_ pluginIDs: [String]) -> Bool,
                 desktopInstalled: @escaping () -> Bool, rewriteDesktop: @escaping () -> Void) {
         self.donate = donate
+        self.withdraw = withdraw
         self.refresh = refresh
         self.desktopInstalled = desktopInstalled
         self.rewriteDesktop = rewriteDesktop
@@ -30,7 +36,12 @@ public struct AfterRun {
 
     /// Applies the policy to `outcome`, a run made at `date`.
     public func apply(to outcome: Outcome, at date: Date) {
-        for donation in AfterRun.donations(of: outcome, at: date) { donate(donation) }
+        for record in AfterRun.records(of: outcome, at: date) {
+            switch record {
+            case .withdraw(let pluginID, let effects): withdraw(pluginID, effects)
+            case .donate(let donation): donate(donation)
+            }
+        }
         let handledBy = ([outcome] + (outcome.steps ?? [])).filter { $0.status == .handled }.compactMap(\.plugin)
         guard !handledBy.isEmpty else { return }
         let plugins = handledBy.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
@@ -43,17 +54,30 @@ public struct AfterRun {
         if desktopInstalled() { rewriteDesktop() }
     }
 
-    /// The donations `outcome` makes: its handled steps', then its own when it was handled.
-    public static func donations(of outcome: Outcome, at date: Date) -> [Donation] {
-        var donations = (outcome.steps ?? []).flatMap { AfterRun.donations(of: $0, at: date) }
-        guard outcome.status == .handled else { return donations }
+    /// What a run leaves in the donations.
+    public enum Record: Equatable {
+        /// Plugin `pluginID`'s donations named `effects` no longer count: their effect was undone.
+        case withdraw(pluginID: String, effects: [String])
+        case donate(Donation)
+    }
+
+    /// What `outcome` records, in the order it happened: each handled step's (a routine's), then
+    /// its own when it was handled; a run's withdrawals before its own donation, so that a run
+    /// that undoes something and names its donation as the undone one did still counts.
+    public static func records(of outcome: Outcome, at date: Date) -> [Record] {
+        var records = (outcome.steps ?? []).flatMap { AfterRun.records(of: $0, at: date) }
+        guard outcome.status == .handled else { return records }
+        if let plugin = outcome.plugin, let effects = outcome.withdrawnDonations, !effects.isEmpty {
+            records.append(.withdraw(pluginID: plugin, effects: effects))
+        }
         var parameters: [String: String] = [:], titles: [String: String] = [:]
         for parameter in outcome.resolved ?? [] {
             guard let value = parameter.value else { continue }
             parameters[parameter.name] = value
             if let title = parameter.title { titles[parameter.name] = title }
         }
-        donations.append(Donation(type: outcome.type, parameters: parameters, titles: titles, date: date))
-        return donations
+        records.append(.donate(Donation(type: outcome.type, parameters: parameters, titles: titles, date: date,
+                                        plugin: outcome.plugin, effect: outcome.donationID)))
+        return records
     }
 }

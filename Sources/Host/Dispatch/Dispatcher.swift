@@ -5,13 +5,20 @@ import HostIntents
 ///
 /// Resolution order, first match wins:
 /// 1. the exact type;
-/// 2. a unique last component (`logexercise` → `com.standfit.logexercise`, case-insensitive);
+/// 2. the whole type, case-insensitively (`com.standfit.LogExercise`);
+/// 3. a unique last component (`logexercise` → `com.standfit.logexercise`, case-insensitive);
 ///    two or more matches are ambiguous and answered with the candidates;
-/// 3. a namespace handler a plugin registered (`com.example.*`), the longest prefix first;
-/// 4. the manifest's fallback type, whose handler then receives the original type;
-/// 5. the built-in answer: `unknown-type` with did-you-mean suggestions.
+/// 4. a namespace handler a plugin registered (`com.example.*`), the longest prefix first;
+/// 5. a menu item's full type with another prefix, by its last component
+///    (`nl.me.StandFit.viewstreak` → `com.standfit.viewstreak`: an iOS manifest names its items
+///    with the app's own bundle prefix, and seed AppCoda's `init?(fullIdentifier:)` reads only
+///    the last component), when exactly one registered type or routine has it; a full type
+///    typed on the command line that no item has is not guessed at (it gets did-you-mean);
+/// 6. the manifest's fallback type, whose handler then receives the original type;
+/// 7. the built-in answer: `unknown-type` with did-you-mean suggestions.
 ///
-/// Known types, for steps 1 and 2, are the registered ones and those of the menu's items.
+/// Known types, for steps 1 to 3, are the registered ones, the routines' and those of the
+/// menu's items; step 5 counts only what runs without a fallback (registered types, routines).
 public struct Dispatcher {
     public var registry: ActionRegistry
     /// The merged menu items, in menu order: where userInfo and titles come from.
@@ -88,6 +95,14 @@ public struct Dispatcher {
         if let action = registry.namespaceHandler(for: type) {
             return .handler(action, type: type, route: .namespace)
         }
+        if items.contains(where: { $0.type == type }), let runnable = Dispatcher.byLastComponent(of: type, among: runnableTypes()) {
+            if let action = registry.action(exactly: runnable) {
+                return .handler(action, type: runnable, route: .lastComponent)
+            }
+            if let routine = routines.first(where: { $0.type == runnable }) {
+                return .routine(routine)
+            }
+        }
         if let fallbackType, let action = registry.handler(for: fallbackType) {
             return .handler(action, type: type, route: .fallback)
         }
@@ -100,10 +115,7 @@ public struct Dispatcher {
                     options: RunOptions = RunOptions()) -> Outcome {
         switch resolve(requested) {
         case .ambiguous(let name, let candidates):
-            let list = candidates.joined(separator: ", ")
-            return Outcome(status: .unknownType, type: name,
-                           message: "Shortcut type '\(name)' is ambiguous: it matches \(list); run one of them by its full type.",
-                           suggestions: candidates)
+            return ambiguousOutcome(name, candidates: candidates)
         case .unknown(let type):
             return unknownOutcome(type)
         case .routine(let routine):
@@ -111,7 +123,9 @@ public struct Dispatcher {
         case .handler(let action, let type, let route):
             // A fallback handler binds from its own item's userInfo, not the unknown type's.
             let itemType = route == .fallback ? (fallbackType ?? type) : type
-            let userInfo = explicit ?? items.first { $0.type == itemType }?.userInfo ?? [:]
+            // An item of another prefix that resolved by its last component brings its own userInfo.
+            let asked = route == .fallback ? nil : items.first { $0.type == requested }
+            let userInfo = explicit ?? (asked ?? items.first { $0.type == itemType })?.userInfo ?? [:]
             let plugin = action.pluginID
             let resolver = ParameterResolver(
                 type: route == .fallback ? action.type : type, parameters: action.parameters,
@@ -156,12 +170,33 @@ public struct Dispatcher {
         let known = knownTypes()
         if known.contains(requested) { return .success(requested) }
         let wanted = requested.lowercased()
-        let matches = known.filter { Suggester.lastComponent(of: $0).lowercased() == wanted }
-        switch matches.count {
-        case 0: return .success(requested)
-        case 1: return .success(matches[0])
-        default: return .failure(Ambiguity(candidates: matches.sorted()))
+        for fold in [{ (type: String) in type.lowercased() }, { Suggester.lastComponent(of: $0).lowercased() }] {
+            let matches = known.filter { fold($0) == wanted }
+            switch matches.count {
+            case 0: continue
+            case 1: return .success(matches[0])
+            default: return .failure(Ambiguity(candidates: matches.sorted()))
+            }
         }
+        return .success(requested)
+    }
+
+    /// The types that run without a fallback: registered ones (not namespaces) and routines.
+    private func runnableTypes() -> [String] {
+        Dispatcher.runnableTypes(registry: registry, routines: routines)
+    }
+
+    public static func runnableTypes(registry: ActionRegistry, routines: [Routine]) -> [String] {
+        registry.actions.filter { !$0.isNamespace }.map(\.type) + routines.map(\.type)
+    }
+
+    /// The one type of `runnable` whose last component is `type`'s, case-insensitively, when
+    /// `type` is a full type (has a dot) of another prefix; nil when none or several are.
+    public static func byLastComponent(of type: String, among runnable: [String]) -> String? {
+        guard type.contains(".") else { return nil }
+        let last = Suggester.lastComponent(of: type).lowercased()
+        let matches = Set(runnable.filter { Suggester.lastComponent(of: $0).lowercased() == last })
+        return matches.count == 1 ? matches.first : nil
     }
 
     /// Registered full types, routine types and item types, without duplicates, in a stable order.
@@ -202,7 +237,16 @@ public struct Dispatcher {
         return outcome
     }
 
-    private func unknownOutcome(_ type: String) -> Outcome {
+    /// The answer to a name that matches several types.
+    public func ambiguousOutcome(_ name: String, candidates: [String]) -> Outcome {
+        let list = candidates.joined(separator: ", ")
+        return Outcome(status: .unknownType, type: name,
+                       message: "Shortcut type '\(name)' is ambiguous: it matches \(list); run one of them by its full type.",
+                       suggestions: candidates)
+    }
+
+    /// The answer to a type nothing runs: did-you-mean, or where to look.
+    public func unknownOutcome(_ type: String) -> Outcome {
         var candidates = registry.actions.map { Suggester.Candidate(type: $0.type, title: $0.title) }
         candidates += routines.map { Suggester.Candidate(type: $0.type, title: $0.title) }
         candidates += items.map { Suggester.Candidate(type: $0.type, title: $0.title) }
@@ -233,8 +277,11 @@ public struct Dispatcher {
         let message = reply.message.flatMap { $0.isEmpty ? nil : $0 }
         switch reply.status {
         case 0:
-            return Outcome(status: .handled, type: type, message: message ?? "Ran \(action.title).",
-                           data: reply.data, plugin: plugin)
+            var outcome = Outcome(status: .handled, type: type, message: message ?? "Ran \(action.title).",
+                                  data: reply.data, plugin: plugin)
+            outcome.donationID = reply.donationID
+            outcome.withdrawnDonations = reply.withdrawnDonations
+            return outcome
         case 1:
             return Outcome(status: .declined, type: type, message: message ?? "\(action.title) declined to run.",
                            data: reply.data, plugin: plugin)

@@ -33,6 +33,11 @@ public struct Outcome: Sendable, Equatable {
     /// surface that cannot prompt (a notification) offers instead; not part of the JSON.
     public var question: String?
     public var offered: [EntityValue]?
+    /// For `handled`: what the handler named this run's donation, and the donations of its
+    /// plugin it withdrew because their effect was undone (`standfit.donations/1`); not part of
+    /// the JSON.
+    public var donationID: String?
+    public var withdrawnDonations: [String]?
 
     public init(status: Status, type: String, message: String, suggestions: [String]? = nil,
                 data: JSONValue? = nil, parameter: String? = nil, plugin: String? = nil) {

@@ -61,11 +61,20 @@ public struct HandlerReply: Sendable, Equatable, Codable {
     public var data: JSONValue?
     /// A fault the host saw in how the plugin answered (e.g. a non-UTF-8 message).
     public var fault: String?
+    /// What it named this run's donation, and the donations it withdrew (`standfit.donations/1`).
+    public var donationID: String?
+    public var withdrawnDonations: [String]?
+    /// Mistakes in how it answered that cost the run nothing, each to finish "Plugin 'x' …".
+    public var warnings: [String]?
 
-    public init(status: Int32, message: String? = nil, data: JSONValue? = nil, fault: String? = nil) {
+    public init(status: Int32, message: String? = nil, data: JSONValue? = nil, fault: String? = nil,
+                donationID: String? = nil, withdrawnDonations: [String]? = nil, warnings: [String]? = nil) {
         self.status = status
         self.message = message
         self.data = data
         self.fault = fault
+        self.donationID = donationID
+        self.withdrawnDonations = withdrawnDonations
+        self.warnings = warnings
     }
 }

@@ -27,6 +27,10 @@ public struct Donation: Sendable, Equatable, Encodable {
     /// The titles of the values that name things ("pushups" → "Push-Ups").
     public var titles: [String: String]
     public var date: Date
+    /// The plugin that handled it, and what it named the run's effect (`standfit.donations/1`),
+    /// so that a later run of that plugin that undoes the effect can withdraw it.
+    public var plugin: String?
+    public var effect: String?
 
     private enum CodingKeys: String, CodingKey { case id, type, parameters, titles, date }
 
@@ -39,11 +43,14 @@ public struct Donation: Sendable, Equatable, Encodable {
         try container.encode(ISO8601DateFormatter().string(from: date), forKey: .date)
     }
 
-    public init(id: Int64? = nil, type: String, parameters: [String: String], titles: [String: String] = [:], date: Date) {
+    public init(id: Int64? = nil, type: String, parameters: [String: String], titles: [String: String] = [:], date: Date,
+                plugin: String? = nil, effect: String? = nil) {
         self.id = id
         self.type = type
         self.parameters = parameters
         self.titles = titles
         self.date = date
+        self.plugin = plugin
+        self.effect = effect
     }
 }

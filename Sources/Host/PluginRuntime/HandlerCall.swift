@@ -29,7 +29,33 @@ struct HandlerCall {
             }
         }
         return HandlerReply(status: status, message: collector.message, data: collector.data,
-                            fault: collector.fault)
+                            fault: collector.fault, donationID: collector.donationID,
+                            withdrawnDonations: collector.withdrawnDonations.isEmpty ? nil : collector.withdrawnDonations,
+                            warnings: collector.warnings.isEmpty ? nil : collector.warnings)
+    }
+
+    /// The `standfit.donations/1` table: its functions find the call through the context.
+    static func donationsTable() -> UnsafePointer<standfit_donations_ext> {
+        let table = UnsafeMutablePointer<standfit_donations_ext>.allocate(capacity: 1)
+        table.initialize(to: standfit_donations_ext(
+            abi: .host(for: standfit_donations_ext.self),
+            set_donation_id: { context, id in
+                guard let collector = ReplyCollector.from(context) else { return STANDFIT_ERR_INVALID_ARGUMENT }
+                guard let id = collector.donationIdentifier(id, calling: "set_donation_id") else { return STANDFIT_ERR_INVALID_ARGUMENT }
+                collector.donationID = id
+                return STANDFIT_OK
+            },
+            withdraw_donations: { context, id in
+                guard let collector = ReplyCollector.from(context) else { return STANDFIT_ERR_INVALID_ARGUMENT }
+                guard let id = collector.donationIdentifier(id, calling: "withdraw_donations") else { return STANDFIT_ERR_INVALID_ARGUMENT }
+                guard collector.withdrawnDonations.count < ReplyCollector.withdrawalLimit else {
+                    collector.warnings.append("withdrew more than \(ReplyCollector.withdrawalLimit) donations in one call; '\(id)' was refused")
+                    return STANDFIT_ERR_INVALID_ARGUMENT
+                }
+                if !collector.withdrawnDonations.contains(id) { collector.withdrawnDonations.append(id) }
+                return STANDFIT_OK
+            }))
+        return UnsafePointer(table)
     }
 }
 
@@ -38,6 +64,29 @@ final class ReplyCollector {
     var message: String?
     var data: JSONValue?
     var fault: String?
+    /// `standfit.donations/1`: what this run's donation is called, and what it withdraws.
+    var donationID: String?
+    var withdrawnDonations: [String] = []
+    /// Mistakes that cost the run nothing but the plugin's author should hear of.
+    var warnings: [String] = []
+
+    /// The most donations one call may withdraw.
+    static let withdrawalLimit = 64
+
+    /// `text` as a donation identifier, or nil (with a warning naming `function`) when it is
+    /// NULL, not UTF-8, empty, longer than `STANDFIT_DONATION_ID_MAX` bytes or has a control character.
+    func donationIdentifier(_ text: UnsafePointer<CChar>?, calling function: String) -> String? {
+        guard let text else {
+            warnings.append("passed NULL to \(function)")
+            return nil
+        }
+        guard let id = String(validatingCString: text), !id.isEmpty, id.utf8.count <= Int(STANDFIT_DONATION_ID_MAX),
+              !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            warnings.append("passed \(function) an identifier that is not 1 to \(STANDFIT_DONATION_ID_MAX) bytes of UTF-8 without control characters")
+            return nil
+        }
+        return id
+    }
 
     static func from(_ context: UnsafePointer<standfit_invocation>?) -> ReplyCollector? {
         guard let hostData = context?.pointee.host_data else { return nil }

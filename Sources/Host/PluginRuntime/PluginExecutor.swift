@@ -78,7 +78,13 @@ package final class PluginExecutor {
             settings.warmWorkers == nil && candidates[pluginID].map(runsInProcess) == true ? inProcess : worker
         }
         return PluginCalls(
-            perform: { action, invocation in route(action.pluginID).perform(action, invocation) },
+            perform: { [logger] action, invocation in
+                let reply = route(action.pluginID).perform(action, invocation)
+                for warning in reply.warnings ?? [] {
+                    logger.warning("Plugin '\(action.pluginID)' \(warning) while running \(action.type); report this to the plugin's author.")
+                }
+                return reply
+            },
             provide: { [self] pluginID, locale in
                 if let answer = prefetched[pluginID]?[locale] { return answer.result(for: pluginID) }
                 return route(pluginID).provide(pluginID, locale)

@@ -24,6 +24,8 @@ final class PluginRegistrar {
     nonisolated(unsafe) static let actionTraitsExtension = ActionTraitsTable.make()
     /// The `standfit.item-lifetime/1` table; one for every plugin, since it acts on the sink.
     nonisolated(unsafe) static let itemLifetimeExtension = ItemSink.lifetimeTable()
+    /// The `standfit.donations/1` table; one for every plugin, since it acts on the invocation.
+    nonisolated(unsafe) static let donationsExtension = HandlerCall.donationsTable()
     /// Open only while the plugin's `init` runs.
     var acceptsRegistrations = false
     /// False while a sandboxed scan runs `init`: the sandbox grants no data directory then.
@@ -66,6 +68,7 @@ final class PluginRegistrar {
         case STANDFIT_EXT_INTENTS: UnsafeRawPointer(PluginRegistrar.intentsExtension)
         case STANDFIT_EXT_ITEM_LIFETIME: UnsafeRawPointer(PluginRegistrar.itemLifetimeExtension)
         case STANDFIT_EXT_ACTION_TRAITS: UnsafeRawPointer(PluginRegistrar.actionTraitsExtension)
+        case STANDFIT_EXT_DONATIONS: UnsafeRawPointer(PluginRegistrar.donationsExtension)
         default: nil
         }
     }

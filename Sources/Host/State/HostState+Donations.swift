@@ -10,10 +10,10 @@ extension HostState {
     /// Records one handled run.
     public func donate(_ donation: Donation) throws(HostError) {
         try write("record the run of \(donation.type)") { db in
-            try db.execute(sql: "INSERT INTO donation (type, parameters, titles, donatedAt) VALUES (?, ?, ?, ?)",
+            try db.execute(sql: "INSERT INTO donation (type, parameters, titles, donatedAt, plugin, effect) VALUES (?, ?, ?, ?, ?, ?)",
                            arguments: [donation.type, JSONValue.object(donation.parameters.mapValues(JSONValue.string)).jsonText,
                                        JSONValue.object(donation.titles.mapValues(JSONValue.string)).jsonText,
-                                       donation.date.timeIntervalSince1970])
+                                       donation.date.timeIntervalSince1970, donation.plugin, donation.effect])
             try db.execute(sql: """
                 DELETE FROM donation WHERE id <= (SELECT id FROM donation ORDER BY id DESC LIMIT 1 OFFSET ?)
                 """, arguments: [HostState.donationLimit])
@@ -39,9 +39,22 @@ extension HostState {
             }
             return rows.map { row in
                 Donation(id: row["id"], type: row["type"], parameters: strings(row["parameters"]),
-                         titles: strings(row["titles"]), date: row["donatedAt"])
+                         titles: strings(row["titles"]), date: row["donatedAt"], plugin: row["plugin"], effect: row["effect"])
             }
         }
+    }
+
+    /// Forgets plugin `pluginID`'s donations named `effects` (their effect was undone); answers how many.
+    @discardableResult
+    public func withdrawDonations(of pluginID: String, effects: [String]) throws(HostError) -> Int {
+        var removed = 0
+        try write("withdraw the runs plugin '\(pluginID)' undid") { db in
+            for effect in effects {
+                try db.execute(sql: "DELETE FROM donation WHERE plugin = ? AND effect = ?", arguments: [pluginID, effect])
+                removed += db.changesCount
+            }
+        }
+        return removed
     }
 
     /// Forgets the donations (of `type` only, when given); answers how many.

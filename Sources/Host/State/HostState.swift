@@ -106,6 +106,15 @@ public struct HostState: Sendable {
                 table.add(column: "validUntil", .double)
             }
         }
+        migrator.registerMigration("v6") { db in
+            // Which plugin handled a donated run, and what it named the run's effect
+            // (standfit.donations/1), so that a run undoing that effect can withdraw it.
+            try db.alter(table: "donation") { table in
+                table.add(column: "plugin", .text)
+                table.add(column: "effect", .text)
+            }
+            try db.create(index: "donation_on_plugin_effect", on: "donation", columns: ["plugin", "effect"])
+        }
         return migrator
     }
 
@@ -162,7 +171,7 @@ public struct HostState: Sendable {
         userInfo(text).compactMapValues(\.stringValue)
     }
 
-    static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         (error as? DatabaseError)?.message ?? "\(error)"
     }
 }

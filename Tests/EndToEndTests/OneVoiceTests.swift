@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 18's lines, end to end: types resolve the same way everywhere, `doctor` reads what the
+/// other commands read and diagnoses what stops them.
+@Suite("One voice: type resolution and doctor")
+struct OneVoiceTests {
+    let sandbox = HostSandbox.standFit()
+
+    /// An iOS Info.plist whose items carry the app's own bundle prefix, as seed AppCoda's do.
+    func writeManifest(_ name: String = "Info.plist", viewStreakType: String = "nl.me.StandFit.viewstreak") throws -> URL {
+        let url = sandbox.root.appendingPathComponent(name)
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict><key>UIApplicationShortcutItems</key><array>
+            <dict><key>UIApplicationShortcutItemType</key><string>\(viewStreakType)</string>
+                  <key>UIApplicationShortcutItemTitle</key><string>My Streak</string></dict>
+            <dict><key>UIApplicationShortcutItemType</key><string>nl.me.StandFit.LogExercise</string>
+                  <key>UIApplicationShortcutItemTitle</key><string>Twelve Squats</string>
+                  <key>UIApplicationShortcutItemUserInfo</key><dict><key>exercise</key><string>squats</string><key>count</key><integer>12</integer></dict></dict>
+            </array></dict></plist>
+            """.utf8).write(to: url)
+        return url
+    }
+
+    @Test("a type resolves case-insensitively as a whole as by its last component; a full type nothing handles gets did-you-mean")
+    func caseInsensitive() {
+        #expect(sandbox.run("run", "com.standfit.LogExercise", "exercise=squats", "count=5")
+            == ProcessResult(status: 0, stdout: "Logged 5 squats · +5 XP\nAchievement unlocked: First log\n", stderr: ""))
+        #expect(sandbox.run("run", "COM.STANDFIT.VIEWSTREAK").stdout.hasPrefix("Streak: 1 day\n"))
+        #expect(sandbox.run("run", "LOGEXERCISE", "exercise=squats", "count=5").status == 0)
+        // Typed on the command line, another prefix is not guessed at: it may be another app's undo.
+        #expect(sandbox.run("run", "com.other.undo") == ProcessResult(status: 2, stdout: "", stderr: """
+            standfit-host: Unknown shortcut type 'com.other.undo'; did you mean com.standfit.undo (Undo Last Log)?
+
+            """))
+    }
+
+    @Test("a manifest item named with the app's own prefix runs by its last component, with its userInfo, and the menu shows it")
+    func appPrefix() throws {
+        let manifest = try writeManifest()
+        #expect(sandbox.run("list", "--manifest", manifest.path) == ProcessResult(status: 0, stdout: """
+            1. My Streak  (nl.me.StandFit.viewstreak)
+            2. Twelve Squats  (nl.me.StandFit.LogExercise)
+            3. Log Exercise  (com.standfit.logexercise)
+
+            """, stderr: ""))
+        #expect(sandbox.run("run", "nl.me.StandFit.LogExercise", "--manifest", manifest.path)
+            == ProcessResult(status: 0, stdout: "Logged 12 squats · +12 XP\nAchievement unlocked: First log\n", stderr: ""))
+        #expect(sandbox.run("run", "nl.me.StandFit.viewstreak", "--manifest", manifest.path).stdout.hasPrefix("Streak: 1 day\n"))
+        // Its donation is the type that ran.
+        #expect(sandbox.run("donations").stdout.contains("  com.standfit.logexercise  count=12  exercise=squats"))
+        // An item whose last component nothing has is still pruned, and doctor says why.
+        let unhandled = try writeManifest("Other.plist", viewStreakType: "nl.me.StandFit.viewstreek")
+        #expect(sandbox.run("list", "--manifest", unhandled.path, "--explain").stdout.contains("My Streak  (nl.me.StandFit.viewstreek)  pruned: no plugin handles nl.me.StandFit.viewstreek"))
+        let doctor = sandbox.run("doctor", "--manifest", unhandled.path)
+        #expect(doctor.status == 1)
+        #expect(doctor.stdout.hasSuffix("""
+            1 problem:
+              - The manifest item 'My Streak' (nl.me.StandFit.viewstreek) is never shown: no plugin handles nl.me.StandFit.viewstreek; install the plugin that does, or remove the item from \(unhandled.path).
+
+            """))
+    }
+
+    @Test("doctor lists what stops the other commands: an unresolved $(VAR), a broken config.json, a bad routine, a state that is no database; --json is structured")
+    func doctorDiagnoses() throws {
+        let manifest = try writeManifest(viewStreakType: "$(PRODUCT_BUNDLE_IDENTIFIER).viewstreak")
+        let unresolved = "\(manifest.path): UIApplicationShortcutItems[0].UIApplicationShortcutItemType uses $(PRODUCT_BUNDLE_IDENTIFIER), which is not defined; pass --define PRODUCT_BUNDLE_IDENTIFIER=VALUE or set it in the environment."
+        #expect(sandbox.run("list", "--manifest", manifest.path).status == 5)
+        let doctor = sandbox.run("doctor", "--manifest", manifest.path)
+        #expect(doctor.status == 1)
+        #expect(doctor.stdout.contains("Manifest: \(manifest.path): cannot be read\n"))
+        #expect(doctor.stdout.hasSuffix("1 problem:\n  - \(unresolved)\n"))
+        #expect(sandbox.run("doctor", "--manifest", manifest.path, "--define", "PRODUCT_BUNDLE_IDENTIFIER=nl.me.StandFit").stdout
+            .contains("Manifest: \(manifest.path): 2 items\n"))
+
+        sandbox.writeConfig(#"{"menuLimit": "four"}"#)
+        let shortcuts = sandbox.configDirectory.appendingPathComponent("shortcuts")
+        try FileManager.default.createDirectory(at: shortcuts, withIntermediateDirectories: true)
+        try Data(#"{"type": "user.loop", "title": "Loop", "steps": [{"type": "user.loop"}]}"#.utf8).write(to: shortcuts.appendingPathComponent("loop.json"))
+        // A warm server keeps the state open; the file is replaced between its runs, as by a
+        // user whose disk failed, and the next server opens it afresh.
+        sandbox.server.stopAll()
+        let state = sandbox.root.appendingPathComponent("data/standfit/state.sqlite")
+        try FileManager.default.createDirectory(at: state.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("not a database\n".utf8).write(to: state)
+        #expect(sandbox.run("list").status == 5)
+
+        struct Report: Decodable {
+            struct Problem: Decodable, Equatable { var area: String; var message: String }
+            struct Settings: Decodable { var valid: Bool; var menuLimit: Int }
+            struct Database: Decodable { var path: String; var integrity: String? }
+            struct Plugin: Decodable { var id: String; var types: Int }
+            var problems: [Problem]
+            var settings: Settings
+            var state: Database
+            var plugins: [Plugin]
+        }
+        let json = sandbox.run("doctor", "--json")
+        #expect(json.status == 1)
+        let report = try JSONDecoder().decode(Report.self, from: Data(json.stdout.utf8))
+        try #require(report.problems.map(\.area) == ["settings", "state", "routine"])
+        #expect(report.problems.first?.message == "menuLimit in \(sandbox.configDirectory.path)/config.json must be a whole number from 1 to 100, got \"four\".")
+        #expect(report.problems[1].message == "The host's state \(state.path) cannot be opened (file is not a database): every command but doctor stops at it; move it aside (mv \(state.path) \(state.path).broken) and the next command starts afresh, without the pins, donations and dynamic items it held.")
+        #expect(report.problems[2].message.contains("loop.json, step 1: routine 'user.loop' leads back to 'user.loop'"))
+        #expect(report.settings.valid == false && report.settings.menuLimit == 4)
+        #expect(report.state.path == state.path && report.state.integrity == nil)
+        #expect(report.plugins.map(\.id) == ["com.standfit"])
+        // The stand-in state doctor examined with is gone, and the broken one untouched.
+        #expect(try String(contentsOf: state, encoding: .utf8) == "not a database\n")
+    }
+}
