@@ -27,14 +27,12 @@ extension HostSession {
     public func runnerMatches(_ query: String) throws(HostError) -> [RunnerMatch] {
         let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return [] }
-        let plugins = plugins
         let actions = try DesktopInstallation.actions(session: self)
         let icon = { (type: String) in
             IconCatalog.themeName(for: actions.first { $0.item.type == type }?.item.icon
                                   ?? self.staticItems.first { $0.type == type }?.icon) ?? DesktopEntry.fallbackIcon
         }
-        let matcher = PhraseMatcher(actions: plugins.registry.actions, language: language,
-                                    entity: { plugins.entity($1, of: $0) }, query: plugins.calls.query)
+        let matcher = phraseMatcher
         var matches = matcher.matches(trimmed).map { match in
             RunnerMatch(id: "phrase:" + RunnerPhrase(type: match.type, arguments: match.arguments).encoded,
                         text: match.summary, icon: icon(match.type), type: RunnerMatch.exact, relevance: 1,
@@ -57,7 +55,7 @@ extension HostSession {
     /// none (KRunner asks for every query) when a phrase starts with a placeholder ("{count}
     /// squats"), which no word can announce.
     public func runnerTriggerWords() throws(HostError) -> [String] {
-        let phrases = plugins.registry.actions.flatMap(\.phrases).filter { $0.applies(to: language) }.map(\.template)
+        let phrases = phraseMatcher.actions.flatMap(\.phrases).filter { $0.applies(to: language) }.map(\.template)
         if phrases.contains(where: { $0.hasPrefix("{") }) { return [] }
         let titles = try DesktopInstallation.actions(session: self).map(\.item.title)
         var seen = Set<String>()

@@ -8,9 +8,7 @@ extension HostSession {
     /// of the placeholders as its arguments. Several equally good fits are asked about on a
     /// terminal and listed otherwise; none answers with the closest phrases.
     public func say(_ sentence: String, options: Dispatcher.RunOptions = Dispatcher.RunOptions()) -> Outcome {
-        let plugins = plugins
-        let matcher = PhraseMatcher(actions: plugins.registry.actions, language: language,
-                                    entity: { plugins.entity($1, of: $0) }, query: plugins.calls.query)
+        let matcher = phraseMatcher
         let matches = matcher.matches(sentence)
         var options = options
         options.argumentSource = .phrase
@@ -41,6 +39,15 @@ extension HostSession {
                            message: "\"\(sentence)\" could mean \(Self.list(matches.map(\.summary), conjunction: "or")); say it more precisely or run one with 'standfit-host run'.",
                            suggestions: matches.map(\.type))
         }
+    }
+
+    /// What `say` and KRunner match sentences with: the plugins' actions and the routines, each
+    /// app known by its plugin's name ("… in StandFit").
+    var phraseMatcher: PhraseMatcher {
+        let plugins = plugins
+        let applications = Dictionary(plugins.plugins.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        return PhraseMatcher(actions: plugins.registry.actions + routines.map(\.action), applications: applications,
+                             language: language, entity: { plugins.entity($1, of: $0) }, query: plugins.calls.query)
     }
 
     /// "a, b and c".

@@ -64,6 +64,36 @@ struct OneVoiceTests {
             """))
     }
 
+    @Test("say understands people: the app's name around a request, number words, a routine's phrases; a negative or zero count is refused in words; in English and Dutch", .needs(.sqlite3))
+    func sayUnderstandsPeople() throws {
+        let logged = { (count: Int, xp: Int) in ProcessResult(status: 0, stdout: "Logged \(count) squats · +\(xp) XP\n", stderr: "") }
+        #expect(sandbox.run("say", "log 20 squats in StandFit") == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: ""))
+        #expect(sandbox.run("say", "StandFit, log twenty squats") == logged(20, 20))
+        #expect(sandbox.run("say", "log twenty-one squats") == logged(21, 21))
+        #expect(sandbox.run("say", "log a hundred squats") == ProcessResult(status: 0, stdout: "Logged 100 squats · +100 XP\nAchievement unlocked: 100 squats\nLevel 2 reached\n", stderr: ""))
+        #expect(sandbox.run("say", "noteer twintig squats", "--locale", "nl") == ProcessResult(status: 0, stdout: "20 squats gelogd · +20 XP\n", stderr: ""))
+        #expect(sandbox.run("say", "noteer vijfentwintig squats met StandFit", "--locale", "nl") == ProcessResult(status: 0, stdout: "25 squats gelogd · +25 XP\n", stderr: ""))
+        for (sentence, value) in [("log -5 squats", "-5"), ("log zero squats", "0"), ("log 0 squats", "0")] {
+            #expect(sandbox.run("say", sentence) == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: count: expected a number from 1 to 3600, got \(value).\n"), "\(sentence)")
+        }
+        #expect(sandbox.run("say", "noteer -5 squats", "--locale", "nl")
+            == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: count: verwacht een getal van 1 tot en met 3600, kreeg -5.\n"))
+        #expect(sandbox.query(.standFit, "SELECT count(*), sum(count) FROM log") == ["6|206"])
+
+        let shortcuts = sandbox.configDirectory.appendingPathComponent("shortcuts")
+        try FileManager.default.createDirectory(at: shortcuts, withIntermediateDirectories: true)
+        try Data(#"{"type": "user.workout", "title": "My workout", "phrases": {"en": ["log my workout"], "nl": ["log mijn training"]}, "steps": [{"type": "com.standfit.logexercise", "parameters": {"exercise": "plank", "count": 60}}]}"#.utf8)
+            .write(to: shortcuts.appendingPathComponent("workout.json"))
+        #expect(sandbox.run("say", "log my workout") == ProcessResult(status: 0, stdout: "Logged 60 seconds of plank · +12 XP\nMy workout: ran 1 step.\n", stderr: ""))
+        #expect(sandbox.run("say", "log mijn training", "--locale", "nl").stdout.hasPrefix("60 seconden plank gelogd"))
+        try Data(#"{"type": "user.bad", "title": "Bad", "phrases": ["log {count} workouts"], "steps": [{"type": "com.standfit.viewstreak"}]}"#.utf8)
+            .write(to: shortcuts.appendingPathComponent("bad.json"))
+        #expect(sandbox.run("run", "viewstreak").stderr == """
+            standfit-host: warning: Shortcut \(shortcuts.path)/bad.json has the phrase "log {count} workouts" with placeholder {count}, but a routine has no parameters; write the words without it.
+
+            """)
+    }
+
     @Test("doctor lists what stops the other commands: an unresolved $(VAR), a broken config.json, a bad routine, a state that is no database; --json is structured")
     func doctorDiagnoses() throws {
         let manifest = try writeManifest(viewStreakType: "$(PRODUCT_BUNDLE_IDENTIFIER).viewstreak")

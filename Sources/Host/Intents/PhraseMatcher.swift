@@ -4,21 +4,26 @@ import HostModel
 /// Understands a sentence by the phrases actions declare: "log 15 push-ups" fits
 /// "log {count} {exercise}" with count 15 and exercise "push-ups". Literal words must match
 /// (ignoring case and punctuation); a placeholder takes one or more words that make a value
-/// of its parameter: a number for a number, a name the entity or choice list knows for an
-/// entity, any words for text.
+/// of its parameter: a number (digits, or number words of a language `PhraseLanguage` knows:
+/// "twenty", "twintig") for a number, a name the entity or choice list knows for an entity, any
+/// words for text. A sentence that names an action's app ("… in StandFit", "StandFit, …") fits
+/// as the same sentence without the name, for that app's actions only.
 public struct PhraseMatcher {
     public var actions: [RegisteredAction]
+    /// The name people call each plugin's app by ("StandFit"), by plugin id.
+    public var applications: [String: String]
     /// The run's language: its phrases are tried first, the others only when none fits.
     public var language: String
     public var entity: (_ pluginID: String, _ entityID: String) -> EntityProvider?
     /// Asks an entity a query: `PluginCalls.query`.
     public var query: (_ entity: EntityProvider, _ query: EntityQuery, _ locale: String) -> Result<[EntityValue], EntityFailure>
 
-    public init(actions: [RegisteredAction], language: String,
+    public init(actions: [RegisteredAction], applications: [String: String] = [:], language: String,
                 entity: @escaping (_ pluginID: String, _ entityID: String) -> EntityProvider?,
                 query: @escaping (_ entity: EntityProvider, _ query: EntityQuery, _ locale: String)
                     -> Result<[EntityValue], EntityFailure>) {
         self.actions = actions
+        self.applications = applications
         self.language = language
         self.entity = entity
         self.query = query
@@ -44,6 +49,20 @@ public struct PhraseMatcher {
         let tokens = PhraseMatcher.tokens(sentence)
         guard !tokens.isEmpty else { return [] }
         var checker = ValueChecker(entity: entity, query: query, language: language)
+        // A sentence that names an app is read without the name, for that app's actions, first:
+        // "log 20 squats in StandFit" must not fit "log {count} {exercise} {at}" with at "in StandFit".
+        for table in PhraseLanguage.tables(preferring: language) {
+            for (pluginID, name) in applications.sorted(by: { $0.key < $1.key }) {
+                guard let rest = table.withoutApp(tokens, named: name) else { continue }
+                let found = matches(rest, of: actions.filter { $0.pluginID == pluginID }, checker: &checker)
+                if !found.isEmpty { return found }
+            }
+        }
+        return matches(tokens, of: actions, checker: &checker)
+    }
+
+    private func matches(_ tokens: [String], of actions: [RegisteredAction], checker: inout ValueChecker) -> [Match] {
+        guard !tokens.isEmpty else { return [] }
         for ownLanguageOnly in [true, false] {
             var found: [Match] = []
             for action in actions where !action.isNamespace {
@@ -79,10 +98,16 @@ public struct PhraseMatcher {
             .prefix(limit).map { ($0.phrase, $0.title) }
     }
 
-    /// Words of a sentence, with punctuation around them dropped ("push-ups," → "push-ups").
+    /// Words of a sentence, with punctuation around them dropped ("push-ups," → "push-ups"),
+    /// but not a number's sign: "-5" stays "-5", so that it is refused as a count, not read as 5.
     static func tokens(_ sentence: String) -> [String] {
         sentence.split(whereSeparator: \.isWhitespace).map { token in
-            token.trimmingCharacters(in: .punctuationCharacters.union(.symbols))
+            let trimmed = token.trimmingCharacters(in: .punctuationCharacters.union(.symbols))
+            if let sign = token.first, sign == "-" || sign == "+" || sign == "−",
+               trimmed.first?.isNumber == true, token.dropFirst().hasPrefix(trimmed) {
+                return (sign == "−" ? "-" : String(sign)) + trimmed
+            }
+            return trimmed
         }.filter { !$0.isEmpty }
     }
 
@@ -146,8 +171,8 @@ public struct PhraseMatcher {
                 guard let parameter = action.parameters.first(where: { $0.name == name }) else { break }
                 let longest = tokens.count - token - wordsNeeded[part + 1]
                 for length in stride(from: 1, through: longest, by: 1) {
-                    let value = tokens[token..<(token + length)].joined(separator: " ")
-                    guard checker.accepts(value, for: parameter, of: action) else { continue }
+                    let words = tokens[token..<(token + length)].joined(separator: " ")
+                    guard let value = checker.value(words, for: parameter, of: action) else { continue }
                     path.append(Binding(name: name, value: value))
                     if fit(part: part + 1, token: token + length, path: &path, found: &found, checker: &checker) { any = true }
                     path.removeLast()
@@ -185,6 +210,15 @@ private struct ValueChecker {
     var query: (_ entity: EntityProvider, _ query: EntityQuery, _ locale: String) -> Result<[EntityValue], EntityFailure>
     var language: String
     var known: [String: Bool] = [:]
+
+    /// The value `text` gives `parameter` (number words as digits), or nil when it gives none.
+    mutating func value(_ text: String, for parameter: ParameterSpec, of action: RegisteredAction) -> String? {
+        if parameter.domain == nil, parameter.kind == .int64 || parameter.kind == .double,
+           ArgumentCoercion.coerce(text, to: parameter.kind) == nil {
+            return PhraseLanguage.tables(preferring: language).lazy.compactMap { $0.number(text) }.first.map(String.init)
+        }
+        return accepts(text, for: parameter, of: action) ? text : nil
+    }
 
     mutating func accepts(_ text: String, for parameter: ParameterSpec, of action: RegisteredAction) -> Bool {
         switch parameter.domain {

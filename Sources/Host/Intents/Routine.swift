@@ -10,7 +10,9 @@ import HostModel
 /// ```
 ///
 /// Steps run in order and the routine stops at the first that is not handled, unless that step
-/// says `"continueOnFailure": true`.
+/// says `"continueOnFailure": true`. `"phrases"` are what `say` understands it by: a list for
+/// every language (`["log my workout"]`) or lists by language (`{"en": […], "nl": […]}`); a
+/// routine has no parameters, so its phrases have no `{placeholder}`.
 public struct Routine: Sendable, Equatable {
     public struct Step: Sendable, Equatable, Decodable {
         public var type: String
@@ -39,8 +41,15 @@ public struct Routine: Sendable, Equatable {
     public var subtitle: String?
     public var icon: String?
     public var steps: [Step]
+    /// What `say` understands it by.
+    public var phrases: [Phrase] = []
     /// The file it was read from.
     public var file: String
+
+    /// The routine as `say` matches it: an action of no plugin, with no parameters.
+    public var action: RegisteredAction {
+        RegisteredAction(type: type, title: title, subtitle: subtitle, icon: icon, pluginID: "", phrases: phrases)
+    }
 
     /// How the menu shows it.
     public var item: ShortcutItem {
@@ -59,6 +68,24 @@ public enum RoutineLoader {
         var subtitle: String?
         var icon: String?
         var steps: [Routine.Step]
+        var phrases: Phrases?
+    }
+
+    /// `"phrases"`: a list for every language, or lists by language.
+    private struct Phrases: Decodable {
+        var phrases: [Phrase]
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let every = try? container.decode([String].self) {
+                phrases = every.map { Phrase(language: nil, template: $0) }
+            } else {
+                let byLanguage = try container.decode([String: [String]].self)
+                phrases = byLanguage.keys.sorted().flatMap { language in
+                    byLanguage[language]!.map { Phrase(language: language, template: $0) }
+                }
+            }
+        }
     }
 
     /// The routines in `directory` that can run, and a sentence for each one that cannot.
@@ -72,7 +99,7 @@ public enum RoutineLoader {
             do {
                 let file = try JSONDecoder().decode(File.self, from: try Data(contentsOf: URL(fileURLWithPath: path)))
                 routines.append(Routine(type: file.type, title: file.title, subtitle: file.subtitle, icon: file.icon,
-                                        steps: file.steps, file: path))
+                                        steps: file.steps, phrases: file.phrases?.phrases ?? [], file: path))
             } catch let error as DecodingError {
                 problems.append("Shortcut \(path) is not a routine (\(describe(error))); write it as {\"type\": \"user.name\", \"title\": \"…\", \"steps\": [{\"type\": \"…\"}]}.")
             } catch {
@@ -122,6 +149,14 @@ public enum RoutineLoader {
         }
         guard !routine.steps.isEmpty else {
             return "Shortcut \(file) has no steps; add at least one {\"type\": \"…\"}."
+        }
+        for phrase in routine.phrases {
+            if phrase.parts.isEmpty {
+                return "Shortcut \(file) has an empty phrase; remove it, or write the words people say, such as \"log my workout\"."
+            }
+            if case .placeholder(let name)? = phrase.parts.first(where: { if case .placeholder = $0 { true } else { false } }) {
+                return "Shortcut \(file) has the phrase \"\(phrase.template)\" with placeholder {\(name)}, but a routine has no parameters; write the words without it."
+            }
         }
         for (index, step) in routine.steps.enumerated() {
             let at = "Shortcut \(file), step \(index + 1)"

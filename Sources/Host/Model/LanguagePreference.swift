@@ -36,6 +36,11 @@ public struct LanguagePreference: Sendable, Equatable {
         return name
     }
 
+    /// The language without its region, lower-cased: `nl_NL` → `nl`, `NL` → `nl`.
+    public static func base(of language: String) -> String {
+        String(language.prefix { $0 != "_" && $0 != "-" && $0 != "." && $0 != "@" }).lowercased()
+    }
+
     /// `nl_NL` → [`nl_NL`, `nl-NL`, `nl`]; `pt-BR` → [`pt-BR`, `pt_BR`, `pt`].
     package static func variants(of language: String) -> [String] {
         let base = String(language.prefix { $0 != "_" && $0 != "-" })
