@@ -21,11 +21,30 @@ struct DonationsCommand: ParsableCommand {
         try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
     }
 
+    /// The session, or nil when none can be had (a manifest or config.json the other commands
+    /// stop at) and no type was named: listing and clearing every run needs neither, so they
+    /// still work, with the values as text.
+    static func session(_ global: GlobalOptions, _ manifestOptions: ManifestOptions, typeNamed: Bool) throws -> HostSession? {
+        do {
+            return try session(global, manifestOptions)
+        } catch let error as HostError where !typeNamed && error.code != .state {
+            global.logger.warning("\(error.message)")
+            return nil
+        }
+    }
+
+    /// The state alone, when there is no session.
+    static func state(_ global: GlobalOptions) throws(HostError) -> HostState {
+        let directory = HostRequest.current.paths.dataDirectory
+        if let warm = Executable.warm { return try warm.state(in: directory) }
+        return try HostState(directory: directory)
+    }
+
     /// The type `name` means, or the exit `run` would give it (unknown or ambiguous: 2).
     static func resolve(_ name: String, in session: HostSession, _ global: GlobalOptions) throws -> HostSession.DonatedType {
         switch try session.donatedType(named: name) {
         case .success(let type): return type
-        case .failure(let outcome): try Output.finish(outcome, global)
+        case .failure(let outcome): try Output.finish(outcome, global, language: session.language)
         }
         throw ExitCode(Output.Status.unknownType)
     }
@@ -37,9 +56,9 @@ struct DonationsCommand: ParsableCommand {
 
     /// A donation's time in the user's zone: "2026-11-23 22:34:05" for people, with its UTC
     /// offset for programs.
-    static func localTime(_ date: Date, _ session: HostSession, json: Bool) -> String {
+    static func localTime(_ date: Date, _ timeZone: TimeZone, json: Bool) -> String {
         var style = Date.ISO8601FormatStyle(dateSeparator: .dash, dateTimeSeparator: json ? .standard : .space,
-                                            timeZone: session.request.timeZone)
+                                            timeZone: timeZone)
         style = style.year().month().day().time(includingFractionalSeconds: false)
         return date.formatted(json ? style.timeZone(separator: .colon) : style)
     }
@@ -54,13 +73,16 @@ struct DonationsCommand: ParsableCommand {
         var type: String?
 
         func run() throws {
-            let session = try DonationsCommand.session(global, manifestOptions)
-            let wanted = try type.map { try DonationsCommand.resolve($0, in: session, global) }
-            let donations = try session.state.donations(type: wanted?.type)
+            let session = try DonationsCommand.session(global, manifestOptions, typeNamed: type != nil)
+            let wanted = if let type, let session { try DonationsCommand.resolve(type, in: session, global) } else { HostSession.DonatedType?.none }
+            let state = try session?.state ?? DonationsCommand.state(global)
+            let timeZone = session?.request.timeZone ?? HostRequest.current.timeZone
+            let donations = try state.donations(type: wanted?.type)
             if global.json {
                 Output.printJSON(Document(donations: donations.map { donation in
-                    Entry(id: donation.id, type: donation.type, parameters: session.typedValues(donation.parameters, of: donation.type),
-                          titles: donation.titles, date: DonationsCommand.localTime(donation.date, session, json: true))
+                    Entry(id: donation.id, type: donation.type,
+                          parameters: session?.typedValues(donation.parameters, of: donation.type) ?? donation.parameters.mapValues(JSONValue.string),
+                          titles: donation.titles, date: DonationsCommand.localTime(donation.date, timeZone, json: true))
                 }))
                 return
             }
@@ -74,7 +96,7 @@ struct DonationsCommand: ParsableCommand {
             }
             for donation in donations {
                 let values = donation.parameters.keys.sorted().map { "\($0)=\(donation.parameters[$0]!)" }
-                Output.show(([DonationsCommand.localTime(donation.date, session, json: false), donation.type] + values).joined(separator: "  "))
+                Output.show(([DonationsCommand.localTime(donation.date, timeZone, json: false), donation.type] + values).joined(separator: "  "))
             }
         }
 
@@ -104,9 +126,9 @@ struct DonationsCommand: ParsableCommand {
         var type: String?
 
         func run() throws {
-            let session = try DonationsCommand.session(global, manifestOptions)
-            let wanted = try type.map { try DonationsCommand.resolve($0, in: session, global) }
-            let removed = try session.state.clearDonations(type: wanted?.type)
+            let session = try DonationsCommand.session(global, manifestOptions, typeNamed: type != nil)
+            let wanted = if let type, let session { try DonationsCommand.resolve(type, in: session, global) } else { HostSession.DonatedType?.none }
+            let removed = try (session?.state ?? DonationsCommand.state(global)).clearDonations(type: wanted?.type)
             let runs = "\(removed) run\(removed == 1 ? "" : "s")"
             let message = if let wanted, !wanted.suggestible {
                 "Forgot \(runs) of \(DonationsCommand.describe(wanted)); it is not suggestion material, so its runs are not recorded."
@@ -151,14 +173,14 @@ struct SuggestCommand: ParsableCommand {
         let entries = ranked.map { suggestion in
             Entry(title: suggestion.title(for: session.plugins.registry.handler(for: suggestion.type), language: session.language),
                   suggestion: suggestion, parameters: session.typedValues(suggestion.parameters, of: suggestion.type),
-                  lastRun: DonationsCommand.localTime(suggestion.lastRun, session, json: true))
+                  lastRun: DonationsCommand.localTime(suggestion.lastRun, session.request.timeZone, json: true))
         }
         if global.json {
             Output.printJSON(Document(suggestions: entries))
             return
         }
         guard !entries.isEmpty else {
-            Console.current.print("Nothing to suggest yet: suggestions come from the runs you make (see 'standfit-host donations').")
+            Console.current.print(HostText(language: session.language)("suggest.nothing"))
             return
         }
         for (index, entry) in entries.enumerated() {

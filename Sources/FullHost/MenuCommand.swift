@@ -10,7 +10,7 @@ struct MenuCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "menu",
         abstract: "Choose a quick action from a menu in the terminal and run it.",
-        discussion: "Needs a terminal on standard input and output; scripts use 'list' and 'run'. The chosen item runs as 'run' runs it on a terminal (a missing value is asked for); --json prints its outcome as 'run --json' does, or {\"status\": \"cancelled\"} when nothing was chosen."
+        discussion: "Needs a terminal on standard input and output; scripts use 'list' and 'run'. The chosen item runs as 'run' runs it on a terminal (a missing value is asked for); --json draws the menu on standard error and prints the outcome as 'run --json' does, or {\"status\": \"cancelled\"} (nothing chosen) or {\"status\": \"empty\"} (nothing to show)."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -27,7 +27,9 @@ struct MenuCommand: ParsableCommand {
         if let limit, limit < 1 {
             throw ValidationError("--limit must be 1 or more, got \(limit).")
         }
-        guard notify || (HostRequest.current.stdinIsTerminal && HostRequest.current.stdoutIsTerminal) else {
+        // Under --json the menu is drawn on stderr, so that stdout is the outcome's document alone.
+        let request = HostRequest.current
+        guard notify || (request.stdinIsTerminal && (global.json ? request.stderrIsTerminal : request.stdoutIsTerminal)) else {
             throw ValidationError("menu needs a terminal on standard input and output; in scripts use 'standfit-host list' to see the actions and 'standfit-host run TYPE' to run one.")
         }
     }
@@ -36,27 +38,32 @@ struct MenuCommand: ParsableCommand {
         if notify { return try CommandNotification.showPicker(logger: global.logger) }
         let session = try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
         let entries = try session.menu(limit: limit).visible
+        let text = HostText(language: session.language)
         guard !entries.isEmpty else {
-            Output.printError("No quick actions to show; add items to \(session.paths.configDirectory.path)/Info.plist or install a plugin (see 'standfit-host plugins').")
+            let message = text("menu.empty", ["path": "\(session.paths.configDirectory.path)/Info.plist"])
+            if global.json { Output.printJSON(Left(status: "empty", message: message)) } else { Output.printError(message) }
             return
         }
         let rows = entries.map { TerminalMenu.Row(glyph: IconCatalog.glyph(for: $0.item.icon),
                                                   title: VisibleText.line($0.item.title),
                                                   subtitle: $0.item.subtitle.map(VisibleText.line)) }
-        guard let chosen = try TerminalMenu(title: "Quick actions", rows: rows).choose() else {
-            if global.json { Output.printJSON(Cancelled()) }
+        let menu = TerminalMenu(title: text("menu.title"), keys: text("menu.keys", ["count": "\(rows.count)"]), rows: rows,
+                                output: global.json ? STDERR_FILENO : STDOUT_FILENO)
+        guard let chosen = try menu.choose() else {
+            if global.json { Output.printJSON(Left(status: "cancelled", message: text("menu.cancelled"))) }
             return
         }
         let item = entries[chosen].item
         // As `run` on a terminal: a missing value is asked for, a routine shows its steps, and
         // the outcome is printed (or under --json written) and exits as `run`'s does.
         let options = Dispatcher.RunOptions(conversation: TerminalConversation.make(noInput: false))
-        try Output.finish(session.run(item.type, named: [], userInfo: item.userInfo, options: options), global)
+        try Output.finish(session.run(item.type, named: [], userInfo: item.userInfo, options: options), global, language: session.language)
     }
 
-    /// `--json` when the menu was left without choosing (Esc, q): exit status 0.
-    struct Cancelled: Encodable {
-        var status = "cancelled"
-        var message = "No quick action was chosen."
+    /// `--json` when nothing ran: the menu was left without choosing (Esc, q: `cancelled`) or
+    /// had nothing to show (`empty`); exit status 0.
+    struct Left: Encodable {
+        var status: String
+        var message: String
     }
 }

@@ -29,8 +29,9 @@ enum Output {
         if code != 0 { throw ExitCode(code) }
     }
 
-    /// Prints a run's outcome (each step of a routine first, in text) and exits with its status.
-    static func finish(_ outcome: Outcome, _ global: GlobalOptions) throws {
+    /// Prints a run's outcome (each step of a routine first, in text, in `language`) and exits
+    /// with its status.
+    static func finish(_ outcome: Outcome, _ global: GlobalOptions, language: String = "en") throws {
         if global.json {
             printJSON(outcome)
         } else {
@@ -38,7 +39,7 @@ enum Output {
                 if step.status == .handled || step.status == .dryRun {
                     showMessage(step.message)
                 } else if index < (outcome.steps?.count ?? 0) - 1 || outcome.status == .handled {
-                    printError("step \(index + 1): \(step.message)")
+                    printError(HostText(language: language)("routine.step", ["index": "\(index + 1)", "message": step.message]))
                 }
             }
             if outcome.status == .handled || outcome.status == .dryRun {

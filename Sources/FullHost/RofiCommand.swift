@@ -62,7 +62,7 @@ struct RofiCommand: ParsableCommand {
             let userInfo = action.flatMap { $0.item.userInfo.isEmpty ? nil : $0.item.userInfo }
             let outcome = action.map { session.run($0.item.type, named: [], userInfo: userInfo) } ?? session.say(line)
             if notify { CommandNotification.show(outcome, session: session, parameters: [], userInfo: userInfo, logger: global.logger) }
-            return try Output.finish(outcome, global)
+            return try Output.finish(outcome, global, language: session.language)
         }
         let environment = HostRequest.current.environment
         let retv = Int(environment["ROFI_RETV"] ?? "0") ?? 0

@@ -62,6 +62,6 @@ struct RunCommand: ParsableCommand {
         if notify {
             CommandNotification.show(outcome, session: session, parameters: named, userInfo: userInfo, logger: global.logger)
         }
-        try Output.finish(outcome, global)
+        try Output.finish(outcome, global, language: session.language)
     }
 }

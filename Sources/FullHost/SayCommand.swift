@@ -31,6 +31,6 @@ struct SayCommand: ParsableCommand {
     func run() throws {
         let session = try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
         let outcome = session.say(words.joined(separator: " "), options: interaction.runOptions(global))
-        try Output.finish(outcome, global)
+        try Output.finish(outcome, global, language: session.language)
     }
 }

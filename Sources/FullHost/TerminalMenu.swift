@@ -11,7 +11,12 @@ struct TerminalMenu {
     }
 
     var title: String
+    /// The line of key help under the rows, in the run's language.
+    var keys: String
     var rows: [Row]
+    /// Where it is drawn: the terminal on stdout, or on stderr when stdout carries a result
+    /// (`menu --json`).
+    var output: Int32 = STDOUT_FILENO
 
     enum Key: Equatable {
         case up, down, enter, leave, digit(Int), other
@@ -68,7 +73,7 @@ struct TerminalMenu {
             if index == selected { line = "\u{1B}[7m\(line)\u{1B}[0m" }
             text += "\r\u{1B}[2K\(line)\n"
         }
-        text += "\r\u{1B}[2K\u{1B}[2m↑/↓ or 1–\(rows.count) to choose · Enter to run · Esc or q to leave\u{1B}[0m\n"
+        text += "\r\u{1B}[2K\u{1B}[2m\(keys)\u{1B}[0m\n"
         write(text)
     }
 
@@ -112,6 +117,6 @@ struct TerminalMenu {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        FileHandle(fileDescriptor: output, closeOnDealloc: false).write(Data(text.utf8))
     }
 }

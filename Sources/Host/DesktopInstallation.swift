@@ -157,7 +157,7 @@ public enum DesktopInstallation {
     }
 
     /// The languages the host speaks itself; a desktop file names its actions in each.
-    static let hostLanguages = ["en", "nl"]
+    static var hostLanguages: [String] { HostText.languages }
 
     /// The languages other than the session's that the host, the manifest's `.lproj`
     /// directories and the stored dynamic items have, each with a session in it (the session's

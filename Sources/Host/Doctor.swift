@@ -155,30 +155,35 @@ public struct Doctor {
         // The state: one that cannot be opened stops every other command; here the plugins are
         // examined with an empty stand-in (so no pins), removed afterwards.
         let state: HostState
-        var standIn: URL?
+        let standIn = FileManager.default.temporaryDirectory.appendingPathComponent("standfit-doctor-\(UUID().uuidString)")
+        var usesStandIn = false
+        defer { if usesStandIn { try? FileManager.default.removeItem(at: standIn) } }
         do {
             state = try options.state(of: paths)
         } catch {
-            let path = paths.dataDirectory.appendingPathComponent("state.sqlite").path
+            let path = paths.dataDirectory.appendingPathComponent(HostState.fileName).path
             report.state = Database(path: path, integrity: nil)
-            problem("state", "The host's state \(path) cannot be opened (\(Doctor.cause(of: error))): every command but doctor stops at it; move it aside (mv \(path) \(path).broken) and the next command starts afresh, without the pins, donations and dynamic items it held.")
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("standfit-doctor-\(UUID().uuidString)")
-            standIn = directory
+            // A file that is no database (or a damaged one) is moved aside; anything else
+            // (permissions, a read-only disk) has HostState's own sentence and fix.
+            problem("state", HostState.isDamaged(error)
+                ? "The host's state \(path) cannot be opened (\(Doctor.cause(of: error))): every command but doctor stops at it; move it aside (mv \(path) \(path).broken) and the next command starts afresh, without the pins, donations and dynamic items it held."
+                : error.message)
+            usesStandIn = true
             do {
-                state = try HostState(directory: directory)
+                state = try HostState(directory: standIn)
             } catch {
                 problem("state", error.message)
                 report.lines = lines + Doctor.problemLines(report.problems)
                 return report
             }
         }
-        defer { if let standIn { try? FileManager.default.removeItem(at: standIn) } }
 
         let catalog: PluginCatalog
         do {
             catalog = try HostSession.catalog(options: options, paths: paths, config: config, state: state, logger: logger)
         } catch {
-            problem("settings", error.message)
+            // Only the pins, which are in the state, can fail here.
+            problem("state", error.message)
             report.lines = lines + Doctor.problemLines(report.problems)
             return report
         }
@@ -191,7 +196,7 @@ public struct Doctor {
         lines.append("  menuLimit \(config.menuLimit), scanTimeout \(Seconds.format(config.scanTimeout)) s, handlerTimeout \(Seconds.format(config.handlerTimeout)) s, requireTrusted \(settings.requireTrusted)")
         lines.append("Sandbox for untrusted plugins: \(sandbox)")
 
-        if standIn == nil {
+        if !usesStandIn {
             do {
                 let check = try state.integrityCheck()
                 report.state = Database(path: state.url.path, integrity: check)
@@ -256,8 +261,8 @@ public struct Doctor {
         let loader = ManifestLoader(expander: VariableExpander(defines: options.defines, environment: options.environment),
                                     language: preference)
         var manifest = Manifest()
+        let place = options.manifestPath.map { options.request.url(forPath: $0).path } ?? paths.configDirectory.path
         do {
-            let place = options.manifestPath.map { options.request.url(forPath: $0).path } ?? paths.configDirectory.path
             if let url = try ManifestLoader.locate(place, required: options.manifestPath != nil) {
                 do {
                     manifest = try loader.load(url)
@@ -268,6 +273,8 @@ public struct Doctor {
                 }
             }
         } catch {
+            report.manifest = ManifestSummary(path: place, items: 0, fallbackType: nil)
+            lines.append("Manifest: \(place): not found")
             problem("manifest", error.message)
         }
         if let path = manifest.path {
@@ -281,11 +288,9 @@ public struct Doctor {
         report.routines = read.routines.map { RoutineSummary(type: $0.type, title: $0.title, steps: $0.steps.count) }
         lines.append("Routines (\(paths.configDirectory.appendingPathComponent("shortcuts").path)): \(read.routines.isEmpty ? "none" : read.routines.map(\.type).joined(separator: ", "))")
         for message in read.problems { problem("routine", message) }
-        // A manifest item nothing runs is never shown: the menu prunes it.
-        let runnable = Dispatcher.runnableTypes(registry: plugins.registry, routines: read.routines)
-        for item in manifest.items where plugins.registry.handler(for: item.type) == nil
-            && !runnable.contains(item.type) && Dispatcher.byLastComponent(of: item.type, among: runnable) == nil
-            && !(manifest.fallbackType.map { plugins.registry.handler(for: $0) != nil } ?? false) {
+        // A manifest item nothing runs is never shown: the menu prunes it, by the same rule.
+        let staticTypes = Set(manifest.items.map(\.type))
+        for item in manifest.items where !Dispatcher.runs(item.type, registry: plugins.registry, routines: read.routines, staticItemTypes: staticTypes) {
             problem("manifest", "The manifest item '\(item.title)' (\(item.type)) is never shown: no plugin handles \(item.type); install the plugin that does, or remove the item from \(manifest.path ?? "the manifest").")
         }
 

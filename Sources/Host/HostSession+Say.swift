@@ -10,33 +10,33 @@ extension HostSession {
     public func say(_ sentence: String, options: Dispatcher.RunOptions = Dispatcher.RunOptions()) -> Outcome {
         let matcher = phraseMatcher
         let matches = matcher.matches(sentence)
+        let text = HostText(language: language)
         var options = options
         options.argumentSource = .phrase
         switch matches.count {
         case 0:
             let closest = matcher.closest(to: sentence)
             guard !closest.isEmpty else {
-                return Outcome(status: .unknownType, type: sentence,
-                               message: "No action understands \"\(sentence)\", and no plugin declares phrases; run an action by its type with 'standfit-host run'.")
+                return Outcome(status: .unknownType, type: sentence, message: text("say.noPhrases", ["sentence": sentence]))
             }
             let listed = closest.map { "\"\($0.phrase.template)\" (\($0.title))" }
             return Outcome(status: .unknownType, type: sentence,
-                           message: "No action understands \"\(sentence)\"; the closest phrases are \(Self.list(listed)).",
+                           message: text("say.closest", ["sentence": sentence, "closest": text.list(listed)]),
                            suggestions: closest.map(\.phrase.template))
         case 1:
             return run(matches[0].type, named: matches[0].arguments, options: options)
         default:
             if let conversation = options.conversation {
-                while let answer = conversation.ask("“\(sentence)” could mean several things; which one?",
+                while let answer = conversation.ask(text("say.whichOne", ["sentence": sentence]),
                                                     options: matches.map(\.summary), defaultAnswer: nil) {
                     if let number = Int(answer.trimmingCharacters(in: .whitespaces)), matches.indices.contains(number - 1) {
                         return run(matches[number - 1].type, named: matches[number - 1].arguments, options: options)
                     }
-                    conversation.retry("Choose a number from 1 to \(matches.count).")
+                    conversation.retry(text("say.chooseNumber", ["count": "\(matches.count)"]))
                 }
             }
             return Outcome(status: .unknownType, type: sentence,
-                           message: "\"\(sentence)\" could mean \(Self.list(matches.map(\.summary), conjunction: "or")); say it more precisely or run one with 'standfit-host run'.",
+                           message: text("say.ambiguous", ["sentence": sentence, "choices": text.list(matches.map(\.summary), or: true)]),
                            suggestions: matches.map(\.type))
         }
     }
@@ -48,11 +48,5 @@ extension HostSession {
         let applications = Dictionary(plugins.plugins.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         return PhraseMatcher(actions: plugins.registry.actions + routines.map(\.action), applications: applications,
                              language: language, entity: { plugins.entity($1, of: $0) }, query: plugins.calls.query)
-    }
-
-    /// "a, b and c".
-    static func list(_ items: [String], conjunction: String = "and") -> String {
-        guard items.count > 1 else { return items.first ?? "" }
-        return items.dropLast().joined(separator: ", ") + " \(conjunction) " + items[items.count - 1]
     }
 }

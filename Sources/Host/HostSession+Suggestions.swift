@@ -9,7 +9,7 @@ extension HostSession {
     /// (not undo and the like, even from donations made before the plugin said so), best first.
     public func suggestions() throws(HostError) -> [Suggestions.Suggestion] {
         let registry = plugins.registry
-        return Suggestions(donations: try state.donations(), now: now, timeZone: request.timeZone).ranked()
+        return Suggestions(donations: try state.donations(), now: now, timeZone: request.timeZone, language: language).ranked()
             .filter { registry.handler(for: $0.type)?.suggestible == true }
     }
 
@@ -26,7 +26,7 @@ extension HostSession {
         guard let best = suggestions.first(where: { $0.runs >= 2 && $0.timeOfDay >= 0.5 }) else { return nil }
         let action = plugins.registry.handler(for: best.type)
         return ShortcutItem(type: best.type, title: best.title(for: action, language: language),
-                            subtitle: "Suggested · usually around \(best.usualTime)", icon: action?.icon,
+                            subtitle: HostText(language: language)("suggest.subtitle", ["time": best.usualTime]), icon: action?.icon,
                             userInfo: typedValues(best.parameters, of: best.type), source: .suggestion, origin: "suggestions")
     }
 
@@ -73,13 +73,14 @@ extension HostSession {
         }
         let dispatcher = dispatcher
         switch dispatcher.resolve(name) {
-        case .handler(let action, let type, let route) where route == .exact || route == .lastComponent:
-            return .success(DonatedType(type: type, title: action.title, suggestible: action.suggestible))
+        case .handler(let action, let type, let route):
+            // A namespace or fallback handler's runs are donated under the type asked for.
+            return .success(DonatedType(type: type, title: route == .fallback ? nil : action.title, suggestible: action.suggestible))
         case .routine(let routine):
             return .success(DonatedType(type: routine.type, title: routine.title, suggestible: true))
         case .ambiguous(let name, let candidates):
             return .failure(dispatcher.ambiguousOutcome(name, candidates: candidates))
-        case .handler, .unknown:
+        case .unknown:
             return .failure(dispatcher.unknownOutcome(name))
         }
     }

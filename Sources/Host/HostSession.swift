@@ -102,6 +102,7 @@ public struct HostSession {
         }
         self.manifest = manifest
         language = preference.language(fallback: manifest.developmentRegion)
+        if let note = preference.fallbackNote(fallback: manifest.developmentRegion) { logger.info("\(note)") }
         let catalog = try HostSession.catalog(options: options, paths: paths, config: config, state: state,
                                               language: language, logger: logger)
         loaded = catalog.load()
@@ -151,14 +152,11 @@ public struct HostSession {
     /// only for a provider never asked yet or with an expired item (`currentDynamicSources`).
     public func menu(limit: Int? = nil) throws(HostError) -> Menu {
         let registry = plugins.registry, routines = routines
-        let runnable = Dispatcher.runnableTypes(registry: registry, routines: routines)
+        let staticItems = staticItems
+        let staticTypes = Set(staticItems.map(\.type))
         var menu = Menu(staticItems: staticItems, dynamic: try currentDynamicSources(),
                         plugins: plugins.plugins.map { ($0.id, $0.version) },
-                        isHandled: { type in
-                            registry.handler(for: type) != nil || routines.contains { $0.type == type }
-                                // An item named with the app's own prefix runs by its last component.
-                                || Dispatcher.byLastComponent(of: type, among: runnable) != nil
-                        },
+                        isHandled: { Dispatcher.runs($0, registry: registry, routines: routines, staticItemTypes: staticTypes) },
                         limit: limit ?? config.menuLimit)
         // The built-in provider: what usually runs around now, when there is room for it.
         if let suggested = suggestedItem() { menu.offer(suggested) }

@@ -83,22 +83,26 @@ struct MenuAndDesktopTests {
             EXIT=0
             """)
 
-        let json = try TmuxSession(command: sandbox.shellCommand(["menu", "--json"]))
+        // Under --json the menu is drawn on stderr: stdout, here a file, is the outcome's document alone.
+        let document = sandbox.root.appendingPathComponent("outcome.json")
+        let json = try TmuxSession(command: sandbox.shellCommand(["menu", "--json"], stdoutTo: document))
         json.wait(for: "Esc or q to leave")
         json.send("3")
         json.send("Enter")
-        let screen = json.wait(for: "EXIT=")
-        #expect(screen.contains(#""status" : "handled","#) && screen.contains(#""type" : "com.standfit.viewstreak""#) && screen.hasSuffix("}\nEXIT=0"))
-        let leaving = try TmuxSession(command: sandbox.shellCommand(["menu", "--json"]))
+        #expect(json.wait(for: "EXIT=").hasSuffix("EXIT=0"))
+        let outcome = try JSONSerialization.jsonObject(with: Data(contentsOf: document)) as? [String: Any]
+        #expect(outcome?["status"] as? String == "handled" && outcome?["type"] as? String == "com.standfit.viewstreak")
+        let leaving = try TmuxSession(command: sandbox.shellCommand(["menu", "--json"], stdoutTo: document))
         leaving.wait(for: "Esc or q to leave")
         leaving.send("q")
-        #expect(leaving.wait(for: "EXIT=").hasSuffix("""
+        #expect(leaving.wait(for: "EXIT=").hasSuffix("EXIT=0"))
+        #expect(try String(contentsOf: document, encoding: .utf8) == """
             {
               "message" : "No quick action was chosen.",
               "status" : "cancelled"
             }
-            EXIT=0
-            """))
+
+            """)
     }
 
     @Test("menu refuses without a terminal")

@@ -94,6 +94,70 @@ struct OneVoiceTests {
             """)
     }
 
+    @Test("the host's own words are Dutch too: errors, dry runs, suggestions; the locale in any case, LANGUAGE honoured, an unsupported one answered in English, dates included, and said under --verbose")
+    func dutchEverywhere() {
+        var dutch = sandbox
+        dutch.extraEnvironment["LANG"] = "nl_NL.UTF-8"
+        #expect(dutch.run("run", "logexercise", "exercise=hurdle") == ProcessResult(status: 3, stdout: "", stderr: """
+            standfit-host: exercise: geen oefening heet 'hurdle'; kies uit squats, pushups, plank, lunges, calfraises, stretching, jumpingjacks, wallsit, burpees, situps.
+
+            """))
+        #expect(sandbox.run("run", "logexercise", "--no-input", "--locale", "NL").stderr
+            == "standfit-host: De verplichte parameter 'exercise' van com.standfit.logexercise ontbreekt; geef exercise=WAARDE op.\n")
+        #expect(dutch.run("run", "logexercise", "exercise=squats", "count=3", "--dry-run") == ProcessResult(status: 0, stdout: """
+            Oefening loggen (com.standfit.logexercise) zou worden uitgevoerd met:
+              exercise = squats (Squats)  [argument]
+              count    = 3  [argument]
+              note     = (niet gezet)
+              at       = (niet gezet)
+            Er is niets uitgevoerd (--dry-run).
+
+            """, stderr: ""))
+        #expect(dutch.run("run", "logexercise", "exercise=squats", "count=20").stdout == "20 squats gelogd · +20 XP\nPrestatie behaald: Eerste log\n")
+        #expect(dutch.run("suggest") == ProcessResult(status: 0, stdout: """
+            1. Log 20 Squats  (com.standfit.logexercise count=20 exercise=squats)  score 3.00
+               1 keer uitgevoerd (frequentie 1.00); laatst 0 min geleden (recentheid 1.00); meestal rond 14:05, nu 14:05 (tijdstip 1.00)
+
+            """, stderr: ""))
+        #expect(dutch.run("run", "squatz").stderr == "standfit-host: Onbekend type snelle actie 'squatz'; 'standfit-host list --all' toont de types die er zijn.\n")
+        // LANGUAGE comes before LANG, as in gettext; not under the C locale.
+        var listed = sandbox
+        listed.extraEnvironment["LANG"] = "en_US.UTF-8"
+        listed.extraEnvironment["LANGUAGE"] = "de:nl:en"
+        #expect(listed.run("run", "viewstreak").stdout.hasPrefix("Reeks: 1 dag\n"))
+        listed.extraEnvironment["LANG"] = "C"
+        #expect(listed.run("run", "viewstreak").stdout.hasPrefix("Streak: 1 day\n"))
+        // A language the host does not speak: English words and English dates, said under --verbose.
+        var german = sandbox
+        german.extraEnvironment["LANG"] = "de_DE.UTF-8"
+        #expect(german.run("run", "history").stdout.hasSuffix("#1  Sun 22 Nov 14:05  20 squats\n"))
+        let verbose = sandbox.run("run", "viewstreak", "--locale", "xx", "--verbose")
+        #expect(verbose.stdout.hasPrefix("Streak: 1 day\n"))
+        #expect(verbose.stderr.contains("standfit-host does not speak xx (from --locale); it answers in en, the first it speaks of xx and its own en, nl, and hands plugins en too.\n"))
+    }
+
+    @Test("the menu, its key help and the prompts' retries in Dutch", .needs(.tmux))
+    func dutchMenu() throws {
+        let tmux = try TmuxSession(command: sandbox.shellCommand(["menu", "--locale", "nl"]))
+        #expect(tmux.wait(for: "om te stoppen") == """
+            Snelle acties
+            ❯ 1. ➕ Oefening loggen
+            ↑/↓ of 1–1 om te kiezen · Enter om uit te voeren · Esc of q om te stoppen
+            """)
+        tmux.send("Enter")
+        tmux.wait(for: "10. ")
+        tmux.send("99", "Enter")
+        #expect(tmux.wait(for: "Er is geen 99").contains("Er is geen 99; kies een nummer van 1 tot en met 10, of een naam."))
+        tmux.send("hurdle", "Enter")
+        #expect(tmux.wait(for: "Niets heet").contains("Niets heet “hurdle”; kies een nummer van 1 tot en met 10, of een naam."))
+        tmux.send("squats", "Enter")
+        tmux.wait(for: "Hoeveel?")
+        tmux.send("veel", "Enter")
+        #expect(tmux.wait(for: "Verwacht").contains("Verwacht een geheel getal, kreeg \"veel\"."))
+        tmux.send("12", "Enter")
+        #expect(tmux.wait(for: "EXIT=").hasSuffix("12 squats gelogd · +12 XP\nPrestatie behaald: Eerste log\nEXIT=0"))
+    }
+
     @Test("doctor lists what stops the other commands: an unresolved $(VAR), a broken config.json, a bad routine, a state that is no database; --json is structured")
     func doctorDiagnoses() throws {
         let manifest = try writeManifest(viewStreakType: "$(PRODUCT_BUNDLE_IDENTIFIER).viewstreak")

@@ -68,6 +68,24 @@ struct AfterRunTests {
         #expect(records.first == .withdraw(pluginID: "com.fake", effects: ["log/7", "log/6"]))
     }
 
+    @Test("a routine's steps record in order: a step that undoes an earlier step's log withdraws it, after that step's donation")
+    func routineRecords() {
+        var logged = Outcome(status: .handled, type: "com.fake.log", message: "logged", plugin: "com.fake")
+        logged.donationID = "log/1"
+        var undone = Outcome(status: .handled, type: "com.fake.undo", message: "undone", plugin: "com.fake")
+        undone.withdrawnDonations = ["log/1"]
+        var failed = Outcome(status: .declined, type: "com.fake.undo", message: "nothing", plugin: "com.fake")
+        failed.withdrawnDonations = ["log/0"]
+        var routine = Outcome(status: .handled, type: "user.fix", message: "ran 3 steps")
+        routine.steps = [logged, undone, failed]
+        #expect(AfterRun.records(of: routine, at: now) == [
+            .donate(Donation(type: "com.fake.log", parameters: [:], date: now, plugin: "com.fake", effect: "log/1")),
+            .withdraw(pluginID: "com.fake", effects: ["log/1"]),
+            .donate(Donation(type: "com.fake.undo", parameters: [:], date: now, plugin: "com.fake")),
+            .donate(Donation(type: "user.fix", parameters: [:], date: now)),
+        ])
+    }
+
     @Test("declined, failed, invalid, unknown and dry runs donate nothing and refresh nothing",
           arguments: ["declined", "failed", "faulted", "invalid", "unknown", "dry"])
     func notHandled(_ kind: String) {

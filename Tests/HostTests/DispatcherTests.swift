@@ -31,8 +31,9 @@ final class Recorder {
 struct DispatcherTests {
     let recorder = Recorder()
 
-    func dispatcher(_ actions: [RegisteredAction], items: [ShortcutItem] = [], fallback: String? = nil) -> Dispatcher {
-        Dispatcher(registry: ActionRegistry(actions), items: items, fallbackType: fallback, locale: "nl",
+    func dispatcher(_ actions: [RegisteredAction], items: [ShortcutItem] = [], fallback: String? = nil,
+                    locale: String = "nl") -> Dispatcher {
+        Dispatcher(registry: ActionRegistry(actions), items: items, fallbackType: fallback, locale: locale,
                    calls: recorder.plugins)
     }
 
@@ -57,12 +58,15 @@ struct DispatcherTests {
 
     @Test("an ambiguous last component lists the candidates")
     func ambiguous() {
-        let subject = dispatcher([recorder.action("com.a.open"), recorder.action("com.b.open")])
+        let subject = dispatcher([recorder.action("com.a.open"), recorder.action("com.b.open")], locale: "en")
         let outcome = subject.run("open", arguments: [])
         #expect(outcome == Outcome(
             status: .unknownType, type: "open",
             message: "Shortcut type 'open' is ambiguous: it matches com.a.open, com.b.open; run one of them by its full type.",
             suggestions: ["com.a.open", "com.b.open"]))
+        // In the run's language.
+        #expect(dispatcher([recorder.action("com.a.open"), recorder.action("com.b.open")]).run("open", arguments: []).message
+            == "Type snelle actie 'open' is niet eenduidig: het past bij com.a.open, com.b.open; voer er één uit met het volledige type.")
         #expect(recorder.calls.isEmpty)
     }
 
@@ -104,7 +108,7 @@ struct DispatcherTests {
         let subject = dispatcher(
             [recorder.action("com.standfit.logexercise", title: "Log Exercise"),
              recorder.action("com.standfit.viewstreak", title: "View Streak")],
-            items: [ShortcutItem(type: "com.standfit.viewprogress", title: "View Progress")])
+            items: [ShortcutItem(type: "com.standfit.viewprogress", title: "View Progress")], locale: "en")
         let outcome = subject.run("logexcercise", arguments: [])
         #expect(outcome == Outcome(
             status: .unknownType, type: "logexcercise",
@@ -114,9 +118,26 @@ struct DispatcherTests {
         #expect(subject.run("zzzzzz", arguments: []).message == "Unknown shortcut type 'zzzzzz'; run 'standfit-host list --all' to see the types there are.")
     }
 
+    @Test("a menu item of the app's own prefix runs by its last component with its userInfo, in any case; a short name it shares with the type it runs is not ambiguous")
+    func appPrefixedItems() {
+        let count = ParameterSpec(name: "count", kind: .int64, required: true)
+        let subject = dispatcher(
+            [recorder.action("com.standfit.logexercise", parameters: [count]), recorder.action("com.standfit.viewstreak")],
+            items: [ShortcutItem(type: "nl.me.StandFit.LogExercise", title: "Twelve", userInfo: ["count": .int(12)]),
+                    ShortcutItem(type: "nl.me.StandFit.viewstreak", title: "Streak")], locale: "en")
+        #expect(subject.run("nl.me.StandFit.LogExercise", arguments: []).status == .handled)
+        #expect(subject.run("NL.ME.STANDFIT.LOGEXERCISE", arguments: []).status == .handled)
+        #expect(subject.run("viewstreak", arguments: []).status == .handled)
+        #expect(subject.run("com.standfit.VIEWSTREAK", arguments: []).status == .handled)
+        #expect(recorder.calls.map(\.action) == ["com.standfit.logexercise", "com.standfit.logexercise", "com.standfit.viewstreak", "com.standfit.viewstreak"])
+        #expect(recorder.calls.prefix(2).map(\.invocation.arguments) == [[.int64(12)], [.int64(12)]])
+        // Typed, another app's prefix is not guessed at.
+        #expect(subject.run("com.other.viewstreak", arguments: []).status == .unknownType)
+    }
+
     @Test("a type the menu lists but no plugin handles says so")
     func listedButUnhandled() {
-        let subject = dispatcher([], items: [ShortcutItem(type: "com.app.gone", title: "Gone")])
+        let subject = dispatcher([], items: [ShortcutItem(type: "com.app.gone", title: "Gone")], locale: "en")
         #expect(subject.run("gone", arguments: []).message == "No plugin handles shortcut type 'com.app.gone', which the menu lists; install the plugin that provides it or remove the item (see 'standfit-host plugins').")
     }
 

@@ -98,13 +98,14 @@ public struct TmuxFailure: Error, CustomStringConvertible {
 extension HostSandbox {
     /// A shell command line running the built host with `arguments` in this sandbox's
     /// environment, then printing its exit status and staying open to be read.
-    public func shellCommand(_ arguments: [String]) -> String {
+    public func shellCommand(_ arguments: [String], stdoutTo file: URL? = nil) -> String {
         let quote = TmuxSession.quote
         var environment = self.environment
         environment["TERM"] = "xterm-256color"
         environment["LANG"] = "C.UTF-8"
         let assignments = environment.sorted { $0.key < $1.key }.map { quote("\($0.key)=\($0.value)") }
         let command = ([Fixtures.hostBinary.path] + arguments).map(quote)
-        return "env -i \(assignments.joined(separator: " ")) \(command.joined(separator: " ")); echo EXIT=$?; sleep 600"
+        let redirect = file.map { " > \(quote($0.path))" } ?? ""
+        return "env -i \(assignments.joined(separator: " ")) \(command.joined(separator: " "))\(redirect); echo EXIT=$?; sleep 600"
     }
 }

@@ -99,7 +99,8 @@ extension StandFitApp {
         let sentence = text.sentence("edited", entry: after, unit: exercise?.unit ?? .reps,
                                      ["id": "\(id)", "when": text.when(after.loggedAt, now: clock.now())])
         let change = progressChange(progression)
-        return .handled(announce(sentence, change?.0, note: after.note),
-                        data: logged(after, exercise, change?.1))
+        // The run that logged it was donated with the values it had: they are no suggestion now.
+        return ActionResult.handled(announce(sentence, change?.0, note: after.note), data: logged(after, exercise, change?.1))
+            .withdrawing(StandFitApp.donationID(of: after))
     }
 }

@@ -417,7 +417,8 @@ typedef struct standfit_action_traits_ext {
    delete(with:) do on iOS: logging 20 squats names its donation "log/42"; undoing entry 42
    withdraws "log/42", and that run no longer counts toward suggestions. Identifiers belong to the
    plugin: one plugin never withdraws another's. Plugins built before this extension never ask for
-   it; their donations stay until they age out or `donations clear`. */
+   it; their donations keep counting (less as they grow old; the oldest go past 5,000) until
+   `donations clear`. */
 #define STANDFIT_EXT_DONATIONS "standfit.donations/1"
 
 /* The most bytes of UTF-8 a donation identifier may have. */
@@ -433,9 +434,10 @@ typedef struct standfit_donations_ext {
        handler call, with the context the handler was given. */
     int32_t (*set_donation_id)(const standfit_invocation *ctx, const char *id);
     /* withdraw_donations: the effect of this plugin's runs donated as `id` was undone; once this
-       run is handled the host forgets those donations (none is an answer too). May be called
-       for up to 64 ids in one call. Returns and Memory as set_donation_id. Thread: as
-       set_donation_id. */
+       run is handled the host forgets those donations (none is an answer too). Returns
+       STANDFIT_OK (also for an id withdrawn before in this call), or
+       STANDFIT_ERR_INVALID_ARGUMENT for a NULL or malformed id and for a 65th distinct id in one
+       call. Memory: as set_donation_id. Thread: as set_donation_id. */
     int32_t (*withdraw_donations)(const standfit_invocation *ctx, const char *id);
 } standfit_donations_ext;
 

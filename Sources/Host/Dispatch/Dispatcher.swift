@@ -21,7 +21,8 @@ import HostIntents
 /// menu's items; step 5 counts only what runs without a fallback (registered types, routines).
 public struct Dispatcher {
     public var registry: ActionRegistry
-    /// The merged menu items, in menu order: where userInfo and titles come from.
+    /// The static menu items (the manifest's, the routines', the plugins' defaults), in menu
+    /// order: where userInfo and titles come from.
     public var items: [ShortcutItem]
     public var fallbackType: String?
     /// The language handed to handlers.
@@ -44,6 +45,9 @@ public struct Dispatcher {
         self.routines = routines
         self.calls = calls
     }
+
+    /// The host's words in the run's language.
+    var text: HostText { HostText(language: locale) }
 
     /// How one run goes beyond its arguments.
     public struct RunOptions {
@@ -124,7 +128,8 @@ public struct Dispatcher {
             // A fallback handler binds from its own item's userInfo, not the unknown type's.
             let itemType = route == .fallback ? (fallbackType ?? type) : type
             // An item of another prefix that resolved by its last component brings its own userInfo.
-            let asked = route == .fallback ? nil : items.first { $0.type == requested }
+            let asked = route == .fallback ? nil
+                : items.first { $0.type == requested } ?? items.first { $0.type.lowercased() == requested.lowercased() }
             let userInfo = explicit ?? (asked ?? items.first { $0.type == itemType })?.userInfo ?? [:]
             let plugin = action.pluginID
             let resolver = ParameterResolver(
@@ -146,7 +151,7 @@ public struct Dispatcher {
             case .success(let resolution):
                 if options.dryRun {
                     var outcome = Outcome(status: .dryRun, type: type,
-                                          message: DryRun.describe(type: type, title: action.title, resolution.parameters),
+                                          message: DryRun.describe(type: type, title: action.title, resolution.parameters, language: locale),
                                           plugin: plugin)
                     outcome.resolved = resolution.parameters
                     return outcome
@@ -170,11 +175,17 @@ public struct Dispatcher {
         let known = knownTypes()
         if known.contains(requested) { return .success(requested) }
         let wanted = requested.lowercased()
+        let runnable = runnableTypes()
+        // A menu item of another prefix is the type it runs (step 5): `viewstreak` with an item
+        // nl.me.StandFit.viewstreak and the action com.standfit.viewstreak names one thing.
+        let target = { (type: String) in
+            runnable.contains(type) ? type : (self.items.contains { $0.type == type } ? Dispatcher.byLastComponent(of: type, among: runnable) : nil) ?? type
+        }
         for fold in [{ (type: String) in type.lowercased() }, { Suggester.lastComponent(of: $0).lowercased() }] {
             let matches = known.filter { fold($0) == wanted }
-            switch matches.count {
+            switch Set(matches.map(target)).count {
             case 0: continue
-            case 1: return .success(matches[0])
+            case 1: return .success(matches.first(where: runnable.contains) ?? matches[0])
             default: return .failure(Ambiguity(candidates: matches.sorted()))
             }
         }
@@ -188,6 +199,16 @@ public struct Dispatcher {
 
     public static func runnableTypes(registry: ActionRegistry, routines: [Routine]) -> [String] {
         registry.actions.filter { !$0.isNamespace }.map(\.type) + routines.map(\.type)
+    }
+
+    /// Whether a menu item of `type` runs (the menu prunes it otherwise, and doctor says so): a
+    /// plugin handles it exactly or by namespace, a routine has it, or it is a static item of
+    /// the app's own prefix that runs by its last component (step 5; dynamic items name the
+    /// types their providers' plugins handle). The manifest's fallback does not count.
+    public static func runs(_ type: String, registry: ActionRegistry, routines: [Routine], staticItemTypes: Set<String>) -> Bool {
+        registry.handler(for: type) != nil || routines.contains { $0.type == type }
+            || (staticItemTypes.contains(type)
+                && byLastComponent(of: type, among: runnableTypes(registry: registry, routines: routines)) != nil)
     }
 
     /// The one type of `runnable` whose last component is `type`'s, case-insensitively, when
@@ -221,16 +242,19 @@ public struct Dispatcher {
                 continue
             }
             var stopped = Outcome(status: outcome.status, type: routine.type,
-                                  message: "\(routine.title) stopped at step \(index + 1) of \(routine.steps.count) (\(outcome.type)): \(outcome.message)",
+                                  message: text("routine.stopped", ["title": routine.title, "index": "\(index + 1)", "count": "\(routine.steps.count)",
+                                                                    "type": outcome.type, "message": outcome.message]),
                                   suggestions: outcome.suggestions, parameter: outcome.parameter, plugin: outcome.plugin)
             stopped.needsValue = outcome.needsValue
             stopped.steps = steps
             return stopped
         }
         let count = routine.steps.count
-        var message = "\(routine.title): \(options.dryRun ? "would run" : "ran") \(count) step\(count == 1 ? "" : "s")"
+        let key = (options.dryRun ? "routine.wouldRun" : "routine.ran") + (count == 1 ? ".one" : ".many")
+        var message = text(key, ["title": routine.title, "count": "\(count)"])
         if !skipped.isEmpty {
-            message += "; step\(skipped.count == 1 ? "" : "s") \(skipped.map(String.init).joined(separator: ", ")) did not succeed and \(skipped.count == 1 ? "was" : "were") passed over"
+            message += text(skipped.count == 1 ? "routine.skipped.one" : "routine.skipped.many",
+                            ["steps": text.list(skipped.map(String.init))])
         }
         var outcome = Outcome(status: options.dryRun ? .dryRun : .handled, type: routine.type, message: message + ".")
         outcome.steps = steps
@@ -240,8 +264,7 @@ public struct Dispatcher {
     /// The answer to a name that matches several types.
     public func ambiguousOutcome(_ name: String, candidates: [String]) -> Outcome {
         let list = candidates.joined(separator: ", ")
-        return Outcome(status: .unknownType, type: name,
-                       message: "Shortcut type '\(name)' is ambiguous: it matches \(list); run one of them by its full type.",
+        return Outcome(status: .unknownType, type: name, message: text("type.ambiguous", ["name": name, "list": list]),
                        suggestions: candidates)
     }
 
@@ -254,15 +277,15 @@ public struct Dispatcher {
         let listed = items.contains { $0.type == type }
         let message: String
         if listed {
-            message = "No plugin handles shortcut type '\(type)', which the menu lists; install the plugin that provides it or remove the item (see 'standfit-host plugins')."
+            message = text("type.unhandled", ["type": type])
         } else if suggestions.isEmpty {
-            message = "Unknown shortcut type '\(type)'; run 'standfit-host list --all' to see the types there are."
+            message = text("type.unknown", ["type": type])
         } else {
             let described = suggestions.map { suggestion in
                 let title = registry.action(exactly: suggestion)?.title ?? items.first { $0.type == suggestion }?.title
                 return title.map { "\(suggestion) (\($0))" } ?? suggestion
             }
-            message = "Unknown shortcut type '\(type)'; did you mean \(described.joined(separator: " or "))?"
+            message = text("type.didYouMean", ["type": type, "suggestions": text.list(described, or: true)])
         }
         return Outcome(status: .unknownType, type: type, message: message, suggestions: suggestions)
     }

@@ -12,17 +12,17 @@ extension ParameterResolver {
             return value
         case .several(let values):
             if let conversation {
-                return try pick(parameter, among: values, question: "“\(text)” could mean several; which one?",
+                return try pick(parameter, among: values, question: self.text("prompt.whichOne", ["text": text]),
                                 conversation: conversation).map(\.0)
             }
-            let listed = values.map { "\($0.title) (\(parameter.name)=\($0.id))" }.joined(separator: " or ")
-            throw Failure(message: "\(parameter.name): \"\(text)\" could mean \(listed); pass the one you mean.",
+            let listed = self.text.list(values.map { "\($0.title) (\(parameter.name)=\($0.id))" }, or: true)
+            throw Failure(message: self.text("error.valueCouldMean", ["parameter": parameter.name, "value": text, "listed": listed]),
                           parameter: parameter.name, suggestions: values.map(\.id))
         case .nothing:
             let offered = try suggestions(for: parameter, domain: domain)
             let listed = offered.prefix(12).map(\.id).joined(separator: ", ")
-            let noun = domainTitle(domain)?.lowercased() ?? "value"
-            throw Failure(message: "\(parameter.name): no \(noun) is called '\(text)'; choose one of \(listed).",
+            let noun = domainTitle(domain)?.lowercased() ?? self.text("error.value")
+            throw Failure(message: self.text("error.noValueCalled", ["parameter": parameter.name, "noun": noun, "value": text, "listed": listed]),
                           parameter: parameter.name, suggestions: offered.map(\.id))
         }
     }

@@ -41,6 +41,19 @@ public struct ParameterResolver {
         self.argumentSource = argumentSource
     }
 
+    /// The host's words in the run's language.
+    var text: HostText { HostText(language: locale) }
+
+    /// "an integer" ("een geheel getal").
+    func expectation(of kind: ParameterKind) -> String {
+        switch kind {
+        case .bool: text("expect.bool")
+        case .int64: text("expect.int64")
+        case .double: text("expect.double")
+        case .string: text("expect.string")
+        }
+    }
+
     /// Why resolution failed: one sentence, the parameter, and what it could be.
     public struct Failure: Error, Equatable, Sendable {
         public var message: String
@@ -84,7 +97,9 @@ public struct ParameterResolver {
                 input = (text, argumentSource, nil)
             } else if let json = userInfo[parameter.name] {
                 guard parameter.domain == nil || json.stringValue != nil else {
-                    throw Failure(message: "\(parameter.name): expected \(ArgumentCoercion.expectation(of: parameter.kind)), got \(json.jsonText) from the item's userInfo", parameter: parameter.name)
+                    throw Failure(message: text("error.expected", ["parameter": parameter.name, "expectation": expectation(of: parameter.kind),
+                                                                  "got": text("error.fromUserInfo", ["json": json.jsonText])]),
+                                  parameter: parameter.name)
                 }
                 input = (json.stringValue ?? json.jsonText, .userInfo, json)
             } else {
@@ -99,8 +114,9 @@ public struct ParameterResolver {
             let coerced = input.json.flatMap { ArgumentCoercion.coerce($0, to: parameter.kind) }
                 ?? (input.json == nil ? ArgumentCoercion.coerce(input.text, to: parameter.kind) : nil)
             guard let value = coerced else {
-                let got = input.json.map { "\($0.jsonText) from the item's userInfo" } ?? "\"\(input.text)\""
-                throw Failure(message: "\(parameter.name): expected \(ArgumentCoercion.expectation(of: parameter.kind)), got \(got)", parameter: parameter.name)
+                let got = input.json.map { text("error.fromUserInfo", ["json": $0.jsonText]) } ?? "\"\(input.text)\""
+                throw Failure(message: text("error.expected", ["parameter": parameter.name, "expectation": expectation(of: parameter.kind), "got": got]),
+                              parameter: parameter.name)
             }
             values[index] = value
             resolved[index].value = value.text
@@ -138,13 +154,13 @@ public struct ParameterResolver {
         }
         if !missing.isEmpty {
             let names = missing.map { "'\(parameters[$0].name)'" }.joined(separator: ", ")
-            let usage = missing.map { "\(parameters[$0].name)=VALUE" }.joined(separator: " ")
-            let noun = missing.count == 1 ? "parameter" : "parameters"
+            let usage = missing.map { "\(parameters[$0].name)=\(text("word.value"))" }.joined(separator: " ")
             let first = parameters[missing[0]]
             let offered = first.domain.flatMap { try? suggestions(for: first, domain: $0) }
-            throw Failure(message: "Missing required \(noun) \(names) for \(type); pass \(usage).",
+            throw Failure(message: text(missing.count == 1 ? "error.missing.one" : "error.missing.many",
+                                        ["names": names, "type": type, "usage": usage]),
                           parameter: first.name, needsValue: true, suggestions: offered.map { $0.map(\.id) },
-                          question: Self.question(for: first), offered: offered)
+                          question: question(for: first), offered: offered)
         }
         return Resolution(values: values, parameters: resolved)
     }
@@ -156,7 +172,7 @@ public struct ParameterResolver {
         for argument in arguments {
             guard declared.contains(argument.name) else { throw unknown(argument.name) }
             guard given[argument.name] == nil else {
-                throw Failure(message: "Parameter '\(argument.name)' is given twice; pass it once.", parameter: argument.name)
+                throw Failure(message: text("error.twice", ["name": argument.name]), parameter: argument.name)
             }
             given[argument.name] = argument.value
         }
@@ -173,12 +189,12 @@ public struct ParameterResolver {
     }
 
     /// What is asked for `parameter`: its prompt, else its title as a question.
-    static func question(for parameter: ParameterSpec) -> String {
-        parameter.prompt ?? "\(parameter.title ?? parameter.name)?"
+    func question(for parameter: ParameterSpec) -> String {
+        parameter.prompt ?? text("prompt.question", ["title": parameter.title ?? parameter.name])
     }
 
     private func ask(_ parameter: ParameterSpec, fallback: ArgumentValue?, conversation: Conversation) throws -> Answer? {
-        let question = Self.question(for: parameter)
+        let question = question(for: parameter)
         if let domain = parameter.domain, case let offered = try suggestions(for: parameter, domain: domain), !offered.isEmpty {
             let fallbackChoice = fallback.flatMap { value in offered.first { $0.id == value.text } }
             guard let (choice, typed) = try pick(parameter, among: offered, question: question, conversation: conversation,
@@ -193,11 +209,11 @@ public struct ParameterResolver {
             let answer = line.trimmingCharacters(in: .whitespaces)
             if answer.isEmpty {
                 if fallback != nil || !parameter.required { return .kept }
-                conversation.retry("\(parameter.title ?? parameter.name) needs a value.")
+                conversation.retry(text("prompt.needsValue", ["title": parameter.title ?? parameter.name]))
                 continue
             }
             guard let value = ArgumentCoercion.coerce(answer, to: parameter.kind) else {
-                conversation.retry("Expected \(ArgumentCoercion.expectation(of: parameter.kind)), got \"\(answer)\".")
+                conversation.retry(text("prompt.expected", ["expectation": expectation(of: parameter.kind), "answer": answer]))
                 continue
             }
             return .value(value)
@@ -217,12 +233,12 @@ public struct ParameterResolver {
             if answer.isEmpty {
                 if let fallback { return (fallback, fallback.id) }
                 if !parameter.required { return nil }
-                conversation.retry("Choose one: a number from 1 to \(values.count), or a name.")
+                conversation.retry(text("prompt.chooseOne", ["count": "\(values.count)"]))
                 continue
             }
             if let number = Int(answer) {
                 guard values.indices.contains(number - 1) else {
-                    conversation.retry("There is no \(number); choose a number from 1 to \(values.count), or a name.")
+                    conversation.retry(text("prompt.noSuchNumber", ["number": "\(number)", "count": "\(values.count)"]))
                     continue
                 }
                 return (values[number - 1], answer)
@@ -231,25 +247,26 @@ public struct ParameterResolver {
             switch found {
             case .one(let value)?: return (value, answer)
             case .several(let several)?:
-                conversation.retry("“\(answer)” could mean \(several.map(\.title).joined(separator: " or ")); be more precise.")
+                conversation.retry(text("prompt.couldMean", ["answer": answer, "choices": text.list(several.map(\.title), or: true)]))
             case .nothing?, nil:
-                conversation.retry("Nothing is called “\(answer)”; choose a number from 1 to \(values.count), or a name.")
+                conversation.retry(text("prompt.nothingCalled", ["answer": answer, "count": "\(values.count)"]))
             }
         }
     }
 
     private func endedInput(_ parameter: ParameterSpec) -> Failure {
-        Failure(message: "Input ended before '\(parameter.name)' got a value for \(type); pass \(parameter.name)=VALUE.",
+        Failure(message: text("error.inputEnded", ["name": parameter.name, "type": type]),
                 parameter: parameter.name, needsValue: true)
     }
 
     private func unknown(_ name: String) -> Failure {
         guard !parameters.isEmpty else {
-            return Failure(message: "\(type) takes no parameters; remove '\(name)=…'.", parameter: name)
+            return Failure(message: text("error.noParameters", ["type": type, "name": name]), parameter: name)
         }
         let names = parameters.map(\.name)
         let near = names.min { Suggester.distance(name, $0, containsBonus: false) < Suggester.distance(name, $1, containsBonus: false) }
-        let hint = near.flatMap { Suggester.distance(name, $0, containsBonus: false) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
-        return Failure(message: "Unknown parameter '\(name)' for \(type)\(hint); it takes \(names.joined(separator: ", ")).", parameter: name)
+        let hint = near.flatMap { Suggester.distance(name, $0, containsBonus: false) <= 2 ? text("error.didYouMeanParameter", ["name": $0]) : nil } ?? ""
+        return Failure(message: text("error.unknownParameter", ["name": name, "type": type, "hint": hint, "names": names.joined(separator: ", ")]),
+                       parameter: name)
     }
 }

@@ -8,10 +8,13 @@ public struct Suggestions {
     public var donations: [Donation]
     public var now: Date
     public var calendar: Calendar
+    /// The words of the reasons.
+    public var text: HostText
 
-    public init(donations: [Donation], now: Date, timeZone: TimeZone) {
+    public init(donations: [Donation], now: Date, timeZone: TimeZone, language: String = "en") {
         self.donations = donations
         self.now = now
+        text = HostText(language: language)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         self.calendar = calendar
@@ -67,9 +70,9 @@ public struct Suggestions {
             let score = frequency * (1 + timeOfDay) + recency
             let usualText = clock(usual)
             let reasons = [
-                "ran \(runs.count) time\(runs.count == 1 ? "" : "s") (frequency \(format(frequency)))",
-                "last \(ago(hoursSince)) (recency \(format(recency)))",
-                "usually around \(usualText), now \(clock(minuteNow)) (time of day \(format(timeOfDay)))",
+                text(runs.count == 1 ? "suggest.ran.one" : "suggest.ran.many", ["count": "\(runs.count)", "frequency": format(frequency)]),
+                text("suggest.last", ["ago": ago(hoursSince), "recency": format(recency)]),
+                text("suggest.usual", ["usual": usualText, "now": clock(minuteNow), "timeOfDay": format(timeOfDay)]),
             ].joined(separator: "; ")
             return Suggestion(type: last.type, parameters: last.parameters, titles: last.titles, score: score,
                               frequency: frequency, recency: recency, timeOfDay: timeOfDay, runs: runs.count,
@@ -107,9 +110,9 @@ public struct Suggestions {
 
     private func ago(_ hours: Double) -> String {
         switch hours {
-        case ..<1: "\(Int(hours * 60)) min ago"
-        case ..<48: "\(Int(hours)) h ago"
-        default: "\(Int(hours / 24)) days ago"
+        case ..<1: text("suggest.minutesAgo", ["count": "\(Int(hours * 60))"])
+        case ..<48: text("suggest.hoursAgo", ["count": "\(Int(hours))"])
+        default: text("suggest.daysAgo", ["count": "\(Int(hours / 24))"])
         }
     }
 }

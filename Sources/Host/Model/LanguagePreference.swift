@@ -2,21 +2,58 @@ import Foundation
 
 /// Which language a user wants, as an ordered list of `.lproj` names to try.
 ///
-/// The order is: `--locale`, else the first of `LC_ALL`, `LC_MESSAGES`, `LANG` that names a
-/// language (`C` and `POSIX` do not); the manifest loader then adds the manifest's
-/// `CFBundleDevelopmentRegion` and `Base`. A POSIX locale such as `nl_NL.UTF-8@euro` tries `nl_NL`, `nl-NL`, then `nl`.
+/// The order is: `--locale`, else GNU gettext's: the `LANGUAGE` list (`nl:de:en`, unless the
+/// locale is `C` or `POSIX`), then the first of `LC_ALL`, `LC_MESSAGES`, `LANG` that names a
+/// language (`C` and `POSIX` do not). Case does not matter (`NL`, `nl-nl`). The manifest loader
+/// then adds the manifest's `CFBundleDevelopmentRegion` and `Base`. A POSIX locale such as
+/// `nl_NL.UTF-8@euro` tries `nl_NL`, `nl-NL`, then `nl`.
+///
+/// The language of a run (`language(fallback:)`) is the first of these the host speaks
+/// (`HostText.languages`), so that its words, the plugins' and every date come from one
+/// language: `LANG=de_DE` answers in English, English dates included, and `--verbose` says so.
 public struct LanguagePreference: Sendable, Equatable {
-    /// The user's language without the manifest's fallback, e.g. "nl_NL"; nil when none is set.
-    public let userLanguage: String?
+    /// The user's languages, most wanted first, e.g. ["nl_NL", "de"]; empty when none is set.
+    public let userLanguages: [String]
+    /// Where the first of them was set ("--locale", "LANGUAGE", "LANG"…).
+    public let userLanguageSource: String?
+
+    /// The user's first language without the manifest's fallback, e.g. "nl_NL"; nil when none is set.
+    public var userLanguage: String? { userLanguages.first }
 
     public init(explicit: String?, environment: [String: String]) {
-        let candidates = [explicit, environment["LC_ALL"], environment["LC_MESSAGES"], environment["LANG"]]
-        userLanguage = candidates.lazy.compactMap { $0.flatMap(LanguagePreference.normalize) }.first
+        var languages: [(String, String)] = []
+        if let explicit, let language = LanguagePreference.normalize(explicit) { languages.append((language, "--locale")) }
+        let locale = [("LC_ALL", environment["LC_ALL"]), ("LC_MESSAGES", environment["LC_MESSAGES"]), ("LANG", environment["LANG"])]
+            .first { $0.1.map { !$0.isEmpty } ?? false }
+        let localeIsC = locale.map { LanguagePreference.normalize($0.1!) == nil } ?? true
+        if !localeIsC, let list = environment["LANGUAGE"] {
+            languages += list.split(separator: ":").compactMap { LanguagePreference.normalize(String($0)) }.map { ($0, "LANGUAGE") }
+        }
+        if let (name, value) = locale, let language = value.flatMap(LanguagePreference.normalize) {
+            languages.append((language, name))
+        }
+        var seen = Set<String>()
+        let unique = languages.filter { seen.insert($0.0).inserted }
+        userLanguages = unique.map(\.0)
+        userLanguageSource = unique.first?.1
     }
 
-    /// The language handed to plugins: the user's, else `fallback`, else English.
+    /// The language of a run, handed to plugins: the first of the user's that the host speaks,
+    /// else `fallback` (the manifest's development region) if it speaks that, else English.
     public func language(fallback: String?) -> String {
-        userLanguage ?? fallback.flatMap(LanguagePreference.normalize) ?? "en"
+        if let spoken = userLanguages.first(where: { HostText.languages.contains(LanguagePreference.base(of: $0)) }) { return spoken }
+        if let fallback = fallback.flatMap(LanguagePreference.normalize), HostText.languages.contains(LanguagePreference.base(of: fallback)) {
+            return fallback
+        }
+        return "en"
+    }
+
+    /// When the user asked for a language the host does not speak and the run answers in
+    /// another: one sentence for `--verbose`; nil otherwise.
+    public func fallbackNote(fallback: String?) -> String? {
+        guard let first = userLanguage, !HostText.languages.contains(LanguagePreference.base(of: first)) else { return nil }
+        let answered = language(fallback: fallback)
+        return "standfit-host does not speak \(first) (from \(userLanguageSource ?? "the environment")); it answers in \(answered), the first it speaks of \(userLanguages.joined(separator: ", ")) and its own \(HostText.languages.joined(separator: ", ")), and hands plugins \(answered) too."
     }
 
     /// The `.lproj` directory names of the user's language, most specific first.
@@ -29,11 +66,14 @@ public struct LanguagePreference: Sendable, Equatable {
         language.flatMap(normalize).map(variants) ?? []
     }
 
-    /// `nl_NL.UTF-8@euro` → `nl_NL`; nil for empty, `C` and `POSIX`.
+    /// `nl_NL.UTF-8@euro` → `nl_NL`, `NL` → `nl`, `nl-nl` → `nl-NL`; nil for empty, `C` and `POSIX`.
     package static func normalize(_ raw: String) -> String? {
-        let name = String(raw.prefix { $0 != "." && $0 != "@" })
-        guard !name.isEmpty, name != "C", name != "POSIX" else { return nil }
-        return name
+        let name = String(raw.trimmingCharacters(in: .whitespaces).prefix { $0 != "." && $0 != "@" })
+        guard !name.isEmpty, name.uppercased() != "C", name.uppercased() != "POSIX" else { return nil }
+        guard let separator = name.firstIndex(where: { $0 == "_" || $0 == "-" }) else { return name.lowercased() }
+        // A region is two letters (`NL`) or three digits; a script (`Hant`) keeps its case.
+        let rest = name[name.index(after: separator)...]
+        return name[..<separator].lowercased() + String(name[separator]) + (rest.count == 2 ? rest.uppercased() : String(rest))
     }
 
     /// The language without its region, lower-cased: `nl_NL` → `nl`, `NL` → `nl`.

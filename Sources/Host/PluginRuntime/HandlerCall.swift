@@ -28,6 +28,9 @@ struct HandlerCall {
                 }
             }
         }
+        if collector.refusedWithdrawals > 0 {
+            collector.warnings.append("withdrew more than \(ReplyCollector.withdrawalLimit) donations in one call; \(collector.refusedWithdrawals) more were refused")
+        }
         return HandlerReply(status: status, message: collector.message, data: collector.data,
                             fault: collector.fault, donationID: collector.donationID,
                             withdrawnDonations: collector.withdrawnDonations.isEmpty ? nil : collector.withdrawnDonations,
@@ -48,11 +51,12 @@ struct HandlerCall {
             withdraw_donations: { context, id in
                 guard let collector = ReplyCollector.from(context) else { return STANDFIT_ERR_INVALID_ARGUMENT }
                 guard let id = collector.donationIdentifier(id, calling: "withdraw_donations") else { return STANDFIT_ERR_INVALID_ARGUMENT }
+                if collector.withdrawnDonations.contains(id) { return STANDFIT_OK }
                 guard collector.withdrawnDonations.count < ReplyCollector.withdrawalLimit else {
-                    collector.warnings.append("withdrew more than \(ReplyCollector.withdrawalLimit) donations in one call; '\(id)' was refused")
+                    collector.refusedWithdrawals += 1
                     return STANDFIT_ERR_INVALID_ARGUMENT
                 }
-                if !collector.withdrawnDonations.contains(id) { collector.withdrawnDonations.append(id) }
+                collector.withdrawnDonations.append(id)
                 return STANDFIT_OK
             }))
         return UnsafePointer(table)
@@ -69,9 +73,17 @@ final class ReplyCollector {
     var withdrawnDonations: [String] = []
     /// Mistakes that cost the run nothing but the plugin's author should hear of.
     var warnings: [String] = []
+    /// Withdrawals past `withdrawalLimit`, reported once.
+    var refusedWithdrawals = 0
 
     /// The most donations one call may withdraw.
     static let withdrawalLimit = 64
+
+    /// Whether `id` is 1 to `STANDFIT_DONATION_ID_MAX` bytes with no control character.
+    static func isDonationID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= Int(STANDFIT_DONATION_ID_MAX)
+            && !id.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
 
     /// `text` as a donation identifier, or nil (with a warning naming `function`) when it is
     /// NULL, not UTF-8, empty, longer than `STANDFIT_DONATION_ID_MAX` bytes or has a control character.
@@ -80,8 +92,7 @@ final class ReplyCollector {
             warnings.append("passed NULL to \(function)")
             return nil
         }
-        guard let id = String(validatingCString: text), !id.isEmpty, id.utf8.count <= Int(STANDFIT_DONATION_ID_MAX),
-              !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard let id = String(validatingCString: text), ReplyCollector.isDonationID(id) else {
             warnings.append("passed \(function) an identifier that is not 1 to \(STANDFIT_DONATION_ID_MAX) bytes of UTF-8 without control characters")
             return nil
         }
@@ -137,5 +148,26 @@ extension standfit_abi_header {
             return "declares a table of \(struct_size) bytes where ABI \(STANDFIT_ABI_MAJOR).\(STANDFIT_ABI_MINOR) needs at least \(minimumSize); rebuild it against standfit_plugin.h"
         }
         return nil
+    }
+}
+
+extension HandlerReply {
+    /// The most warnings the host passes on from one call.
+    static let warningLimit = 8
+
+    /// This reply as the host may act on it. A worker's reply is only what the plugin's process
+    /// wrote, so the host checks again what the context's functions checked in it: donation
+    /// ids (well formed, at most `ReplyCollector.withdrawalLimit` withdrawn) and how many
+    /// warnings it says.
+    func checked() -> HandlerReply {
+        var reply = self
+        if let id = reply.donationID, !ReplyCollector.isDonationID(id) { reply.donationID = nil }
+        if let withdrawn = reply.withdrawnDonations {
+            reply.withdrawnDonations = Array(withdrawn.filter(ReplyCollector.isDonationID).prefix(ReplyCollector.withdrawalLimit))
+        }
+        if let warnings = reply.warnings, warnings.count > HandlerReply.warningLimit {
+            reply.warnings = Array(warnings.prefix(HandlerReply.warningLimit)) + ["said \(warnings.count - HandlerReply.warningLimit) more warnings, left out"]
+        }
+        return reply
     }
 }

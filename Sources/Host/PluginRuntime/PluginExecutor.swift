@@ -79,7 +79,7 @@ package final class PluginExecutor {
         }
         return PluginCalls(
             perform: { [logger] action, invocation in
-                let reply = route(action.pluginID).perform(action, invocation)
+                let reply = route(action.pluginID).perform(action, invocation).checked()
                 for warning in reply.warnings ?? [] {
                     logger.warning("Plugin '\(action.pluginID)' \(warning) while running \(action.type); report this to the plugin's author.")
                 }

@@ -171,6 +171,13 @@ public struct HostState: Sendable {
         userInfo(text).compactMapValues(\.stringValue)
     }
 
+    /// Whether `error` says the file is no database, or a damaged one (not a permission or I/O
+    /// problem, whose fix is elsewhere).
+    package static func isDamaged(_ error: HostError) -> Bool {
+        guard let database = error.cause as? DatabaseError else { return false }
+        return database.resultCode == .SQLITE_NOTADB || database.resultCode == .SQLITE_CORRUPT
+    }
+
     package static func describe(_ error: any Error) -> String {
         (error as? DatabaseError)?.message ?? "\(error)"
     }

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The host's own words in the languages it speaks, looked up as plugins look up theirs:
+/// `Localizable.strings` tables of `"key" = "text with {name} placeholders";`, read with
+/// Foundation's property-list decoder, the run's language first, then English.
+///
+/// Rationale for tables in the source rather than `.strings` resource files: the installed host
+/// is one executable copied into `libexec/standfit/` (Scripts/install), with no resource bundle
+/// beside it, and a warm server must not depend on files that a later install may change
+/// under it. The text of each table is the `.strings` a translator edits.
+public struct HostText: Sendable {
+    /// The languages the host speaks, by base tag; the first is the fallback.
+    public static let languages = ["en", "nl"]
+
+    /// The base tag of the language this text is in ("nl" for "nl_NL").
+    public let language: String
+    private let tables: [[String: String]]
+
+    public init(language: String) {
+        let base = LanguagePreference.base(of: language)
+        self.language = HostText.languages.contains(base) ? base : "en"
+        tables = [HostText.parsed[self.language], HostText.parsed["en"]].compactMap { $0 }
+    }
+
+    /// The text for `key`, each `{name}` replaced by `values[name]`; the key itself when no
+    /// table has it (a test catches that: every key is in every table).
+    public func callAsFunction(_ key: String, _ values: [String: String] = [:]) -> String {
+        var text = tables.lazy.compactMap { $0[key] }.first ?? key
+        for (name, value) in values {
+            text = text.replacingOccurrences(of: "{\(name)}", with: value)
+        }
+        return text
+    }
+
+    /// "a, b and c" ("a, b en c"), or with `or` ("of").
+    public func list(_ items: [String], or: Bool = false) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " \(self(or ? "word.or" : "word.and")) " + items[items.count - 1]
+    }
+
+    /// Each language's table, parsed once.
+    static let parsed: [String: [String: String]] = HostText.sources.compactMapValues { text in
+        (try? PropertyListSerialization.propertyList(from: Data(text.utf8), format: nil)) as? [String: String]
+    }
+}
