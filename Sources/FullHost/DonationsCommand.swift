@@ -87,10 +87,11 @@ struct DonationsCommand: ParsableCommand {
                 return
             }
             guard !donations.isEmpty else {
+                let text = HostText(language: session?.language ?? "en")
                 if let wanted, !wanted.suggestible {
-                    Console.current.print("No runs of \(DonationsCommand.describe(wanted)) are recorded: it is not suggestion material, so its runs never are.")
+                    Console.current.print(text("donations.none.notSuggestible", ["type": DonationsCommand.describe(wanted)]))
                 } else {
-                    Console.current.print(wanted.map { "No runs of \(DonationsCommand.describe($0)) are recorded." } ?? "No runs are recorded yet; every handled run is.")
+                    Console.current.print(wanted.map { text("donations.none.type", ["type": DonationsCommand.describe($0)]) } ?? text("donations.none"))
                 }
                 return
             }
@@ -129,13 +130,14 @@ struct DonationsCommand: ParsableCommand {
             let session = try DonationsCommand.session(global, manifestOptions, typeNamed: type != nil)
             let wanted = if let type, let session { try DonationsCommand.resolve(type, in: session, global) } else { HostSession.DonatedType?.none }
             let removed = try (session?.state ?? DonationsCommand.state(global)).clearDonations(type: wanted?.type)
-            let runs = "\(removed) run\(removed == 1 ? "" : "s")"
+            let text = HostText(language: session?.language ?? "en")
+            let runs = text(removed == 1 ? "donations.runs.one" : "donations.runs.many", ["count": "\(removed)"])
             let message = if let wanted, !wanted.suggestible {
-                "Forgot \(runs) of \(DonationsCommand.describe(wanted)); it is not suggestion material, so its runs are not recorded."
+                text("donations.forgot.notSuggestible", ["runs": runs, "type": DonationsCommand.describe(wanted)])
             } else if let wanted {
-                "Forgot \(runs) of \(DonationsCommand.describe(wanted))."
+                text("donations.forgot.type", ["runs": runs, "type": DonationsCommand.describe(wanted)])
             } else {
-                "Forgot \(runs)."
+                text("donations.forgot", ["runs": runs])
             }
             Output.report(global, Summary(removed: removed, type: wanted?.type, message: message), message: \.message)
         }
@@ -183,9 +185,10 @@ struct SuggestCommand: ParsableCommand {
             Console.current.print(HostText(language: session.language)("suggest.nothing"))
             return
         }
+        let text = HostText(language: session.language)
         for (index, entry) in entries.enumerated() {
             let values = entry.suggestion.parameters.keys.sorted().map { "\($0)=\(entry.suggestion.parameters[$0]!)" }
-            Output.show("\(index + 1). \(entry.title)  (\(([entry.suggestion.type] + values).joined(separator: " ")))  score \(String(format: "%.2f", entry.suggestion.score))")
+            Output.show("\(index + 1). \(entry.title)  (\(([entry.suggestion.type] + values).joined(separator: " ")))  \(text("suggest.score", ["score": String(format: "%.2f", entry.suggestion.score)]))")
             Output.show("   \(entry.suggestion.reasons)")
         }
     }

@@ -80,15 +80,23 @@ struct RefreshCommand: ParsableCommand {
 
     struct Report: Encodable {
         var plugin: String
+        /// How many items it stored; null when it failed.
         var items: Int?
         var note: String?
+    }
+
+    /// `--json`: `status` (`ok`, or `failed` when a provider failed) and each provider's report.
+    struct Document: Encodable {
+        var status: String
+        var providers: [Report]
     }
 
     func run() throws {
         let session = try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
         let reports = session.refreshDynamicItems()
         if global.json {
-            Output.printJSON(reports.map { Report(plugin: $0.pluginID, items: $0.itemCount, note: $0.note) })
+            Output.printJSON(Document(status: reports.contains { $0.itemCount == nil } ? "failed" : "ok",
+                                      providers: reports.map { Report(plugin: $0.pluginID, items: $0.itemCount, note: $0.note) }))
         } else if reports.isEmpty {
             Console.current.print("No plugin provides dynamic items.")
         } else {

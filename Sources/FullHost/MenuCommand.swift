@@ -30,7 +30,9 @@ struct MenuCommand: ParsableCommand {
         // Under --json the menu is drawn on stderr, so that stdout is the outcome's document alone.
         let request = HostRequest.current
         guard notify || (request.stdinIsTerminal && (global.json ? request.stderrIsTerminal : request.stdoutIsTerminal)) else {
-            throw ValidationError("menu needs a terminal on standard input and output; in scripts use 'standfit-host list' to see the actions and 'standfit-host run TYPE' to run one.")
+            throw ValidationError(global.json
+                ? "menu --json needs a terminal on standard input and standard error (it draws there; standard output is the document); in scripts use 'standfit-host list --json' and 'standfit-host run TYPE --json'."
+                : "menu needs a terminal on standard input and output; in scripts use 'standfit-host list' to see the actions and 'standfit-host run TYPE' to run one.")
         }
     }
 

@@ -53,8 +53,8 @@ struct RunCommand: ParsableCommand {
         for text in parameters {
             guard let argument = NamedArgument(parsing: text) else {
                 return try Output.finish(Outcome(status: .invalidInput, type: type,
-                                                 message: "Argument '\(text)' is not of the form name=value; write each parameter as NAME=VALUE."),
-                                         global)
+                                                 message: HostText(language: session.language)("error.notNamed", ["argument": text])),
+                                         global, language: session.language)
             }
             named.append(argument)
         }

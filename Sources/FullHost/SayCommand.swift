@@ -19,7 +19,10 @@ struct SayCommand: ParsableCommand {
     @OptionGroup var isolation: IsolationOptions
     @OptionGroup var interaction: InteractionOptions
 
-    @Argument(help: ArgumentHelp("What to do, in words; quote it or pass it as several words.", valueName: "sentence"))
+    /// Every word the options do not take, so that `say log -5 squats` reaches the phrases (and
+    /// is refused as a count) instead of failing as an unknown option '-5'.
+    @Argument(parsing: .allUnrecognized,
+              help: ArgumentHelp("What to do, in words; quote it or pass it as several words.", valueName: "sentence"))
     var words: [String]
 
     func validate() throws {

@@ -59,11 +59,15 @@ extension HostSession {
         if phrases.contains(where: { $0.hasPrefix("{") }) { return [] }
         let titles = try DesktopInstallation.actions(session: self).map(\.item.title)
         var seen = Set<String>()
-        return (phrases + titles).compactMap { text in
+        let words = (phrases + titles).compactMap { text -> String? in
             guard let word = text.lowercased().split(whereSeparator: \.isWhitespace).first.map(String.init),
                   !word.hasPrefix("{"), seen.insert(word).inserted else { return nil }
             return word
         }
+        // "StandFit, log 20 squats", "hey StandFit, …": what `say` reads without the app's name.
+        let table = PhraseLanguage.table(for: language)
+        let apps = phraseMatcher.applications.values.sorted().flatMap { table?.appTriggerWords(named: $0) ?? [] }
+        return words + apps.filter { seen.insert($0).inserted }
     }
 }
 

@@ -35,14 +35,7 @@ extension HostSession {
     public func typedValues(_ parameters: [String: String], of type: String) -> [String: JSONValue] {
         let action = plugins.registry.handler(for: type)
         return parameters.reduce(into: [:]) { values, entry in
-            let kind = action?.parameters.first { $0.name == entry.key }?.kind ?? .string
-            values[entry.key] = switch ArgumentCoercion.coerce(entry.value, to: kind) {
-            case .bool(let value)?: .bool(value)
-            case .int64(let value)?: .int(value)
-            case .double(let value)?: .double(value)
-            case .string(let value)?: .string(value)
-            case nil: .string(entry.value)
-            }
+            values[entry.key] = ArgumentCoercion.json(entry.value, as: action?.parameters.first { $0.name == entry.key }?.kind ?? .string)
         }
     }
 

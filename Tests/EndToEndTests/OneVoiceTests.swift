@@ -76,6 +76,8 @@ struct OneVoiceTests {
         for (sentence, value) in [("log -5 squats", "-5"), ("log zero squats", "0"), ("log 0 squats", "0")] {
             #expect(sandbox.run("say", sentence) == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: count: expected a number from 1 to 3600, got \(value).\n"), "\(sentence)")
         }
+        // Unquoted, a negative count is a word of the sentence, not an unknown option.
+        #expect(sandbox.run("say", "log", "-5", "squats") == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: count: expected a number from 1 to 3600, got -5.\n"))
         #expect(sandbox.run("say", "noteer -5 squats", "--locale", "nl")
             == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: count: verwacht een getal van 1 tot en met 3600, kreeg -5.\n"))
         #expect(sandbox.query(.standFit, "SELECT count(*), sum(count) FROM log") == ["6|206"])
@@ -99,7 +101,7 @@ struct OneVoiceTests {
         var dutch = sandbox
         dutch.extraEnvironment["LANG"] = "nl_NL.UTF-8"
         #expect(dutch.run("run", "logexercise", "exercise=hurdle") == ProcessResult(status: 3, stdout: "", stderr: """
-            standfit-host: exercise: geen oefening heet 'hurdle'; kies uit squats, pushups, plank, lunges, calfraises, stretching, jumpingjacks, wallsit, burpees, situps.
+            standfit-host: exercise: er is geen oefening met de naam 'hurdle'; kies uit squats, pushups, plank, lunges, calfraises, stretching, jumpingjacks, wallsit, burpees, situps.
 
             """))
         #expect(sandbox.run("run", "logexercise", "--no-input", "--locale", "NL").stderr
@@ -108,15 +110,15 @@ struct OneVoiceTests {
             Oefening loggen (com.standfit.logexercise) zou worden uitgevoerd met:
               exercise = squats (Squats)  [argument]
               count    = 3  [argument]
-              note     = (niet gezet)
-              at       = (niet gezet)
+              note     = (niet ingesteld)
+              at       = (niet ingesteld)
             Er is niets uitgevoerd (--dry-run).
 
             """, stderr: ""))
         #expect(dutch.run("run", "logexercise", "exercise=squats", "count=20").stdout == "20 squats gelogd · +20 XP\nPrestatie behaald: Eerste log\n")
         #expect(dutch.run("suggest") == ProcessResult(status: 0, stdout: """
             1. Log 20 Squats  (com.standfit.logexercise count=20 exercise=squats)  score 3.00
-               1 keer uitgevoerd (frequentie 1.00); laatst 0 min geleden (recentheid 1.00); meestal rond 14:05, nu 14:05 (tijdstip 1.00)
+               1 keer uitgevoerd (frequentie 1.00); laatste keer 0 min geleden (recentheid 1.00); meestal rond 14:05, nu 14:05 (tijdstip 1.00)
 
             """, stderr: ""))
         #expect(dutch.run("run", "squatz").stderr == "standfit-host: Onbekend type snelle actie 'squatz'; 'standfit-host list --all' toont de types die er zijn.\n")
@@ -149,13 +151,24 @@ struct OneVoiceTests {
         tmux.send("99", "Enter")
         #expect(tmux.wait(for: "Er is geen 99").contains("Er is geen 99; kies een nummer van 1 tot en met 10, of een naam."))
         tmux.send("hurdle", "Enter")
-        #expect(tmux.wait(for: "Niets heet").contains("Niets heet “hurdle”; kies een nummer van 1 tot en met 10, of een naam."))
+        #expect(tmux.wait(for: "met de naam").contains("Er is niets met de naam “hurdle”; kies een nummer van 1 tot en met 10, of een naam."))
         tmux.send("squats", "Enter")
         tmux.wait(for: "Hoeveel?")
         tmux.send("veel", "Enter")
         #expect(tmux.wait(for: "Verwacht").contains("Verwacht een geheel getal, kreeg \"veel\"."))
         tmux.send("12", "Enter")
         #expect(tmux.wait(for: "EXIT=").hasSuffix("12 squats gelogd · +12 XP\nPrestatie behaald: Eerste log\nEXIT=0"))
+    }
+
+    @Test("--json gives numbers as numbers and one object per command: --dry-run's values, refresh's providers")
+    func jsonShapes() throws {
+        let dryRun = try JSONSerialization.jsonObject(with: Data(sandbox.run("run", "logexercise", "exercise=squats", "--dry-run", "--json").stdout.utf8)) as? [String: Any]
+        let parameters = dryRun?["parameters"] as? [[String: Any]] ?? []
+        #expect(parameters.first { $0["name"] as? String == "count" }?["value"] as? Int == 15)
+        #expect(parameters.first { $0["name"] as? String == "exercise" }?["value"] as? String == "squats")
+        let refresh = try JSONSerialization.jsonObject(with: Data(sandbox.run("refresh", "--json").stdout.utf8)) as? [String: Any]
+        #expect(refresh?["status"] as? String == "ok")
+        #expect((refresh?["providers"] as? [[String: Any]])?.first?["plugin"] as? String == "com.standfit")
     }
 
     @Test("doctor lists what stops the other commands: an unresolved $(VAR), a broken config.json, a bad routine, a state that is no database; --json is structured")

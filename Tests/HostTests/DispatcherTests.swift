@@ -169,7 +169,7 @@ struct DispatcherTests {
          "Plugin 'com.fake' set a message that is not valid UTF-8 while running a.b; report this to the plugin's author."),
     ])
     func statuses(reply: HandlerReply, status: Outcome.Status, message: String) {
-        let outcome = dispatcher([recorder.action("a.b", reply: reply)]).run("a.b", arguments: [])
+        let outcome = dispatcher([recorder.action("a.b", reply: reply)], locale: "en").run("a.b", arguments: [])
         #expect(outcome.status == status)
         #expect(outcome.message == message)
     }

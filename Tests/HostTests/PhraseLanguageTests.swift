@@ -37,7 +37,8 @@ struct PhraseLanguageTests {
         #expect(english.withoutApp(tokens("log StandFit squats"), named: "StandFit") == nil)
         #expect(english.withoutApp(tokens("in StandFit"), named: "StandFit") == nil)
         #expect(dutch.withoutApp(tokens("noteer 20 squats met StandFit"), named: "StandFit") == ["noteer", "20", "squats"])
-        #expect(dutch.withoutApp(tokens("vraag StandFit om 20 squats te noteren"), named: "StandFit") == ["20", "squats", "te", "noteren"])
+        #expect(english.withoutApp(tokens("hey StandFit, log 20 squats in StandFit"), named: "StandFit") == ["log", "20", "squats"])
+        #expect(dutch.withoutApp(tokens("hé StandFit, noteer 20 squats"), named: "StandFit") == ["noteer", "20", "squats"])
     }
 
     @Test("a number keeps its sign; punctuation around words goes")
@@ -46,6 +47,8 @@ struct PhraseLanguageTests {
         #expect(PhraseMatcher.tokens("log +5 squats") == ["log", "+5", "squats"])
         #expect(PhraseMatcher.tokens("log −5 squats") == ["log", "-5", "squats"])
         #expect(PhraseMatcher.tokens("log - squats") == ["log", "squats"])
+        #expect(PhraseMatcher.tokens("log (-5) squats") == ["log", "-5", "squats"])
+        #expect(PhraseMatcher.tokens("log -twenty squats") == ["log", "-twenty", "squats"])
         #expect(PhraseMatcher.tokens("push-ups: 10") == ["push-ups", "10"])
     }
 
@@ -75,6 +78,7 @@ struct PhraseLanguageTests {
         #expect(summary("noteer vijfentwintig squats met StandFit", "nl") == ["Log Exercise: count=25 exercise=squats"])
         #expect(summary("log 20 squats in StandFit", "en") == ["Log Exercise: count=20 exercise=squats"])
         #expect(summary("log -5 squats", "en") == ["Log Exercise: count=-5 exercise=squats"])
+        #expect(summary("log -twenty squats", "en") == ["Log Exercise: count=-20 exercise=squats"])
         #expect(summary("log my workout", "en") == ["My workout"])
         // A routine is no app's: naming one does not make the words fit.
         #expect(summary("log my workout in StandFit", "en").isEmpty)

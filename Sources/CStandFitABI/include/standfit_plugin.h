@@ -267,8 +267,10 @@ typedef const standfit_plugin_entry *(*standfit_plugin_entry_fn)(void);
 
 typedef struct standfit_locale_ext {
     standfit_abi_header abi;
-    /* language: the user's preferred language ("nl", "en_US"), from --locale, LC_ALL,
-       LC_MESSAGES or LANG. Memory: host-owned, lives for the process. */
+    /* language: the run's language ("nl", "en_US"): the first of the user's (--locale, LANGUAGE,
+       LC_ALL, LC_MESSAGES, LANG) that the host speaks, so that the host's words, the plugins'
+       and dates agree; English when it speaks none of them. Memory: host-owned, lives for the
+       process. */
     const char *language;
 } standfit_locale_ext;
 

@@ -290,6 +290,8 @@ public struct Dispatcher {
         return Outcome(status: .unknownType, type: type, message: message, suggestions: suggestions)
     }
 
+    /// The answer to a handler's reply. A plugin's fault (a crash, an answer outside the ABI)
+    /// is a diagnostic for its author and stays one English sentence, as the runtime words it.
     private func outcome(of reply: HandlerReply, action: RegisteredAction, type: String) -> Outcome {
         let plugin = action.pluginID
         if let fault = reply.fault {
@@ -300,21 +302,21 @@ public struct Dispatcher {
         let message = reply.message.flatMap { $0.isEmpty ? nil : $0 }
         switch reply.status {
         case 0:
-            var outcome = Outcome(status: .handled, type: type, message: message ?? "Ran \(action.title).",
+            var outcome = Outcome(status: .handled, type: type, message: message ?? text("outcome.ran", ["title": action.title]),
                                   data: reply.data, plugin: plugin)
             outcome.donationID = reply.donationID
             outcome.withdrawnDonations = reply.withdrawnDonations
             return outcome
         case 1:
-            return Outcome(status: .declined, type: type, message: message ?? "\(action.title) declined to run.",
+            return Outcome(status: .declined, type: type, message: message ?? text("outcome.declined", ["title": action.title]),
                            data: reply.data, plugin: plugin)
         case 2:
             return Outcome(status: .invalidInput, type: type,
-                           message: message ?? "Plugin '\(plugin)' refused the parameters of \(type) without saying why.",
+                           message: message ?? text("outcome.refusedSilently", ["plugin": plugin, "type": type]),
                            data: reply.data, plugin: plugin)
         case 3:
             return Outcome(status: .pluginFailed, type: type,
-                           message: "Plugin '\(plugin)' failed to run \(type): \(message ?? "it gave no reason")",
+                           message: text("outcome.failed", ["plugin": plugin, "type": type, "reason": message ?? text("outcome.noReason")]),
                            data: reply.data, plugin: plugin)
         default:
             return Outcome(status: .pluginFailed, type: type,

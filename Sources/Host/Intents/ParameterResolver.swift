@@ -83,7 +83,7 @@ public struct ParameterResolver {
     private func resolveThrowing(arguments: [NamedArgument], userInfo: [String: JSONValue]) throws -> Resolution {
         let given = try namedInputs(arguments)
         var values = [ArgumentValue?](repeating: nil, count: parameters.count)
-        var resolved = parameters.map { ResolvedParameter(name: $0.name) }
+        var resolved = parameters.map { ResolvedParameter(name: $0.name, kind: $0.kind) }
         var broughtDefaults: [String: JSONValue] = [:]
         func take(_ value: EntityValue, at index: Int) {
             values[index] = .string(value.id)

@@ -37,7 +37,7 @@ public struct PhraseLanguage: Sendable {
                     "zestien": 16, "zeventien": 17, "achttien": 18, "negentien": 19],
             tens: ["twintig": 20, "dertig": 30, "veertig": 40, "vijftig": 50, "zestig": 60, "zeventig": 70, "tachtig": 80, "negentig": 90],
             hundred: "honderd", hundredPrefixes: ["een", "één"], unitFirst: true, joiners: ["en", "ën"],
-            appPrefixes: ["{app}", "hé {app}", "hey {app}", "vraag {app} om"],
+            appPrefixes: ["{app}", "hé {app}", "hey {app}"],
             appSuffixes: ["in {app}", "met {app}", "via {app}", "op {app}"]),
     ]
 
@@ -78,15 +78,27 @@ public struct PhraseLanguage: Sendable {
         func words(_ pattern: String) -> [String] {
             pattern.split(whereSeparator: \.isWhitespace).flatMap { $0 == "{app}" ? name : [EntityText.key(String($0))] }
         }
-        let keys = tokens.map(EntityText.key)
-        for suffix in appSuffixes.map(words) where keys.count > suffix.count && Array(keys.suffix(suffix.count)) == suffix {
-            return Array(tokens.dropLast(suffix.count))
+        var rest = tokens
+        var found = false
+        if let suffix = appSuffixes.map(words).first(where: { rest.count > $0.count && Array(rest.suffix($0.count).map(EntityText.key)) == $0 }) {
+            rest.removeLast(suffix.count)
+            found = true
         }
-        // Longest first, so that "ask StandFit to" is not read as "StandFit" and a stray "ask".
-        for prefix in appPrefixes.map(words).sorted(by: { $0.count > $1.count })
-        where keys.count > prefix.count && Array(keys.prefix(prefix.count)) == prefix {
-            return Array(tokens.dropFirst(prefix.count))
+        // Longest first, so that "ask StandFit to" is not read as "StandFit" and a stray "ask";
+        // also before a suffix ("hey StandFit, log 20 squats in StandFit").
+        if let prefix = appPrefixes.map(words).sorted(by: { $0.count > $1.count })
+            .first(where: { rest.count > $0.count && Array(rest.prefix($0.count).map(EntityText.key)) == $0 }) {
+            rest.removeFirst(prefix.count)
+            found = true
         }
-        return nil
+        return found ? rest : nil
+    }
+
+    /// The first words a request naming `app` may start with ("standfit", "hey", "ask"), for
+    /// launchers that pass a query on only when it starts with a word they know (KRunner).
+    public func appTriggerWords(named app: String) -> [String] {
+        appPrefixes.compactMap { pattern in
+            pattern.split(whereSeparator: \.isWhitespace).first.map { $0 == "{app}" ? (app.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? app) : String($0) }?.lowercased()
+        }
     }
 }

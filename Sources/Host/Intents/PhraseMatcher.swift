@@ -103,11 +103,11 @@ public struct PhraseMatcher {
     static func tokens(_ sentence: String) -> [String] {
         sentence.split(whereSeparator: \.isWhitespace).map { token in
             let trimmed = token.trimmingCharacters(in: .punctuationCharacters.union(.symbols))
-            if let sign = token.first, sign == "-" || sign == "+" || sign == "−",
-               trimmed.first?.isNumber == true, token.dropFirst().hasPrefix(trimmed) {
-                return (sign == "−" ? "-" : String(sign)) + trimmed
-            }
-            return trimmed
+            // The character just before the word, when it is a sign: "-5", "(-5)", "-twenty".
+            guard let start = token.firstIndex(where: { $0.isLetter || $0.isNumber }), start > token.startIndex else { return trimmed }
+            let sign = token[token.index(before: start)]
+            guard sign == "-" || sign == "+" || sign == "−" else { return trimmed }
+            return (sign == "−" ? "-" : String(sign)) + trimmed
         }.filter { !$0.isEmpty }
     }
 
@@ -215,7 +215,9 @@ private struct ValueChecker {
     mutating func value(_ text: String, for parameter: ParameterSpec, of action: RegisteredAction) -> String? {
         if parameter.domain == nil, parameter.kind == .int64 || parameter.kind == .double,
            ArgumentCoercion.coerce(text, to: parameter.kind) == nil {
-            return PhraseLanguage.tables(preferring: language).lazy.compactMap { $0.number(text) }.first.map(String.init)
+            // A sign stays with a number in words ("-twenty" is -20, and refused as a count).
+            let negative = text.hasPrefix("-"), words = text.hasPrefix("-") || text.hasPrefix("+") ? String(text.dropFirst()) : text
+            return PhraseLanguage.tables(preferring: language).lazy.compactMap { $0.number(words) }.first.map { String(negative ? -$0 : $0) }
         }
         return accepts(text, for: parameter, of: action) ? text : nil
     }

@@ -2,6 +2,17 @@
 /// parameter's kind, the same way everywhere.
 public enum ArgumentCoercion {
     /// Command-line or default text as `kind`; nil when it is not one.
+    /// `text` as the JSON value of a parameter of `kind` (`--json`): a number or a boolean as
+    /// such, anything else (and text that is not of its kind) as text.
+    public static func json(_ text: String, as kind: ParameterKind) -> JSONValue {
+        switch coerce(text, to: kind) {
+        case .bool(let flag)?: .bool(flag)
+        case .int64(let number)?: .int(number)
+        case .double(let number)?: .double(number)
+        case .string, nil: .string(text)
+        }
+    }
+
     public static func coerce(_ text: String, to kind: ParameterKind) -> ArgumentValue? {
         switch kind {
         case .bool:

@@ -13,6 +13,8 @@ extension HostText {
     "menu.keys" = "↑/↓ or 1–{count} to choose · Enter to run · Esc or q to leave";
     "menu.empty" = "No quick actions to show; add items to {path} or install a plugin (see 'standfit-host plugins').";
     "menu.cancelled" = "No quick action was chosen.";
+    "picker.question" = "Choose a quick action.";
+    "picker.none" = "There are no quick actions.";
 
     "prompt.question" = "{title}?";
     "prompt.needsValue" = "{title} needs a value.";
@@ -33,6 +35,7 @@ extension HostText {
     "error.missing.one" = "Missing required parameter {names} for {type}; pass {usage}.";
     "error.missing.many" = "Missing required parameters {names} for {type}; pass {usage}.";
     "error.twice" = "Parameter '{name}' is given twice; pass it once.";
+    "error.notNamed" = "Argument '{argument}' is not of the form name=value; write each parameter as NAME=VALUE.";
     "error.inputEnded" = "Input ended before '{name}' got a value for {type}; pass {name}=VALUE.";
     "error.noParameters" = "{type} takes no parameters; remove '{name}=…'.";
     "error.unknownParameter" = "Unknown parameter '{name}' for {type}{hint}; it takes {names}.";
@@ -45,6 +48,12 @@ extension HostText {
     "type.didYouMean" = "Unknown shortcut type '{type}'; did you mean {suggestions}?";
     "type.unhandled" = "No plugin handles shortcut type '{type}', which the menu lists; install the plugin that provides it or remove the item (see 'standfit-host plugins').";
     "type.ambiguous" = "Shortcut type '{name}' is ambiguous: it matches {list}; run one of them by its full type.";
+
+    "outcome.ran" = "Ran {title}.";
+    "outcome.declined" = "{title} declined to run.";
+    "outcome.refusedSilently" = "Plugin '{plugin}' refused the parameters of {type} without saying why.";
+    "outcome.failed" = "Plugin '{plugin}' failed to run {type}: {reason}";
+    "outcome.noReason" = "it gave no reason";
 
     "routine.ran.one" = "{title}: ran 1 step";
     "routine.ran.many" = "{title}: ran {count} steps";
@@ -81,6 +90,15 @@ extension HostText {
     "suggest.hoursAgo" = "{count} h ago";
     "suggest.daysAgo" = "{count} days ago";
     "suggest.subtitle" = "Suggested · usually around {time}";
+    "suggest.score" = "score {score}";
+    "donations.none" = "No runs are recorded yet; every handled run is.";
+    "donations.none.type" = "No runs of {type} are recorded.";
+    "donations.none.notSuggestible" = "No runs of {type} are recorded: it is not suggestion material, so its runs never are.";
+    "donations.runs.one" = "1 run";
+    "donations.runs.many" = "{count} runs";
+    "donations.forgot" = "Forgot {runs}.";
+    "donations.forgot.type" = "Forgot {runs} of {type}.";
+    "donations.forgot.notSuggestible" = "Forgot {runs} of {type}; it is not suggestion material, so its runs are not recorded.";
     "suggest.nothing" = "Nothing to suggest yet: suggestions come from the runs you make (see 'standfit-host donations').";
     """#
 
@@ -93,6 +111,8 @@ extension HostText {
     "menu.keys" = "↑/↓ of 1–{count} om te kiezen · Enter om uit te voeren · Esc of q om te stoppen";
     "menu.empty" = "Er zijn geen snelle acties om te tonen; zet items in {path} of installeer een plug-in (zie 'standfit-host plugins').";
     "menu.cancelled" = "Er is geen snelle actie gekozen.";
+    "picker.question" = "Kies een snelle actie.";
+    "picker.none" = "Er zijn geen snelle acties.";
 
     "prompt.question" = "{title}?";
     "prompt.needsValue" = "{title} heeft een waarde nodig.";
@@ -100,7 +120,7 @@ extension HostText {
     "prompt.chooseOne" = "Kies er één: een nummer van 1 tot en met {count}, of een naam.";
     "prompt.noSuchNumber" = "Er is geen {number}; kies een nummer van 1 tot en met {count}, of een naam.";
     "prompt.couldMean" = "“{answer}” kan {choices} zijn; wees preciezer.";
-    "prompt.nothingCalled" = "Niets heet “{answer}”; kies een nummer van 1 tot en met {count}, of een naam.";
+    "prompt.nothingCalled" = "Er is niets met de naam “{answer}”; kies een nummer van 1 tot en met {count}, of een naam.";
     "prompt.whichOne" = "“{text}” kan meerdere dingen zijn; welke bedoel je?";
 
     "expect.bool" = "true of false";
@@ -113,54 +133,70 @@ extension HostText {
     "error.missing.one" = "De verplichte parameter {names} van {type} ontbreekt; geef {usage} op.";
     "error.missing.many" = "De verplichte parameters {names} van {type} ontbreken; geef {usage} op.";
     "error.twice" = "Parameter '{name}' is twee keer opgegeven; geef hem één keer op.";
+    "error.notNamed" = "Argument '{argument}' heeft niet de vorm naam=waarde; schrijf elke parameter als NAAM=WAARDE.";
     "error.inputEnded" = "De invoer hield op voordat '{name}' een waarde had voor {type}; geef {name}=WAARDE op.";
     "error.noParameters" = "{type} heeft geen parameters; haal '{name}=…' weg.";
     "error.unknownParameter" = "Onbekende parameter '{name}' voor {type}{hint}; het kent {names}.";
     "error.didYouMeanParameter" = " (bedoel je '{name}'?)";
     "error.valueCouldMean" = "{parameter}: \"{value}\" kan {listed} zijn; geef op welke je bedoelt.";
-    "error.noValueCalled" = "{parameter}: geen {noun} heet '{value}'; kies uit {listed}.";
+    "error.noValueCalled" = "{parameter}: er is geen {noun} met de naam '{value}'; kies uit {listed}.";
     "error.value" = "waarde";
 
     "type.unknown" = "Onbekend type snelle actie '{type}'; 'standfit-host list --all' toont de types die er zijn.";
     "type.didYouMean" = "Onbekend type snelle actie '{type}'; bedoel je {suggestions}?";
-    "type.unhandled" = "Geen plug-in voert type snelle actie '{type}' uit, dat in het menu staat; installeer de plug-in die het levert of haal het item weg (zie 'standfit-host plugins').";
+    "type.unhandled" = "Het menu toont type snelle actie '{type}', maar geen plug-in voert het uit; installeer de plug-in die het levert of haal het item weg (zie 'standfit-host plugins').";
     "type.ambiguous" = "Type snelle actie '{name}' is niet eenduidig: het past bij {list}; voer er één uit met het volledige type.";
+
+    "outcome.ran" = "{title} uitgevoerd.";
+    "outcome.declined" = "{title} wilde niet worden uitgevoerd.";
+    "outcome.refusedSilently" = "Plug-in '{plugin}' weigerde de parameters van {type} zonder te zeggen waarom.";
+    "outcome.failed" = "Plug-in '{plugin}' kon {type} niet uitvoeren: {reason}";
+    "outcome.noReason" = "hij gaf geen reden";
 
     "routine.ran.one" = "{title}: 1 stap uitgevoerd";
     "routine.ran.many" = "{title}: {count} stappen uitgevoerd";
     "routine.wouldRun.one" = "{title}: zou 1 stap uitvoeren";
     "routine.wouldRun.many" = "{title}: zou {count} stappen uitvoeren";
-    "routine.skipped.one" = "; stap {steps} lukte niet en is overgeslagen";
-    "routine.skipped.many" = "; stappen {steps} lukten niet en zijn overgeslagen";
+    "routine.skipped.one" = "; stap {steps} lukte niet, de rest ging door";
+    "routine.skipped.many" = "; stappen {steps} lukten niet, de rest ging door";
     "routine.stopped" = "{title} stopte bij stap {index} van {count} ({type}): {message}";
     "routine.step" = "stap {index}: {message}";
 
     "dryrun.header" = "{title} ({type}) zou worden uitgevoerd met:";
     "dryrun.none" = "geen parameters";
-    "dryrun.notSet" = "(niet gezet)";
+    "dryrun.notSet" = "(niet ingesteld)";
     "dryrun.from" = ", uit “{input}”";
     "dryrun.nothingRan" = "Er is niets uitgevoerd (--dry-run).";
     "source.argument" = "argument";
     "source.userInfo" = "userInfo";
     "source.phrase" = "zin";
     "source.prompt" = "gevraagd";
-    "source.value-default" = "standaard van de waarde";
+    "source.value-default" = "standaard van de gekozen waarde";
     "source.default" = "standaard";
 
     "say.whichOne" = "“{sentence}” kan meerdere dingen betekenen; welke bedoel je?";
     "say.chooseNumber" = "Kies een nummer van 1 tot en met {count}.";
-    "say.noPhrases" = "Geen actie begrijpt \"{sentence}\", en geen plug-in geeft zinnen op; voer een actie uit met 'standfit-host run' en haar type.";
+    "say.noPhrases" = "Geen actie begrijpt \"{sentence}\", en geen plug-in geeft zinnen op; voer een actie uit met 'standfit-host run TYPE'.";
     "say.closest" = "Geen actie begrijpt \"{sentence}\"; de zinnen die er het dichtst bij komen zijn {closest}.";
     "say.ambiguous" = "\"{sentence}\" kan {choices} betekenen; zeg het preciezer of voer er één uit met 'standfit-host run'.";
 
     "suggest.ran.one" = "1 keer uitgevoerd (frequentie {frequency})";
     "suggest.ran.many" = "{count} keer uitgevoerd (frequentie {frequency})";
-    "suggest.last" = "laatst {ago} (recentheid {recency})";
+    "suggest.last" = "laatste keer {ago} (recentheid {recency})";
     "suggest.usual" = "meestal rond {usual}, nu {now} (tijdstip {timeOfDay})";
     "suggest.minutesAgo" = "{count} min geleden";
     "suggest.hoursAgo" = "{count} uur geleden";
     "suggest.daysAgo" = "{count} dagen geleden";
     "suggest.subtitle" = "Voorgesteld · meestal rond {time}";
-    "suggest.nothing" = "Nog niets voor te stellen: voorstellen komen uit wat je uitvoert (zie 'standfit-host donations').";
+    "suggest.score" = "score {score}";
+    "donations.none" = "Er zijn nog geen uitvoeringen vastgelegd; elke uitgevoerde actie wordt het.";
+    "donations.none.type" = "Er zijn geen uitvoeringen van {type} vastgelegd.";
+    "donations.none.notSuggestible" = "Er zijn geen uitvoeringen van {type} vastgelegd: het is geen materiaal voor voorstellen, dus dat gebeurt nooit.";
+    "donations.runs.one" = "1 uitvoering";
+    "donations.runs.many" = "{count} uitvoeringen";
+    "donations.forgot" = "{runs} vergeten.";
+    "donations.forgot.type" = "{runs} van {type} vergeten.";
+    "donations.forgot.notSuggestible" = "{runs} van {type} vergeten; het is geen materiaal voor voorstellen, dus de uitvoeringen worden niet vastgelegd.";
+    "suggest.nothing" = "Nog niets om voor te stellen: voorstellen komen uit wat je uitvoert (zie 'standfit-host donations').";
     """#
 }

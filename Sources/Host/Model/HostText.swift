@@ -25,11 +25,25 @@ public struct HostText: Sendable {
     /// The text for `key`, each `{name}` replaced by `values[name]`; the key itself when no
     /// table has it (a test catches that: every key is in every table).
     public func callAsFunction(_ key: String, _ values: [String: String] = [:]) -> String {
-        var text = tables.lazy.compactMap { $0[key] }.first ?? key
-        for (name, value) in values {
-            text = text.replacingOccurrences(of: "{\(name)}", with: value)
+        HostText.fill(tables.lazy.compactMap { $0[key] }.first ?? key, values)
+    }
+
+    /// `template` with each `{name}` replaced by `values[name]`, in one pass: a value that itself
+    /// holds "{type}" (a plugin's message, a sentence the user said) is left as it is.
+    static func fill(_ template: String, _ values: [String: String]) -> String {
+        var result = ""
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}"), let value = values[String(rest[rest.index(after: open)..<close])] else {
+                result.append("{")
+                rest = rest[rest.index(after: open)...]
+                continue
+            }
+            result += value
+            rest = rest[rest.index(after: close)...]
         }
-        return text
+        return result + rest
     }
 
     /// "a, b and c" ("a, b en c"), or with `or` ("of").

@@ -25,7 +25,8 @@ public struct LanguagePreference: Sendable, Equatable {
         if let explicit, let language = LanguagePreference.normalize(explicit) { languages.append((language, "--locale")) }
         let locale = [("LC_ALL", environment["LC_ALL"]), ("LC_MESSAGES", environment["LC_MESSAGES"]), ("LANG", environment["LANG"])]
             .first { $0.1.map { !$0.isEmpty } ?? false }
-        let localeIsC = locale.map { LanguagePreference.normalize($0.1!) == nil } ?? true
+        // As glibc's gettext: LANGUAGE counts unless the locale is exactly C or POSIX (C.UTF-8 is not).
+        let localeIsC = locale.map { ["C", "POSIX"].contains($0.1!) } ?? true
         if !localeIsC, let list = environment["LANGUAGE"] {
             languages += list.split(separator: ":").compactMap { LanguagePreference.normalize(String($0)) }.map { ($0, "LANGUAGE") }
         }
@@ -56,9 +57,11 @@ public struct LanguagePreference: Sendable, Equatable {
         return "standfit-host does not speak \(first) (from \(userLanguageSource ?? "the environment")); it answers in \(answered), the first it speaks of \(userLanguages.joined(separator: ", ")) and its own \(HostText.languages.joined(separator: ", ")), and hands plugins \(answered) too."
     }
 
-    /// The `.lproj` directory names of the user's language, most specific first.
+    /// The `.lproj` directory names of the user's languages, in their order, each most specific
+    /// first (`LANGUAGE=fr:nl` tries `fr`, then `nl`).
     public var userLprojNames: [String] {
-        LanguagePreference.lprojNames(for: userLanguage)
+        var seen = Set<String>()
+        return userLanguages.flatMap { LanguagePreference.lprojNames(for: $0) }.filter { seen.insert($0).inserted }
     }
 
     /// The `.lproj` directory names of a language (`nl_NL`, `nl-NL`, `nl`); none for nil.
@@ -71,9 +74,10 @@ public struct LanguagePreference: Sendable, Equatable {
         let name = String(raw.trimmingCharacters(in: .whitespaces).prefix { $0 != "." && $0 != "@" })
         guard !name.isEmpty, name.uppercased() != "C", name.uppercased() != "POSIX" else { return nil }
         guard let separator = name.firstIndex(where: { $0 == "_" || $0 == "-" }) else { return name.lowercased() }
-        // A region is two letters (`NL`) or three digits; a script (`Hant`) keeps its case.
+        // A region is two letters (`NL`) or three digits; a script is four letters (`Hant`).
         let rest = name[name.index(after: separator)...]
-        return name[..<separator].lowercased() + String(name[separator]) + (rest.count == 2 ? rest.uppercased() : String(rest))
+        let region = rest.count == 2 ? rest.uppercased() : rest.count == 4 ? rest.prefix(1).uppercased() + rest.dropFirst().lowercased() : String(rest)
+        return name[..<separator].lowercased() + String(name[separator]) + region
     }
 
     /// The language without its region, lower-cased: `nl_NL` → `nl`, `NL` → `nl`.

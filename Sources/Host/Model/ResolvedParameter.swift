@@ -23,12 +23,29 @@ public struct ResolvedParameter: Sendable, Equatable, Encodable {
     public var title: String?
     /// What the text resolved from said ("push ups"), when it differs from the value.
     public var input: String?
+    /// The parameter's kind, so that `--json` gives a count as a number.
+    public var kind: ParameterKind?
 
-    package init(name: String, value: String? = nil, source: Source? = nil, title: String? = nil, input: String? = nil) {
+    package init(name: String, value: String? = nil, source: Source? = nil, title: String? = nil, input: String? = nil,
+                 kind: ParameterKind? = nil) {
         self.name = name
         self.value = value
         self.source = source
         self.title = title
         self.input = input
+        self.kind = kind
+    }
+
+    private enum CodingKeys: String, CodingKey { case name, value, source, title, input }
+
+    /// `name`, `value` (a number or boolean as such, by the parameter's kind), `source`,
+    /// `title` and `input` where present.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        if let value { try container.encode(ArgumentCoercion.json(value, as: kind ?? .string), forKey: .value) }
+        try container.encodeIfPresent(source, forKey: .source)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(input, forKey: .input)
     }
 }

@@ -163,7 +163,9 @@ extension HandlerReply {
         var reply = self
         if let id = reply.donationID, !ReplyCollector.isDonationID(id) { reply.donationID = nil }
         if let withdrawn = reply.withdrawnDonations {
-            reply.withdrawnDonations = Array(withdrawn.filter(ReplyCollector.isDonationID).prefix(ReplyCollector.withdrawalLimit))
+            var seen = Set<String>()
+            reply.withdrawnDonations = Array(withdrawn.filter { ReplyCollector.isDonationID($0) && seen.insert($0).inserted }
+                .prefix(ReplyCollector.withdrawalLimit))
         }
         if let warnings = reply.warnings, warnings.count > HandlerReply.warningLimit {
             reply.warnings = Array(warnings.prefix(HandlerReply.warningLimit)) + ["said \(warnings.count - HandlerReply.warningLimit) more warnings, left out"]

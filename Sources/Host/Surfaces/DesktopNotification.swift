@@ -67,9 +67,10 @@ public struct DesktopNotification: Sendable, Equatable {
     public static func picker(actions: [(key: String, item: ShortcutItem)], applicationName: String, icon: String?,
                               language: String, buttons: Int) -> DesktopNotification {
         let icon = IconCatalog.themeName(for: icon) ?? DesktopEntry.fallbackIcon
-        let question = language.hasPrefix("nl") ? "Kies een snelle actie." : "Choose a quick action."
+        let text = HostText(language: language)
+        let question = text("picker.question")
         guard !actions.isEmpty else {
-            let none = language.hasPrefix("nl") ? "Er zijn geen snelle acties." : "There are no quick actions."
+            let none = text("picker.none")
             return DesktopNotification(summary: applicationName, body: none, icon: icon)
         }
         if buttons > 0 {
