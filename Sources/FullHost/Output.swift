@@ -52,11 +52,12 @@ enum Output {
     }
 
     /// Reports a `HostError`: its sentence on stderr, or its document under `--json`.
-    static func report(_ error: HostError, json: Bool) {
+    static func report(_ error: HostError, json: Bool, language: String = "en") {
+        let message = error.message(in: language)
         if json {
-            printJSON(ErrorDocument(code: error.code.description, message: error.message))
+            printJSON(ErrorDocument(code: error.code.description, message: message))
         } else {
-            printError("error: \(error.message)")
+            printError("error: \(message)")
         }
     }
 

@@ -67,7 +67,10 @@ struct StandFitHostCommand: ParsableCommand {
             try command.run()
             return 0
         } catch let error as HostError {
-            Output.report(error, json: (command as? ReportsJSON)?.json ?? false)
+            // In the language the command would have answered in: its --locale, else the environment's.
+            let language = LanguagePreference(explicit: (command as? TakesLocale)?.manifestOptions.locale,
+                                              environment: HostRequest.current.environment).language(fallback: nil)
+            Output.report(error, json: (command as? ReportsJSON)?.json ?? false, language: language)
             return Output.Status.configuration
         } catch {
             return report(error)
@@ -129,3 +132,24 @@ extension PluginsCommand.Check: ReportsJSON { var json: Bool { options.global.js
 extension PluginsCommand.Trust: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
 extension PluginsCommand.Untrust: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
 extension DoctorCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+
+/// A command that takes `--locale` (with the manifest's options): an error it cannot start
+/// for is said in that language.
+protocol TakesLocale {
+    var manifestOptions: ManifestOptions { get }
+}
+
+extension DoctorCommand: TakesLocale {}
+extension DonationsCommand.List: TakesLocale {}
+extension DonationsCommand.Clear: TakesLocale {}
+extension SuggestCommand: TakesLocale {}
+extension DynamicCommand.Set: TakesLocale {}
+extension DynamicCommand.Clear: TakesLocale {}
+extension RefreshCommand: TakesLocale {}
+extension ExportCommand.KRunner: TakesLocale {}
+extension ExportCommand.Desktop: TakesLocale {}
+extension ListCommand: TakesLocale {}
+extension MenuCommand: TakesLocale {}
+extension RofiCommand: TakesLocale {}
+extension RunCommand: TakesLocale {}
+extension SayCommand: TakesLocale {}

@@ -122,6 +122,11 @@ struct OneVoiceTests {
 
             """, stderr: ""))
         #expect(dutch.run("run", "squatz").stderr == "standfit-host: Onbekend type snelle actie 'squatz'; 'standfit-host list --all' toont de types die er zijn.\n")
+        // What stops a command is said in its language too (--locale, else the environment).
+        #expect(sandbox.run("list", "--manifest", "/nonexistent", "--locale", "nl") == ProcessResult(status: 5, stdout: "", stderr: """
+            standfit-host: error: Manifest /nonexistent bestaat niet; geef met --manifest het pad van een Info.plist of manifest.json, of van een map waar er een in staat.
+
+            """))
         // LANGUAGE comes before LANG, as in gettext; not under the C locale.
         var listed = sandbox
         listed.extraEnvironment["LANG"] = "en_US.UTF-8"

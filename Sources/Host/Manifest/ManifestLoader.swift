@@ -24,7 +24,7 @@ public struct ManifestLoader: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             if required {
-                throw HostError(.manifestNotFound, "Manifest \(path) does not exist; pass --manifest with the path of an Info.plist or manifest.json, or of a directory holding one.")
+                throw HostError(.manifestNotFound, key: "manifest.missing", ["path": path])
             }
             return nil
         }
@@ -35,7 +35,7 @@ public struct ManifestLoader: Sendable {
             if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
         }
         if required {
-            throw HostError(.manifestNotFound, "Directory \(path) holds no Info.plist or manifest.json; pass --manifest with the path of one.")
+            throw HostError(.manifestNotFound, key: "manifest.emptyDirectory", ["path": path])
         }
         return nil
     }
@@ -97,11 +97,11 @@ public struct ManifestLoader: Sendable {
         typealias Key = ManifestDocument.Entry.CodingKeys
         let type = try expand(entry.type, at: at + Key.type.rawValue, in: path)
         guard !type.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw HostError(.manifestInvalid, "\(path): \(at)\(Key.type.rawValue) is empty; give the item a type such as com.example.open.")
+            throw HostError(.manifestInvalid, key: "manifest.emptyType", ["path": path, "keyPath": "\(at)\(Key.type.rawValue)"])
         }
         let title = try expand(localized(entry.title, in: strings), at: at + Key.title.rawValue, in: path)
         guard !title.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw HostError(.manifestInvalid, "\(path): \(at)\(Key.title.rawValue) is empty; give the item a title to show in menus.")
+            throw HostError(.manifestInvalid, key: "manifest.emptyTitle", ["path": path, "keyPath": "\(at)\(Key.title.rawValue)"])
         }
         let subtitle = try entry.subtitle.map { subtitle throws(HostError) in
             try expand(localized(subtitle, in: strings), at: at + Key.subtitle.rawValue, in: path)
@@ -150,7 +150,7 @@ public struct ManifestLoader: Sendable {
 
     private func unresolvedError(_ unresolved: VariableExpander.Unresolved, at keyPath: String,
                                  in path: String) -> HostError {
-        HostError(.variableUnresolved, "\(path): \(keyPath) uses $(\(unresolved.name)), which is not defined; pass --define \(unresolved.name)=VALUE or set it in the environment.")
+        HostError(.variableUnresolved, key: "manifest.unresolved", ["path": path, "keyPath": keyPath, "name": unresolved.name])
     }
 }
 

@@ -63,7 +63,7 @@ public struct HostConfig: Sendable, Equatable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw HostError(.configInvalid, "The settings file \(url.path) is not valid JSON; fix it or remove it to use the defaults.", cause: error)
+            throw HostError(.configInvalid, key: "config.notJSON", ["path": url.path], cause: error)
         }
         return try decode(data, from: url)
     }
@@ -74,10 +74,10 @@ public struct HostConfig: Sendable, Equatable {
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw HostError(.configInvalid, "The settings file \(url.path) is not valid JSON; fix it or remove it to use the defaults.", cause: error)
+            throw HostError(.configInvalid, key: "config.notJSON", ["path": url.path], cause: error)
         }
         guard case .object(let values) = value else {
-            throw HostError(.configInvalid, "The settings file \(url.path) must hold one JSON object, like {\"menuLimit\": 4}.")
+            throw HostError(.configInvalid, key: "config.notObject", ["path": url.path])
         }
         var config = HostConfig()
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
@@ -85,7 +85,7 @@ public struct HostConfig: Sendable, Equatable {
             case ("menuLimit", .int(let limit)) where limit >= 1 && limit <= 100:
                 config.menuLimit = Int(limit)
             case ("menuLimit", _):
-                throw HostError(.configInvalid, "menuLimit in \(url.path) must be a whole number from 1 to 100, got \(value.jsonText).")
+                throw HostError(.configInvalid, key: "config.wholeNumber", ["key": "menuLimit", "path": url.path, "max": "100", "value": value.jsonText])
             case ("scanTimeout", _), ("handlerTimeout", _):
                 let seconds: Double? = switch value {
                 case .int(let number): Double(number)
@@ -93,23 +93,23 @@ public struct HostConfig: Sendable, Equatable {
                 default: nil
                 }
                 guard let seconds, seconds > 0, seconds <= 3600 else {
-                    throw HostError(.configInvalid, "\(key) in \(url.path) must be a number of seconds above 0 and at most 3600, got \(value.jsonText).")
+                    throw HostError(.configInvalid, key: "config.seconds", ["key": key, "path": url.path, "value": value.jsonText])
                 }
                 if key == "scanTimeout" { config.scanTimeout = seconds } else { config.handlerTimeout = seconds }
             case ("requireTrusted", .bool(let flag)):
                 config.requireTrusted = flag
             case ("requireTrusted", _):
-                throw HostError(.configInvalid, "requireTrusted in \(url.path) must be true or false, got \(value.jsonText).")
+                throw HostError(.configInvalid, key: "config.bool", ["key": "requireTrusted", "path": url.path, "value": value.jsonText])
             case ("sandbox", .bool(let flag)):
                 config.sandbox = flag
             case ("sandbox", _):
-                throw HostError(.configInvalid, "sandbox in \(url.path) must be true or false, got \(value.jsonText).")
+                throw HostError(.configInvalid, key: "config.bool", ["key": "sandbox", "path": url.path, "value": value.jsonText])
             case ("server", _):
                 if case .string(let name) = value, let mode = ServerMode(rawValue: name) {
                     config.server = mode
                     continue
                 }
-                throw HostError(.configInvalid, "server in \(url.path) must be \"off\", \"manual\" or \"auto\", got \(value.jsonText).")
+                throw HostError(.configInvalid, key: "config.server", ["path": url.path, "value": value.jsonText])
             case ("serverIdleTimeout", _), ("workerIdleTimeout", _):
                 let seconds: Double? = switch value {
                 case .int(let number): Double(number)
@@ -117,15 +117,15 @@ public struct HostConfig: Sendable, Equatable {
                 default: nil
                 }
                 guard let seconds, seconds >= 1, seconds <= 86_400 else {
-                    throw HostError(.configInvalid, "\(key) in \(url.path) must be a number of seconds from 1 to 86400, got \(value.jsonText).")
+                    throw HostError(.configInvalid, key: "config.idleSeconds", ["key": key, "path": url.path, "value": value.jsonText])
                 }
                 if key == "serverIdleTimeout" { config.serverIdleTimeout = seconds } else { config.workerIdleTimeout = seconds }
             case ("serverWorkers", .int(let count)) where count >= 1 && count <= 64:
                 config.serverWorkers = Int(count)
             case ("serverWorkers", _):
-                throw HostError(.configInvalid, "serverWorkers in \(url.path) must be a whole number from 1 to 64, got \(value.jsonText).")
+                throw HostError(.configInvalid, key: "config.wholeNumber", ["key": "serverWorkers", "path": url.path, "max": "64", "value": value.jsonText])
             default:
-                throw HostError(.configInvalid, "Unknown setting '\(key)' in \(url.path); the settings are \(keys.joined(separator: ", ")).")
+                throw HostError(.configInvalid, key: "config.unknown", ["key": key, "path": url.path, "keys": keys.joined(separator: ", ")])
             }
         }
         return config

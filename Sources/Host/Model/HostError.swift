@@ -39,13 +39,34 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
     }
 
     public let code: Code
+    /// The sentence in English.
     public let message: String
     public let cause: (any Error & Sendable)?
+    /// For a sentence the host words itself, its `HostText` key and values, so that it can be
+    /// said in the run's language (`message(in:)`); nil for one that quotes a parser or the
+    /// system in English, which stays one English sentence.
+    public let key: String?
+    public let values: [String: String]
 
     public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
         self.cause = cause
+        key = nil
+        values = [:]
+    }
+
+    public init(_ code: Code, key: String, _ values: [String: String] = [:], cause: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = HostText(language: "en")(key, values)
+        self.cause = cause
+        self.key = key
+        self.values = values
+    }
+
+    /// The sentence in `language`, when the host words it; else in English.
+    public func message(in language: String) -> String {
+        key.map { HostText(language: language)($0, values) } ?? message
     }
 
     public var description: String { message }

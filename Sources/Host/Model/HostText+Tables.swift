@@ -44,6 +44,22 @@ extension HostText {
     "error.noValueCalled" = "{parameter}: no {noun} is called '{value}'; choose one of {listed}.";
     "error.value" = "value";
 
+    "config.notJSON" = "The settings file {path} is not valid JSON; fix it or remove it to use the defaults.";
+    "config.notObject" = "The settings file {path} must hold one JSON object, like {\"menuLimit\": 4}.";
+    "config.wholeNumber" = "{key} in {path} must be a whole number from 1 to {max}, got {value}.";
+    "config.seconds" = "{key} in {path} must be a number of seconds above 0 and at most 3600, got {value}.";
+    "config.idleSeconds" = "{key} in {path} must be a number of seconds from 1 to 86400, got {value}.";
+    "config.bool" = "{key} in {path} must be true or false, got {value}.";
+    "config.server" = "server in {path} must be \"off\", \"manual\" or \"auto\", got {value}.";
+    "config.unknown" = "Unknown setting '{key}' in {path}; the settings are {keys}.";
+    "manifest.missing" = "Manifest {path} does not exist; pass --manifest with the path of an Info.plist or manifest.json, or of a directory holding one.";
+    "manifest.emptyDirectory" = "Directory {path} holds no Info.plist or manifest.json; pass --manifest with the path of one.";
+    "manifest.emptyType" = "{path}: {keyPath} is empty; give the item a type such as com.example.open.";
+    "manifest.emptyTitle" = "{path}: {keyPath} is empty; give the item a title to show in menus.";
+    "manifest.unresolved" = "{path}: {keyPath} uses $({name}), which is not defined; pass --define {name}=VALUE or set it in the environment.";
+    "state.open" = "The host's state {path} cannot be opened ({cause}); check that the directory is writable, or move the file aside to start afresh.";
+    "state.read" = "The host's state {path} cannot be read ({cause}); move the file aside to start afresh.";
+
     "type.unknown" = "Unknown shortcut type '{type}'; run 'standfit-host list --all' to see the types there are.";
     "type.didYouMean" = "Unknown shortcut type '{type}'; did you mean {suggestions}?";
     "type.unhandled" = "No plugin handles shortcut type '{type}', which the menu lists; install the plugin that provides it or remove the item (see 'standfit-host plugins').";
@@ -141,6 +157,22 @@ extension HostText {
     "error.valueCouldMean" = "{parameter}: \"{value}\" kan {listed} zijn; geef op welke je bedoelt.";
     "error.noValueCalled" = "{parameter}: er is geen {noun} met de naam '{value}'; kies uit {listed}.";
     "error.value" = "waarde";
+
+    "config.notJSON" = "Het instellingenbestand {path} is geen geldige JSON; herstel het, of verwijder het om de standaardwaarden te gebruiken.";
+    "config.notObject" = "Het instellingenbestand {path} moet één JSON-object bevatten, zoals {\"menuLimit\": 4}.";
+    "config.wholeNumber" = "{key} in {path} moet een geheel getal van 1 tot en met {max} zijn, kreeg {value}.";
+    "config.seconds" = "{key} in {path} moet een aantal seconden boven 0 en hooguit 3600 zijn, kreeg {value}.";
+    "config.idleSeconds" = "{key} in {path} moet een aantal seconden van 1 tot en met 86400 zijn, kreeg {value}.";
+    "config.bool" = "{key} in {path} moet true of false zijn, kreeg {value}.";
+    "config.server" = "server in {path} moet \"off\", \"manual\" of \"auto\" zijn, kreeg {value}.";
+    "config.unknown" = "Onbekende instelling '{key}' in {path}; de instellingen zijn {keys}.";
+    "manifest.missing" = "Manifest {path} bestaat niet; geef met --manifest het pad van een Info.plist of manifest.json, of van een map waar er een in staat.";
+    "manifest.emptyDirectory" = "Map {path} bevat geen Info.plist of manifest.json; geef met --manifest het pad van een ervan.";
+    "manifest.emptyType" = "{path}: {keyPath} is leeg; geef het item een type zoals com.example.open.";
+    "manifest.emptyTitle" = "{path}: {keyPath} is leeg; geef het item een titel om in menu's te tonen.";
+    "manifest.unresolved" = "{path}: {keyPath} gebruikt $({name}), dat niet gedefinieerd is; geef --define {name}=WAARDE op of zet het in de omgeving.";
+    "state.open" = "De toestand van de host, {path}, kan niet worden geopend ({cause}); controleer of de map beschrijfbaar is, of zet het bestand opzij om opnieuw te beginnen.";
+    "state.read" = "De toestand van de host, {path}, kan niet worden gelezen ({cause}); zet het bestand opzij om opnieuw te beginnen.";
 
     "type.unknown" = "Onbekend type snelle actie '{type}'; 'standfit-host list --all' toont de types die er zijn.";
     "type.didYouMean" = "Onbekend type snelle actie '{type}'; bedoel je {suggestions}?";

@@ -36,7 +36,7 @@ public struct HostState: Sendable {
                 return pool
             }
         } catch {
-            throw HostError(.state, "The host's state \(url.path) cannot be opened (\(HostState.describe(error))); check that the directory is writable, or move the file aside to start afresh.", cause: error)
+            throw HostError(.state, key: "state.open", ["path": url.path, "cause": HostState.describe(error)], cause: error)
         }
     }
 
@@ -145,7 +145,7 @@ public struct HostState: Sendable {
         do {
             return try pool.read(body)
         } catch {
-            throw HostError(.state, "The host's state \(url.path) cannot be read (\(HostState.describe(error))); move the file aside to start afresh.", cause: error)
+            throw HostError(.state, key: "state.read", ["path": url.path, "cause": HostState.describe(error)], cause: error)
         }
     }
 
