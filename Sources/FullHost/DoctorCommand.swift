@@ -18,7 +18,8 @@ struct DoctorCommand: ParsableCommand {
     func run() throws {
         let options = manifestOptions.hostOptions(global)
         let config = (try? options.config(of: options.request.paths)) ?? HostConfig()
-        let report = Doctor.examine(options: options, server: DoctorCommand.serverLine(config), logger: global.logger)
+        let language = LanguagePreference(explicit: options.locale, environment: options.environment).language(fallback: nil)
+        let report = Doctor.examine(options: options, server: DoctorCommand.serverLine(config, language: language), logger: global.logger)
         if global.json {
             Output.printJSON(report)
         } else {
@@ -28,21 +29,18 @@ struct DoctorCommand: ParsableCommand {
     }
 
     /// Whether a warm server of this build is up, and so how plugins run now.
-    static func serverLine(_ config: HostConfig) -> String {
+    static func serverLine(_ config: HostConfig, language: String = "en") -> String {
         let request = HostRequest.current
+        let text = HostText(language: language)
         if let server = WarmServer.running {
-            return "Warm server: this command ran in it (pid \(getpid()), build \(server.place.build), \(server.requestsServed) requests served, \(server.workers.summary.count) warm workers); every plugin runs in a warm worker, trusted or not"
+            return text("server.in", ["pid": "\(getpid())", "build": server.place.build, "served": "\(server.requestsServed)",
+                                      "workers": "\(server.workers.summary.count)"])
         }
         let mode = config.serverMode(environment: request.environment)
-        guard let place = try? ServerCommand.place(request: request) else { return "Warm server: none (the host's binary cannot be identified)" }
+        guard let place = try? ServerCommand.place(request: request) else { return text("server.unidentified") }
         if let pid = WarmServer.holder(of: place) {
-            return "Warm server: running (pid \(pid), build \(place.build)), but this command ran cold (mode \(mode.rawValue)); commands it serves run every plugin in a warm worker"
+            return text("server.running", ["pid": "\(pid)", "build": place.build, "mode": mode.rawValue])
         }
-        let next = switch mode {
-        case .auto: "the next command starts one"
-        case .manual: "none is started (mode manual); 'standfit-host serve' runs one"
-        case .off: "every command runs cold (mode off)"
-        }
-        return "Warm server: none of build \(place.build) is running; \(next). Run cold, trusted plugins run in-process and the others in worker processes"
+        return text("server.none", ["build": place.build, "next": text("server.next.\(mode.rawValue)")])
     }
 }

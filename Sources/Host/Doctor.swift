@@ -126,18 +126,20 @@ public struct Doctor {
     /// Examines everything `options` describes. `server` is the line about the warm server.
     public static func examine(options: HostOptions, server: String?, logger: Logger) -> Report {
         var report = Report(version: HostTable.version, executable: options.executable.path, server: server)
-        var lines: [String] = ["standfit-host \(HostTable.version) at \(options.executable.path)"]
+        // In the run's language; what plugins' authors read (a refusal's reason) stays their English.
+        let text = HostText(language: LanguagePreference(explicit: options.locale, environment: options.environment).language(fallback: nil))
+        var lines: [String] = [text("doctor.host", ["version": HostTable.version, "path": options.executable.path])]
         if let server { lines.append(server) }
         func problem(_ area: String, _ message: String) {
             report.problems.append(Problem(area: area, message: message))
         }
         let paths = options.request.paths
 
-        lines.append("Directories:")
+        lines.append(text("doctor.directories"))
         for (role, url) in [("config", paths.configDirectory), ("data", paths.dataDirectory), ("cache", paths.cacheDirectory)] {
             let exists = FileManager.default.fileExists(atPath: url.path)
             report.directories.append(Directory(role: role, path: url.path, exists: exists))
-            lines.append("  \(role): \(url.path)\(exists ? "" : " (not made yet)")")
+            lines.append("  \(role): \(url.path)\(exists ? "" : text("doctor.notMadeYet"))")
         }
 
         // Settings: a config.json that does not parse stops every other command; here it is a
@@ -149,7 +151,7 @@ public struct Doctor {
             config = try options.config(of: paths)
         } catch {
             configValid = false
-            problem("settings", error.message)
+            problem("settings", error.message(in: text.language))
         }
 
         // The state: one that cannot be opened stops every other command; here the plugins are
@@ -166,14 +168,14 @@ public struct Doctor {
             // A file that is no database (or a damaged one) is moved aside; anything else
             // (permissions, a read-only disk) has HostState's own sentence and fix.
             problem("state", HostState.isDamaged(error)
-                ? "The host's state \(path) cannot be opened (\(Doctor.cause(of: error))): every command but doctor stops at it; move it aside (mv \(path) \(path).broken) and the next command starts afresh, without the pins, donations and dynamic items it held."
-                : error.message)
+                ? text("doctor.stateDamaged", ["path": path, "cause": Doctor.cause(of: error)])
+                : error.message(in: text.language))
             usesStandIn = true
             do {
                 state = try HostState(directory: standIn)
             } catch {
-                problem("state", error.message)
-                report.lines = lines + Doctor.problemLines(report.problems)
+                problem("state", error.message(in: text.language))
+                report.lines = lines + Doctor.problemLines(report.problems, text)
                 return report
             }
         }
@@ -183,43 +185,43 @@ public struct Doctor {
             catalog = try HostSession.catalog(options: options, paths: paths, config: config, state: state, logger: logger)
         } catch {
             // Only the pins, which are in the state, can fail here.
-            problem("state", error.message)
-            report.lines = lines + Doctor.problemLines(report.problems)
+            problem("state", error.message(in: text.language))
+            report.lines = lines + Doctor.problemLines(report.problems, text)
             return report
         }
         let settings = catalog.settings
         let sandbox = settings.sandbox ? Sandbox.support.description
-            : "off (\"sandbox\": false in config.json); they run in worker processes with the user's rights"
+            : text("doctor.sandboxOff")
         report.settings = Settings(file: configFile, valid: configValid, menuLimit: config.menuLimit, scanTimeout: config.scanTimeout,
                                    handlerTimeout: config.handlerTimeout, requireTrusted: settings.requireTrusted, sandbox: sandbox)
-        lines.append("Settings (\(configFile))\(configValid ? "" : ", which cannot be read; the defaults"):")
+        lines.append(text(configValid ? "doctor.settings" : "doctor.settingsDefaults", ["path": configFile]))
         lines.append("  menuLimit \(config.menuLimit), scanTimeout \(Seconds.format(config.scanTimeout)) s, handlerTimeout \(Seconds.format(config.handlerTimeout)) s, requireTrusted \(settings.requireTrusted)")
-        lines.append("Sandbox for untrusted plugins: \(sandbox)")
+        lines.append(text("doctor.sandbox", ["sandbox": sandbox]))
 
         if !usesStandIn {
             do {
                 let check = try state.integrityCheck()
                 report.state = Database(path: state.url.path, integrity: check)
-                lines.append("State: \(state.url.path): integrity \(check)")
+                lines.append(text("doctor.state", ["path": state.url.path, "check": check]))
                 if check != "ok" {
-                    problem("state", "The host's state \(state.url.path) fails its integrity check (\(check)); move it aside (mv \(state.url.path) \(state.url.path).broken) and the next command starts afresh.")
+                    problem("state", text("doctor.stateIntegrity", ["path": state.url.path, "check": check]))
                 }
             } catch {
                 report.state = Database(path: state.url.path, integrity: nil)
-                problem("state", error.message)
+                problem("state", error.message(in: text.language))
             }
         } else if let broken = report.state {
-            lines.append("State: \(broken.path): cannot be opened")
+            lines.append(text("doctor.stateUnopened", ["path": broken.path]))
         }
 
         if let cache = catalog.cache {
             report.registryCache = Cache(path: cache.url.path, format: RegistryCache.formatVersion, entries: cache.entryCount())
-            lines.append("Registry cache: \(cache.url.path): format \(RegistryCache.formatVersion), \(cache.entryCount()) entries")
+            lines.append(text("doctor.cache", ["path": cache.url.path, "format": "\(RegistryCache.formatVersion)", "entries": "\(cache.entryCount())"]))
         } else {
-            problem("registry-cache", "The registry cache in \(paths.cacheDirectory.path) cannot be used; plugins are scanned on every run. Check that the directory is writable.")
+            problem("registry-cache", text("doctor.cacheUnusable", ["path": paths.cacheDirectory.path]))
         }
 
-        lines.append("Plugin search path:")
+        lines.append(text("doctor.searchPath"))
         let bundled = settings.bundledLocations
         for entry in settings.searchPath {
             var isDirectory: ObjCBool = false
@@ -227,15 +229,17 @@ public struct Doctor {
             let kind = !exists ? "missing" : isDirectory.boolValue ? "directory" : "file"
             let isBundled = bundled.contains(RealPath.of(entry.path))
             report.searchPath.append(SearchEntry(path: entry.path, kind: kind, bundled: isBundled))
-            lines.append("  \(entry.path) (\(kind)\(isBundled ? ", bundled with the host" : ""))")
+            lines.append("  \(entry.path) (\(text("doctor.kind.\(kind)"))\(isBundled ? text("doctor.bundled") : ""))")
         }
 
         let loaded = catalog.load()
         let plugins = loaded.plugins
-        lines.append("Plugins: \(plugins.plugins.count) loaded, \(plugins.refusals.filter { !$0.isQuarantined }.count) refused, \(plugins.refusals.filter(\.isQuarantined).count) quarantined (\(loaded.scannedCount) scanned now, the rest from the cache)")
+        lines.append(text("doctor.plugins", ["loaded": "\(plugins.plugins.count)", "refused": "\(plugins.refusals.filter { !$0.isQuarantined }.count)",
+                                             "quarantined": "\(plugins.refusals.filter(\.isQuarantined).count)", "scanned": "\(loaded.scannedCount)"]))
         for plugin in plugins.plugins {
             let runs = plugin.runsInProcess ? "in-process" : "worker"
-            lines.append("  ok: \(plugin.id) \(plugin.version), \(plugin.types.count) type\(plugin.types.count == 1 ? "" : "s"), runs \(runs)\(plugin.isTrusted ? ", trusted" : ""): \(plugin.path)")
+            lines.append(text(plugin.types.count == 1 ? "doctor.plugin.one" : "doctor.plugin.many", ["id": plugin.id, "version": plugin.version, "types": "\(plugin.types.count)", "runs": runs,
+                                                "trusted": plugin.isTrusted ? text("doctor.trustedMark") : "", "path": plugin.path]))
             report.plugins.append(Plugin(id: plugin.id, version: plugin.version, types: plugin.types.count, runs: runs,
                                          trusted: plugin.isTrusted, path: plugin.path, data: []))
         }
@@ -244,15 +248,15 @@ public struct Doctor {
             for finding in DatabaseHealth.check(directory: directory) {
                 let sound = finding.verdict == "ok"
                 report.plugins[index].data.append(DataFile(path: finding.url.path, sound: sound))
-                lines.append("  data of \(plugin.id): \(finding.url.path): \(sound ? "sound" : "DAMAGED")")
+                lines.append(text("doctor.data", ["id": plugin.id, "path": finding.url.path, "verdict": text(sound ? "doctor.sound" : "doctor.damaged")]))
                 if !sound {
-                    problem("plugin-data", "The data of plugin '\(plugin.id)' in \(finding.url.path) fails SQLite's check (\(finding.verdict)); restore it from a backup, or move it aside to start afresh (the plugin then starts with no data).")
+                    problem("plugin-data", text("doctor.dataDamaged", ["id": plugin.id, "path": finding.url.path, "verdict": finding.verdict]))
                 }
             }
         }
         for refusal in plugins.refusals {
             report.refused.append(Refusal(path: refusal.path, quarantined: refusal.isQuarantined, reason: refusal.reason))
-            lines.append("  \(refusal.isQuarantined ? "quarantined" : "refused"): \(refusal.path)")
+            lines.append("  \(text(refusal.isQuarantined ? "doctor.quarantined" : "doctor.refused")): \(refusal.path)")
             problem("plugin", refusal.reason)
         }
 
@@ -268,53 +272,56 @@ public struct Doctor {
                     manifest = try loader.load(url)
                 } catch {
                     report.manifest = ManifestSummary(path: url.path, items: 0, fallbackType: nil)
-                    lines.append("Manifest: \(url.path): cannot be read")
-                    problem("manifest", error.message)
+                    lines.append(text("doctor.manifestUnreadable", ["path": url.path]))
+                    problem("manifest", error.message(in: text.language))
                 }
             }
         } catch {
             report.manifest = ManifestSummary(path: place, items: 0, fallbackType: nil)
-            lines.append("Manifest: \(place): not found")
-            problem("manifest", error.message)
+            lines.append(text("doctor.manifestMissing", ["path": place]))
+            problem("manifest", error.message(in: text.language))
         }
         if let path = manifest.path {
             report.manifest = ManifestSummary(path: path, items: manifest.items.count, fallbackType: manifest.fallbackType)
-            lines.append("Manifest: \(path): \(manifest.items.count) item\(manifest.items.count == 1 ? "" : "s")\(manifest.fallbackType.map { ", fallback \($0)" } ?? "")")
+            lines.append(text(manifest.items.count == 1 ? "doctor.manifest.one" : "doctor.manifest.many", ["path": path, "count": "\(manifest.items.count)"])
+                         + (manifest.fallbackType.map { text("doctor.fallback", ["type": $0]) } ?? ""))
         } else if report.manifest == nil {
             report.manifest = ManifestSummary(path: nil, items: 0, fallbackType: nil)
-            lines.append("Manifest: none (\(paths.configDirectory.path) holds no Info.plist or manifest.json)")
+            lines.append(text("doctor.manifestNone", ["path": paths.configDirectory.path]))
         }
-        let read = RoutineLoader.load(directory: paths.configDirectory.appendingPathComponent("shortcuts"), registry: plugins.registry)
+        let read = RoutineLoader.load(directory: paths.configDirectory.appendingPathComponent("shortcuts"), registry: plugins.registry,
+                                      language: text.language)
         report.routines = read.routines.map { RoutineSummary(type: $0.type, title: $0.title, steps: $0.steps.count) }
-        lines.append("Routines (\(paths.configDirectory.appendingPathComponent("shortcuts").path)): \(read.routines.isEmpty ? "none" : read.routines.map(\.type).joined(separator: ", "))")
+        lines.append(text("doctor.routines", ["path": paths.configDirectory.appendingPathComponent("shortcuts").path,
+                                              "routines": read.routines.isEmpty ? text("doctor.none") : read.routines.map(\.type).joined(separator: ", ")]))
         for message in read.problems { problem("routine", message) }
         // A manifest item nothing runs is never shown: the menu prunes it, by the same rule.
         let staticTypes = Set(manifest.items.map(\.type))
         for item in manifest.items where !Dispatcher.runs(item.type, registry: plugins.registry, routines: read.routines, staticItemTypes: staticTypes) {
-            problem("manifest", "The manifest item '\(item.title)' (\(item.type)) is never shown: no plugin handles \(item.type); install the plugin that does, or remove the item from \(manifest.path ?? "the manifest").")
+            problem("manifest", text("doctor.neverShown", ["title": item.title, "type": item.type, "path": manifest.path ?? ""]))
         }
 
         let pins = settings.pins.sorted { $0.key < $1.key }
-        lines.append("Trusted (pinned) plugins: \(pins.isEmpty ? "none" : "\(pins.count)")")
+        lines.append(text("doctor.trusted", ["count": pins.isEmpty ? text("doctor.none") : "\(pins.count)"]))
         for (path, pinned) in pins {
             let actual = try? SealedImage.sha256(ofFile: path)
             let verdict = actual == nil ? "missing" : actual == pinned ? "matches" : "changed"
             report.trusted.append(Pin(path: path, state: verdict))
-            lines.append("  \(path): \(actual == nil ? "missing" : actual == pinned ? "matches its pin" : "CHANGED since it was trusted")")
+            lines.append("  \(path): \(text("doctor.pin.\(verdict)"))")
             if actual == nil {
-                problem("trust", "The trusted plugin \(path) is gone; run 'standfit-host plugins untrust \(path)' to forget it.")
+                problem("trust", text("doctor.pinGone", ["path": path]))
             } else if actual != pinned {
-                problem("trust", "The trusted plugin \(path) changed since it was trusted, so it does not load; check it, then run 'standfit-host plugins trust \(path)' again.")
+                problem("trust", text("doctor.pinChanged", ["path": path]))
             }
         }
 
-        report.lines = lines + Doctor.problemLines(report.problems)
+        report.lines = lines + Doctor.problemLines(report.problems, text)
         return report
     }
 
     /// The closing lines: "No problems found." or the count and each problem.
-    static func problemLines(_ problems: [Problem]) -> [String] {
-        [problems.isEmpty ? "No problems found." : "\(problems.count) problem\(problems.count == 1 ? "" : "s"):"]
+    static func problemLines(_ problems: [Problem], _ text: HostText) -> [String] {
+        [problems.isEmpty ? text("doctor.noProblems") : text(problems.count == 1 ? "doctor.problems.one" : "doctor.problems.many", ["count": "\(problems.count)"])]
             + problems.map { "  - \($0.message)" }
     }
 

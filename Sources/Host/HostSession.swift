@@ -111,7 +111,7 @@ public struct HostSession {
             logger.warning("\(refusal.reason)")
         }
         let read = RoutineLoader.load(directory: paths.configDirectory.appendingPathComponent("shortcuts"),
-                                      registry: plugins.registry)
+                                      registry: plugins.registry, language: language)
         routines = read.routines
         for problem in read.problems { logger.warning("\(problem)") }
         let state = state, language = language

@@ -127,6 +127,11 @@ struct OneVoiceTests {
             standfit-host: error: Manifest /nonexistent bestaat niet; geef met --manifest het pad van een Info.plist of manifest.json, of van een map waar er een in staat.
 
             """))
+        // doctor in Dutch too; what it quotes for plugins' authors (a refusal's reason) stays theirs.
+        let doctor = dutch.run("doctor")
+        #expect(doctor.status == 0)
+        #expect(doctor.stdout.contains("\nMappen:\n") && doctor.stdout.contains("\nPlug-ins: 1 geladen, 0 geweigerd, 0 in quarantaine")
+                && doctor.stdout.hasSuffix("Vertrouwde (vastgezette) plug-ins: geen\nGeen problemen gevonden.\n"), "\(doctor.stdout)")
         // LANGUAGE comes before LANG, as in gettext; not under the C locale.
         var listed = sandbox
         listed.extraEnvironment["LANG"] = "en_US.UTF-8"

@@ -46,12 +46,7 @@ public struct ParameterResolver {
 
     /// "an integer" ("een geheel getal").
     func expectation(of kind: ParameterKind) -> String {
-        switch kind {
-        case .bool: text("expect.bool")
-        case .int64: text("expect.int64")
-        case .double: text("expect.double")
-        case .string: text("expect.string")
-        }
+        text.expectation(of: kind)
     }
 
     /// Why resolution failed: one sentence, the parameter, and what it could be.

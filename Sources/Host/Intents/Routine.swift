@@ -89,7 +89,8 @@ public enum RoutineLoader {
     }
 
     /// The routines in `directory` that can run, and a sentence for each one that cannot.
-    public static func load(directory: URL, registry: ActionRegistry) -> (routines: [Routine], problems: [String]) {
+    public static func load(directory: URL, registry: ActionRegistry, language: String = "en") -> (routines: [Routine], problems: [String]) {
+        let text = HostText(language: language)
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
             .filter { $0.hasSuffix(".json") }.sorted()
         var routines: [Routine] = []
@@ -101,14 +102,14 @@ public enum RoutineLoader {
                 routines.append(Routine(type: file.type, title: file.title, subtitle: file.subtitle, icon: file.icon,
                                         steps: file.steps, phrases: file.phrases?.phrases ?? [], file: path))
             } catch let error as DecodingError {
-                problems.append("Shortcut \(path) is not a routine (\(describe(error))); write it as {\"type\": \"user.name\", \"title\": \"…\", \"steps\": [{\"type\": \"…\"}]}.")
+                problems.append(text("routine.notRoutine", ["path": path, "why": describe(error, text)]))
             } catch {
-                problems.append("Shortcut \(path) cannot be read (\(error.localizedDescription)); check its permissions.")
+                problems.append(text("routine.unreadable", ["path": path, "cause": error.localizedDescription]))
             }
         }
         var accepted: [Routine] = []
         for routine in routines {
-            if let problem = check(routine, registry: registry, routines: routines, accepted: accepted) {
+            if let problem = check(routine, registry: registry, routines: routines, accepted: accepted, text: text) {
                 problems.append(problem)
             } else {
                 accepted.append(routine)
@@ -122,7 +123,7 @@ public enum RoutineLoader {
                 if let (index, step) = routine.steps.enumerated().first(where: { _, step in
                     routines.contains { $0.type == step.type } && !accepted.contains { $0.type == step.type }
                 }) {
-                    problems.append("Shortcut \(routine.file), step \(index + 1): routine '\(step.type)' was left out (see above), so '\(routine.type)' is left out too.")
+                    problems.append(text("routine.leftOut", ["path": routine.file, "index": "\(index + 1)", "step": step.type, "type": routine.type]))
                     accepted.removeAll { $0.type == routine.type }
                     changed = true
                     break
@@ -133,62 +134,62 @@ public enum RoutineLoader {
     }
 
     private static func check(_ routine: Routine, registry: ActionRegistry, routines: [Routine],
-                              accepted: [Routine]) -> String? {
+                              accepted: [Routine], text: HostText) -> String? {
         let file = routine.file
         guard TypeName.isValid(routine.type), !routine.type.hasSuffix(".*") else {
-            return "Shortcut \(file) has type '\(routine.type)', which is not a type such as user.morning; fix its \"type\"."
+            return text("routine.badType", ["path": file, "type": routine.type])
         }
         if let action = registry.handler(for: routine.type) {
-            return "Shortcut \(file) has type '\(routine.type)', which plugin '\(action.pluginID)' already handles; give the routine its own type such as user.\(Suggester.lastComponent(of: routine.type))."
+            return text("routine.handled", ["path": file, "type": routine.type, "plugin": action.pluginID, "suggested": "user.\(Suggester.lastComponent(of: routine.type))"])
         }
         if let other = accepted.first(where: { $0.type == routine.type }) {
-            return "Shortcut \(file) has type '\(routine.type)', which \(other.file) already uses; give one of them another type."
+            return text("routine.typeTaken", ["path": file, "type": routine.type, "other": other.file])
         }
         guard !routine.title.trimmingCharacters(in: .whitespaces).isEmpty else {
-            return "Shortcut \(file) has an empty title; give it one to show in menus."
+            return text("routine.emptyTitle", ["path": file])
         }
         guard !routine.steps.isEmpty else {
-            return "Shortcut \(file) has no steps; add at least one {\"type\": \"…\"}."
+            return text("routine.noSteps", ["path": file])
         }
         for phrase in routine.phrases {
             if phrase.parts.isEmpty {
-                return "Shortcut \(file) has an empty phrase; remove it, or write the words people say, such as \"log my workout\"."
+                return text("routine.emptyPhrase", ["path": file])
             }
             if case .placeholder(let name)? = phrase.parts.first(where: { if case .placeholder = $0 { true } else { false } }) {
-                return "Shortcut \(file) has the phrase \"\(phrase.template)\" with placeholder {\(name)}, but a routine has no parameters; write the words without it."
+                return text("routine.phrasePlaceholder", ["path": file, "phrase": phrase.template, "name": name])
             }
         }
         for (index, step) in routine.steps.enumerated() {
-            let at = "Shortcut \(file), step \(index + 1)"
+            let at = text("routine.at", ["path": file, "index": "\(index + 1)"])
             if routines.contains(where: { $0.type == step.type }) {
                 if calls(step.type, routine.type, routines: routines, seen: []) {
-                    return "\(at): routine '\(step.type)' leads back to '\(routine.type)', which would never end; remove the loop."
+                    return text("routine.loop", ["at": at, "step": step.type, "type": routine.type])
                 }
                 guard step.parameters.isEmpty else {
-                    return "\(at): routine '\(step.type)' takes no parameters; remove them."
+                    return text("routine.stepParameters", ["at": at, "step": step.type])
                 }
                 continue
             }
             guard let action = registry.action(exactly: step.type) ?? registry.namespaceHandler(for: step.type) else {
                 let suggestions = Suggester(candidates: registry.actions.map { .init(type: $0.type, title: $0.title) })
                     .suggestions(for: step.type)
-                let hint = suggestions.isEmpty ? "" : " (did you mean \(suggestions.joined(separator: " or "))?)"
-                return "\(at) names unknown shortcut type '\(step.type)'\(hint); write a full type from 'standfit-host list --all'."
+                let hint = suggestions.isEmpty ? "" : text("routine.didYouMean", ["types": text.list(suggestions, or: true)])
+                return text("routine.unknownType", ["at": at, "step": step.type, "hint": hint])
             }
             for name in step.parameters.keys.sorted() {
                 guard let parameter = action.parameters.first(where: { $0.name == name }) else {
                     let names = action.parameters.map(\.name)
-                    let takes = names.isEmpty ? "it takes none" : "it takes \(names.joined(separator: ", "))"
-                    return "\(at): \(step.type) has no parameter '\(name)'; \(takes)."
+                    let takes = names.isEmpty ? text("routine.takesNone") : text("routine.takes", ["names": names.joined(separator: ", ")])
+                    return text("routine.noParameter", ["at": at, "step": step.type, "name": name, "takes": takes])
                 }
                 let value = step.parameters[name]!
                 guard ArgumentCoercion.coerce(value, to: parameter.kind) != nil
                         || (value.stringValue.flatMap { ArgumentCoercion.coerce($0, to: parameter.kind) } != nil) else {
-                    return "\(at): \(name) expects \(ArgumentCoercion.expectation(of: parameter.kind)), got \(value.jsonText); fix the value."
+                    return text("routine.wrongKind", ["at": at, "name": name, "expectation": text.expectation(of: parameter.kind), "value": value.jsonText])
                 }
-                if case .choices(let values)? = parameter.domain, let text = value.stringValue,
-                   !values.contains(where: { $0.id == text || $0.isNamed(by: text) }) {
-                    return "\(at): \(name) is \"\(text)\", which is not one of \(values.map(\.id).joined(separator: ", ")); fix the value."
+                if case .choices(let values)? = parameter.domain, let textValue = value.stringValue,
+                   !values.contains(where: { $0.id == textValue || $0.isNamed(by: textValue) }) {
+                    return text("routine.notOneOf", ["at": at, "name": name, "value": textValue, "values": values.map(\.id).joined(separator: ", ")])
                 }
             }
         }
@@ -202,14 +203,14 @@ public enum RoutineLoader {
         return routine.steps.contains { calls($0.type, target, routines: routines, seen: seen.union([from])) }
     }
 
-    private static func describe(_ error: DecodingError) -> String {
+    private static func describe(_ error: DecodingError, _ text: HostText) -> String {
         switch error {
         case .keyNotFound(let key, let context):
-            return "\(path(context.codingPath + [key])) is missing"
+            return text("decode.missing", ["key": path(context.codingPath + [key])])
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "\(path(context.codingPath)) has the wrong type"
+            return text("decode.wrongType", ["key": path(context.codingPath)])
         case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "it is not valid JSON" : "\(path(context.codingPath)) is not valid"
+            return context.codingPath.isEmpty ? text("decode.notJSON") : text("decode.notValid", ["key": path(context.codingPath)])
         @unknown default:
             return "\(error)"
         }

@@ -46,6 +46,16 @@ public struct HostText: Sendable {
         return result + rest
     }
 
+    /// What a value of `kind` must be: "an integer" ("een geheel getal").
+    public func expectation(of kind: ParameterKind) -> String {
+        switch kind {
+        case .bool: self("expect.bool")
+        case .int64: self("expect.int64")
+        case .double: self("expect.double")
+        case .string: self("expect.string")
+        }
+    }
+
     /// "a, b and c" ("a, b en c"), or with `or` ("of").
     public func list(_ items: [String], or: Bool = false) -> String {
         guard items.count > 1 else { return items.first ?? "" }
