@@ -18,7 +18,7 @@ struct DoctorCommand: ParsableCommand {
     func run() throws {
         let options = manifestOptions.hostOptions(global)
         let config = (try? options.config(of: options.request.paths)) ?? HostConfig()
-        let language = LanguagePreference(explicit: options.locale, environment: options.environment).language(fallback: nil)
+        let language = options.languagePreference.language(fallback: nil)
         let report = Doctor.examine(options: options, server: DoctorCommand.serverLine(config, language: language), logger: global.logger)
         if global.json {
             Output.printJSON(report)

@@ -33,13 +33,6 @@ struct DonationsCommand: ParsableCommand {
         }
     }
 
-    /// The state alone, when there is no session.
-    static func state(_ global: GlobalOptions) throws(HostError) -> HostState {
-        let directory = HostRequest.current.paths.dataDirectory
-        if let warm = Executable.warm { return try warm.state(in: directory) }
-        return try HostState(directory: directory)
-    }
-
     /// The type `name` means, or the exit `run` would give it (unknown or ambiguous: 2).
     static func resolve(_ name: String, in session: HostSession, _ global: GlobalOptions) throws -> HostSession.DonatedType {
         switch try session.donatedType(named: name) {
@@ -75,7 +68,7 @@ struct DonationsCommand: ParsableCommand {
         func run() throws {
             let session = try DonationsCommand.session(global, manifestOptions, typeNamed: type != nil)
             let wanted = if let type, let session { try DonationsCommand.resolve(type, in: session, global) } else { HostSession.DonatedType?.none }
-            let state = try session?.state ?? DonationsCommand.state(global)
+            let state = try session?.state ?? manifestOptions.hostOptions(global).state(of: HostRequest.current.paths)
             let timeZone = session?.request.timeZone ?? HostRequest.current.timeZone
             let donations = try state.donations(type: wanted?.type)
             if global.json {
@@ -129,7 +122,8 @@ struct DonationsCommand: ParsableCommand {
         func run() throws {
             let session = try DonationsCommand.session(global, manifestOptions, typeNamed: type != nil)
             let wanted = if let type, let session { try DonationsCommand.resolve(type, in: session, global) } else { HostSession.DonatedType?.none }
-            let removed = try (session?.state ?? DonationsCommand.state(global)).clearDonations(type: wanted?.type)
+            let removed = try (session?.state ?? manifestOptions.hostOptions(global).state(of: HostRequest.current.paths))
+                .clearDonations(type: wanted?.type)
             let text = HostText(language: session?.language ?? "en")
             let runs = text(removed == 1 ? "donations.runs.one" : "donations.runs.many", ["count": "\(removed)"])
             let message = if let wanted, !wanted.suggestible {

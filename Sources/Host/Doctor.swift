@@ -127,7 +127,8 @@ public struct Doctor {
     public static func examine(options: HostOptions, server: String?, logger: Logger) -> Report {
         var report = Report(version: HostTable.version, executable: options.executable.path, server: server)
         // In the run's language; what plugins' authors read (a refusal's reason) stays their English.
-        let text = HostText(language: LanguagePreference(explicit: options.locale, environment: options.environment).language(fallback: nil))
+        let preference = options.languagePreference
+        let text = HostText(language: preference.language(fallback: nil))
         var lines: [String] = [text("doctor.host", ["version": HostTable.version, "path": options.executable.path])]
         if let server { lines.append(server) }
         func problem(_ area: String, _ message: String) {
@@ -261,7 +262,6 @@ public struct Doctor {
         }
 
         // The manifest and the routines, read as every command that shows or runs items reads them.
-        let preference = LanguagePreference(explicit: options.locale, environment: options.environment)
         let loader = ManifestLoader(expander: VariableExpander(defines: options.defines, environment: options.environment),
                                     language: preference)
         var manifest = Manifest()

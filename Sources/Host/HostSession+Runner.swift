@@ -55,7 +55,8 @@ extension HostSession {
     /// none (KRunner asks for every query) when a phrase starts with a placeholder ("{count}
     /// squats"), which no word can announce.
     public func runnerTriggerWords() throws(HostError) -> [String] {
-        let phrases = phraseMatcher.actions.flatMap(\.phrases).filter { $0.applies(to: language) }.map(\.template)
+        let matcher = phraseMatcher
+        let phrases = matcher.actions.flatMap(\.phrases).filter { $0.applies(to: language) }.map(\.template)
         if phrases.contains(where: { $0.hasPrefix("{") }) { return [] }
         let titles = try DesktopInstallation.actions(session: self).map(\.item.title)
         var seen = Set<String>()
@@ -66,7 +67,7 @@ extension HostSession {
         }
         // "StandFit, log 20 squats", "hey StandFit, …": what `say` reads without the app's name.
         let table = PhraseLanguage.table(for: language)
-        let apps = phraseMatcher.applications.values.sorted().flatMap { table?.appTriggerWords(named: $0) ?? [] }
+        let apps = matcher.applications.values.sorted().flatMap { table?.appTriggerWords(named: $0) ?? [] }
         return words + apps.filter { seen.insert($0).inserted }
     }
 }

@@ -52,6 +52,11 @@ public struct HostOptions: Sendable {
 
     public var executableDirectory: URL { executable.deletingLastPathComponent() }
     public var environment: [String: String] { request.environment }
+
+    /// The user's languages as `--locale` and the environment give them.
+    public var languagePreference: LanguagePreference {
+        LanguagePreference(explicit: locale, environment: environment)
+    }
 }
 
 /// The composition root of one command: reads the manifest, loads the plugins, and hands the
@@ -88,7 +93,7 @@ public struct HostSession {
         now = try options.request.now()
         request = options.request
         self.options = options
-        let preference = LanguagePreference(explicit: options.locale, environment: options.environment)
+        let preference = options.languagePreference
         let loader = ManifestLoader(
             expander: VariableExpander(defines: options.defines, environment: options.environment),
             language: preference)
@@ -125,7 +130,7 @@ public struct HostSession {
     public static func catalog(options: HostOptions, paths: HostPaths, config: HostConfig, state: HostState,
                                language: String? = nil, logger: Logger) throws(HostError) -> PluginCatalog {
         let language = language
-            ?? LanguagePreference(explicit: options.locale, environment: options.environment).language(fallback: nil)
+            ?? options.languagePreference.language(fallback: nil)
         let bundled = paths.bundledPlugins(executableDirectory: options.executableDirectory)
         var settings = PluginCatalog.Settings(
             searchPath: paths.pluginSearchPath(environment: options.environment,

@@ -99,7 +99,7 @@ public struct Dispatcher {
         if let action = registry.namespaceHandler(for: type) {
             return .handler(action, type: type, route: .namespace)
         }
-        if items.contains(where: { $0.type == type }), let runnable = Dispatcher.byLastComponent(of: type, among: runnableTypes()) {
+        if let runnable = itemTarget(of: type, among: runnableTypes()) {
             if let action = registry.action(exactly: runnable) {
                 return .handler(action, type: runnable, route: .lastComponent)
             }
@@ -178,9 +178,7 @@ public struct Dispatcher {
         let runnable = runnableTypes()
         // A menu item of another prefix is the type it runs (step 5): `viewstreak` with an item
         // nl.me.StandFit.viewstreak and the action com.standfit.viewstreak names one thing.
-        let target = { (type: String) in
-            runnable.contains(type) ? type : (self.items.contains { $0.type == type } ? Dispatcher.byLastComponent(of: type, among: runnable) : nil) ?? type
-        }
+        let target = { (type: String) in runnable.contains(type) ? type : self.itemTarget(of: type, among: runnable) ?? type }
         for fold in [{ (type: String) in type.lowercased() }, { Suggester.lastComponent(of: $0).lowercased() }] {
             let matches = known.filter { fold($0) == wanted }
             switch Set(matches.map(target)).count {
@@ -190,6 +188,12 @@ public struct Dispatcher {
             }
         }
         return .success(requested)
+    }
+
+    /// What a menu item of another prefix runs (step 5): the one type of `runnable` with its
+    /// last component; nil for a type no item has.
+    private func itemTarget(of type: String, among runnable: [String]) -> String? {
+        items.contains { $0.type == type } ? Dispatcher.byLastComponent(of: type, among: runnable) : nil
     }
 
     /// The types that run without a fallback: registered ones (not namespaces) and routines.
