@@ -21,6 +21,7 @@ let package = Package(
         // Example plugins double as SDK documentation (see Plugins/Examples/README.md).
         .library(name: "GreeterExample", type: .dynamic, targets: ["GreeterExample"]),
         .library(name: "HelloCExample", type: .dynamic, targets: ["HelloCExample"]),
+        .library(name: "WaterCExample", type: .dynamic, targets: ["WaterCExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -134,6 +135,14 @@ let package = Package(
             name: "HelloCExample",
             dependencies: ["CStandFitABI"],
             path: "Plugins/Examples/HelloC",
+            publicHeadersPath: ".",
+            cSettings: [.unsafeFlags(["-fvisibility=hidden"])],
+            linkerSettings: pluginLinkerSettings
+        ),
+        .target(
+            name: "WaterCExample",
+            dependencies: ["CStandFitABI"],
+            path: "Plugins/Examples/WaterC",
             publicHeadersPath: ".",
             cSettings: [.unsafeFlags(["-fvisibility=hidden"])],
             linkerSettings: pluginLinkerSettings

@@ -66,6 +66,8 @@ public struct Doctor {
         public var path: String
         /// Each SQLite file in its data directory, with whether it passed SQLite's check.
         public var data: [DataFile]
+        /// Its author's mistakes the host noticed (`PluginInfo.warnings`), in the author's English.
+        public var warnings: [String]
     }
 
     public struct DataFile: Encodable, Sendable {
@@ -242,7 +244,8 @@ public struct Doctor {
             lines.append(text(plugin.types.count == 1 ? "doctor.plugin.one" : "doctor.plugin.many", ["id": plugin.id, "version": plugin.version, "types": "\(plugin.types.count)", "runs": runs,
                                                 "trusted": plugin.isTrusted ? text("doctor.trustedMark") : "", "path": plugin.path]))
             report.plugins.append(Plugin(id: plugin.id, version: plugin.version, types: plugin.types.count, runs: runs,
-                                         trusted: plugin.isTrusted, path: plugin.path, data: []))
+                                         trusted: plugin.isTrusted, path: plugin.path, data: [], warnings: plugin.warnings))
+            lines += plugin.warnings.map { text("doctor.pluginWarning", ["warning": $0]) }
         }
         for (index, plugin) in plugins.plugins.enumerated() {
             let directory = paths.pluginDataDirectory(for: plugin.id)

@@ -10,13 +10,21 @@ public struct ActionContext {
     /// The user's preferred language ("nl", "en_US").
     public let locale: String
 
+    /// Now, as the host sees it for this run (`standfit.clock/1`): the system clock, or the
+    /// instant the user fixed with `STANDFIT_NOW`. Use it for "today", so that tests, demos
+    /// and the host agree.
+    public var now: Date { PluginHost.current?.now ?? Date() }
+
     /// Decodes the item's userInfo into `T`.
     public func userInfo<T: Decodable>(as type: T.Type = T.self) throws -> T {
         try JSONDecoder().decode(T.self, from: Data(userInfoJSON.utf8))
     }
 
-    /// The plugin's private data directory, created by the host on first use.
-    public var dataDirectory: URL? { PluginHost.current?.dataDirectory }
+    /// The plugin's private data directory, created by the host on first use. It throws only
+    /// when the host could not create it (the error says why and what to do).
+    public var dataDirectory: URL {
+        get throws { try PluginHost.requireCurrent().dataDirectory }
+    }
 
     /// Writes a line to the host's log, tagged with this plugin.
     public func log(_ level: PluginHost.LogLevel, _ message: String) {
@@ -29,6 +37,12 @@ public struct ProviderContext: Sendable {
     /// The user's preferred language ("nl", "en_US").
     public let locale: String
 
-    /// The plugin's private data directory, created by the host on first use.
-    public var dataDirectory: URL? { PluginHost.current?.dataDirectory }
+    /// Now, as the host sees it for this run (see `ActionContext.now`).
+    public var now: Date { PluginHost.current?.now ?? Date() }
+
+    /// The plugin's private data directory, created by the host on first use (see
+    /// `ActionContext.dataDirectory`).
+    public var dataDirectory: URL {
+        get throws { try PluginHost.requireCurrent().dataDirectory }
+    }
 }

@@ -22,6 +22,8 @@ public struct ActionResult {
     /// The donations of this plugin whose effect this run undid: they no longer count toward
     /// suggestions once it is handled.
     public var withdrawnDonations: [String] = []
+    /// For `.invalidInput`: the parameter it is about, given to `--json` as "parameter".
+    public var parameter: String?
 
     public init(status: Status, dialog: String, data: (any Encodable)? = nil) {
         self.status = status
@@ -52,8 +54,12 @@ public struct ActionResult {
         ActionResult(status: .declined, dialog: reason)
     }
 
-    public static func invalidInput(_ reason: String) -> ActionResult {
-        ActionResult(status: .invalidInput, dialog: reason)
+    /// The run's input was unusable. Name the `parameter` it is about (one of the action's),
+    /// so that `--json` says which, as it does for the values the host refuses itself.
+    public static func invalidInput(_ reason: String, parameter: String? = nil) -> ActionResult {
+        var result = ActionResult(status: .invalidInput, dialog: reason)
+        result.parameter = parameter
+        return result
     }
 
     public static func failed(_ reason: String) -> ActionResult {

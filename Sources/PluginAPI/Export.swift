@@ -58,6 +58,7 @@ private let pluginInit: @convention(c) (UnsafePointer<standfit_host>?) -> Int32 
     }
     IntentsRegistration.register(prepared, host: host)
     registerTraits(prepared, host: host)
+    registerRanges(prepared, host: host)
     for item in plugin.staticItems {
         do {
             _ = try item.withCItem { table.pointee.register_static_item(table, $0) }
@@ -65,7 +66,7 @@ private let pluginInit: @convention(c) (UnsafePointer<standfit_host>?) -> Int32 
             host.log(.error, "Static item '\(item.type)' was not registered: \(error)")
         }
     }
-    if plugin.dynamicItems != nil {
+    if plugin is any DynamicItemsProvider.Type {
         var provider = standfit_dynamic_provider(
             abi: .current(for: standfit_dynamic_provider.self), provide: provideItems)
         _ = table.pointee.register_dynamic_provider(table, &provider)
@@ -75,14 +76,14 @@ private let pluginInit: @convention(c) (UnsafePointer<standfit_host>?) -> Int32 
 
 /// `provide` of the dynamic provider: asks the Swift provider and hands its items to the sink.
 private let provideItems: @convention(c) (UnsafePointer<standfit_item_sink>?) -> Int32 = { sink in
-    guard let sink, let provider = SDKState.pluginType?.dynamicItems else {
+    guard let sink, let provider = SDKState.pluginType as? any DynamicItemsProvider.Type else {
         return STANDFIT_ERR_INVALID_ARGUMENT
     }
     let locale = sink.pointee.locale.map { String(cString: $0) } ?? "en"
     // A host without standfit.item-lifetime/1 keeps every item until the plugin runs again.
     let lifetime = SDKState.host?.hostExtension(STANDFIT_EXT_ITEM_LIFETIME, as: standfit_item_lifetime_ext.self)
     do {
-        for item in try provider(ProviderContext(locale: locale)) {
+        for item in try provider.dynamicItems(ProviderContext(locale: locale)) {
             let status = try item.withCItem { cItem in
                 if let until = item.validUntil, until.timeIntervalSince1970.isFinite, let addUntil = lifetime?.pointee.add_until {
                     // Seconds since 1970, whole, within what Int64 holds (a distant date is "never").
@@ -125,6 +126,23 @@ final class CStringArena {
 
     deinit {
         pointers.forEach { free($0) }
+    }
+}
+
+/// Gives the host each `@Parameter(range:)` through `standfit.parameter-checks/1`, so that it
+/// refuses a value outside it before the action runs. A host without it leaves the check to the
+/// SDK (`rangeRefusal`).
+private func registerRanges(_ prepared: [PreparedAction], host: PluginHost) {
+    let ranged = prepared.flatMap { action in action.parameters.compactMap { parameter in
+        parameter.value.range.map { (action.actionType.type, parameter.name, $0) }
+    } }
+    guard !ranged.isEmpty else { return }
+    guard let checks = host.hostExtension(STANDFIT_EXT_PARAMETER_CHECKS, as: standfit_parameter_checks_ext.self) else {
+        host.log(.debug, "This host offers no \(STANDFIT_EXT_PARAMETER_CHECKS); the SDK checks parameter ranges itself.")
+        return
+    }
+    for (type, name, range) in ranged {
+        _ = checks.pointee.set_parameter_range(host.table, type, name, range.lowerBound, range.upperBound)
     }
 }
 

@@ -71,15 +71,25 @@ final class ActionInvoker {
         else { return STANDFIT_STATUS_FAILED }
         let action = actionType.init()
         let provided = context.pointee.provided
+        var outOfRange: ActionResult?
         for (index, parameter) in PreparedAction.parameters(in: action).enumerated() {
             guard let slot = arguments[index + 1] else { return STANDFIT_STATUS_FAILED }
             parameter.value.bind(argument: slot, provided: provided & (1 << UInt32(index)) != 0)
+            // The host checks ranges before the call; an older host without
+            // standfit.parameter-checks/1 does not, so the SDK does it for it.
+            if outOfRange == nil, let refusal = parameter.value.rangeRefusal(name: parameter.name) {
+                outOfRange = .invalidInput(refusal, parameter: parameter.name)
+            }
         }
         let result: ActionResult
-        do {
-            result = try action.perform(ActionContext(context.pointee))
-        } catch {
-            result = .failed("\(error)")
+        if let outOfRange {
+            result = outOfRange
+        } else {
+            do {
+                result = try action.perform(ActionContext(context.pointee))
+            } catch {
+                result = .failed("\(error)")
+            }
         }
         result.dialog.withCString { _ = context.pointee.set_message(context, $0) }
         do {
@@ -90,6 +100,10 @@ final class ActionInvoker {
             let reason = "The result data of '\(actionType.type)' could not be encoded: \(error)"
             reason.withCString { _ = context.pointee.set_message(context, $0) }
             return STANDFIT_STATUS_FAILED
+        }
+        if result.status == .invalidInput, let parameter = result.parameter,
+           let checks = SDKState.host?.hostExtension(STANDFIT_EXT_PARAMETER_CHECKS, as: standfit_parameter_checks_ext.self) {
+            parameter.withCString { _ = checks.pointee.set_invalid_parameter(context, $0) }
         }
         // A host without standfit.donations/1 keeps every donation until it ages out.
         if result.donationID != nil || !result.withdrawnDonations.isEmpty,

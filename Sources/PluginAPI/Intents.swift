@@ -9,11 +9,11 @@ public struct EntityValue: Sendable, Equatable {
     public var synonyms: [String]
     public var defaults: [String: UserInfoValue]
 
-    public init(id: String, title: String, synonyms: [String] = [], defaults: [String: UserInfoValue] = [:]) {
+    public init(id: String, title: String, synonyms: [String] = [], defaults: [String: any UserInfoConvertible] = [:]) {
         self.id = id
         self.title = title
         self.synonyms = synonyms
-        self.defaults = defaults
+        self.defaults = defaults.mapValues(\.userInfoValue)
     }
 
     /// True when `text` names this value: its id, title or a synonym, ignoring case, spaces and
@@ -54,8 +54,14 @@ public struct EntityContext: Sendable {
     /// The user's preferred language ("nl", "en_US"), for titles.
     public let locale: String
 
-    /// The plugin's private data directory, created by the host on first use.
-    public var dataDirectory: URL? { PluginHost.current?.dataDirectory }
+    /// Now, as the host sees it for this run (see `ActionContext.now`).
+    public var now: Date { PluginHost.current?.now ?? Date() }
+
+    /// The plugin's private data directory, created by the host on first use (see
+    /// `ActionContext.dataDirectory`).
+    public var dataDirectory: URL {
+        get throws { try PluginHost.requireCurrent().dataDirectory }
+    }
 }
 
 /// A kind of thing a parameter can name, whose values the plugin knows at run time

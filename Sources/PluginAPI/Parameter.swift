@@ -11,6 +11,8 @@ public struct Parameter<Value: ParameterValue> {
     let makePrompt: () -> String?
     let entity: (any EntityQuery.Type)?
     let makeChoices: () -> [EntityValue]
+    /// `range:`, as the ABI's doubles.
+    var bounds: ClosedRange<Double>?
     let storage = ParameterStorage<Value>()
 
     /// - Parameters:
@@ -47,6 +49,24 @@ public struct Parameter<Value: ParameterValue> {
     }
 }
 
+extension Parameter where Value: RangedParameterValue {
+    /// A number parameter whose values lie in `range`: `@Parameter(range: 1...180) var minutes: Int = 25`.
+    /// The host refuses any other value before `perform` runs, naming the parameter and the
+    /// range, and says the range when it asks for the value.
+    public init(wrappedValue: Value, _ name: String? = nil, title: String? = nil,
+                prompt: @autoclosure @escaping () -> String? = nil, range: ClosedRange<Value.Bound>) {
+        self.init(wrappedValue: wrappedValue, name, title: title, prompt: prompt())
+        bounds = Value.bounds(range)
+    }
+
+    /// A required or optional number parameter whose values lie in `range`.
+    public init(_ name: String? = nil, title: String? = nil, prompt: @autoclosure @escaping () -> String? = nil,
+                range: ClosedRange<Value.Bound>) {
+        self.init(name, title: title, prompt: prompt())
+        bounds = Value.bounds(range)
+    }
+}
+
 /// Rationale: a property wrapper is a value copied into the action; the host fills the value
 /// after `init()`, so the wrapper keeps it in a small box that all copies share.
 final class ParameterStorage<Value> {
@@ -63,6 +83,10 @@ protocol AnyParameter {
     var prompt: String? { get }
     var entity: (any EntityQuery.Type)? { get }
     var choices: [EntityValue] { get }
+    /// `@Parameter(range:)`, as doubles.
+    var range: ClosedRange<Double>? { get }
+    /// Why the bound value lies outside `range`, or nil.
+    func rangeRefusal(name: String) -> String?
     /// Reads the C argument at `argument` into the parameter.
     func bind(argument: UnsafeRawPointer, provided: Bool)
 }
@@ -74,6 +98,14 @@ extension Parameter: AnyParameter {
     var defaultText: String? { defaultValue?.parameterText }
     var prompt: String? { makePrompt() }
     var choices: [EntityValue] { makeChoices() }
+    var range: ClosedRange<Double>? { bounds }
+
+    func rangeRefusal(name: String) -> String? {
+        guard let bounds, let value = storage.value.flatMap({ ($0 as? any RangedParameterValue)?.rangeValue }),
+              !bounds.contains(value) else { return nil }
+        func text(_ number: Double) -> String { number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)" }
+        return "\(name): expected a number from \(text(bounds.lowerBound)) to \(text(bounds.upperBound)), got \(text(value))."
+    }
 
     func bind(argument: UnsafeRawPointer, provided: Bool) {
         storage.value = Value.read(argument: argument, provided: provided)

@@ -47,6 +47,32 @@ extension String: ParameterValue {
     public var parameterText: String? { self }
 }
 
+/// A number parameter that can have a range (`@Parameter(range: 1...180)`): `Int`, `Double`
+/// and their optionals.
+public protocol RangedParameterValue: ParameterValue {
+    /// What the range is written in: `Int` for `Int` and `Int?`, `Double` for `Double` and `Double?`.
+    associatedtype Bound: Comparable
+    /// The range as the ABI passes it.
+    static func bounds(_ range: ClosedRange<Bound>) -> ClosedRange<Double>
+    /// The value as a double, nil when absent.
+    var rangeValue: Double? { get }
+}
+
+extension Int: RangedParameterValue {
+    public static func bounds(_ range: ClosedRange<Int>) -> ClosedRange<Double> { Double(range.lowerBound)...Double(range.upperBound) }
+    public var rangeValue: Double? { Double(self) }
+}
+
+extension Double: RangedParameterValue {
+    public static func bounds(_ range: ClosedRange<Double>) -> ClosedRange<Double> { range }
+    public var rangeValue: Double? { self }
+}
+
+extension Optional: RangedParameterValue where Wrapped: RangedParameterValue {
+    public static func bounds(_ range: ClosedRange<Wrapped.Bound>) -> ClosedRange<Double> { Wrapped.bounds(range) }
+    public var rangeValue: Double? { self?.rangeValue }
+}
+
 extension Optional: ParameterValue where Wrapped: ParameterValue {
     public static var parameterKind: Int32 { Wrapped.parameterKind }
     public static var isOptionalParameter: Bool { true }

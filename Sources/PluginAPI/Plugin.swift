@@ -22,11 +22,27 @@ public protocol Plugin {
     static var actions: [any ShortcutAction.Type] { get }
     /// Quick actions the plugin shows by default, after the manifest's own items.
     static var staticItems: [ShortcutItem] { get }
-    /// Items computed from the plugin's state at run time ("Log Squats (last)"), or nil for none.
-    static var dynamicItems: (@Sendable (ProviderContext) throws -> [ShortcutItem])? { get }
 }
 
 extension Plugin {
     public static var staticItems: [ShortcutItem] { [] }
-    public static var dynamicItems: (@Sendable (ProviderContext) throws -> [ShortcutItem])? { nil }
+}
+
+/// A plugin whose items are computed from its state ("Log Squats — 20 reps", "View Streak —
+/// 5 days"): declare the conformance and the compiler asks for `dynamicItems(_:)`, so a
+/// misspelt or mistyped member cannot be silently ignored.
+///
+/// ```swift
+/// enum Water: Plugin, DynamicItemsProvider {
+///     static func dynamicItems(_ context: ProviderContext) throws -> [ShortcutItem] {
+///         [ShortcutItem(type: LogWater.type, title: "Log 250 ml", userInfo: ["ml": 250])]
+///     }
+/// }
+/// ```
+///
+/// The host asks once on a fresh home, after one of the plugin's actions was handled, on
+/// `refresh`, and when an item's `validUntil` passed; it stores the answer for menus.
+public protocol DynamicItemsProvider: Plugin {
+    /// The items to show now, best first.
+    static func dynamicItems(_ context: ProviderContext) throws -> [ShortcutItem]
 }

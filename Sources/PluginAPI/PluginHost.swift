@@ -55,10 +55,33 @@ public struct PluginHost: @unchecked Sendable {
         return raw.assumingMemoryBound(to: T.self)
     }
 
-    /// The plugin's private data directory, created by the host on first use; nil if it
-    /// could not be created (the host has logged why).
-    public var dataDirectory: URL? {
-        guard let call = table.pointee.data_directory, let path = call(table) else { return nil }
-        return URL(fileURLWithPath: String(cString: path), isDirectory: true)
+    /// The plugin's private data directory, created by the host on first use. It throws when
+    /// the host could not create it (the host has logged why), and in `init` of a plugin the
+    /// host scans in its sandbox, which grants no data directory yet: ask for it in handlers,
+    /// providers and queries.
+    public var dataDirectory: URL {
+        get throws {
+            guard let call = table.pointee.data_directory, let path = call(table) else {
+                throw PluginAPIError("The host gave no data directory (it logs why: it could not be created, or this is init in a sandboxed scan); use the data directory in actions and providers, not in init.")
+            }
+            return URL(fileURLWithPath: String(cString: path), isDirectory: true)
+        }
+    }
+
+    /// Now, as the host sees it for this run (`standfit.clock/1`): the system clock, or the
+    /// instant the user fixed with `STANDFIT_NOW`; the system clock when the host is older.
+    public var now: Date {
+        guard let clock = hostExtension(STANDFIT_EXT_CLOCK, as: standfit_clock_ext.self), let now = clock.pointee.now else {
+            return Date()
+        }
+        return Date(timeIntervalSince1970: now(table))
+    }
+
+    /// The host of this plugin, or an error that says the SDK is used outside a plugin.
+    static func requireCurrent() throws -> PluginHost {
+        guard let host = SDKState.host else {
+            throw PluginAPIError("No host has initialised this plugin; the SDK's context works only inside a loaded plugin.")
+        }
+        return host
     }
 }

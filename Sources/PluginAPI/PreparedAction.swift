@@ -41,8 +41,8 @@ final class PreparedAction {
             abi: .current(for: standfit_action.self),
             type: UnsafePointer(strdup(actionType.type)),
             title: UnsafePointer(strdup(actionType.title)),
-            subtitle: actionType.subtitle.map { UnsafePointer(strdup($0)) },
-            icon: actionType.icon.map { UnsafePointer(strdup($0)) },
+            subtitle: actionType.subtitle.isEmpty ? nil : UnsafePointer(strdup(actionType.subtitle)),
+            icon: actionType.icon.isEmpty ? nil : UnsafePointer(strdup(actionType.icon)),
             params: UnsafePointer(cParams),
             param_count: UInt32(parameters.count),
             handler: handler.function))

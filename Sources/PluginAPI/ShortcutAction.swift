@@ -20,10 +20,13 @@ public protocol ShortcutAction: SendableMetatype {
     static var type: String { get }
     /// Shown in menus.
     static var title: String { get }
-    /// Shown under the title, or nil.
-    static var subtitle: String? { get }
-    /// An SF Symbol or `UIApplicationShortcutIconType` name, or nil.
-    static var icon: String? { get }
+    /// Shown under the title; empty for none.
+    static var subtitle: String { get }
+    /// An SF Symbol, `UIApplicationShortcutIconType` or freedesktop icon name
+    /// (docs/PLUGIN_GUIDE.md lists them); empty for none. Plain `String`s, so that
+    /// `static let icon = "timer"` is the icon: an optional here would leave an inferred
+    /// `String` silently unused.
+    static var icon: String { get }
     /// Sentences that run the action, with `{parameter}` placeholders, per language
     /// ("log {count} {exercise}"); `standfit-host say` understands them.
     static var phrases: [Phrase] { get }
@@ -39,8 +42,8 @@ public protocol ShortcutAction: SendableMetatype {
 }
 
 extension ShortcutAction {
-    public static var subtitle: String? { nil }
-    public static var icon: String? { nil }
+    public static var subtitle: String { "" }
+    public static var icon: String { "" }
     public static var phrases: [Phrase] { [] }
     public static var isSuggestible: Bool { true }
 }

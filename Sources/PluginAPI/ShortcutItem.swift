@@ -13,13 +13,14 @@ public struct ShortcutItem: Sendable, Equatable {
     /// handles an action or `refresh` runs. Ignored for static items.
     public var validUntil: Date?
 
+    /// `userInfo` takes literals and variables alike: `["exercise": name, "count": count]`.
     public init(type: String, title: String, subtitle: String? = nil, icon: String? = nil,
-                userInfo: [String: UserInfoValue] = [:], validUntil: Date? = nil) {
+                userInfo: [String: any UserInfoConvertible] = [:], validUntil: Date? = nil) {
         self.type = type
         self.title = title
         self.subtitle = subtitle
         self.icon = icon
-        self.userInfo = userInfo
+        self.userInfo = userInfo.mapValues(\.userInfoValue)
         self.validUntil = validUntil
     }
 
@@ -59,4 +60,38 @@ extension UserInfoValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral
     public init(integerLiteral value: Int) { self = .int(value) }
     public init(floatLiteral value: Double) { self = .double(value) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+/// What a userInfo value can be made from: `String`, `Int`, `Double`, `Bool`, arrays and
+/// string-keyed dictionaries of them, and `UserInfoValue` itself.
+public protocol UserInfoConvertible {
+    var userInfoValue: UserInfoValue { get }
+}
+
+extension UserInfoValue: UserInfoConvertible {
+    public var userInfoValue: UserInfoValue { self }
+}
+
+extension String: UserInfoConvertible {
+    public var userInfoValue: UserInfoValue { .string(self) }
+}
+
+extension Int: UserInfoConvertible {
+    public var userInfoValue: UserInfoValue { .int(self) }
+}
+
+extension Double: UserInfoConvertible {
+    public var userInfoValue: UserInfoValue { .double(self) }
+}
+
+extension Bool: UserInfoConvertible {
+    public var userInfoValue: UserInfoValue { .bool(self) }
+}
+
+extension Array: UserInfoConvertible where Element: UserInfoConvertible {
+    public var userInfoValue: UserInfoValue { .array(map(\.userInfoValue)) }
+}
+
+extension Dictionary: UserInfoConvertible where Key == String, Value: UserInfoConvertible {
+    public var userInfoValue: UserInfoValue { .object(mapValues(\.userInfoValue)) }
 }

@@ -34,6 +34,16 @@ struct InstallTests {
         "share/zsh/site-functions/_standfit-host",
     ]
 
+    /// The plugin SDK's files as the install copies them: every file under
+    /// SDK/standfit-plugin-sdk, its links into Sources/ followed, without builds left in it.
+    static var sdkFiles: [String] {
+        let sdk = Fixtures.packageRoot.appendingPathComponent("SDK/standfit-plugin-sdk")
+        let listed = runProcess(URL(fileURLWithPath: "/usr/bin/find"), arguments: [
+            "-L", sdk.path, "-type", "f", "!", "-path", "*/target/*", "!", "-path", "*/.build/*", "!", "-name", "Cargo.lock", "!", "-name", ".*",
+        ])
+        return listed.stdout.split(separator: "\n").map { "share/standfit-host/sdk/" + $0.dropFirst(sdk.path.count + 1) }
+    }
+
     /// The files under `directory`, relative to it, sorted.
     static func files(under directory: URL) -> [String] {
         let enumerator = FileManager.default.enumerator(atPath: directory.path)
@@ -68,7 +78,9 @@ struct InstallTests {
                                               "--scratch-path", build.scratch.path, "--no-build"])
         #expect(install.status == 0, "\(install)")
         #expect(install.stdout.hasPrefix("Installed standfit-host into \(prefix.path) (\(build.configuration) build); Scripts/uninstall --prefix \(prefix.path) removes it.\n"))
-        #expect(Self.files(under: prefix) == (["bin/mine"] + Self.installedFiles).sorted())
+        #expect(Self.sdkFiles.contains("share/standfit-host/sdk/Sources/CStandFitABI/include/standfit_plugin.h"))
+        #expect(Self.sdkFiles.contains("share/standfit-host/sdk/rust/standfit-abi/src/lib.rs"))
+        #expect(Self.files(under: prefix) == (["bin/mine"] + Self.installedFiles + Self.sdkFiles).sorted())
         // The user service starts this prefix's server; its socket is the one clients try after their build's.
         let service = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/standfit-host.service"), encoding: .utf8)
         #expect(service.contains("\nExecStart=\(prefix.path)/libexec/standfit/standfit-host-full serve\n"))
@@ -99,6 +111,18 @@ struct InstallTests {
             """))
         // Dutch words come from the resources installed beside the plugin.
         #expect(host("run", "viewstreak", "--locale", "nl").stdout == "Reeks: 1 dag\nBeste reeks: 1 dag · niveau 1 · 20 XP\n")
+
+        // plugins new writes against the SDK installed beside the host, and what it writes builds.
+        let work = root.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let scaffold = runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "cd '\(work.path)' && exec standfit-host plugins new com.test.water --language c --json"],
+                                  environment: environment)
+        #expect(scaffold.status == 0, "\(scaffold)")
+        #expect(scaffold.stdout.contains(#""sdk" : "\#(prefix.path)/share/standfit-host/sdk""#), "\(scaffold.stdout)")
+        if ExternalTool.make.isInstalled {
+            let made = runProcess(ExternalTool.make.url, arguments: ["-C", work.appendingPathComponent("water").path])
+            #expect(made.status == 0, "\(made)")
+        }
 
         // The man page, generated from the command definitions.
         let man = runProcess(ExternalTool.man.url, arguments: ["-l", prefix.appendingPathComponent("share/man/man1/standfit-host.1").path],

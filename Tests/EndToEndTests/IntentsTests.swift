@@ -14,10 +14,10 @@ struct IntentsTests {
     var paintWarnings: String {
         let path = FixturePlugins.url("intents.so").path
         return """
-            standfit-host: warning: Plugin 'com.fixture.intents' (\(path)): the phrase "wave at {nobody}" of 'com.fixture.intents.wave' has placeholder {nobody}, which is not one of its parameters.
-            standfit-host: warning: Plugin 'com.fixture.intents' (\(path)): parameter 'coats' of 'com.fixture.intents.paint' is not a string, so it cannot have choices.
-            standfit-host: warning: Plugin 'com.fixture.intents' (\(path)): set_action_traits gives 'com.fixture.intents.paint' traits 6, with bits this host does not know (it knows STANDFIT_TRAIT_NOT_SUGGESTIBLE = 1).
-            standfit-host: warning: Plugin 'com.fixture.intents' (\(path)): set_action_traits names action 'com.fixture.intents.dance', which it has not registered; register the action first.
+            standfit-host: warning: Plugin 'com.fixture.intents' (\(path)) loads without a registration the host refused, because its init returned STANDFIT_OK regardless (have it return the failing call's status): the phrase "wave at {nobody}" of 'com.fixture.intents.wave' has placeholder {nobody}, which is not one of its parameters.
+            standfit-host: warning: Plugin 'com.fixture.intents' (\(path)) loads without a registration the host refused, because its init returned STANDFIT_OK regardless (have it return the failing call's status): parameter 'coats' of 'com.fixture.intents.paint' is not a string, so it cannot have choices.
+            standfit-host: warning: Plugin 'com.fixture.intents' (\(path)) loads without a registration the host refused, because its init returned STANDFIT_OK regardless (have it return the failing call's status): set_action_traits gives 'com.fixture.intents.paint' traits 6, with bits this host does not know (it knows STANDFIT_TRAIT_NOT_SUGGESTIBLE = 1).
+            standfit-host: warning: Plugin 'com.fixture.intents' (\(path)) loads without a registration the host refused, because its init returned STANDFIT_OK regardless (have it return the failing call's status): set_action_traits names action 'com.fixture.intents.dance', which it has not registered; register the action first.
 
             """
     }

@@ -150,7 +150,10 @@ struct ListAndPluginsCommandTests {
                     "com.example.greeter.greet",
                     "com.example.greeter.tip"
                   ],
-                  "version" : "1.0.0"
+                  "version" : "1.0.0",
+                  "warnings" : [
+
+                  ]
                 }
               ],
               "quarantined" : [

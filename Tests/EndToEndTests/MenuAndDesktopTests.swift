@@ -71,11 +71,11 @@ struct MenuAndDesktopTests {
         try Data(#"{"type": "user.morning", "title": "Morning routine", "steps": [{"type": "com.standfit.logexercise", "parameters": {"exercise": "stretching", "count": 30}}, {"type": "com.standfit.viewstreak"}]}"#.utf8)
             .write(to: shortcuts.appendingPathComponent("morning.json"))
         let routine = try TmuxSession(command: sandbox.shellCommand(["menu"]))
-        #expect(routine.wait(for: "Esc or q to leave").contains("❯ 1. • Morning routine"))
+        #expect(routine.wait(for: "Esc or q to leave").contains("❯ 1. 📋 Morning routine"))
         routine.send("Enter")
         // Each step's answer, then the routine's, as `run morning` prints them.
         #expect(routine.wait(for: "EXIT=") == """
-            • Morning routine
+            📋 Morning routine
             Logged 30 seconds of stretching · +3 XP
             Streak: 1 day
             Best streak: 1 day · level 1 · 37 XP

@@ -10,7 +10,7 @@ struct PluginZooTests {
 
     /// The quarantine sentence for a plugin that died while it was scanned.
     static func quarantined(_ path: String, _ how: String) -> String {
-        "Plugin \(path) \(how) while it was loaded and initialised; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again)."
+        "Plugin \(path) \(how) while it was loaded and initialised, in its own code in init; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again)."
     }
 
     static let plainListing = """
@@ -182,7 +182,7 @@ struct PluginZooTests {
         #expect(result.status == 0)
         #expect(result.stderr == """
             standfit-host: warning: Shortcut type 'com.fixture.kinds.echo' is registered by both 'com.fixture.kinds' (\(kinds.path)) and 'com.fixture.duplicate' (\(duplicate.path)); 'com.fixture.kinds' loaded first and keeps it, so remove one of the two or change its type.
-            standfit-host: warning: Plugin 'com.fixture.duplicate' (\(duplicate.path)) registers shortcut type 'com.fixture.dup.twice' twice; the first registration is kept.
+            standfit-host: warning: Plugin 'com.fixture.duplicate' (\(duplicate.path)) registers shortcut type 'com.fixture.dup.twice' twice, and the first registration is kept; give the other action a type of its own.
 
             """)
         for (file, words) in zip(files, ["was built for ABI 2.x", "was built for ABI 1.9, newer", "declares a table of 12 bytes", "does not export standfit_plugin_entry_v1"]) {

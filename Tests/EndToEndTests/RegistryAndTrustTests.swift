@@ -118,7 +118,7 @@ struct RegistryAndTrustTests {
         let sandbox = HostSandbox.zoo([plugin, other])
         let hash = runProcess(URL(fileURLWithPath: "/usr/bin/sha256sum"), arguments: [plugin.path]).stdout.prefix(64)
         #expect(sandbox.run("plugins", "trust", plugin.path) == ProcessResult(status: 0, stdout: """
-            Trusted \(plugin.path) with SHA-256 \(hash); it loads only while its bytes match, and runs in the host's process when a command runs cold, in a warm worker when the warm server runs it ('standfit-host doctor' says whether one is up).
+            Trusted \(plugin.path) with SHA-256 \(hash): it is now scanned and run without the sandbox, in the host's own process when a command runs cold (in a warm worker when the warm server runs it), so its code can do whatever you can; it loads only while its bytes match, so trust it again after each rebuild ('standfit-host plugins untrust' undoes this).
 
             """, stderr: ""))
         #expect(sandbox.run("plugins").stdout.contains("""
@@ -179,7 +179,7 @@ struct RegistryAndTrustTests {
         #expect(lines.contains("  runs: in a worker process (not trusted; 'standfit-host plugins trust' pins it)"))
         #expect(lines.contains { $0.hasPrefix("    - init took ") && $0.hasSuffix(" ms; keep it under 100 ms (no I/O beyond the plugin's own files), since it runs whenever the plugin is scanned.") })
         #expect(lines.contains("    - The action com.zoo.sloppy.run has the title \"Run the sloppy zoo plugin's only action\" of 39 characters; menus show about 25, so shorten it."))
-        #expect(lines.contains("    - The action com.zoo.sloppy.run has the icon \"no.such.icon\", which is neither an SF Symbol nor a UIApplicationShortcutIconType name the host knows; it shows as a plain bullet, so pick a known name."))
+        #expect(lines.contains("    - The action com.zoo.sloppy.run has the icon \"no.such.icon\", which is not an SF Symbol, UIApplicationShortcutIconType or freedesktop icon name the host knows, so it shows as a plain bullet; the closest known names are location, lock.open, bolt.circle (docs/PLUGIN_GUIDE.md lists them all)."))
         #expect(lines.suffix(2) == ["OK with 3 warnings: com.zoo.sloppy loads, with 1 type.", ""])
 
         let greeter = sandbox.run("plugins", "check", Fixtures.swiftExamplePlugin.path)
@@ -192,7 +192,7 @@ struct RegistryAndTrustTests {
         let crash = FixturePlugins.zoo("crash-init.so").path
         #expect(sandbox.run("plugins", "check", crash) == ProcessResult(status: 4, stdout: """
             Plugin \(crash)
-              quarantined: Plugin \(crash) crashed with SIGSEGV (segmentation fault) while it was loaded and initialised; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).
+              quarantined: Plugin \(crash) crashed with SIGSEGV (segmentation fault) while it was loaded and initialised, in its own code in init; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).
 
             """, stderr: ""))
         #expect(sandbox.run("plugins", "check", "/nonexistent/x.so").stdout == """
@@ -212,7 +212,7 @@ struct RegistryAndTrustTests {
         #expect(sick.status == 1)
         #expect(sick.stdout.hasSuffix("""
             1 problem:
-              - Plugin \(FixturePlugins.zoo("exit-init.so").path) exited with status 3 while it was loaded and initialised; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).
+              - Plugin \(FixturePlugins.zoo("exit-init.so").path) exited with status 3 while it was loaded and initialised, in its own code in init; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).
 
             """))
     }

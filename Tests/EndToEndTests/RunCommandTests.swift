@@ -110,10 +110,22 @@ struct RunCommandTests {
             stderr: "standfit-host: Argument '10' is not of the form name=value; write each parameter as NAME=VALUE.\n"))
     }
 
-    @Test("a handler's own invalid-input answer exits 3 with its words")
+    @Test("a value outside @Parameter(range:) is refused by the host; a handler's own invalid-input names its parameter")
     func handlerInvalidInput() {
         #expect(sandbox.run("run", "com.example.greeter.greet", "name=Ada", "times=9") == ProcessResult(
             status: 3, stdout: "", stderr: "standfit-host: times: expected a number from 1 to 5, got 9\n"))
+        #expect(sandbox.run("run", "com.example.greeter.greet", "name=Ada", "times=5").stdout
+            == "Hello, Ada. Hello, Ada. Hello, Ada. Hello, Ada. Hello, Ada.\n")
+        #expect(sandbox.run("run", "tip", "amount=-1", "--json") == ProcessResult(status: 3, stdout: """
+            {
+              "message" : "amount: expected 0 or more, got -1.0",
+              "parameter" : "amount",
+              "plugin" : "com.example.greeter",
+              "status" : "invalid-input",
+              "type" : "com.example.greeter.tip"
+            }
+
+            """, stderr: ""))
     }
 
     @Test("declined exits 1, a plugin failure or a bad status exits 4")

@@ -74,7 +74,7 @@ struct PluginLoadingTests {
         let greet = plugins.registry.action(exactly: "com.example.greeter.greet")
         #expect(greet?.parameters == [
             ParameterSpec(name: "name", kind: .string, required: true, title: "Name"),
-            ParameterSpec(name: "times", kind: .int64, defaultValue: .int64(1), title: "Times"),
+            ParameterSpec(name: "times", kind: .int64, defaultValue: .int64(1), title: "Times", range: 1...5),
             ParameterSpec(name: "excited", kind: .bool, defaultValue: .bool(false), title: "Excited"),
             ParameterSpec(name: "greeting", kind: .string, title: "Greeting"),
         ])
@@ -123,7 +123,7 @@ struct PluginLoadingTests {
         #expect(plugins.registry.action(exactly: "com.fixture.kinds.echo")?.pluginID == "com.fixture.kinds")
         #expect(log.lines == [
             "warning: Shortcut type 'com.fixture.kinds.echo' is registered by both 'com.fixture.kinds' (\(kinds.path)) and 'com.fixture.duplicate' (\(duplicate.path)); 'com.fixture.kinds' loaded first and keeps it, so remove one of the two or change its type.",
-            "warning: Plugin 'com.fixture.duplicate' (\(duplicate.path)) registers shortcut type 'com.fixture.dup.twice' twice; the first registration is kept.",
+            "warning: Plugin 'com.fixture.duplicate' (\(duplicate.path)) registers shortcut type 'com.fixture.dup.twice' twice, and the first registration is kept; give the other action a type of its own.",
         ])
     }
 

@@ -6,7 +6,7 @@ import Testing
 struct Log: ShortcutAction {
     static let type = "com.test.log"
     static let title = "Log"
-    static let subtitle: String? = "Log something"
+    static let subtitle = "Log something"
 
     @Parameter(title: "Exercise") var exercise: String
     @Parameter var count: Int = 10
@@ -158,5 +158,66 @@ struct FFICallForTest {
                 return (Int32(truncatingIfNeeded: result), FakeHost.message, FakeHost.data)
             }
         }
+    }
+}
+
+struct Timed: ShortcutAction {
+    static let type = "com.test.timed"
+    static let title = "Timed"
+    static let icon = "timer"
+    @Parameter(range: 1...180) var minutes: Int = 25
+    @Parameter(range: 0.5...2.5) var speed: Double?
+    func perform(_ context: ActionContext) throws -> ActionResult {
+        minutes == 13 ? .invalidInput("minutes: not 13", parameter: "minutes") : .handled("ok")
+    }
+}
+
+@Suite("What the compiler checks for plugin authors")
+struct AuthorTraps {
+    @Test("userInfo takes variables of every JSON kind, without wrapping")
+    func userInfoFromVariables() {
+        let name = "squats", count = 20, weight = 2.5, cold = true
+        let item = ShortcutItem(type: "com.test.log", title: "Log", userInfo: ["exercise": name, "count": count, "weight": weight,
+                                                                                "cold": cold, "sets": [10, 10], "raw": UserInfoValue.int(1)])
+        #expect(item.userInfo == ["exercise": .string("squats"), "count": .int(20), "weight": .double(2.5), "cold": .bool(true),
+                                  "sets": .array([.int(10), .int(10)]), "raw": .int(1)])
+        #expect(EntityValue(id: "a", title: "A", defaults: ["count": count]).defaults == ["count": .int(20)])
+    }
+
+    @Test("an icon and a subtitle are plain strings: an inferred String is the icon, not a silently unused property")
+    func plainStrings() {
+        #expect(Timed.icon == "timer")
+        #expect(Timed.subtitle == "")
+        let prepared = try? PreparedAction(Timed.self)
+        #expect(prepared.map { String(cString: $0.descriptor.pointee.icon) } == "timer")
+        #expect(prepared?.descriptor.pointee.subtitle == nil)
+    }
+
+    @Test("@Parameter(range:) is the ABI's range in doubles, for Int, Double and their optionals, and the SDK can say a value is outside it")
+    func ranges() {
+        let parameters = PreparedAction.parameters(of: Timed.self)
+        #expect(parameters.map(\.value.range) == [1...180, 0.5...2.5])
+        let action = Timed()
+        let bound = PreparedAction.parameters(in: action)
+        var argument: Int64 = 500
+        withUnsafeBytes(of: &argument) { bound[0].value.bind(argument: $0.baseAddress!, provided: true) }
+        #expect(bound[0].value.rangeRefusal(name: "minutes") == "minutes: expected a number from 1 to 180, got 500.")
+        argument = 180
+        withUnsafeBytes(of: &argument) { bound[0].value.bind(argument: $0.baseAddress!, provided: true) }
+        #expect(bound[0].value.rangeRefusal(name: "minutes") == nil)
+        // An absent optional is never out of range.
+        var none = 0.0
+        withUnsafeBytes(of: &none) { bound[1].value.bind(argument: $0.baseAddress!, provided: false) }
+        #expect(bound[1].value.rangeRefusal(name: "speed") == nil)
+    }
+
+    @Test("an invalid input can name its parameter")
+    func invalidParameter() throws {
+        var argument: Int64 = 13
+        let action = Timed()
+        withUnsafeBytes(of: &argument) { PreparedAction.parameters(in: action)[0].value.bind(argument: $0.baseAddress!, provided: true) }
+        let result = try action.perform(ActionContext(requestedType: "com.test.timed", userInfoJSON: "{}", locale: "en"))
+        #expect(result.status == .invalidInput)
+        #expect(result.parameter == "minutes")
     }
 }

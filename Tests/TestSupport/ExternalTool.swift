@@ -29,6 +29,8 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     public static let fish = ExternalTool("/usr/bin/fish", package: "fish")
     public static let desktopFileValidate = ExternalTool("/usr/bin/desktop-file-validate", package: "desktop-file-utils")
     public static let sqlite3 = ExternalTool("/usr/bin/sqlite3", package: "sqlite3")
+    /// Builds the C plugin `plugins new --language c` writes.
+    public static let make = ExternalTool("/usr/bin/make", package: "make")
     public static let man = ExternalTool("/usr/bin/man", package: "man-db")
     /// Listens on a socket and starts a program on the first connection, handing it over by the
     /// LISTEN_FDS protocol, as systemd does for a .socket unit.
@@ -44,6 +46,19 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     /// GLib for Python (the desktop's own launch path, `Gio.DesktopAppInfo.launch_action`, and a
     /// notification server in the test), for Debian's /usr/bin/python3.
     public static let pythonGI = ExternalTool("/usr/lib/python3/dist-packages/gi/__init__.py", package: "python3-gi", isProgram: false)
+
+    /// Rust's compiler and build tool, where rustup puts them (`~/.cargo/bin`) or Debian does.
+    /// The Rust example, the Rust scaffold and the Rust mistake are built with them.
+    public static let rustc = ExternalTool(cargoTool("rustc"), package: "rustc")
+    public static let cargo = ExternalTool(cargoTool("cargo"), package: "cargo")
+
+    private static func cargoTool(_ name: String) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        let directories = [environment["CARGO_HOME"].map { "\($0)/bin" }, environment["HOME"].map { "\($0)/.cargo/bin" },
+                           "/root/.cargo/bin", "/usr/local/cargo/bin", "/usr/bin"].compactMap { $0 }
+        return directories.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+            ?? "/usr/bin/\(name)"
+    }
 
     public var url: URL { URL(fileURLWithPath: path) }
     public var name: String { (path as NSString).lastPathComponent }

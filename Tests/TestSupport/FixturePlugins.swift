@@ -116,19 +116,85 @@ public enum FixturePlugins {
     }
 
     /// Compiles one C variant into `output` with the flags every fixture is held to.
-    private static func compileC(_ variant: Variant, into output: URL) {
+    private static func compileC(_ variant: Variant, into output: URL, directory: String = "Plugins",
+                                 hidden: Bool = true) {
         let include = Fixtures.packageRoot.appendingPathComponent("Sources/CStandFitABI/include").path
-        let arguments = ["-shared", "-fPIC", "-fvisibility=hidden", "-Wall", "-Werror", "-I", include]
+        let arguments = ["-shared", "-fPIC"] + (hidden ? ["-fvisibility=hidden"] : []) + ["-Wall", "-Werror", "-I", include]
             + variant.flags
             + ["-o", output.appendingPathComponent(variant.file).path,
-               Fixtures.url("Plugins/\(variant.source)").path]
+               Fixtures.url("\(directory)/\(variant.source)").path]
         let result = runProcess(URL(fileURLWithPath: "/usr/bin/cc"), arguments: arguments)
         precondition(result.status == 0, "cc failed for \(variant.file): \(result.stderr)")
     }
 
+    // MARK: - Plugin authors' mistakes
+
+    /// The C fixtures of `Tests/Fixtures/Mistakes` that build, each compiled as the guide says
+    /// (`-fvisibility=hidden`) except "extra-exports.so", which makes the mistake of leaving it
+    /// out; and "static-library.so", the good plugin archived with `ar` instead of linked. The
+    /// Rust fixture is `rustDylib`; "swapped-arguments.c" does not compile, on purpose.
+    public static let mistakesDirectory: URL = {
+        let output = makeTemporaryDirectory("standfit-mistakes")
+        let sources = (try? FileManager.default.contentsOfDirectory(atPath: Fixtures.url("Mistakes").path)) ?? []
+        for source in sources.sorted() where source.hasSuffix(".c") && source != "swapped-arguments.c" {
+            let name = String(source.dropLast(2))
+            compileC(Variant(file: "\(name).so", source: source), into: output, directory: "Mistakes",
+                     hidden: name != "extra-exports")
+        }
+        let include = Fixtures.packageRoot.appendingPathComponent("Sources/CStandFitABI/include").path
+        let object = output.appendingPathComponent("good.o").path
+        let compiled = runProcess(URL(fileURLWithPath: "/usr/bin/cc"),
+                                  arguments: ["-c", "-fPIC", "-I", include, "-o", object, Fixtures.url("Mistakes/good.c").path])
+        precondition(compiled.status == 0, "cc failed for good.o: \(compiled.stderr)")
+        let archived = runProcess(URL(fileURLWithPath: "/usr/bin/ar"),
+                                  arguments: ["rcs", output.appendingPathComponent("static-library.so").path, object])
+        precondition(archived.status == 0, "ar failed for static-library.so: \(archived.stderr)")
+        return output
+    }()
+
+    /// The compiled mistake named `file` ("bad-default.so").
+    public static func mistake(_ file: String) -> URL {
+        mistakesDirectory.appendingPathComponent(file)
+    }
+
+    /// "panics.so": `Tests/Fixtures/Plugins/panics.rs`, a Rust plugin whose handlers panic (one
+    /// caught at the boundary, one not), built by rustc as a cdylib.
+    public static let rustPanics: URL = {
+        let output = makeTemporaryDirectory("standfit-rust-panics").appendingPathComponent("panics.so")
+        let result = runProcess(ExternalTool.rustc.url, arguments: [
+            "--edition", "2021", "--crate-type", "cdylib", "-O", "-o", output.path, Fixtures.url("Plugins/panics.rs").path,
+        ])
+        precondition(result.status == 0, "rustc failed for panics.so: \(result.stderr)")
+        return output
+    }()
+
+    /// Plugins/Examples/RustTimer built by cargo, offline, in a target directory of its own.
+    public static let rustTimer: URL = {
+        let target = makeTemporaryDirectory("standfit-rust-timer")
+        var environment = ProcessInfo.processInfo.environment
+        environment["CARGO_TARGET_DIR"] = target.path
+        let manifest = Fixtures.packageRoot.appendingPathComponent("Plugins/Examples/RustTimer/Cargo.toml").path
+        let result = runProcess(ExternalTool.cargo.url, arguments: ["build", "--release", "--offline", "--quiet", "--manifest-path", manifest],
+                                environment: environment)
+        precondition(result.status == 0, "cargo build failed for RustTimer: \(result.stderr)")
+        return target.appendingPathComponent("release/librust_timer.so")
+    }()
+
+    /// "rust-dylib.so": `Tests/Fixtures/Mistakes/rust-dylib.rs` built by rustc as crate-type
+    /// dylib. Only tests that need `.rustc` ask for it.
+    public static let rustDylib: URL = {
+        let output = makeTemporaryDirectory("standfit-rust-dylib").appendingPathComponent("rust-dylib.so")
+        let result = runProcess(ExternalTool.rustc.url, arguments: [
+            "--edition", "2021", "--crate-type", "dylib", "-O", "-o", output.path,
+            Fixtures.url("Mistakes/rust-dylib.rs").path,
+        ])
+        precondition(result.status == 0, "rustc failed for rust-dylib.so: \(result.stderr)")
+        return output
+    }()
+
     /// The Swift compiler for the Swift zoo fixture: the toolchain's at /opt/swift, else the first
     /// `swiftc` on `PATH`.
-    static let swiftCompiler: URL = {
+    public static let swiftCompiler: URL = {
         let fileManager = FileManager.default
         let candidates = ["/opt/swift/usr/bin"]
             + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)

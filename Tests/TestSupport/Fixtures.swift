@@ -36,6 +36,7 @@ public enum Fixtures {
     public static var swiftExamplePlugin: URL { productsDirectory.appendingPathComponent("libGreeterExample.so") }
     public static var standFitPlugin: URL { productsDirectory.appendingPathComponent("libStandFit.so") }
     public static var cExamplePlugin: URL { productsDirectory.appendingPathComponent("libHelloCExample.so") }
+    public static var waterExamplePlugin: URL { productsDirectory.appendingPathComponent("libWaterCExample.so") }
 }
 
 /// A fresh directory under the system's temporary directory.

@@ -11,18 +11,16 @@ import PluginAPI
 struct Greet: ShortcutAction {
     static let type = "com.example.greeter.greet"
     static let title = "Greet"
-    static let subtitle: String? = "Say hello to someone"
-    static let icon: String? = "hand.wave"
+    static let subtitle = "Say hello to someone"
+    static let icon = "hand.wave"
 
     @Parameter(title: "Name") var name: String
-    @Parameter(title: "Times") var times: Int = 1
+    // The host refuses times=9 before perform runs, naming the parameter and the range.
+    @Parameter(title: "Times", range: 1...5) var times: Int = 1
     @Parameter(title: "Excited") var excited: Bool = false
     @Parameter(title: "Greeting") var greeting: String?
 
     func perform(_ context: ActionContext) throws -> ActionResult {
-        guard (1...5).contains(times) else {
-            return .invalidInput("times: expected a number from 1 to 5, got \(times)")
-        }
         let line = "\(greeting ?? "Hello"), \(name)\(excited ? "!" : ".")"
         return .handled(Array(repeating: line, count: times).joined(separator: " "))
     }
@@ -31,7 +29,7 @@ struct Greet: ShortcutAction {
 struct Tip: ShortcutAction {
     static let type = "com.example.greeter.tip"
     static let title = "Split the Bill"
-    static let icon: String? = "dollarsign.circle"
+    static let icon = "dollarsign.circle"
 
     @Parameter(title: "Amount") var amount: Double
     @Parameter(title: "Tip %") var percent: Double = 15
@@ -45,8 +43,9 @@ struct Tip: ShortcutAction {
 
     func perform(_ context: ActionContext) throws -> ActionResult {
         let people = people ?? 1
-        guard amount >= 0 else { return .invalidInput("amount: expected 0 or more, got \(amount)") }
-        guard people >= 1 else { return .invalidInput("people: expected 1 or more, got \(people)") }
+        // Checks of its own name their parameter, so that --json says which.
+        guard amount >= 0 else { return .invalidInput("amount: expected 0 or more, got \(amount)", parameter: "amount") }
+        guard people >= 1 else { return .invalidInput("people: expected 1 or more, got \(people)", parameter: "people") }
         // Cents are rounded half away from zero, from amount × (100 + percent), which is exact
         // for amounts in cents and whole percents (42.50 at 15% is 48.88, not 48.87).
         let total = (amount * (100 + percent)).rounded() / 100

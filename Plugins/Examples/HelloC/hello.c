@@ -17,6 +17,21 @@
 
 #include "standfit_plugin.h"
 
+/* Each action is declared once: its parameters as rows P(KIND, name, required, default, title).
+   STANDFIT_DECLARE_HANDLER makes the parameter table and the handler's prototype from them, so a
+   handler whose arguments differ in order or type does not compile. */
+#define GREET(P)                                 \
+    P(STRING, name, true, NULL, "Name")          \
+    P(INT64, times, false, "1", "Times")         \
+    P(BOOL, shout, false, "false", "Shout")      \
+    P(STRING, suffix, false, NULL, "Suffix")
+STANDFIT_DECLARE_HANDLER(greet, GREET)
+
+#define PACE(P)                                          \
+    P(DOUBLE, km, true, NULL, "Distance (km)")           \
+    P(DOUBLE, minutes, true, NULL, "Minutes")
+STANDFIT_DECLARE_HANDLER(pace, PACE)
+
 /* greet(name: string, times: int64 = 1, shout: bool = false, suffix: string?) */
 static int32_t greet(const standfit_invocation *ctx, const char *name, int64_t times, bool shout,
                      const char *suffix) {
@@ -58,23 +73,9 @@ static int32_t pace(const standfit_invocation *ctx, double km, double minutes) {
     return STANDFIT_STATUS_HANDLED;
 }
 
-static const standfit_param greet_params[] = {
-    { STANDFIT_HEADER(standfit_param), "name", STANDFIT_KIND_STRING, true, NULL, "Name" },
-    { STANDFIT_HEADER(standfit_param), "times", STANDFIT_KIND_INT64, false, "1", "Times" },
-    { STANDFIT_HEADER(standfit_param), "shout", STANDFIT_KIND_BOOL, false, "false", "Shout" },
-    { STANDFIT_HEADER(standfit_param), "suffix", STANDFIT_KIND_STRING, false, NULL, "Suffix" },
-};
-
-static const standfit_param pace_params[] = {
-    { STANDFIT_HEADER(standfit_param), "km", STANDFIT_KIND_DOUBLE, true, NULL, "Distance (km)" },
-    { STANDFIT_HEADER(standfit_param), "minutes", STANDFIT_KIND_DOUBLE, true, NULL, "Minutes" },
-};
-
 static const standfit_action actions[] = {
-    { STANDFIT_HEADER(standfit_action), "com.example.hello.greet", "Say Hello", "Greets by name",
-      "hand.wave", greet_params, 4, STANDFIT_HANDLER(greet) },
-    { STANDFIT_HEADER(standfit_action), "com.example.hello.pace", "Running Pace", NULL, "figure.run",
-      pace_params, 2, STANDFIT_HANDLER(pace) },
+    STANDFIT_ACTION(greet, "com.example.hello.greet", "Say Hello", "Greets by name", "hand.wave"),
+    STANDFIT_ACTION(pace, "com.example.hello.pace", "Running Pace", NULL, "figure.run"),
 };
 
 static int32_t init(const standfit_host *host) {

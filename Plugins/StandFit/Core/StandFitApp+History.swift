@@ -21,13 +21,13 @@ extension StandFitApp {
     public func history(days: Int?, exercise name: String?) throws -> ActionResult {
         let days = days ?? 7
         guard (1...StandFitApp.maximumHistoryDays).contains(days) else {
-            return .invalidInput(text("error.days", ["value": "\(days)", "max": "\(StandFitApp.maximumHistoryDays)"]))
+            return .invalidInput(text("error.days", ["value": "\(days)", "max": "\(StandFitApp.maximumHistoryDays)"]), parameter: "days")
         }
         var exercise: Exercise?
         if let name {
             guard let found = catalogue.match(name, names: text.names(in: catalogue)) else {
                 let known = catalogue.exercises.map(\.id).joined(separator: ", ")
-                return .invalidInput(text("error.unknownExercise", ["value": name, "known": known]))
+                return .invalidInput(text("error.unknownExercise", ["value": name, "known": known]), parameter: "exercise")
             }
             exercise = found
         }
@@ -64,7 +64,7 @@ extension StandFitApp {
     /// Removes log `id` (the short id `history` shows).
     public func deleteLog(id: Int) throws -> ActionResult {
         guard let (entry, after) = try store.remove(id: Int64(id), rules: rules) else {
-            return .invalidInput(text("error.noEntry", ["value": "\(id)"]))
+            return .invalidInput(text("error.noEntry", ["value": "\(id)"]), parameter: "id")
         }
         let exercise = catalogue.exercise(id: entry.exercise)
         let sentence = text.sentence("undo", entry: entry, unit: exercise?.unit ?? .reps,
@@ -81,7 +81,7 @@ extension StandFitApp {
             return .invalidInput(text("error.editNothing", ["value": "\(id)"]))
         }
         if let count, !(1...StandFitApp.maximumCount).contains(count) {
-            return .invalidInput(text("error.count", ["value": "\(count)", "max": "\(StandFitApp.maximumCount)"]))
+            return .invalidInput(text("error.count", ["value": "\(count)", "max": "\(StandFitApp.maximumCount)"]), parameter: "count")
         }
         var loggedAt: Date?
         if let at {
@@ -93,7 +93,7 @@ extension StandFitApp {
         let note = note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         guard let (_, after, progression) = try store.update(id: Int64(id), count: count, note: note, loggedAt: loggedAt,
                                                              rules: rules) else {
-            return .invalidInput(text("error.noEntry", ["value": "\(id)"]))
+            return .invalidInput(text("error.noEntry", ["value": "\(id)"]), parameter: "id")
         }
         let exercise = catalogue.exercise(id: after.exercise)
         let sentence = text.sentence("edited", entry: after, unit: exercise?.unit ?? .reps,

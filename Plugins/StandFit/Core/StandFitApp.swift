@@ -39,11 +39,11 @@ public struct StandFitApp: Sendable {
     public func logExercise(_ name: String, count: Int?, note: String?, at: String? = nil) throws -> ActionResult {
         guard let exercise = catalogue.match(name, names: text.names(in: catalogue)) else {
             let known = catalogue.exercises.map(\.id).joined(separator: ", ")
-            return .invalidInput(text("error.unknownExercise", ["value": name, "known": known]))
+            return .invalidInput(text("error.unknownExercise", ["value": name, "known": known]), parameter: "exercise")
         }
         let count = count ?? exercise.defaultCount
         guard (1...StandFitApp.maximumCount).contains(count) else {
-            return .invalidInput(text("error.count", ["value": "\(count)", "max": "\(StandFitApp.maximumCount)"]))
+            return .invalidInput(text("error.count", ["value": "\(count)", "max": "\(StandFitApp.maximumCount)"]), parameter: "count")
         }
         let note = note.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
         let now = clock.now()
@@ -77,9 +77,9 @@ public struct StandFitApp: Sendable {
     func logTime(_ at: String) -> AtAnswer {
         switch LogTime.parse(at, now: clock.now(), calendar: clock.calendar) {
         case .success(let instant): .instant(instant)
-        case .failure(.unreadable): .refused(.invalidInput(text("error.at.unreadable", ["value": at])))
-        case .failure(.future): .refused(.invalidInput(text("error.at.future", ["value": at])))
-        case .failure(.tooOld): .refused(.invalidInput(text("error.at.tooOld", ["value": at])))
+        case .failure(.unreadable): .refused(.invalidInput(text("error.at.unreadable", ["value": at]), parameter: "at"))
+        case .failure(.future): .refused(.invalidInput(text("error.at.future", ["value": at]), parameter: "at"))
+        case .failure(.tooOld): .refused(.invalidInput(text("error.at.tooOld", ["value": at]), parameter: "at"))
         }
     }
 
@@ -150,7 +150,7 @@ public struct StandFitApp: Sendable {
                 synonyms.append(name)
             }
             return EntityValue(id: exercise.id, title: text.title(exercise.id), synonyms: synonyms,
-                               defaults: ["count": .int(recent[exercise.id] ?? exercise.defaultCount)])
+                               defaults: ["count": recent[exercise.id] ?? exercise.defaultCount])
         }
     }
 
@@ -183,7 +183,7 @@ public struct StandFitApp: Sendable {
                 title: text("item.loglast.title", ["exercise": text.title(exercise.id)]),
                 subtitle: text.amount(last.count, unit: exercise.unit),
                 icon: exercise.icon,
-                userInfo: ["exercise": .string(exercise.id), "count": .int(last.count)]))
+                userInfo: ["exercise": exercise.id, "count": last.count]))
         }
         items.append(ShortcutItem(type: StandFitTypes.viewProgress, title: text("action.viewprogress.title"),
                                   icon: "chart.bar.fill"))

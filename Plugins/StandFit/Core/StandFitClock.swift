@@ -12,17 +12,11 @@ public struct StandFitClock: Sendable {
         self.calendar = calendar
     }
 
-    /// The real clock in the process's time zone (`TZ`). `STANDFIT_NOW` (an ISO 8601
-    /// instant) fixes "now", for replaying a day or testing across midnight and DST changes.
-    public static func live(language: String, environment: [String: String]) throws -> StandFitClock {
-        let calendar = StandFitClock.calendar(language: language, timeZone: .current)
-        guard let fixed = environment["STANDFIT_NOW"] else {
-            return StandFitClock(now: { Date() }, calendar: calendar)
-        }
-        guard let instant = try? Date(fixed, strategy: .iso8601) else {
-            throw StandFitClockError(value: fixed)
-        }
-        return StandFitClock(now: { instant }, calendar: calendar)
+    /// The host's clock (`now`: the SDK's, which is the system clock unless the user fixed it
+    /// with `STANDFIT_NOW`, for replaying a day or testing across midnight and DST changes) in
+    /// the process's time zone (`TZ`).
+    public static func live(language: String, now: @escaping @Sendable () -> Date) -> StandFitClock {
+        StandFitClock(now: now, calendar: StandFitClock.calendar(language: language, timeZone: .current))
     }
 
     /// A Gregorian calendar for `language` in `timeZone`.
@@ -34,10 +28,3 @@ public struct StandFitClock: Sendable {
     }
 }
 
-/// `STANDFIT_NOW` is set but is not an instant.
-public struct StandFitClockError: Error, CustomStringConvertible {
-    public var value: String
-    public var description: String {
-        "STANDFIT_NOW is '\(value)', which is not an ISO 8601 instant; set it like 2026-03-29T08:30:00Z or unset it."
-    }
-}

@@ -9,8 +9,8 @@ private func localizedTitle(_ key: String) -> String {
 struct LogExercise: ShortcutAction {
     static let type = StandFitTypes.logExercise
     static var title: String { localizedTitle("action.logexercise.title") }
-    static var subtitle: String? { localizedTitle("action.logexercise.subtitle") }
-    static let icon: String? = "plus.circle.fill"
+    static var subtitle: String { localizedTitle("action.logexercise.subtitle") }
+    static let icon = "plus.circle.fill"
 
     static var phrases: [Phrase] { StandFitPhrases.logExercise }
 
@@ -29,7 +29,7 @@ struct LogExercise: ShortcutAction {
 struct LogLast: ShortcutAction {
     static let type = StandFitTypes.logLast
     static var title: String { localizedTitle("action.loglast.title") }
-    static let icon: String? = "arrow.clockwise"
+    static let icon = "arrow.clockwise"
     static var phrases: [Phrase] { StandFitPhrases.logLast }
 
     func perform(_ context: ActionContext) throws -> ActionResult {
@@ -40,7 +40,7 @@ struct LogLast: ShortcutAction {
 struct ViewStreak: ShortcutAction {
     static let type = StandFitTypes.viewStreak
     static var title: String { localizedTitle("action.viewstreak.title") }
-    static let icon: String? = "flame.fill"
+    static let icon = "flame.fill"
     static var phrases: [Phrase] { StandFitPhrases.viewStreak }
 
     func perform(_ context: ActionContext) throws -> ActionResult {
@@ -51,7 +51,7 @@ struct ViewStreak: ShortcutAction {
 struct ViewProgress: ShortcutAction {
     static let type = StandFitTypes.viewProgress
     static var title: String { localizedTitle("action.viewprogress.title") }
-    static let icon: String? = "chart.bar.fill"
+    static let icon = "chart.bar.fill"
     static var phrases: [Phrase] { StandFitPhrases.viewProgress }
 
     func perform(_ context: ActionContext) throws -> ActionResult {
@@ -64,7 +64,7 @@ struct Undo: ShortcutAction {
     static let isSuggestible = false
     static let type = StandFitTypes.undo
     static var title: String { localizedTitle("action.undo.title") }
-    static let icon: String? = "arrow.uturn.backward"
+    static let icon = "arrow.uturn.backward"
     static var phrases: [Phrase] { StandFitPhrases.undo }
 
     func perform(_ context: ActionContext) throws -> ActionResult {
@@ -75,7 +75,7 @@ struct Undo: ShortcutAction {
 struct Achievements: ShortcutAction {
     static let type = StandFitTypes.achievements
     static var title: String { localizedTitle("action.achievements.title") }
-    static let icon: String? = "star"
+    static let icon = "star"
     static var phrases: [Phrase] { StandFitPhrases.achievements }
 
     func perform(_ context: ActionContext) throws -> ActionResult {
@@ -86,7 +86,7 @@ struct Achievements: ShortcutAction {
 struct History: ShortcutAction {
     static let type = StandFitTypes.history
     static var title: String { localizedTitle("action.history.title") }
-    static let icon: String? = "clock"
+    static let icon = "clock"
 
     @Parameter(title: "Days") var days: Int?
     @Parameter(title: "Exercise", entity: Exercises.self) var exercise: String?
@@ -101,7 +101,7 @@ struct DeleteLog: ShortcutAction {
     static let isSuggestible = false
     static let type = StandFitTypes.deleteLog
     static var title: String { localizedTitle("action.deletelog.title") }
-    static let icon: String? = "trash"
+    static let icon = "trash"
 
     @Parameter(title: "Id") var id: Int
 
@@ -115,7 +115,7 @@ struct EditLog: ShortcutAction {
     static let isSuggestible = false
     static let type = StandFitTypes.editLog
     static var title: String { localizedTitle("action.editlog.title") }
-    static let icon: String? = "square.and.pencil"
+    static let icon = "square.and.pencil"
 
     @Parameter(title: "Id") var id: Int
     @Parameter(title: "Count") var count: Int?

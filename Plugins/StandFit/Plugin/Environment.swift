@@ -44,12 +44,12 @@ enum Environment {
     }
 
     static func app(language: String) throws -> StandFitApp {
-        guard let directory = PluginHost.current?.dataDirectory else {
-            throw StandFitError("StandFit has no data directory: the host could not create it (see the host's log above).")
+        guard let host = PluginHost.current else {
+            throw StandFitError("StandFit was not initialised by a host; it runs only as a plugin of standfit-host.")
         }
+        let directory = try host.dataDirectory
         let text = text(language: language)
-        let clock = try StandFitClock.live(language: text.strings.language,
-                                           environment: ProcessInfo.processInfo.environment)
+        let clock = StandFitClock.live(language: text.strings.language, now: { host.now })
         let store = try kept.withLock { kept in
             if let store = kept.stores[directory.path] { return store }
             let store = try ExerciseStore(directory: directory)

@@ -9,7 +9,7 @@ import Foundation
 import PluginAPI
 import StandFitCore
 
-enum StandFit: Plugin {
+enum StandFit: Plugin, DynamicItemsProvider {
     static let id = "com.standfit"
     static let name = "StandFit"
     static let version = "1.0.0"
@@ -27,7 +27,7 @@ enum StandFit: Plugin {
         ]
     }
 
-    static let dynamicItems: (@Sendable (ProviderContext) throws -> [ShortcutItem])? = { context in
+    static func dynamicItems(_ context: ProviderContext) throws -> [ShortcutItem] {
         try Environment.app(language: context.locale).dynamicItems()
     }
 }

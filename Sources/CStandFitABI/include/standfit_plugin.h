@@ -131,6 +131,46 @@ struct standfit_invocation {
 typedef void (*standfit_handler_fn)(void);
 #define STANDFIT_HANDLER(fn) ((standfit_handler_fn)(fn))
 
+/* ---- Declaring an action once ------------------------------------------------------------ */
+
+/* A handler's parameter table and its prototype, written once, so that the compiler checks the
+   handler against what the host will pass it. List the parameters as a macro of rows
+   P(KIND, name, required, default, title) — KIND one of BOOL, INT64, DOUBLE, STRING:
+ *
+ *     #define LOG_WATER(P) \
+ *         P(INT64, ml, false, "250", "Millilitres") \
+ *         P(BOOL, cold, false, "false", "Cold")
+ *     STANDFIT_DECLARE_HANDLER(log_water, LOG_WATER)
+ *
+ *     static int32_t log_water(const standfit_invocation *ctx, int64_t ml, bool cold) { ... }
+ *
+ *     static const standfit_action actions[] = {
+ *         STANDFIT_ACTION(log_water, "com.example.water.log", "Log Water", NULL, "drop.fill"),
+ *     };
+ *
+ * STANDFIT_DECLARE_HANDLER declares `static int32_t log_water(const standfit_invocation *, int64_t,
+ * bool)` and the table `log_water_params`; a definition whose arguments differ in order or type
+ * ("conflicting types for 'log_water'") does not compile. An action without parameters lists
+ * STANDFIT_NO_PARAMS. STANDFIT_ACTION fills a standfit_action with the table, its count and the
+ * handler. */
+#define STANDFIT_CTYPE_BOOL bool
+#define STANDFIT_CTYPE_INT64 int64_t
+#define STANDFIT_CTYPE_DOUBLE double
+#define STANDFIT_CTYPE_STRING const char *
+#define STANDFIT_NO_PARAMS(P)
+#define STANDFIT_PARAM_ARGUMENT_(KIND, name, ...) , STANDFIT_CTYPE_##KIND name
+#define STANDFIT_PARAM_ROW_(KIND, name, required, default_value, title) \
+    { STANDFIT_HEADER(standfit_param), #name, STANDFIT_KIND_##KIND, required, default_value, title },
+/* The table ends in an all-zero row that is not counted, so that an action without parameters
+   still has a table (C has no empty arrays). */
+#define STANDFIT_DECLARE_HANDLER(fn, PARAMS) \
+    static int32_t fn(const standfit_invocation *ctx PARAMS(STANDFIT_PARAM_ARGUMENT_)); \
+    static const standfit_param fn##_params[] = { PARAMS(STANDFIT_PARAM_ROW_) { { 0, 0, 0 }, NULL, 0, false, NULL, NULL } };
+#define STANDFIT_PARAM_COUNT(fn) ((uint32_t)(sizeof fn##_params / sizeof fn##_params[0] - 1))
+#define STANDFIT_ACTION(fn, type, title, subtitle, icon) \
+    { STANDFIT_HEADER(standfit_action), type, title, subtitle, icon, \
+      STANDFIT_PARAM_COUNT(fn) ? fn##_params : NULL, STANDFIT_PARAM_COUNT(fn), STANDFIT_HANDLER(fn) }
+
 /* ---- Actions and items ------------------------------------------------------------------- */
 
 /* One shortcut type a plugin handles. The host copies every field during register_action. */
@@ -140,7 +180,8 @@ typedef struct standfit_action {
                                        "com.example.*" that handles every type under it */
     const char *title;              /* shown in menus, "Greet" */
     const char *subtitle;           /* or NULL */
-    const char *icon;               /* an SF Symbol or UIApplicationShortcutIconType name, or NULL */
+    const char *icon;               /* an SF Symbol, UIApplicationShortcutIconType or freedesktop
+                                       icon name (docs/PLUGIN_GUIDE.md lists them), or NULL */
     const standfit_param *params;   /* `param_count` parameters, in handler-argument order */
     uint32_t param_count;           /* 0 ... STANDFIT_MAX_PARAMS */
     standfit_handler_fn handler;    /* see above; never NULL */
@@ -442,6 +483,45 @@ typedef struct standfit_donations_ext {
        call. Memory: as set_donation_id. Thread: as set_donation_id. */
     int32_t (*withdraw_donations)(const standfit_invocation *ctx, const char *id);
 } standfit_donations_ext;
+
+/* "standfit.parameter-checks/1": what the host checks about a parameter's value before the
+   handler runs, and which parameter a handler's refusal is about. Plugins built before this
+   extension never ask for it; they check their values themselves, as before. */
+#define STANDFIT_EXT_PARAMETER_CHECKS "standfit.parameter-checks/1"
+
+typedef struct standfit_parameter_checks_ext {
+    standfit_abi_header abi;
+    /* set_parameter_range: the values of STANDFIT_KIND_INT64 or _DOUBLE parameter `param` of
+       action `type`, registered earlier in this init, lie from `minimum` to `maximum` (both
+       included). The host refuses any other value before the handler runs, as invalid input that
+       names the parameter ("minutes: expected a number from 1 to 180, got 500."), and says the
+       range when it asks for the value. Returns STANDFIT_OK, or STANDFIT_ERR_INVALID_ARGUMENT for
+       an unknown action or parameter, a parameter of another kind, bounds that are not finite or
+       not in order, or a default outside them. Memory: strings are copied.
+       Thread: [main-thread], inside init. */
+    int32_t (*set_parameter_range)(const standfit_host *host, const char *type, const char *param,
+                                   double minimum, double maximum);
+    /* set_invalid_parameter: the STANDFIT_STATUS_INVALID_INPUT this handler is about to return is
+       about parameter `param` of the action: `--json` gives it as "parameter", as for the values
+       the host refuses itself. Returns STANDFIT_OK, or STANDFIT_ERR_INVALID_ARGUMENT for a name
+       that is not one of the action's parameters. Memory: copied. Thread: [main-thread], only
+       during the handler call, with the context the handler was given. */
+    int32_t (*set_invalid_parameter)(const standfit_invocation *ctx, const char *param);
+} standfit_parameter_checks_ext;
+
+/* "standfit.clock/1": the run's "now". It is the system clock, unless the user fixed it with
+   STANDFIT_NOW (an ISO 8601 instant, for tests, demos and screenshots), so that every plugin and
+   the host agree on what "today" is. Plugins built before this extension read the clock
+   themselves. */
+#define STANDFIT_EXT_CLOCK "standfit.clock/1"
+
+typedef struct standfit_clock_ext {
+    standfit_abi_header abi;
+    /* now: the run's current time in seconds since the Unix epoch (UTC), with fractions.
+       The local time zone is the process's (TZ). Memory: nothing is handed over.
+       Thread: [main-thread], in init, handlers, providers and entity queries. */
+    double (*now)(const standfit_host *host);
+} standfit_clock_ext;
 
 #ifdef __cplusplus
 }

@@ -315,9 +315,10 @@ public struct Dispatcher {
             return Outcome(status: .declined, type: type, message: message ?? text("outcome.declined", ["title": action.title]),
                            data: reply.data, plugin: plugin)
         case 2:
+            let parameter = reply.parameter.flatMap { name in action.parameters.contains { $0.name == name } ? name : nil }
             return Outcome(status: .invalidInput, type: type,
                            message: message ?? text("outcome.refusedSilently", ["plugin": plugin, "type": type]),
-                           data: reply.data, plugin: plugin)
+                           data: reply.data, parameter: parameter, plugin: plugin)
         case 3:
             return Outcome(status: .pluginFailed, type: type,
                            message: text("outcome.failed", ["plugin": plugin, "type": type, "reason": message ?? text("outcome.noReason")]),

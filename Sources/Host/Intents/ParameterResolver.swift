@@ -49,6 +49,20 @@ public struct ParameterResolver {
         text.expectation(of: kind)
     }
 
+    /// What a value of `parameter` must be: its kind, and its range when it has one.
+    func expectation(of parameter: ParameterSpec) -> String {
+        guard let range = parameter.range else { return expectation(of: parameter.kind) }
+        return text(parameter.kind == .int64 ? "expect.range.int64" : "expect.range.double",
+                    ["min": ClosedRange.text(range.lowerBound), "max": ClosedRange.text(range.upperBound)])
+    }
+
+    /// The refusal of `value`, given as `got`, when it lies outside `parameter`'s range.
+    func outOfRange(_ value: ArgumentValue, of parameter: ParameterSpec, got: String) -> Failure? {
+        guard !parameter.admits(value) else { return nil }
+        return Failure(message: text("error.expected", ["parameter": parameter.name, "expectation": expectation(of: parameter), "got": got]),
+                       parameter: parameter.name)
+    }
+
     /// Why resolution failed: one sentence, the parameter, and what it could be.
     public struct Failure: Error, Equatable, Sendable {
         public var message: String
@@ -108,11 +122,12 @@ public struct ParameterResolver {
             }
             let coerced = input.json.flatMap { ArgumentCoercion.coerce($0, to: parameter.kind) }
                 ?? (input.json == nil ? ArgumentCoercion.coerce(input.text, to: parameter.kind) : nil)
+            let got = input.json.map { text("error.fromUserInfo", ["json": $0.jsonText]) } ?? "\"\(input.text)\""
             guard let value = coerced else {
-                let got = input.json.map { text("error.fromUserInfo", ["json": $0.jsonText]) } ?? "\"\(input.text)\""
                 throw Failure(message: text("error.expected", ["parameter": parameter.name, "expectation": expectation(of: parameter.kind), "got": got]),
                               parameter: parameter.name)
             }
+            if let refusal = outOfRange(value, of: parameter, got: input.json == nil ? input.text : got) { throw refusal }
             values[index] = value
             resolved[index].value = value.text
         }
@@ -121,6 +136,7 @@ public struct ParameterResolver {
         var missing: [Int] = []
         for (index, parameter) in parameters.enumerated() where values[index] == nil {
             let brought = broughtDefaults[parameter.name].flatMap { ArgumentCoercion.coerce($0, to: parameter.kind) }
+            if let brought, let refusal = outOfRange(brought, of: parameter, got: brought.text) { throw refusal }
             let fallback = brought ?? parameter.defaultValue
             if asking, let conversation, parameter.required || parameter.prompt != nil {
                 if let answer = try ask(parameter, fallback: fallback, conversation: conversation) {
@@ -185,7 +201,9 @@ public struct ParameterResolver {
 
     /// What is asked for `parameter`: its prompt, else its title as a question.
     func question(for parameter: ParameterSpec) -> String {
-        parameter.prompt ?? text("prompt.question", ["title": parameter.title ?? parameter.name])
+        let question = parameter.prompt ?? text("prompt.question", ["title": parameter.title ?? parameter.name])
+        guard let range = parameter.range else { return question }
+        return text("prompt.range", ["question": question, "min": ClosedRange.text(range.lowerBound), "max": ClosedRange.text(range.upperBound)])
     }
 
     private func ask(_ parameter: ParameterSpec, fallback: ArgumentValue?, conversation: Conversation) throws -> Answer? {
@@ -207,8 +225,8 @@ public struct ParameterResolver {
                 conversation.retry(text("prompt.needsValue", ["title": parameter.title ?? parameter.name]))
                 continue
             }
-            guard let value = ArgumentCoercion.coerce(answer, to: parameter.kind) else {
-                conversation.retry(text("prompt.expected", ["expectation": expectation(of: parameter.kind), "answer": answer]))
+            guard let value = ArgumentCoercion.coerce(answer, to: parameter.kind), parameter.admits(value) else {
+                conversation.retry(text("prompt.expected", ["expectation": expectation(of: parameter), "answer": answer]))
                 continue
             }
             return .value(value)

@@ -29,6 +29,9 @@ extension HostText {
     "expect.int64" = "an integer";
     "expect.double" = "a number";
     "expect.string" = "text without NUL characters";
+    "expect.range.int64" = "a number from {min} to {max}";
+    "expect.range.double" = "a number from {min} to {max}";
+    "prompt.range" = "{question} ({min}–{max})";
 
     "error.expected" = "{parameter}: expected {expectation}, got {got}";
     "error.fromUserInfo" = "{json} from the item's userInfo";
@@ -88,6 +91,7 @@ extension HostText {
     "doctor.plugins" = "Plugins: {loaded} loaded, {refused} refused, {quarantined} quarantined ({scanned} scanned now, the rest from the cache)";
     "doctor.plugin.one" = "  ok: {id} {version}, 1 type, runs {runs}{trusted}: {path}";
     "doctor.plugin.many" = "  ok: {id} {version}, {types} types, runs {runs}{trusted}: {path}";
+    "doctor.pluginWarning" = "    warning: {warning}";
     "doctor.trustedMark" = ", trusted";
     "doctor.data" = "  data of {id}: {path}: {verdict}";
     "doctor.sound" = "sound";
@@ -222,6 +226,9 @@ extension HostText {
     "expect.int64" = "een geheel getal";
     "expect.double" = "een getal";
     "expect.string" = "tekst zonder NUL-tekens";
+    "expect.range.int64" = "een geheel getal van {min} tot en met {max}";
+    "expect.range.double" = "een getal van {min} tot en met {max}";
+    "prompt.range" = "{question} ({min}–{max})";
 
     "error.expected" = "{parameter}: verwacht {expectation}, kreeg {got}";
     "error.fromUserInfo" = "{json} uit de userInfo van het item";
@@ -281,6 +288,7 @@ extension HostText {
     "doctor.plugins" = "Plug-ins: {loaded} geladen, {refused} geweigerd, {quarantined} in quarantaine ({scanned} nu gescand, de rest uit de cache)";
     "doctor.plugin.one" = "  ok: {id} {version}, 1 type, draait {runs}{trusted}: {path}";
     "doctor.plugin.many" = "  ok: {id} {version}, {types} types, draait {runs}{trusted}: {path}";
+    "doctor.pluginWarning" = "    waarschuwing: {warning}";
     "doctor.trustedMark" = ", vertrouwd";
     "doctor.data" = "  gegevens van {id}: {path}: {verdict}";
     "doctor.sound" = "in orde";

@@ -45,10 +45,13 @@ public struct ParameterSpec: Hashable, Sendable {
     public var prompt: String?
     /// Where its values come from when it names a thing (an entity or fixed choices).
     public var domain: ParameterDomain?
+    /// The values an int or double parameter may take (`standfit.parameter-checks/1`); the host
+    /// refuses any other before the handler runs.
+    public var range: ClosedRange<Double>?
 
     public init(name: String, kind: ParameterKind, required: Bool = false,
                 defaultValue: ArgumentValue? = nil, title: String? = nil, prompt: String? = nil,
-                domain: ParameterDomain? = nil) {
+                domain: ParameterDomain? = nil, range: ClosedRange<Double>? = nil) {
         self.name = name
         self.kind = kind
         self.required = required
@@ -56,6 +59,24 @@ public struct ParameterSpec: Hashable, Sendable {
         self.title = title
         self.prompt = prompt
         self.domain = domain
+        self.range = range
+    }
+
+    /// Whether `value` is one this parameter takes: inside its range, when it has one.
+    public func admits(_ value: ArgumentValue) -> Bool {
+        guard let range else { return true }
+        switch value {
+        case .int64(let number): return range.contains(Double(number))
+        case .double(let number): return range.contains(number)
+        case .bool, .string: return true
+        }
+    }
+}
+
+extension ClosedRange<Double> {
+    /// A bound as people write it: 1, 2.5, -0.25.
+    package static func text(_ bound: Double) -> String {
+        bound == bound.rounded() && abs(bound) < 1e15 ? String(Int64(bound)) : "\(bound)"
     }
 }
 
@@ -73,7 +94,7 @@ extension ArgumentValue {
 
 /// Kept in the registry cache, and sent between the scan helper and the host.
 extension ParameterSpec: Codable {
-    private enum CodingKeys: String, CodingKey { case name, kind, required, defaultValue, title, prompt, domain }
+    private enum CodingKeys: String, CodingKey { case name, kind, required, defaultValue, title, prompt, domain, range }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -89,6 +110,9 @@ extension ParameterSpec: Codable {
             .flatMap { ArgumentCoercion.coerce($0, to: kind) }
         prompt = try container.decodeIfPresent(String.self, forKey: .prompt)
         domain = try container.decodeIfPresent(ParameterDomain.self, forKey: .domain)
+        if let bounds = try container.decodeIfPresent([Double].self, forKey: .range), bounds.count == 2, bounds[0] <= bounds[1] {
+            range = bounds[0]...bounds[1]
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -100,5 +124,6 @@ extension ParameterSpec: Codable {
         try container.encodeIfPresent(defaultValue?.text, forKey: .defaultValue)
         try container.encodeIfPresent(prompt, forKey: .prompt)
         try container.encodeIfPresent(domain, forKey: .domain)
+        try container.encodeIfPresent(range.map { [$0.lowerBound, $0.upperBound] }, forKey: .range)
     }
 }

@@ -66,6 +66,8 @@ public struct HandlerReply: Sendable, Equatable, Codable {
     public var withdrawnDonations: [String]?
     /// Mistakes in how it answered that cost the run nothing, each to finish "Plugin 'x' …".
     public var warnings: [String]?
+    /// The parameter its invalid input is about (`standfit.parameter-checks/1`).
+    public var parameter: String?
 
     public init(status: Int32, message: String? = nil, data: JSONValue? = nil, fault: String? = nil,
                 donationID: String? = nil, withdrawnDonations: [String]? = nil, warnings: [String]? = nil) {

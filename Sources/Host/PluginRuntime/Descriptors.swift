@@ -17,6 +17,7 @@ enum ActionDescriptor {
         if let problem = raw.abi.problem(minimumSize: MemoryLayout<standfit_action>.size) {
             return .failure(DescriptorProblem(message: "an action descriptor \(problem)"))
         }
+        ScanTrace.note("in register_action, as the host read the strings of the action descriptor it was given (are they NUL-terminated?)")
         guard let type = CText.string(raw.type), TypeName.isValid(type) else {
             return .failure(DescriptorProblem(message: "an action has type \(CText.quoted(raw.type)), which is not a reverse-DNS type such as com.example.open (or a namespace com.example.*); fix the descriptor's type"))
         }
@@ -24,7 +25,7 @@ enum ActionDescriptor {
             return .failure(DescriptorProblem(message: "action '\(type)' has no title; give it one to show in menus"))
         }
         guard let function = raw.handler else {
-            return .failure(DescriptorProblem(message: "action '\(type)' has no handler function"))
+            return .failure(DescriptorProblem(message: "action '\(type)' has no handler function; set it to the function that runs the action (STANDFIT_ACTION does)"))
         }
         guard raw.param_count <= UInt32(STANDFIT_MAX_PARAMS) else {
             return .failure(DescriptorProblem(message: "action '\(type)' declares \(raw.param_count) parameters; the ABI allows at most \(STANDFIT_MAX_PARAMS)"))
@@ -34,7 +35,8 @@ enum ActionDescriptor {
         }
         var parameters: [ParameterSpec] = []
         for index in 0..<Int(raw.param_count) {
-            switch readParameter(raw.params![index], index: index, type: type, seen: parameters.map(\.name)) {
+            ScanTrace.note("in register_action, as the host read parameter \(index) of action '\(type)', whose descriptor says param_count \(raw.param_count) (is its params array that long?)")
+            switch readParameter(raw.params![index], index: index, count: raw.param_count, type: type, seen: parameters.map(\.name)) {
             case .success(let parameter): parameters.append(parameter)
             case .failure(let problem): return .failure(problem)
             }
@@ -46,13 +48,16 @@ enum ActionDescriptor {
             type: type, title: title, subtitle: CText.string(raw.subtitle).flatMap { $0.isEmpty ? nil : $0 },
             icon: CText.string(raw.icon).flatMap { $0.isEmpty ? nil : $0 },
             parameters: parameters, pluginID: pluginID)
-        return .success((action, HandlerCall(handler: handler)))
+        return .success((action, HandlerCall(handler: handler, parameterNames: parameters.map(\.name))))
     }
 
-    private static func readParameter(_ raw: standfit_param, index: Int, type: String,
+    private static func readParameter(_ raw: standfit_param, index: Int, count: UInt32, type: String,
                                       seen: [String]) -> Result<ParameterSpec, DescriptorProblem> {
         if let problem = raw.abi.problem(minimumSize: MemoryLayout<standfit_param>.size) {
-            return .failure(DescriptorProblem(message: "parameter \(index) of '\(type)' \(problem)"))
+            // Past the first, a parameter that is no parameter at all is most often read past
+            // the end of a shorter array.
+            let overrun = index > 0 && raw.abi.abi_major == 0 ? " (or param_count \(count) is larger than its params array)" : ""
+            return .failure(DescriptorProblem(message: "parameter \(index) of '\(type)' \(problem)\(overrun)"))
         }
         guard let name = CText.string(raw.name), ParameterName.isValid(name) else {
             return .failure(DescriptorProblem(message: "parameter \(index) of '\(type)' is named \(CText.quoted(raw.name)); use letters, digits and underscores, not starting with a digit"))
@@ -79,21 +84,23 @@ enum ActionDescriptor {
 enum ItemDescriptor {
     static func read(_ pointer: UnsafePointer<standfit_item>?, source: ShortcutItem.Source,
                      origin: String) -> Result<ShortcutItem, DescriptorProblem> {
-        guard let pointer else { return .failure(DescriptorProblem(message: "the item is NULL")) }
+        let noun = source == .static ? "static item" : "item"
+        guard let pointer else { return .failure(DescriptorProblem(message: "a \(noun) is NULL; pass a standfit_item")) }
         let raw = pointer.pointee
         if let problem = raw.abi.problem(minimumSize: MemoryLayout<standfit_item>.size) {
-            return .failure(DescriptorProblem(message: "an item \(problem)"))
+            return .failure(DescriptorProblem(message: "a \(noun) \(problem)"))
         }
         guard let type = CText.string(raw.type), TypeName.isValid(type), !type.hasSuffix(".*") else {
-            return .failure(DescriptorProblem(message: "an item has type \(CText.quoted(raw.type)), which is not a reverse-DNS type such as com.example.open"))
+            return .failure(DescriptorProblem(message: "a \(noun) has type \(CText.quoted(raw.type)), which is not a reverse-DNS type such as com.example.open; fix the item's type"))
         }
         guard let title = CText.string(raw.title), !title.trimmingCharacters(in: .whitespaces).isEmpty else {
-            return .failure(DescriptorProblem(message: "item '\(type)' has no title"))
+            return .failure(DescriptorProblem(message: "\(noun) '\(type)' has no title; give it one to show in menus"))
         }
         var userInfo: [String: JSONValue] = [:]
         if let json = CText.string(raw.user_info_json) {
             guard case .object(let object)? = JSONValue(jsonText: json) else {
-                return .failure(DescriptorProblem(message: "item '\(type)' has userInfo that is not a JSON object of string keys"))
+                let shown = VisibleText.line(json.count > 60 ? json.prefix(59) + "…" : json)
+                return .failure(DescriptorProblem(message: "\(noun) '\(type)' has userInfo \"\(shown)\", which is not a JSON object of string keys; give one such as {\"count\": 20}, or NULL for none"))
             }
             userInfo = object
         }

@@ -6,9 +6,12 @@ import HostModel
 /// calls through libffi and collects what the handler set.
 struct HandlerCall {
     let handler: FFIHandler
+    /// The action's parameters, in order: what `set_invalid_parameter` may name.
+    var parameterNames: [String] = []
 
     func perform(_ invocation: Invocation) -> HandlerReply {
         let collector = ReplyCollector()
+        collector.parameterNames = parameterNames
         let userInfo = JSONValue.object(invocation.userInfo).jsonText
         var provided: UInt32 = 0
         for (index, argument) in invocation.arguments.enumerated() where argument != nil {
@@ -31,10 +34,12 @@ struct HandlerCall {
         if collector.refusedWithdrawals > 0 {
             collector.warnings.append("withdrew more than \(ReplyCollector.withdrawalLimit) donations in one call; \(collector.refusedWithdrawals) more were refused")
         }
-        return HandlerReply(status: status, message: collector.message, data: collector.data,
-                            fault: collector.fault, donationID: collector.donationID,
-                            withdrawnDonations: collector.withdrawnDonations.isEmpty ? nil : collector.withdrawnDonations,
-                            warnings: collector.warnings.isEmpty ? nil : collector.warnings)
+        var reply = HandlerReply(status: status, message: collector.message, data: collector.data,
+                                 fault: collector.fault, donationID: collector.donationID,
+                                 withdrawnDonations: collector.withdrawnDonations.isEmpty ? nil : collector.withdrawnDonations,
+                                 warnings: collector.warnings.isEmpty ? nil : collector.warnings)
+        reply.parameter = collector.invalidParameter
+        return reply
     }
 
     /// The `standfit.donations/1` table: its functions find the call through the context.
@@ -75,6 +80,10 @@ final class ReplyCollector {
     var warnings: [String] = []
     /// Withdrawals past `withdrawalLimit`, reported once.
     var refusedWithdrawals = 0
+    /// The action's parameter names, and the one its invalid input is about
+    /// (`standfit.parameter-checks/1`).
+    var parameterNames: [String] = []
+    var invalidParameter: String?
 
     /// The most donations one call may withdraw.
     static let withdrawalLimit = 64

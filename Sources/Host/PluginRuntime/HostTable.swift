@@ -31,17 +31,17 @@ private let log: @convention(c) (UnsafePointer<standfit_host>?, Int32, UnsafePoi
 
 /// `standfit_host.register_action`.
 private let registerAction: @convention(c) (UnsafePointer<standfit_host>?, UnsafePointer<standfit_action>?) -> Int32 = { host, action in
-    PluginRegistrar.from(host)?.registerAction(action) ?? STANDFIT_ERR_INVALID_ARGUMENT
+    ScanTrace.within("register_action") { PluginRegistrar.from(host)?.registerAction(action) ?? STANDFIT_ERR_INVALID_ARGUMENT }
 }
 
 /// `standfit_host.register_static_item`.
 private let registerStaticItem: @convention(c) (UnsafePointer<standfit_host>?, UnsafePointer<standfit_item>?) -> Int32 = { host, item in
-    PluginRegistrar.from(host)?.registerStaticItem(item) ?? STANDFIT_ERR_INVALID_ARGUMENT
+    ScanTrace.within("register_static_item") { PluginRegistrar.from(host)?.registerStaticItem(item) ?? STANDFIT_ERR_INVALID_ARGUMENT }
 }
 
 /// `standfit_host.register_dynamic_provider`.
 private let registerProvider: @convention(c) (UnsafePointer<standfit_host>?, UnsafePointer<standfit_dynamic_provider>?) -> Int32 = { host, provider in
-    PluginRegistrar.from(host)?.registerProvider(provider) ?? STANDFIT_ERR_INVALID_ARGUMENT
+    ScanTrace.within("register_dynamic_provider") { PluginRegistrar.from(host)?.registerProvider(provider) ?? STANDFIT_ERR_INVALID_ARGUMENT }
 }
 
 /// `standfit_host.data_directory`.
@@ -63,9 +63,60 @@ enum ActionTraitsTable {
         table.initialize(to: standfit_action_traits_ext(
             abi: .host(for: standfit_action_traits_ext.self),
             set_action_traits: { host, type, traits in
-                PluginRegistrar.from(host)?.setActionTraits(type: type, traits: traits) ?? STANDFIT_ERR_INVALID_ARGUMENT
+                ScanTrace.within("set_action_traits") {
+                    PluginRegistrar.from(host)?.setActionTraits(type: type, traits: traits) ?? STANDFIT_ERR_INVALID_ARGUMENT
+                }
             }))
         return UnsafePointer(table)
+    }
+}
+
+/// The `standfit.parameter-checks/1` table: `set_parameter_range` finds its plugin through
+/// `host_data`, `set_invalid_parameter` its call through the context.
+enum ParameterChecksTable {
+    static func make() -> UnsafePointer<standfit_parameter_checks_ext> {
+        let table = UnsafeMutablePointer<standfit_parameter_checks_ext>.allocate(capacity: 1)
+        table.initialize(to: standfit_parameter_checks_ext(
+            abi: .host(for: standfit_parameter_checks_ext.self),
+            set_parameter_range: { host, type, param, minimum, maximum in
+                ScanTrace.within("set_parameter_range") {
+                    PluginRegistrar.from(host)?.setParameterRange(type: type, param: param, minimum: minimum, maximum: maximum)
+                        ?? STANDFIT_ERR_INVALID_ARGUMENT
+                }
+            },
+            set_invalid_parameter: { context, param in
+                guard let collector = ReplyCollector.from(context) else { return STANDFIT_ERR_INVALID_ARGUMENT }
+                guard let name = CText.string(param), collector.parameterNames.contains(name) else {
+                    collector.warnings.append("passed set_invalid_parameter \(CText.quoted(param)), which is not one of the action's parameters (\(collector.parameterNames.joined(separator: ", ")))")
+                    return STANDFIT_ERR_INVALID_ARGUMENT
+                }
+                collector.invalidParameter = name
+                return STANDFIT_OK
+            }))
+        return UnsafePointer(table)
+    }
+}
+
+/// The `standfit.clock/1` table.
+enum ClockTable {
+    static func make() -> UnsafePointer<standfit_clock_ext> {
+        let table = UnsafeMutablePointer<standfit_clock_ext>.allocate(capacity: 1)
+        table.initialize(to: standfit_clock_ext(
+            abi: .host(for: standfit_clock_ext.self),
+            now: { _ in RunClock.now().timeIntervalSince1970 }))
+        return UnsafePointer(table)
+    }
+}
+
+/// The run's "now" where plugin code runs: `STANDFIT_NOW` from the environment the call runs in
+/// (a worker takes on each call's environment, so it is the request's), else the system clock,
+/// as `HostRequest.clock` reads it for the host's own side of the request.
+enum RunClock {
+    static func now() -> Date {
+        guard let fixed = getenv("STANDFIT_NOW").flatMap({ String(validatingCString: $0) }) else { return Date() }
+        // An instant that does not read is refused by the command that asked for the time; a
+        // plugin asking meanwhile gets the system clock rather than a made-up one.
+        return ISO8601DateFormatter().date(from: fixed) ?? Date()
     }
 }
 
@@ -77,23 +128,31 @@ enum IntentsTable {
         table.initialize(to: standfit_intents_ext(
             abi: .host(for: standfit_intents_ext.self),
             register_entity: { host, entity in
-                PluginRegistrar.from(host)?.registerEntity(entity) ?? STANDFIT_ERR_INVALID_ARGUMENT
+                ScanTrace.within("register_entity") { PluginRegistrar.from(host)?.registerEntity(entity) ?? STANDFIT_ERR_INVALID_ARGUMENT }
             },
             set_parameter_entity: { host, type, param, entity in
-                PluginRegistrar.from(host)?.setParameterEntity(type: type, param: param, entity: entity)
-                    ?? STANDFIT_ERR_INVALID_ARGUMENT
+                ScanTrace.within("set_parameter_entity") {
+                    PluginRegistrar.from(host)?.setParameterEntity(type: type, param: param, entity: entity)
+                        ?? STANDFIT_ERR_INVALID_ARGUMENT
+                }
             },
             set_parameter_choices: { host, type, param, values, count in
-                PluginRegistrar.from(host)?.setParameterChoices(type: type, param: param, values: values, count: count)
-                    ?? STANDFIT_ERR_INVALID_ARGUMENT
+                ScanTrace.within("set_parameter_choices") {
+                    PluginRegistrar.from(host)?.setParameterChoices(type: type, param: param, values: values, count: count)
+                        ?? STANDFIT_ERR_INVALID_ARGUMENT
+                }
             },
             set_parameter_prompt: { host, type, param, prompt in
-                PluginRegistrar.from(host)?.setParameterPrompt(type: type, param: param, prompt: prompt)
-                    ?? STANDFIT_ERR_INVALID_ARGUMENT
+                ScanTrace.within("set_parameter_prompt") {
+                    PluginRegistrar.from(host)?.setParameterPrompt(type: type, param: param, prompt: prompt)
+                        ?? STANDFIT_ERR_INVALID_ARGUMENT
+                }
             },
             register_phrase: { host, type, language, phrase in
-                PluginRegistrar.from(host)?.registerPhrase(type: type, language: language, phrase: phrase)
-                    ?? STANDFIT_ERR_INVALID_ARGUMENT
+                ScanTrace.within("register_phrase") {
+                    PluginRegistrar.from(host)?.registerPhrase(type: type, language: language, phrase: phrase)
+                        ?? STANDFIT_ERR_INVALID_ARGUMENT
+                }
             }))
         return UnsafePointer(table)
     }

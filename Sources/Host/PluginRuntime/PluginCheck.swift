@@ -1,3 +1,4 @@
+import CStandFitABI
 import Foundation
 import HostModel
 
@@ -52,9 +53,21 @@ public struct PluginCheck: Sendable {
             check.isQuarantined = true
         case .loaded(let record):
             check.record = record
-            check.warnings = record.warnings + warnings(for: record)
+            check.warnings = record.warnings + warnings(for: record) + exportWarnings(file: candidate.realPath)
         }
         return check
+    }
+
+    /// What the file exports beside its entry function, and whether it is a Rust dylib crate.
+    static func exportWarnings(file: String) -> [String] {
+        guard let elf = ELFSymbols(path: file) else { return [] }
+        let extra = elf.exported.filter { $0 != STANDFIT_ENTRY_SYMBOL && !ELFSymbols.linkerSymbols.contains($0) }
+        if elf.sections.contains(".rustc") {
+            return ["It is a Rust crate built as crate-type \"dylib\", which exports Rust's own symbols besides \(STANDFIT_ENTRY_SYMBOL) for other Rust crates to link against; build it as crate-type = [\"cdylib\"] in the [lib] section of Cargo.toml."]
+        }
+        guard !extra.isEmpty else { return [] }
+        let shown = extra.count > 5 ? extra.prefix(5).joined(separator: ", ") + ", …" : extra.joined(separator: ", ")
+        return ["It exports \(extra.count) symbol\(extra.count == 1 ? "" : "s") besides \(STANDFIT_ENTRY_SYMBOL) (\(shown)), which can clash with other libraries' symbols; export only the entry: build C with -fvisibility=hidden and STANDFIT_EXPORT on the entry, Swift with the version script Plugins/plugin.exports, Rust as crate-type cdylib."]
     }
 
     static func warnings(for record: PluginRecord) -> [String] {
@@ -73,7 +86,8 @@ public struct PluginCheck: Sendable {
                 warnings.append("The \(what) has the \(text == title ? "title" : "subtitle") \"\(text)\" of \(text.count) characters; menus show about \(longTitle), so shorten it.")
             }
             if let icon, !IconCatalog.isKnown(icon) {
-                warnings.append("The \(what) has the icon \"\(icon)\", which is neither an SF Symbol nor a UIApplicationShortcutIconType name the host knows; it shows as a plain bullet, so pick a known name.")
+                let closest = IconCatalog.closest(to: icon).joined(separator: ", ")
+                warnings.append("The \(what) has the icon \"\(icon)\", which is not an SF Symbol, UIApplicationShortcutIconType or freedesktop icon name the host knows, so it shows as a plain bullet; the closest known names are \(closest) (docs/PLUGIN_GUIDE.md lists them all).")
             }
         }
         return warnings
@@ -94,8 +108,12 @@ public struct PluginCheck: Sendable {
         for action in record.actions {
             let parameters = action.parameters.map(\.signature).joined(separator: "; ")
             lines.append("    \(action.type) \"\(action.title)\"\(parameters.isEmpty ? "" : " (\(parameters))")")
+            lines += Self.details(of: action).map { "      \($0)" }
         }
         if record.actions.isEmpty { lines.append("    none") }
+        if !record.entities.isEmpty {
+            lines.append("  entities: " + record.entities.map { "\($0.id) \"\($0.title)\"" }.joined(separator: ", "))
+        }
         lines.append("  static items:\(record.staticItems.isEmpty ? " none" : "")")
         for item in record.staticItems {
             let userInfo = item.userInfo.isEmpty ? "" : " \(JSONValue.object(item.userInfo).jsonText)"
@@ -113,6 +131,38 @@ public struct PluginCheck: Sendable {
     }
 }
 
+extension PluginCheck {
+    /// What the one-line signature of an action leaves out: subtitle, icon, each parameter's
+    /// question and values, its phrases, and whether it is suggested.
+    static func details(of action: ActionRecord) -> [String] {
+        var lines: [String] = []
+        if let subtitle = action.subtitle { lines.append("subtitle: \"\(subtitle)\"") }
+        if let icon = action.icon { lines.append("icon: \(icon)") }
+        for parameter in action.parameters {
+            var facts: [String] = []
+            if let range = parameter.range {
+                facts.append("from \(ClosedRange.text(range.lowerBound)) to \(ClosedRange.text(range.upperBound))")
+            }
+            if let prompt = parameter.prompt { facts.append("asks \"\(prompt)\"") }
+            switch parameter.domain {
+            case .entity(let id)?: facts.append("values of entity \(id)")
+            case .choices(let values)?:
+                facts.append("one of " + values.map { value in
+                    let names = [value.title] + value.synonyms
+                    return "\(value.id) (\(names.joined(separator: ", ")))"
+                }.joined(separator: ", "))
+            case nil: break
+            }
+            if !facts.isEmpty { lines.append("\(parameter.name): \(facts.joined(separator: "; "))") }
+        }
+        if !action.phrases.isEmpty {
+            lines.append("phrases: " + action.phrases.map { "\"\($0.template)\" (\($0.language ?? "every language"))" }.joined(separator: ", "))
+        }
+        if !action.suggestible { lines.append("not suggested: its runs are not donated") }
+        return lines
+    }
+}
+
 extension ParameterSpec {
     /// "times: int = 1", "name: string, required", "note: string?"
     var signature: String {
@@ -121,20 +171,128 @@ extension ParameterSpec {
     }
 }
 
+/// `plugins check --json`: a document of its own, apart from the registry cache's records, so
+/// that it stays the same when the cache changes. Format 1: fields may be added, none is renamed,
+/// removed or given another type (docs/PLUGIN_GUIDE.md, "plugins check --json").
 extension PluginCheck {
     public struct Document: Encodable {
+        public var format = 1
         public var path: String
         public var loads: Bool
         public var quarantined: Bool
+        /// Why it does not load, when it does not.
         public var refusal: String?
-        public var plugin: PluginRecord?
         public var sha256: String?
         public var trusted: Bool
+        /// "in-process" (trusted) or "worker"; nil when it does not load.
+        public var runs: String?
+        public var plugin: Plugin?
         public var warnings: [String]
     }
 
+    public struct Plugin: Encodable {
+        public var id, name, version: String
+        /// "1.0": the ABI its entry table was built for.
+        public var abi: String
+        public var initMilliseconds: Double
+        public var actions: [Action]
+        public var staticItems: [Item]
+        public var dynamicProvider: Bool
+        public var entities: [Entity]
+    }
+
+    public struct Action: Encodable {
+        public var type, title: String
+        public var subtitle, icon: String?
+        public var parameters: [Parameter]
+        public var phrases: [PhraseText]
+        public var suggestible: Bool
+    }
+
+    public struct Parameter: Encodable {
+        public var name: String
+        /// "bool", "int", "double" or "string".
+        public var kind: String
+        public var required: Bool
+        /// The default as a JSON value of the parameter's kind.
+        public var `default`: JSONValue?
+        public var title, prompt: String?
+        /// The entity whose values it takes, by id.
+        public var entity: String?
+        /// Its fixed choices.
+        public var choices: [Choice]?
+        /// The values an int or double parameter may take.
+        public var range: Range?
+    }
+
+    public struct Range: Encodable {
+        public var min, max: Double
+    }
+
+    public struct Choice: Encodable {
+        public var id, title: String
+        public var synonyms: [String]
+        public var defaults: [String: JSONValue]
+    }
+
+    public struct PhraseText: Encodable {
+        /// "en", "nl", or nil for every language.
+        public var language: String?
+        public var text: String
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(language, forKey: .language)
+            try container.encode(text, forKey: .text)
+        }
+
+        private enum CodingKeys: String, CodingKey { case language, text }
+    }
+
+    public struct Item: Encodable {
+        public var type, title: String
+        public var subtitle, icon: String?
+        public var userInfo: [String: JSONValue]
+    }
+
+    public struct Entity: Encodable {
+        public var id, title: String
+    }
+
     public var document: Document {
-        Document(path: path, loads: loads, quarantined: isQuarantined, refusal: refusal, plugin: record,
-                 sha256: sha256, trusted: isTrusted, warnings: warnings)
+        Document(path: path, loads: loads, quarantined: isQuarantined, refusal: refusal, sha256: sha256,
+                 trusted: isTrusted, runs: loads ? (isTrusted ? "in-process" : "worker") : nil,
+                 plugin: loads ? record.map(Self.plugin) : nil, warnings: warnings)
+    }
+
+    static func plugin(_ record: PluginRecord) -> Plugin {
+        Plugin(
+            id: record.id, name: record.name, version: record.version, abi: "\(record.abiMajor).\(record.abiMinor)",
+            initMilliseconds: (record.initMilliseconds * 1000).rounded() / 1000,
+            actions: record.actions.map { action in
+                Action(type: action.type, title: action.title, subtitle: action.subtitle, icon: action.icon,
+                       parameters: action.parameters.map(parameter),
+                       phrases: action.phrases.map { PhraseText(language: $0.language, text: $0.template) },
+                       suggestible: action.suggestible)
+            },
+            staticItems: record.staticItems.map {
+                Item(type: $0.type, title: $0.title, subtitle: $0.subtitle, icon: $0.icon, userInfo: $0.userInfo)
+            },
+            dynamicProvider: record.hasProvider,
+            entities: record.entities.map { Entity(id: $0.id, title: $0.title) })
+    }
+
+    static func parameter(_ spec: ParameterSpec) -> Parameter {
+        var parameter = Parameter(name: spec.name, kind: spec.kind.name, required: spec.required,
+                                  default: spec.defaultValue.map { ArgumentCoercion.json($0.text, as: spec.kind) },
+                                  title: spec.title, prompt: spec.prompt,
+                                  range: spec.range.map { Range(min: $0.lowerBound, max: $0.upperBound) })
+        switch spec.domain {
+        case .entity(let id)?: parameter.entity = id
+        case .choices(let values)?:
+            parameter.choices = values.map { Choice(id: $0.id, title: $0.title, synonyms: $0.synonyms, defaults: $0.defaults) }
+        case nil: break
+        }
+        return parameter
     }
 }

@@ -66,9 +66,11 @@ enum PluginImage {
             case .failure(let problem): return refuse("Plugin \(path) \(problem.message)")
             }
         }
+        ScanTrace.note("as the dynamic linker loaded it (in its constructors)")
         guard let handle = dlopen(loadPath, RTLD_NOW | RTLD_LOCAL) else {
             let detail = dlerror().map { String(cString: $0) } ?? "unknown error"
-            let wayOut = SystemFault.errno(in: detail).flatMap(SystemFault.wayOut)
+            let rust = "it is a Rust crate built as crate-type \"dylib\", which needs Rust's own libstd at run time, so build it as crate-type = [\"cdylib\"]"
+            let wayOut = detail.contains("libstd-") ? rust : SystemFault.errno(in: detail).flatMap(SystemFault.wayOut)
                 ?? "rebuild it as a shared library for this machine or remove it from the plugin path"
             return refuse("Cannot load plugin \(path): \(detail); \(wayOut).")
         }
@@ -80,7 +82,10 @@ enum PluginImage {
             return refuse("Plugin \(path) exports \(STANDFIT_ENTRY_SYMBOL) as data, not as a function; declare it as a function that returns the entry table.")
         }
         let entryFunction = unsafeBitCast(symbol, to: standfit_plugin_entry_fn.self)
-        guard let entry = entryFunction() else {
+        ScanTrace.note("in its own code in \(STANDFIT_ENTRY_SYMBOL)")
+        let returned = entryFunction()
+        ScanTrace.note("as the host read the entry table \(STANDFIT_ENTRY_SYMBOL) returned")
+        guard let entry = returned else {
             return refuse("Plugin \(path) returned no entry table from \(STANDFIT_ENTRY_SYMBOL); it refuses to load, so check its own documentation or log.")
         }
         if let problem = entry.pointee.abi.problem(minimumSize: MemoryLayout<standfit_plugin_entry>.size) {
@@ -101,12 +106,13 @@ enum PluginImage {
         registrar.acceptsRegistrations = true
         let clock = ContinuousClock()
         let start = clock.now
+        ScanTrace.note(ScanTrace.ownCode)
         let status = initialize(host)
         let duration = clock.now - start
         registrar.acceptsRegistrations = false
-        guard status == STANDFIT_OK else {
-            return refuse("Plugin \(path) ('\(id)') failed to initialise (status \(status)); see its log lines above, or run with --verbose.")
-        }
+        let outcome = registrar.outcomeOfInit(status: status)
+        if let refusal = outcome.refusal { return refuse(refusal) }
+        registrar.warnings += outcome.warnings
         let info = PluginInfo(id: id, name: CText.string(raw.name) ?? id, version: CText.string(raw.version) ?? "?",
                               abiMajor: raw.abi.abi_major, abiMinor: raw.abi.abi_minor, path: path,
                               types: registrar.actions.map(\.type))

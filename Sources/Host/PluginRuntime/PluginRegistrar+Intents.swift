@@ -22,7 +22,7 @@ extension PluginRegistrar {
             return reject("entity '\(id)' lacks one of its lookup, match and suggest functions; set all three")
         }
         guard !entities.contains(where: { $0.record.id == id }) else {
-            warnings.append("Plugin '\(pluginID)' (\(path)) registers entity '\(id)' twice; the first registration is kept.")
+            warnings.append("Plugin '\(pluginID)' (\(path)) registers entity '\(id)' twice, and the first registration is kept; give the other entity an id of its own.")
             return STANDFIT_ERR_DUPLICATE
         }
         let record = EntityRecord(id: id, title: title)
@@ -128,6 +128,25 @@ extension PluginRegistrar {
         }
         if !actions[index].phrases.contains(phrase) { actions[index].phrases.append(phrase) }
         return STANDFIT_OK
+    }
+
+    /// `standfit.parameter-checks/1`'s `set_parameter_range`.
+    func setParameterRange(type: UnsafePointer<CChar>?, param: UnsafePointer<CChar>?, minimum: Double, maximum: Double) -> Int32 {
+        describeParameter("set_parameter_range", type: type, param: param) { spec, type, name in
+            guard spec.kind == .int64 || spec.kind == .double else {
+                return "parameter '\(name)' of '\(type)' is a \(spec.kind.name), so it cannot have a range; give ranges to int and double parameters"
+            }
+            guard minimum.isFinite, maximum.isFinite, minimum <= maximum else {
+                return "set_parameter_range gives '\(name)' of '\(type)' the range \(minimum) to \(maximum); give finite bounds, the smaller first"
+            }
+            var ranged = spec
+            ranged.range = minimum...maximum
+            if let value = spec.defaultValue, !ranged.admits(value) {
+                return "parameter '\(name)' of '\(type)' has default \(value.text), outside its range \(ClosedRange.text(minimum)) to \(ClosedRange.text(maximum)); fix the default or the range"
+            }
+            spec = ranged
+            return nil
+        }
     }
 
     /// `standfit.action-traits/1`'s `set_action_traits`.

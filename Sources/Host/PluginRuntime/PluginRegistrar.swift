@@ -26,6 +26,10 @@ final class PluginRegistrar {
     nonisolated(unsafe) static let itemLifetimeExtension = ItemSink.lifetimeTable()
     /// The `standfit.donations/1` table; one for every plugin, since it acts on the invocation.
     nonisolated(unsafe) static let donationsExtension = HandlerCall.donationsTable()
+    /// The `standfit.parameter-checks/1` table; one for every plugin.
+    nonisolated(unsafe) static let parameterChecksExtension = ParameterChecksTable.make()
+    /// The `standfit.clock/1` table; one for every plugin.
+    nonisolated(unsafe) static let clockExtension = ClockTable.make()
     /// Open only while the plugin's `init` runs.
     var acceptsRegistrations = false
     /// False while a sandboxed scan runs `init`: the sandbox grants no data directory then.
@@ -42,6 +46,13 @@ final class PluginRegistrar {
     let code = PluginCode()
     /// Sentences about what it registered that the host did not take.
     var warnings: [String] = []
+    /// Why the host refused each registration it refused, in order: a problem and its fix,
+    /// without the plugin's name ("parameter 'ml' of 'com.example.water.log' has default …").
+    /// An init that fails says the first as its reason; one that goes on regardless is warned.
+    var refusedRegistrations: [String] = []
+    /// What the plugin logged at warning or error level while its init ran: an init that fails
+    /// without a refused registration gives the last of these as its reason.
+    var initComplaints: [String] = []
     private var dataDirectoryCString: UnsafeMutablePointer<CChar>?
 
     init(pluginID: String, path: String, logger: Logger, dataDirectory: URL, language: String,
@@ -69,6 +80,8 @@ final class PluginRegistrar {
         case STANDFIT_EXT_ITEM_LIFETIME: UnsafeRawPointer(PluginRegistrar.itemLifetimeExtension)
         case STANDFIT_EXT_ACTION_TRAITS: UnsafeRawPointer(PluginRegistrar.actionTraitsExtension)
         case STANDFIT_EXT_DONATIONS: UnsafeRawPointer(PluginRegistrar.donationsExtension)
+        case STANDFIT_EXT_PARAMETER_CHECKS: UnsafeRawPointer(PluginRegistrar.parameterChecksExtension)
+        case STANDFIT_EXT_CLOCK: UnsafeRawPointer(PluginRegistrar.clockExtension)
         default: nil
         }
     }
@@ -86,6 +99,7 @@ final class PluginRegistrar {
         default: .error
         }
         logger.log(level: level, "\(message)", metadata: ["plugin": "\(pluginID)"])
+        if acceptsRegistrations && level >= .warning { initComplaints.append(message) }
     }
 
     func registerAction(_ pointer: UnsafePointer<standfit_action>?) -> Int32 {
@@ -93,13 +107,12 @@ final class PluginRegistrar {
         let action: RegisteredAction, call: HandlerCall
         switch ActionDescriptor.read(pointer, pluginID: pluginID) {
         case .failure(let problem):
-            warnings.append("Plugin '\(pluginID)' (\(path)): \(problem.message).")
-            return STANDFIT_ERR_INVALID_ARGUMENT
+            return reject(problem.message)
         case .success(let read):
             (action, call) = read
         }
         if actionIndex[action.type] != nil {
-            warnings.append("Plugin '\(pluginID)' (\(path)) registers shortcut type '\(action.type)' twice; the first registration is kept.")
+            warnings.append("Plugin '\(pluginID)' (\(path)) registers shortcut type '\(action.type)' twice, and the first registration is kept; give the other action a type of its own.")
             return STANDFIT_ERR_DUPLICATE
         }
         actionIndex[action.type] = actions.count
@@ -112,8 +125,7 @@ final class PluginRegistrar {
         guard acceptsRegistrations else { return refuseOutsideInit("register_static_item") }
         switch ItemDescriptor.read(pointer, source: .static, origin: pluginID) {
         case .failure(let problem):
-            warnings.append("Plugin '\(pluginID)' (\(path)): static item not registered: \(problem.message).")
-            return STANDFIT_ERR_INVALID_ARGUMENT
+            return reject(problem.message)
         case .success(let item):
             staticItems.append(item)
             return STANDFIT_OK
@@ -122,14 +134,12 @@ final class PluginRegistrar {
 
     func registerProvider(_ pointer: UnsafePointer<standfit_dynamic_provider>?) -> Int32 {
         guard acceptsRegistrations else { return refuseOutsideInit("register_dynamic_provider") }
-        guard let pointer else { return STANDFIT_ERR_INVALID_ARGUMENT }
+        guard let pointer else { return reject("register_dynamic_provider was called with NULL") }
         if let problem = pointer.pointee.abi.problem(minimumSize: MemoryLayout<standfit_dynamic_provider>.size) {
-            warnings.append("Plugin '\(pluginID)' (\(path)): its dynamic provider \(problem).")
-            return STANDFIT_ERR_INVALID_ARGUMENT
+            return reject("its dynamic provider \(problem)")
         }
         guard let provide = pointer.pointee.provide else {
-            warnings.append("Plugin '\(pluginID)' (\(path)): its dynamic provider has no provide function.")
-            return STANDFIT_ERR_INVALID_ARGUMENT
+            return reject("its dynamic provider has no provide function; set one")
         }
         let id = pluginID
         provider = DynamicProvider(pluginID: id)
@@ -137,16 +147,39 @@ final class PluginRegistrar {
         return STANDFIT_OK
     }
 
+    /// Refuses a registration: `problem` says what is wrong and how to fix it.
     func reject(_ problem: String) -> Int32 {
-        warnings.append("Plugin '\(pluginID)' (\(path)): \(problem).")
+        refusedRegistrations.append(problem)
         return STANDFIT_ERR_INVALID_ARGUMENT
+    }
+
+    /// What to say about the refused registrations once `init` returned `status`: the reason the
+    /// plugin is refused when it failed, else a warning for each registration it went on without.
+    func outcomeOfInit(status: Int32) -> (refusal: String?, warnings: [String]) {
+        let failed = "Plugin \(path) ('\(pluginID)') failed to initialise (status \(status))"
+        guard status == STANDFIT_OK else {
+            if let first = refusedRegistrations.first {
+                let more = refusedRegistrations.count > 1 ? " (and \(refusedRegistrations.count - 1) more; 'plugins check' lists them)" : ""
+                return ("\(failed) after the host refused its registration\(more): \(first).", [])
+            }
+            if let said = initComplaints.last {
+                let shown = VisibleText.line(said)
+                return ("\(failed); it logged: \"\(shown.count > 300 ? shown.prefix(299) + "…" : shown)\".", [])
+            }
+            return ("\(failed) without saying why: it logged nothing and the host took every registration; log the reason with host->log at STANDFIT_LOG_ERROR before init returns an error.", [])
+        }
+        let ignored = refusedRegistrations.map {
+            "Plugin '\(pluginID)' (\(path)) loads without a registration the host refused, because its init returned STANDFIT_OK regardless (have it return the failing call's status): \($0)."
+        }
+        return (nil, ignored)
     }
 
     /// The plugin's data directory as a C string owned by the registrar; created on first call.
     func dataDirectoryPath() -> UnsafePointer<CChar>? {
         if let dataDirectoryCString { return UnsafePointer(dataDirectoryCString) }
         guard hasDataDirectory else {
-            logger.warning("Plugin '\(pluginID)' (\(path)) asked for its data directory in init while it was scanned in the sandbox, where it has none yet; it gets NULL, so ask for it in handlers and providers (or trust the plugin).")
+            let warning = "Plugin '\(pluginID)' (\(path)) asked for its data directory in init, and got NULL: an untrusted plugin is scanned in a sandbox that grants it none yet; ask for it in handlers and providers instead."
+            if !warnings.contains(warning) { warnings.append(warning) }
             return nil
         }
         do {

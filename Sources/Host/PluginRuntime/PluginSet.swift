@@ -17,6 +17,9 @@ public struct PluginInfo: Sendable, Equatable {
     public var runsInProcess: Bool = true
     /// How long its `init` took when it was scanned, in milliseconds.
     public var initMilliseconds: Double?
+    /// What the host did not take of what it registered, and other mistakes of its author, each
+    /// a sentence with the fix (`plugins` and `doctor` show them; `plugins check` finds more).
+    public var warnings: [String] = []
 }
 
 /// A plugin file the loader would not load, and why: one sentence naming the file and the fix.

@@ -59,6 +59,7 @@ struct PluginSetBuilder {
         for warning in warnings { logger.warning("\(warning)") }
         var info = info
         info.types = kept
+        info.warnings = warnings
         set.plugins.append(info)
         set.staticItems += staticItems
         if let provider { set.providers.append(provider) }

@@ -56,11 +56,13 @@ public struct ScanHelper {
         var result: ScanResult?
         /// Words that follow the plugin's path: "crashed with SIGSEGV (segmentation fault)".
         var fault: String?
+        /// Where the child was when it failed: "in register_action, as the host read …".
+        var place: String?
     }
 
     /// The sentence for a plugin quarantined by its scan.
-    static func quarantine(_ path: String, _ how: String) -> ScanResult {
-        .quarantined("Plugin \(path) \(how) while it was loaded and initialised; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).")
+    static func quarantine(_ path: String, _ how: String, at place: String? = nil) -> ScanResult {
+        .quarantined("Plugin \(path) \(how) while it was loaded and initialised\(place.map { ", \($0)" } ?? ""); it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).")
     }
 
     /// Scans `candidates`; the answer has one entry per candidate, nil where the helper itself
@@ -99,8 +101,8 @@ public struct ScanHelper {
                     // The host killed the helper: the plugin is scanned again next time.
                     helper.stop()
                     return results
-                case .pluginFault(let how):
-                    results[next + index] = Self.quarantine(candidate.path, how)
+                case .pluginFault(let how, let place):
+                    results[next + index] = Self.quarantine(candidate.path, how, at: place)
                     restartAt = index + 1
                     break asking
                 case .helperFault(let words):
@@ -119,8 +121,9 @@ public struct ScanHelper {
 
     private enum Answer {
         case result(ScanResult)
-        /// The plugin made its scan fail; the words follow its path.
-        case pluginFault(String)
+        /// The plugin made its scan fail; the words follow its path, and the place, when known,
+        /// says where it was.
+        case pluginFault(String, place: String? = nil)
         /// The supervisor broke down outside any plugin's code.
         case helperFault(String)
     }
@@ -146,7 +149,7 @@ public struct ScanHelper {
                 guard child != nil, message.done == index else {
                     return .helperFault("answered about another plugin than the one it was asked about")
                 }
-                if let fault = message.fault { return .pluginFault(fault) }
+                if let fault = message.fault { return .pluginFault(fault, place: message.place) }
                 guard let result = message.result else { return .helperFault("answered without a result") }
                 return .result(result)
             case .tooLong:
@@ -185,6 +188,7 @@ public struct ScanHelper {
             return 64
         }
         let output = ResultPipe()
+        ScanTrace.share()
         if let first = request.candidates.first { ScanChild.warmUp(first, paths: paths, sandbox: request.sandbox) }
         while let line = input.next() {
             guard let question = try? JSONDecoder().decode(Question.self, from: line),
@@ -232,6 +236,7 @@ struct ScanChild {
             return .failure(.system("pipe", code))
         }
         let supervisor = getpid()
+        ScanTrace.clear()
         let pid = fork()
         if pid < 0 {
             let code = errno
@@ -239,6 +244,7 @@ struct ScanChild {
             return .failure(.system("fork", code))
         }
         if pid == 0 {
+            ScanTrace.beginNoting()
             setpgid(0, 0)
             _ = standfit_die_with_parent(supervisor)
             close(ends[0])
@@ -343,7 +349,7 @@ struct ScanChild {
         } else {
             "exited with status \((status >> 8) & 0xFF)"
         }
-        return ScanHelper.Message(done: index, fault: how)
+        return ScanHelper.Message(done: index, fault: how, place: ScanTrace.lastPlace())
     }
 }
 

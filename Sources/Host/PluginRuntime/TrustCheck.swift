@@ -148,7 +148,11 @@ enum ELFHeader {
         var header = [UInt8](repeating: 0, count: 64)
         let count = header.withUnsafeMutableBytes { pread(file, $0.baseAddress, 64, 0) }
         close(file)
-        return shapeProblem(Array(header.prefix(max(count, 0)))).map { "\($0); \(rebuild)" }
+        let read = Array(header.prefix(max(count, 0)))
+        if read.starts(with: Array("!<arch>\n".utf8)) {
+            return "is a static library (an ar archive, as a .a or .rlib is), not a shared object; build a shared library: cc -shared (C), type: .dynamic (Swift) or crate-type = [\"cdylib\"] (Rust)"
+        }
+        return shapeProblem(read).map { "\($0); \(rebuild)" }
     }
 
     private static func shapeProblem(_ header: [UInt8]) -> String? {

@@ -10,6 +10,8 @@ extension PluginSet {
             public var trusted: Bool
             /// "in-process" or "worker".
             public var runs: String
+            /// Its author's mistakes the host noticed, each a sentence with the fix.
+            public var warnings: [String]
         }
 
         public struct Refused: Encodable {
@@ -26,7 +28,8 @@ extension PluginSet {
             plugins: plugins.map {
                 Document.Plugin(id: $0.id, name: $0.name, version: $0.version,
                                 abi: "\($0.abiMajor).\($0.abiMinor)", path: $0.path, types: $0.types,
-                                trusted: $0.isTrusted, runs: $0.runsInProcess ? "in-process" : "worker")
+                                trusted: $0.isTrusted, runs: $0.runsInProcess ? "in-process" : "worker",
+                                warnings: $0.warnings)
             },
             refused: refusals.filter { !$0.isQuarantined }.map { Document.Refused(path: $0.path, reason: $0.reason) },
             quarantined: refusals.filter(\.isQuarantined).map { Document.Refused(path: $0.path, reason: $0.reason) })
@@ -39,6 +42,7 @@ extension PluginSet {
             lines.append("  path: \(plugin.path)")
             lines.append("  types: \(plugin.types.isEmpty ? "none" : plugin.types.joined(separator: ", "))")
             lines.append("  runs: \(plugin.runsInProcess ? "in the host's process (trusted; in a worker when the warm server runs it)" : "in a worker process\(plugin.isTrusted ? " (trusted)" : "")")")
+            lines += plugin.warnings.map { "  warning: \($0)" }
         }
         for refusal in refusals {
             lines.append("\(refusal.isQuarantined ? "quarantined" : "refused"): \(refusal.path)")

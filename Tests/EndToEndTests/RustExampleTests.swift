@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Plugins/Examples/RustTimer, built by cargo offline with std only, and the panic rule: a panic
+/// caught at the boundary is a failure with its message; one that is not aborts the worker it
+/// runs in, and the host names the plugin and the signal.
+@Suite("The Rust example and the panic rule")
+struct RustExampleTests {
+    static func sandbox(_ plugins: [URL]) -> HostSandbox {
+        var sandbox = HostSandbox(pluginPath: plugins)
+        sandbox.extraEnvironment = ["TZ": "Europe/Amsterdam", "STANDFIT_NOW": "2026-11-22T13:05:00Z"]
+        return sandbox
+    }
+
+    @Test("the timer builds, passes plugins check --strict, runs at the host's now and keeps to its range", .needs(.cargo))
+    func timer() {
+        let plugin = FixturePlugins.rustTimer
+        let sandbox = Self.sandbox([plugin])
+        let check = sandbox.run("plugins", "check", "--strict", plugin.path)
+        #expect(check.status == 0, "\(check.stdout)")
+        #expect(check.stdout.hasSuffix("OK: com.example.timer loads, with 2 types and no warnings.\n"), "\(check.stdout)")
+        #expect(sandbox.run("run", "left") == ProcessResult(status: 0, stdout: "No timer is running.\n", stderr: ""))
+        #expect(sandbox.run("run", "start", "minutes=10", "label=Tea") == ProcessResult(status: 0, stdout: "Timer set for 10 minutes: Tea\n", stderr: ""))
+        var later = sandbox
+        later.extraEnvironment["STANDFIT_NOW"] = "2026-11-22T13:10:30Z"
+        #expect(later.run("run", "left").stdout == "5 minutes left: Tea\n")
+        #expect(sandbox.run("run", "start", "minutes=500") == ProcessResult(
+            status: 3, stdout: "", stderr: "standfit-host: minutes: expected a number from 1 to 180, got 500\n"))
+        #expect(sandbox.run("list").stdout.hasPrefix("1. Pomodoro — 25 minutes  (com.example.timer.start)\n"))
+    }
+
+    @Test("a panic caught at the boundary fails the run with its message; an uncaught one aborts only the worker", .needs(.rustc))
+    func panics() {
+        let sandbox = Self.sandbox([FixturePlugins.rustPanics])
+        let caught = sandbox.run("run", "caught")
+        #expect(caught.status == 4)
+        #expect(caught.stderr.hasSuffix("standfit-host: Plugin 'com.fixture.panics' failed to run com.fixture.panics.caught: It failed: the caught action went wrong.\n"), "\(caught.stderr)")
+        let uncaught = sandbox.run("run", "uncaught")
+        #expect(uncaught.status == 4)
+        #expect(uncaught.stderr.hasSuffix("standfit-host: Plugin 'com.fixture.panics' crashed with SIGABRT (aborted) while running com.fixture.panics.uncaught; report this to the plugin's author.\n"), "\(uncaught.stderr)")
+        // The host and its state are untouched: the next run works.
+        #expect(sandbox.run("run", "caught").status == 4)
+    }
+}
