@@ -105,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "standfit-host-full",
             dependencies: [
-                "WarmWire", "CDesktopBus", "StandFitHost", "HostModel", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents",
+                "WarmWire", "CDesktopBus", "CHostSystem", "StandFitHost", "HostModel", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents",
                 "HostDispatch", "HostSurfaces", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -110,26 +110,32 @@ static void deliver(standfit_bus *bus, standfit_bus_event *event) {
     bus->handler(bus->context, event);
 }
 
-/* One basic value as text into `out` (of `size` bytes); 0, or -1 for a type that is not basic. */
-static int read_basic_as_text(sd_bus_message *m, char type, char *out, size_t size) {
+/* One basic value as text, whole and newly allocated (the caller frees it); NULL for a type that
+   is not basic. */
+static char *read_basic_as_text(sd_bus_message *m, char type) {
     union { const char *s; int b; uint8_t y; int16_t n; uint16_t q; int32_t i; uint32_t u; int64_t x; uint64_t t; double d; } v;
-    if (p_sd_bus_message_read_basic(m, type, &v) < 0) return -1;
+    if (p_sd_bus_message_read_basic(m, type, &v) < 0) return NULL;
+    char out[64];
     switch (type) {
-    case 's': case 'o': case 'g': snprintf(out, size, "%s", v.s); return 0;
-    case 'b': snprintf(out, size, "%s", v.b ? "true" : "false"); return 0;
-    case 'y': snprintf(out, size, "%u", (unsigned)v.y); return 0;
-    case 'n': snprintf(out, size, "%d", (int)v.n); return 0;
-    case 'q': snprintf(out, size, "%u", (unsigned)v.q); return 0;
-    case 'i': snprintf(out, size, "%" PRId32, v.i); return 0;
-    case 'u': snprintf(out, size, "%" PRIu32, v.u); return 0;
-    case 'x': snprintf(out, size, "%" PRId64, v.x); return 0;
-    case 't': snprintf(out, size, "%" PRIu64, v.t); return 0;
-    case 'd': snprintf(out, size, "%.17g", v.d); return 0;
-    default: return -1;
+    case 's': case 'o': case 'g': return strdup(v.s);
+    case 'b': snprintf(out, sizeof out, "%s", v.b ? "true" : "false"); break;
+    case 'y': snprintf(out, sizeof out, "%u", (unsigned)v.y); break;
+    case 'n': snprintf(out, sizeof out, "%d", (int)v.n); break;
+    case 'q': snprintf(out, sizeof out, "%u", (unsigned)v.q); break;
+    case 'i': snprintf(out, sizeof out, "%" PRId32, v.i); break;
+    case 'u': snprintf(out, sizeof out, "%" PRIu32, v.u); break;
+    case 'x': snprintf(out, sizeof out, "%" PRId64, v.x); break;
+    case 't': snprintf(out, sizeof out, "%" PRIu64, v.t); break;
+    case 'd': snprintf(out, sizeof out, "%.17g", v.d); break;
+    default: return NULL;
     }
+    return strdup(out);
 }
 
-enum { MAX_PARAMETERS = 64, VALUE_SIZE = 4096 };
+/* What a caller on the bus may send: an action name (a desktop action key or a type) and a
+   parameter name are short; a value is at most as long as one a command line carries whole.
+   Longer ones are refused with a sentence, never cut. */
+enum { MAX_PARAMETERS = 64, NAME_LIMIT = 256, VALUE_LIMIT = 16384 };
 
 /* Hands method call `m` to the server as `event` (its call and sender filled in here), keeping
    a reference until the server answers it; sd-bus sends no reply meanwhile. */
@@ -149,6 +155,17 @@ static int on_activate_action(sd_bus_message *m, void *userdata, sd_bus_error *e
     char refusal[256] = "";
     int r = p_sd_bus_message_read_basic(m, 's', &name);
     if (r < 0) return r;
+    size_t name_size = strlen(name);
+    if (name_size > NAME_LIMIT) {
+        char sentence[256];
+        snprintf(sentence, sizeof sentence,
+                 "ActivateAction got an action name of %zu bytes; a desktop action key or a type is at most %d bytes, "
+                 "such as 'logexercise'.", name_size, NAME_LIMIT);
+        standfit_bus_event event = { .kind = STANDFIT_BUS_REFUSED, .name = sentence,
+                                     .sender = p_sd_bus_message_get_sender(m) };
+        deliver(bus, &event);
+        return p_sd_bus_error_set(error, "org.freedesktop.DBus.Error.InvalidArgs", sentence);
+    }
     if ((r = p_sd_bus_message_enter_container(m, 'a', "v")) < 0) return r;
     char type;
     const char *contents;
@@ -161,21 +178,31 @@ static int on_activate_action(sd_bus_message *m, void *userdata, sd_bus_error *e
         if ((r = p_sd_bus_message_enter_container(m, 'a', "{sv}")) < 0) break;
         while ((r = p_sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
             const char *key = NULL, *inner = NULL;
-            char value[VALUE_SIZE];
             char inner_type;
             if ((r = p_sd_bus_message_read_basic(m, 's', &key)) < 0) break;
+            if (strlen(key) > NAME_LIMIT) {
+                snprintf(refusal, sizeof refusal, "a parameter name of %zu bytes", strlen(key));
+                break;
+            }
             if ((r = p_sd_bus_message_peek_type(m, &inner_type, &inner)) < 0) break;
             if ((r = p_sd_bus_message_enter_container(m, 'v', inner)) < 0) break;
-            if (strlen(inner) != 1 || read_basic_as_text(m, inner[0], value, sizeof value) < 0) {
+            char *value = strlen(inner) == 1 ? read_basic_as_text(m, inner[0]) : NULL;
+            if (value == NULL) {
                 snprintf(refusal, sizeof refusal, "'%s' of type '%s'", key, inner);
+                break;
+            }
+            if (strlen(value) > VALUE_LIMIT) {
+                snprintf(refusal, sizeof refusal, "a value of %zu bytes for '%s'", strlen(value), key);
+                free(value);
                 break;
             }
             if (count == MAX_PARAMETERS) {
                 snprintf(refusal, sizeof refusal, "more than %d values", MAX_PARAMETERS);
+                free(value);
                 break;
             }
             keys[count] = strdup(key);
-            values[count] = strdup(value);
+            values[count] = value;
             count++;
             if ((r = p_sd_bus_message_exit_container(m)) < 0) break;
             if ((r = p_sd_bus_message_exit_container(m)) < 0) break;
@@ -185,10 +212,11 @@ static int on_activate_action(sd_bus_message *m, void *userdata, sd_bus_error *e
         if ((r = p_sd_bus_message_exit_container(m)) < 0) break;
     }
     if (refusal[0] != 0) {
-        char sentence[512];
+        char sentence[1024];
         snprintf(sentence, sizeof sentence,
-                 "ActivateAction '%s' got %s as its parameter; pass parameter values as one dictionary of "
-                 "basic values, such as \"{'exercise': <'squats'>, 'count': <20>}\".", name, refusal);
+                 "ActivateAction '%s' got %s as its parameter; pass parameter values as one dictionary of basic "
+                 "values (names of at most %d bytes, values of at most %d), such as \"{'exercise': <'squats'>, 'count': <20>}\".",
+                 name, refusal, NAME_LIMIT, VALUE_LIMIT);
         standfit_bus_event event = { .kind = STANDFIT_BUS_REFUSED, .name = sentence,
                                      .sender = p_sd_bus_message_get_sender(m) };
         deliver(bus, &event);

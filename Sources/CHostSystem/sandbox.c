@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -106,9 +107,24 @@ int standfit_seccomp_restrict(void) {
     /* setpgid succeeds without effect, so a plugin that starts a program with Foundation's
        Process (which asks for a new group) still works, and the program stays in the group. */
     status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(0), SCMP_SYS(setpgid), 0);
-    /* Outliving the host: changing the signal that comes when the parent dies. */
+    /* Outliving the host: changing the signal that comes when the parent dies, or giving up
+       being the reaper of what the plugin forks (a warm worker kills its descendants after each
+       call by walking its children; an orphan that went to init would escape that walk). */
     status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
                                                 SCMP_A0(SCMP_CMP_EQ, PR_SET_PDEATHSIG));
+    status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
+                                                SCMP_A0(SCMP_CMP_EQ, PR_SET_CHILD_SUBREAPER));
+    /* Hiding from the host: a process that is not dumpable hides /proc/PID/exe, by which the
+       server knows a peer that descends from a plugin's process (and refuses it). */
+    status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
+                                                SCMP_A0(SCMP_CMP_EQ, PR_SET_DUMPABLE));
+    /* The user's services: the warm server's socket, the session bus, the user's systemd and
+       every other Unix socket, pathname or abstract (Landlock has no right for connecting to a
+       pathname socket). Socket pairs stay: they reach nothing but each other. io_uring goes
+       too: its socket and connect operations would pass beside this filter. */
+    status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
+                                                SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+    status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(io_uring_setup), 0);
     /* Signals with a forged sender (the host trusts si_pid of kill(2) only). */
     status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(rt_sigqueueinfo), 0);
     status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(rt_tgsigqueueinfo), 0);

@@ -59,6 +59,10 @@ int standfit_spawnattr_setsid(posix_spawnattr_t *attributes) {
     return posix_spawnattr_setflags(attributes, flags | POSIX_SPAWN_SETSID);
 }
 
+int standfit_spawn_file_actions_closefrom(posix_spawn_file_actions_t *actions, int first) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, first);
+}
+
 int standfit_child_ended(pid_t pid) {
     siginfo_t info;
     memset(&info, 0, sizeof info);
@@ -249,10 +253,14 @@ int standfit_cloexec_from(int first) {
 }
 
 uint64_t standfit_environment_fingerprint(void) {
+    /* FNV-1a over every entry's bytes, each ended by its NUL: a change in place (a plugin that
+       writes into a string getenv returned) changes it as surely as setenv does. */
     uint64_t hash = 1469598103934665603ULL;
-    hash = (hash ^ (uint64_t)(uintptr_t)environ) * 1099511628211ULL;
     for (char **entry = environ; entry != NULL && *entry != NULL; entry++) {
-        hash = (hash ^ (uint64_t)(uintptr_t)*entry) * 1099511628211ULL;
+        for (const unsigned char *byte = (const unsigned char *)*entry;; byte++) {
+            hash = (hash ^ *byte) * 1099511628211ULL;
+            if (*byte == 0) break;
+        }
     }
     return hash;
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
+import CHostSystem
 import Foundation
 import HostModel
+import PluginRuntime
 
 @main
 struct StandFitHostCommand: ParsableCommand {
@@ -22,16 +24,31 @@ struct StandFitHostCommand: ParsableCommand {
     /// The cold path: runs this process's command, then starts a warm server for the next one
     /// when none runs (`AutoStart`).
     static func main() {
+        // What the caller left open (`7>>file`) reaches no program this process starts, nor a
+        // plugin's: helpers get only 0-3 (HelperProcess), everything else exec'd gets 0-2.
+        _ = standfit_cloexec_from(3)
         let arguments = Array(CommandLine.arguments.dropFirst())
         switch parse(arguments) {
         case .failure(let error):
             // Help, --version, completion requests and usage errors start no server.
             Foundation.exit(report(error))
         case .success(let command):
+            if let refused = refuseInsidePlugin(command) { Foundation.exit(refused) }
             let status = execute(command)
             AutoStart.afterColdRun(command, request: .current)
             Foundation.exit(status)
         }
+    }
+
+    /// Refuses a command that plugin code started (a worker, or a program it ran: `plugins
+    /// trust` on itself, a log in the user's name), saying so: its exit status, or nil when the
+    /// command may run. The host's own children (`serve`, the helpers) are not refused.
+    private static func refuseInsidePlugin(_ command: any ParsableCommand) -> Int32? {
+        guard !(command is ServeCommand || command is ScanHelperCommand || command is HandlerWorkerCommand),
+              let ancestor = HostLineage.hostAncestor(of: getpid()) else { return nil }
+        Output.report(HostError(.startedByPlugin, "This command was started by plugin code (process \(ancestor) runs the host's plugins), and plugins may not drive the host; run standfit-host from your own shell, a launcher or the desktop."),
+                      json: (command as? ReportsJSON)?.json ?? false)
+        return Output.Status.configuration
     }
 
     /// The command `arguments` name, or why they name none (help and --version included).

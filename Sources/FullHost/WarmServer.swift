@@ -77,6 +77,9 @@ final class WarmServer: @unchecked Sendable {
             })
     }
 
+    /// How long a stop waits for the requests under way before it cancels them.
+    static let stopGrace = Duration.seconds(10)
+
     /// Asks the server to exit once the requests under way have answered. It leaves the bus at
     /// once (unless called from the bus's own thread, `leavingBus` false), so that the bus starts
     /// a new server for the desktop's next request rather than handing it to this one.
@@ -101,11 +104,11 @@ final class WarmServer: @unchecked Sendable {
             guard mkdir(place.directory, 0o700) == 0 || errno == EEXIST else {
                 return .failure(.refused("cannot create the socket directory \(place.directory) (\(String(cString: strerror(errno)))); check that its parent exists and is yours"))
             }
-            if case .unsafe(let why) = WarmPlace.state(of: place.directory) {
-                return .failure(.refused("the socket directory \(place.directory) \(why)"))
+            if case .unsafe(let why, let fix) = WarmPlace.state(of: place.directory) {
+                return .failure(.refused("the socket directory \(place.directory) \(why); \(fix)"))
             }
-        case .unsafe(let why):
-            return .failure(.refused("the socket directory \(place.directory) \(why); fix it with 'chmod 700 \(place.directory)' (or remove it) and start the server again"))
+        case .unsafe(let why, let fix):
+            return .failure(.refused("the socket directory \(place.directory) \(why); \(fix) and start the server again"))
         }
         let lock = open(place.lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard lock >= 0 else {
@@ -186,14 +189,23 @@ final class WarmServer: @unchecked Sendable {
         }
         // SIGTERM, SIGINT and SIGHUP end the server cleanly: its socket removed, its workers killed.
         let stopSignals = SignalPipe.install([SIGTERM, SIGINT, SIGHUP])
+        var stoppingSince: ContinuousClock.Instant?
         while true {
             // Asked to stop: it stops listening at once (clients that keep coming must not keep
-            // it alive) and exits when the requests under way have answered.
+            // it alive) and exits when the requests under way have answered, or, after
+            // `stopGrace`, cancels them (their helpers killed) and exits.
             let (stopping, busy) = state.withLock { (stopAsked, connections > 0) }
             if stopping {
                 stopListening()
+                let since = stoppingSince ?? .now
+                stoppingSince = since
                 if !busy {
                     finish("asked to stop")
+                    return
+                }
+                if ContinuousClock.now - since >= WarmServer.stopGrace {
+                    state.withLock { running.values.forEach { $0.cancel() } }
+                    finish("asked to stop; the requests still running after \(WarmServer.stopGrace) were cancelled")
                     return
                 }
             }
@@ -330,6 +342,12 @@ final class WarmServer: @unchecked Sendable {
         guard standfit_wire_peer(connection.descriptor, &peerUID, &peerPID) == 0 else { return }
         guard peerUID == getuid() else {
             logger.warning("Refused a connection from user \(peerUID) (pid \(peerPID)): this server serves user \(getuid()) only.")
+            return
+        }
+        // A peer that plugin code started (its worker, or anything the worker ran) is no user:
+        // the sandbox already denies it the socket; this holds for trusted plugins too.
+        if let ancestor = HostLineage.hostAncestor(of: peerPID) {
+            logger.warning("Refused a connection from pid \(peerPID): it was started by plugin code (process \(ancestor) runs the host's plugins), and plugins may not drive the host.")
             return
         }
         guard case .frame(.request(let request)) = connection.receive(timeout: 2000) else { return }

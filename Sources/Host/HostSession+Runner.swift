@@ -26,7 +26,8 @@ extension HostSession {
     /// possible matches (those whose name starts with it ranked higher).
     public func runnerMatches(_ query: String) throws(HostError) -> [RunnerMatch] {
         let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return [] }
+        // A query longer than any phrase matches nothing, and costs nothing to say so.
+        guard !trimmed.isEmpty, !PhraseMatcher.isTooLong(trimmed) else { return [] }
         let actions = try DesktopInstallation.actions(session: self)
         let icon = { (type: String) in
             IconCatalog.themeName(for: actions.first { $0.item.type == type }?.item.icon

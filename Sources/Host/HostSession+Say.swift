@@ -8,9 +8,15 @@ extension HostSession {
     /// of the placeholders as its arguments. Several equally good fits are asked about on a
     /// terminal and listed otherwise; none answers with the closest phrases.
     public func say(_ sentence: String, options: Dispatcher.RunOptions = Dispatcher.RunOptions()) -> Outcome {
+        let text = HostText(language: language)
+        guard !PhraseMatcher.isTooLong(sentence) else {
+            return Outcome(status: .invalidInput, type: "say", message: text("say.tooLong", [
+                "words": "\(sentence.split(whereSeparator: \.isWhitespace).count)", "bytes": "\(sentence.utf8.count)",
+                "wordLimit": "\(PhraseMatcher.wordLimit)", "byteLimit": "\(PhraseMatcher.byteLimit)",
+            ]))
+        }
         let matcher = phraseMatcher
         let matches = matcher.matches(sentence)
-        let text = HostText(language: language)
         var options = options
         options.argumentSource = .phrase
         switch matches.count {

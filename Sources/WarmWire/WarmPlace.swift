@@ -54,8 +54,8 @@ public struct WarmPlace: Equatable, Sendable {
         case missing
         /// A directory of this user's with no group or other permission bits: safe.
         case privateToUser
-        /// Anything else, with why, in words.
-        case unsafe(String)
+        /// Anything else: why, and the way out that fits it, in words.
+        case unsafe(why: String, fix: String)
     }
 
     /// Checks `directory` as sshd's StrictModes and chg do: it must be a real directory (not a
@@ -63,12 +63,24 @@ public struct WarmPlace: Equatable, Sendable {
     public static func state(of directory: String) -> DirectoryState {
         var info = stat()
         guard lstat(directory, &info) == 0 else {
-            return errno == ENOENT ? .missing : .unsafe("cannot be read (\(String(cString: strerror(errno))))")
+            return errno == ENOENT ? .missing : .unsafe(why: "cannot be read (\(String(cString: strerror(errno))))",
+                                                        fix: "check the permissions of the directories above it")
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else { return .unsafe("is not a directory") }
-        guard info.st_uid == getuid() else { return .unsafe("belongs to user \(info.st_uid), not to you (\(getuid()))") }
+        let remade = "(the server makes the directory itself)"
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: break
+        case S_IFLNK: return .unsafe(why: "is a symbolic link, not a directory", fix: "remove the link with 'rm \(directory)' \(remade)")
+        default: return .unsafe(why: "is not a directory", fix: "move it aside with 'mv \(directory) \(directory).old' \(remade)")
+        }
+        guard info.st_uid == getuid() else {
+            return .unsafe(why: "belongs to user \(info.st_uid), not to you (\(getuid()))",
+                           fix: "have its owner or root remove it \(remade)")
+        }
         let mode = info.st_mode & 0o777
-        guard mode & 0o077 == 0 else { return .unsafe("has mode \(String(mode, radix: 8)), which lets others in; it must be 700") }
+        guard mode & 0o077 == 0 else {
+            return .unsafe(why: "has mode \(String(mode, radix: 8)), which lets others in; it must be 700",
+                           fix: "fix it with 'chmod 700 \(directory)'")
+        }
         return .privateToUser
     }
 

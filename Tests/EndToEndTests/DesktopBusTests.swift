@@ -151,7 +151,21 @@ struct DesktopBusTests {
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "'squats'"]) == ProcessResult(status: 1, stdout: "", stderr: """
             error sending ActivateAction message to application: GDBus.Error:org.freedesktop.DBus.Error.InvalidArgs: \
             ActivateAction 'logexercise' got a value of type 's' as its parameter; pass parameter values as one dictionary \
-            of basic values, such as "{'exercise': <'squats'>, 'count': <20>}".
+            of basic values (names of at most 256 bytes, values of at most 16384), such as "{'exercise': <'squats'>, 'count': <20>}".
+
+            """))
+        // Too long is refused in words, never cut: a name, and a value (which 'run' would pass whole).
+        let longName = String(repeating: "a", count: 300)
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, longName]) == ProcessResult(status: 1, stdout: "", stderr: """
+            error sending ActivateAction message to application: GDBus.Error:org.freedesktop.DBus.Error.InvalidArgs: \
+            ActivateAction got an action name of 300 bytes; a desktop action key or a type is at most 256 bytes, such as 'logexercise'.
+
+            """))
+        let longNote = String(repeating: "n", count: 20_000)
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'note': <'\(longNote)'>}"]) == ProcessResult(status: 1, stdout: "", stderr: """
+            error sending ActivateAction message to application: GDBus.Error:org.freedesktop.DBus.Error.InvalidArgs: \
+            ActivateAction 'logexercise' got a value of 20000 bytes for 'note' as its parameter; pass parameter values as one \
+            dictionary of basic values (names of at most 256 bytes, values of at most 16384), such as "{'exercise': <'squats'>, 'count': <20>}".
 
             """))
         let open = bus.run(.gdbus, ["call", "--session", "--dest", Self.applicationID, "--object-path", "/org/standfit/Host",

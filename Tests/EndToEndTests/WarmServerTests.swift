@@ -153,7 +153,27 @@ struct WarmServerTests {
         served.extraEnvironment["STANDFIT_SERVER"] = "manual"
         let serve = runProcess(Fixtures.fullHostBinary, arguments: ["serve"], environment: served.environment)
         #expect(serve == ProcessResult(status: 5, stdout: "", stderr: """
-            standfit-host: error: The server cannot start: the socket directory \(directory.path) has mode 755, which lets others in; it must be 700; fix it with 'chmod 700 \(directory.path)' (or remove it) and start the server again.
+            standfit-host: error: The server cannot start: the socket directory \(directory.path) has mode 755, which lets others in; it must be 700; fix it with 'chmod 700 \(directory.path)' and start the server again.
+
+            """))
+        #expect(!sandbox.server.listening())
+    }
+
+    @Test("a socket directory that is a symbolic link or a file gets the advice that fits it, not chmod")
+    func unsafeDirectoryAdvice() throws {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        let directory = sandbox.server.socketDirectory
+        try FileManager.default.createSymbolicLink(atPath: directory.path, withDestinationPath: sandbox.root.path)
+        #expect(runProcess(Fixtures.fullHostBinary, arguments: ["serve"], environment: sandbox.environment) == ProcessResult(status: 5, stdout: "", stderr: """
+            standfit-host: error: The server cannot start: the socket directory \(directory.path) is a symbolic link, not a directory; remove the link with 'rm \(directory.path)' (the server makes the directory itself) and start the server again.
+
+            """))
+        try FileManager.default.removeItem(at: directory)
+        try Data("x".utf8).write(to: directory)
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "auto"
+        #expect(Self.host(sandbox, "run", "viewstreak") == ProcessResult(status: 0, stdout: "No streak yet: log an exercise today to start one.\n", stderr: """
+            standfit-host: warning: the warm server is not started, because its socket directory \(directory.path) is not a directory; move it aside with 'mv \(directory.path) \(directory.path).old' (the server makes the directory itself), or set STANDFIT_SERVER=off to always run cold.
 
             """))
         #expect(!sandbox.server.listening())

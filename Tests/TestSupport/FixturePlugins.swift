@@ -71,6 +71,12 @@ public enum FixturePlugins {
         zooVariant("provider", "-DZOO_PROVIDER"),
         zooVariant("snoop", "-DZOO_SNOOP"),
         zooVariant("deep-json", "-DZOO_DEEP_JSON"),
+        zooVariant("escape", "-DZOO_ESCAPE"),
+        zooVariant("escape-init", "-DZOO_ESCAPE_INIT"),
+        zooVariant("stray-answer", "-DZOO_STRAY_ANSWER"),
+        zooVariant("env-in-place", "-DZOO_ENV_IN_PLACE"),
+        zooVariant("slow", "-DZOO_SLOW"),
+        zooVariant("temp-file", "-DZOO_TEMP_FILE"),
         zooVariant("impostor-type", "-DZOO_TYPE=\"com.standfit.logexercise\""),
         zooVariant("impostor-id", "-DZOO_PLUGIN_ID=\"com.standfit\""),
         // 6,000 actions and a phrase of eight adjacent placeholders (crowd.c): the host's costs.

@@ -48,6 +48,11 @@ int standfit_kill_descendants(int rounds);
    error number. */
 int standfit_spawnattr_setsid(posix_spawnattr_t *attributes);
 
+/* Has a child spawned with `actions` close every descriptor from `first` on before it starts
+   (posix_spawn_file_actions_addclosefrom_np), so that it gets only the descriptors handed to it,
+   whatever its parent inherited. Returns 0, or an error number. */
+int standfit_spawn_file_actions_closefrom(posix_spawn_file_actions_t *actions, int first);
+
 /* Whether child `pid` has ended, without reaping it (waitid with WNOHANG | WNOWAIT): 1 ended,
    0 still running, -1 with errno set. An ended child stays a zombie until it is reaped, so its
    pid, and the process group it leads, cannot be reused while the host kills what is left of
@@ -100,10 +105,12 @@ void standfit_call_guard_leave(void);
    also stops ptrace of any process outside it). Paths that do not exist are skipped. Returns
    the ABI applied, 0 when the kernel has no Landlock (nothing changed), or -1 with errno set.
    standfit_seccomp_restrict: with libseccomp, refuses (EPERM) setsid (leaving the session the
-   host kills), prctl(PR_SET_PDEATHSIG) (outliving the host), rt_sigqueueinfo and
-   rt_tgsigqueueinfo (signals with a forged sender), ptrace and process_vm_readv/writev; setpgid
-   succeeds without effect (the process stays in its group). Returns 0, or a negative error
-   number. */
+   host kills), prctl(PR_SET_PDEATHSIG) and prctl(PR_SET_CHILD_SUBREAPER) (outliving the host or
+   the call), prctl(PR_SET_DUMPABLE) (hiding from the server's peer check), rt_sigqueueinfo and
+   rt_tgsigqueueinfo (signals with a forged sender), ptrace, process_vm_readv/writev and
+   io_uring_setup; socket(AF_UNIX, …) fails with EACCES (no user service is reachable: not the
+   warm server, not the session bus); setpgid succeeds without effect (the process stays in its
+   group). Returns 0, or a negative error number. */
 int standfit_landlock_abi(void);
 int standfit_landlock_restrict(const char *const *read_paths, int read_count,
                                const char *const *write_paths, int write_count);
@@ -116,8 +123,9 @@ FILE *standfit_stdout(void);
    inherited reaches the processes it starts. Returns 0, or -1. */
 int standfit_cloexec_from(int first);
 
-/* A fingerprint of this process's environment: the array and each entry's address, which
-   setenv, putenv and unsetenv change; equal fingerprints mean nothing was set or unset since. */
+/* A fingerprint of this process's environment: a hash of every entry's bytes, in order; equal
+   fingerprints mean the environment reads the same (whether changed by setenv, putenv, unsetenv
+   or by writing into an entry in place). */
 uint64_t standfit_environment_fingerprint(void);
 
 /* Gives the calling thread a working directory and umask of its own (unshare(CLONE_FS)), so

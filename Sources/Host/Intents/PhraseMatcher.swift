@@ -44,8 +44,21 @@ public struct PhraseMatcher {
         }
     }
 
-    /// The best fits, most specific first; several only when they tie and differ.
+    /// The longest sentence read, in words and in bytes: a phrase is a short sentence, and
+    /// fitting one costs more than linear time in its words (a placeholder may take any run of
+    /// them), so a stranger's megabyte (KRunner's Match, `say`) is refused before any work.
+    public static let wordLimit = 64
+    public static let byteLimit = 1024
+
+    /// Whether `sentence` is longer than the matcher reads.
+    public static func isTooLong(_ sentence: String) -> Bool {
+        sentence.utf8.count > byteLimit || sentence.split(whereSeparator: \.isWhitespace).count > wordLimit
+    }
+
+    /// The best fits, most specific first; several only when they tie and differ; none for a
+    /// sentence longer than the limits.
     public func matches(_ sentence: String) -> [Match] {
+        guard !PhraseMatcher.isTooLong(sentence) else { return [] }
         let tokens = PhraseMatcher.tokens(sentence)
         guard !tokens.isEmpty else { return [] }
         var checker = ValueChecker(entity: entity, query: query, language: language)
@@ -86,6 +99,7 @@ public struct PhraseMatcher {
 
     /// The phrases nearest to a sentence no phrase fits, nearest first.
     public func closest(to sentence: String, limit: Int = 3) -> [(phrase: Phrase, title: String)] {
+        guard !PhraseMatcher.isTooLong(sentence) else { return [] }
         let tokens = PhraseMatcher.tokens(sentence).map(EntityText.key)
         var scored: [(cost: Int, phrase: Phrase, title: String)] = []
         for action in actions where !action.isNamespace {

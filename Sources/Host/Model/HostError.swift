@@ -12,6 +12,7 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
             case dynamicItemsInvalid = "dynamic-items-invalid"
             case configInvalid = "config-invalid"
             case pluginUntrustworthy = "plugin-untrustworthy"
+            case startedByPlugin = "started-by-plugin"
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -34,6 +35,9 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
         public static let configInvalid = Code(.configInvalid)
         /// A plugin fails the checks made before any of its code runs (`plugins trust`).
         public static let pluginUntrustworthy = Code(.pluginUntrustworthy)
+        /// The command was started by plugin code (a worker, or what it ran), which may not
+        /// drive the host.
+        public static let startedByPlugin = Code(.startedByPlugin)
 
         public var description: String { value.rawValue }
     }

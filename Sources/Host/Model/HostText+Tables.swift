@@ -180,6 +180,7 @@ extension HostText {
     "say.noPhrases" = "No action understands \"{sentence}\", and no plugin declares phrases; run an action by its type with 'standfit-host run'.";
     "say.closest" = "No action understands \"{sentence}\"; the closest phrases are {closest}.";
     "say.ambiguous" = "\"{sentence}\" could mean {choices}; say it more precisely or run one with 'standfit-host run'.";
+    "say.tooLong" = "That sentence has {words} words and {bytes} bytes; phrases such as \"log 20 squats\" are at most {wordLimit} words and {byteLimit} bytes, so say it shorter or run the action with 'standfit-host run'.";
 
     "suggest.ran.one" = "ran 1 time (frequency {frequency})";
     "suggest.ran.many" = "ran {count} times (frequency {frequency})";
@@ -377,6 +378,7 @@ extension HostText {
     "say.noPhrases" = "Geen actie begrijpt \"{sentence}\", en geen plug-in geeft zinnen op; voer een actie uit met 'standfit-host run TYPE'.";
     "say.closest" = "Geen actie begrijpt \"{sentence}\"; de zinnen die er het dichtst bij komen zijn {closest}.";
     "say.ambiguous" = "\"{sentence}\" kan {choices} betekenen; zeg het preciezer of voer er één uit met 'standfit-host run'.";
+    "say.tooLong" = "Die zin heeft {words} woorden en {bytes} bytes; zinnen als \"log 20 squats\" hebben er hoogstens {wordLimit} en {byteLimit}, dus zeg het korter of voer de actie uit met 'standfit-host run'.";
 
     "suggest.ran.one" = "1 keer uitgevoerd (frequentie {frequency})";
     "suggest.ran.many" = "{count} keer uitgevoerd (frequentie {frequency})";

@@ -49,6 +49,9 @@ public enum HandlerWorker {
         var loadFailure: String?
         /// The entity query's answer.
         var entityValues: EntityAnswer?
+        /// The call this line answers (`WorkerCall.id`): a line with another id, or none, was
+        /// not written by the worker for this call.
+        var call: UInt64?
     }
 
     enum ProviderAnswer: Codable, Equatable {
@@ -78,34 +81,42 @@ public enum HandlerWorker {
         }
     }
 
-    /// The worker's side: reads the request on stdin, answers on the result pipe.
+    /// The worker's side: reads the call on stdin, answers on the result pipe, each line
+    /// carrying the call's id.
     public static func serve(request: HostRequest, logger: Logger) -> Int32 {
         HelperProcess.dieWithParent(environment: request.environment)
+        // What the plugin forks stays below the worker (HostLineage), orphans included.
+        _ = standfit_become_subreaper()
         // Programs a plugin starts do not inherit the answer pipe.
         _ = fcntl(HelperProcess.resultDescriptor, F_SETFD, FD_CLOEXEC)
         let paths = request.paths
         let input = FileHandle.standardInput.readDataToEndOfFile()
-        guard let request = try? JSONDecoder().decode(Request.self, from: input) else {
+        guard let call = try? JSONDecoder().decode(WorkerCall.self, from: input) else {
             logger.error("handler-worker: the request on stdin is not valid; this mode is for the host's own use.")
             return 64
         }
         let pipe = ResultPipe()
-        answer(request, paths: paths, logger: logger, send: { pipe.send($0) })
+        answer(call.request, paths: paths, logger: logger, send: { pipe.send($0, call: call.id) })
         return 0
     }
 
-    /// One call to a warm worker: the request, and the facts of the command it is for; nil
-    /// when they are those of the worker's previous call (the environment is most of a call's
-    /// bytes, and a user's commands mostly share one).
-    struct WarmCall: Codable {
+    /// One call to a worker: the request, and, to a warm worker, the facts of the command it
+    /// is for; nil when they are those of the worker's previous call (the environment is most
+    /// of a call's bytes, and a user's commands mostly share one) or in a one-shot worker,
+    /// which started with them.
+    struct WorkerCall: Codable {
+        /// A number the host draws for this call; each line of the answer carries it.
+        var id: UInt64
         var request: Request
         var facts: ProcessFacts?
     }
 
     /// A warm worker's side (`handler-worker --warm`): loads its plugin on the first call and
     /// keeps it, then answers each call read from stdin, one JSON document a line, as a one-shot
-    /// worker would, in the call's environment, directory, umask and time zone. Before the last
-    /// line of each answer it kills whatever the plugin forked, as a one-shot worker's end does.
+    /// worker would, in the call's environment, directory, umask and time zone (and, sandboxed,
+    /// its private `TMPDIR`). Before the last line of each answer it kills whatever the plugin
+    /// forked and empties the `TMPDIR`, as a one-shot worker's end does; each line carries the
+    /// call's id.
     public static func serveWarm(request: HostRequest, logger: Logger) -> Int32 {
         HelperProcess.dieWithParent(environment: request.environment)
         _ = fcntl(HelperProcess.resultDescriptor, F_SETFD, FD_CLOEXEC)
@@ -118,8 +129,16 @@ public enum HandlerWorker {
         /// The facts taken on last, and the environment as they left it: a plugin that changed
         /// its environment (setenv) since gets them again, as a fresh process would have them.
         var applied: (facts: ProcessFacts, environment: UInt64)?
+        /// The sandbox's private temporary directory, once entered: every call's environment
+        /// names it as `TMPDIR`, and it is emptied after each call.
+        var temporary: String?
+        func takeOn(_ facts: ProcessFacts) {
+            facts.apply()
+            if let temporary { setenv("TMPDIR", temporary, 1) }
+            applied = (facts, standfit_environment_fingerprint())
+        }
         while let line = input.next() {
-            guard let call = try? JSONDecoder().decode(WarmCall.self, from: line) else {
+            guard let call = try? JSONDecoder().decode(WorkerCall.self, from: line) else {
                 logger.error("handler-worker: a call on stdin is not valid; this mode is for the host's own use.")
                 return 64
             }
@@ -134,34 +153,36 @@ public enum HandlerWorker {
                 first = request
             }
             if let facts = call.facts {
-                facts.apply()
-                applied = (facts, standfit_environment_fingerprint())
+                takeOn(facts)
             } else if let last = applied {
                 if standfit_environment_fingerprint() == last.environment {
                     last.facts.enter()
                 } else {
-                    last.facts.apply()
-                    applied = (last.facts, standfit_environment_fingerprint())
+                    takeOn(last.facts)
                 }
             } else {
                 logger.error("handler-worker: a first call without its facts; this mode is for the host's own use.")
                 return 64
             }
-            let loaded = plugin ?? open(request, paths: paths, logger: logger)
+            let loaded = plugin ?? open(request, paths: paths, logger: logger, temporary: &temporary)
             plugin = loaded
-            answer(request, plugin: loaded, send: { pipe.send($0) }, beforeLastLine: {
+            answer(request, plugin: loaded, send: { pipe.send($0, call: call.id) }, beforeLastLine: {
                 fflush(nil)
                 _ = standfit_kill_descendants(16)
+                if let temporary { Sandbox.empty(temporary) }
             })
         }
         return 0
     }
 
     /// Enters the sandbox when the request asks for it, then loads the plugin.
-    private static func open(_ request: Request, paths: HostPaths, logger: Logger) -> Result<LoadedPlugin, PluginRefusal> {
+    private static func open(_ request: Request, paths: HostPaths, logger: Logger,
+                             temporary: inout String?) -> Result<LoadedPlugin, PluginRefusal> {
         if request.sandbox {
-            Sandbox.enter(.forPlugin(request.candidate, paths: paths, dataDirectory: paths.pluginDataDirectory(for: request.pluginID)),
-                          logger: logger)
+            let grant = Sandbox.Grant.forPlugin(request.candidate, paths: paths,
+                                                dataDirectory: paths.pluginDataDirectory(for: request.pluginID))
+            Sandbox.enter(grant, logger: logger)
+            temporary = grant.temporary.path
         }
         return PluginImage.open(request.candidate, paths: paths, logger: logger, language: request.language)
     }
@@ -170,7 +191,9 @@ public enum HandlerWorker {
     /// handler's reply first, at once, then the provider's items. So a provider that crashes or
     /// hangs after the action took effect cannot turn the action into a failure.
     static func answer(_ request: Request, paths: HostPaths, logger: Logger, send: (Reply) -> Void) {
-        answer(request, plugin: open(request, paths: paths, logger: logger), send: send, beforeLastLine: {})
+        var temporary: String?
+        answer(request, plugin: open(request, paths: paths, logger: logger, temporary: &temporary), send: send,
+               beforeLastLine: {})
     }
 
     private static func answer(_ request: Request, plugin: Result<LoadedPlugin, PluginRefusal>,
@@ -233,5 +256,14 @@ public enum HandlerWorker {
         reply.reply = handlerReply
         let handled = handlerReply.status == 0 && handlerReply.fault == nil
         return (reply, handled ? plugin : nil)
+    }
+}
+
+extension ResultPipe {
+    /// Sends `reply` as the answer to `call`.
+    func send(_ reply: HandlerWorker.Reply, call: UInt64) {
+        var reply = reply
+        reply.call = call
+        send(reply)
     }
 }

@@ -85,6 +85,9 @@ package final class HelperProcess {
         posix_spawn_file_actions_adddup2(&actions, chatter[1], 1)
         posix_spawn_file_actions_adddup2(&actions, chatter[1], 2)
         posix_spawn_file_actions_adddup2(&actions, answer[1], HelperProcess.resultDescriptor)
+        // Nothing else: a descriptor the user's shell left open for the command (`7>>file`)
+        // must not reach plugin code.
+        _ = standfit_spawn_file_actions_closefrom(&actions, HelperProcess.resultDescriptor + 1)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -243,6 +246,14 @@ package final class HelperProcess {
 
     // MARK: A warm worker, used for one call after another
 
+    /// Whether the child wrote to its answer pipe what nobody asked for: bytes read and not
+    /// taken, or bytes waiting in the pipe. A warm worker between calls has none.
+    var hasUnreadAnswer: Bool {
+        guard buffer.isEmpty else { return true }
+        var poller = pollfd(fd: results, events: Int16(POLLIN), revents: 0)
+        return Glibc.poll(&poller, 1, 0) > 0 && poller.revents & Int16(POLLIN) != 0
+    }
+
     /// Whether the child has ended (it may not be reaped yet).
     var hasEnded: Bool { finished != nil || standfit_child_ended(pid) != 0 }
 
@@ -349,10 +360,13 @@ package final class HelperProcess {
 /// Why a helper could not be started.
 enum HelperError: Error, CustomStringConvertible {
     case system(String, Int32)
+    /// Every one of the warm server's `serverWorkers` workers stayed busy past the call's deadline.
+    case busy(Int)
 
     var description: String {
         switch self {
         case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
+        case .busy(let limit): "all \(limit) of the warm server's workers stayed busy with other calls; try again, or raise serverWorkers in config.json"
         }
     }
 }

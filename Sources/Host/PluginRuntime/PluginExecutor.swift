@@ -190,9 +190,10 @@ package final class PluginExecutor {
         }
         logger.debug("Running plugin '\(request.pluginID)' from \(request.candidate.path) in a worker process\(request.sandbox ? ", sandboxed" : "")")
         let worker: HelperProcess
+        let call = HandlerWorker.WorkerCall(id: UInt64.random(in: 1...UInt64.max), request: request, facts: nil)
         do {
             worker = try HelperProcess(executable: settings.executable, arguments: ["handler-worker"],
-                                       environment: settings.environment, input: try JSONEncoder().encode(request),
+                                       environment: settings.environment, input: try JSONEncoder().encode(call),
                                        verbose: settings.verbose)
         } catch {
             return .failure(PluginFault("could not be started in a worker process (\(error))"))
@@ -200,7 +201,7 @@ package final class PluginExecutor {
         worker.outputOwner = "Plugin '\(request.pluginID)'"
         defer { if request.sandbox { Sandbox.removeTemporary(of: worker.pid, paths: settings.paths) } }
         let deadline = ContinuousClock.now + .milliseconds(Int64(settings.handlerTimeout * 1000))
-        let answer = exchange(request, with: worker, deadline: deadline)
+        let answer = exchange(request, call: call.id, with: worker, deadline: deadline)
         if case .success = answer { worker.reap(by: max(deadline, .now + .seconds(1))) }
         return answer
     }
@@ -214,7 +215,9 @@ package final class PluginExecutor {
             sandbox: request.sandbox, verbose: settings.verbose,
             directories: [paths.dataDirectory.path, paths.cacheDirectory.path, paths.configDirectory.path])
         let (executable, environment, verbose) = (settings.executable, settings.environment, settings.verbose)
-        let leased = workers.lease(key, cleanUp: { pid in
+        // A call waits for a worker at most as long as it may run.
+        let handlerTime = Duration.milliseconds(Int64(settings.handlerTimeout * 1000))
+        let leased = workers.lease(key, waitingUntil: .now + handlerTime, cleanUp: { pid in
             if request.sandbox { Sandbox.removeTemporary(of: pid, paths: paths) }
         }, start: { () throws(HelperError) -> HelperProcess in
             try HelperProcess(executable: executable, arguments: ["handler-worker", "--warm"], environment: environment,
@@ -228,15 +231,15 @@ package final class PluginExecutor {
         worker.process.beginCall(owner: "Plugin '\(request.pluginID)'")
         let facts = ProcessFacts(environment: HelperProcess.environment(environment, verbose: verbose),
                                  workingDirectory: settings.workingDirectory, umask: settings.umask)
-        let call = HandlerWorker.WarmCall(request: request, facts: worker.lastFacts == facts ? nil : facts)
+        let call = HandlerWorker.WorkerCall(id: UInt64.random(in: 1...UInt64.max), request: request,
+                                          facts: worker.lastFacts == facts ? nil : facts)
         guard let line = try? JSONEncoder().encode(call) else {
             workers.discard(worker)
             return .failure(PluginFault("could not be asked (its call could not be encoded)"))
         }
         worker.lastFacts = facts
         worker.process.send(line + [UInt8(ascii: "\n")])
-        let deadline = ContinuousClock.now + .milliseconds(Int64(settings.handlerTimeout * 1000))
-        let answer = exchange(request, with: worker.process, deadline: deadline)
+        let answer = exchange(request, call: call.id, with: worker.process, deadline: .now + handlerTime)
         switch answer {
         case .success(let answer) where answer.reply.loadFailure == nil:
             if case .failure? = answer.provided {
@@ -252,31 +255,36 @@ package final class PluginExecutor {
     }
 
     /// Reads a worker's answer to `request`: one line, and after a handler that succeeded, a
-    /// second with its provider's items, both by `deadline`.
-    private func exchange(_ request: HandlerWorker.Request, with worker: HelperProcess,
+    /// second with its provider's items, both by `deadline`; each line must name the `call`.
+    private func exchange(_ request: HandlerWorker.Request, call: UInt64, with worker: HelperProcess,
                           deadline: ContinuousClock.Instant) -> Result<WorkerAnswer, PluginFault> {
         let first: HandlerWorker.Reply
-        switch readReply(from: worker, deadline: deadline) {
+        switch readReply(from: worker, call: call, deadline: deadline) {
         case .failure(let fault): return .failure(fault)
         case .success(let reply): first = reply
         }
         var answer = WorkerAnswer(reply: first)
         if request.call != nil, let reply = first.reply, reply.status == 0, reply.fault == nil {
             // The provider's items follow, in the same worker and under the same deadline.
-            answer.provided = readReply(from: worker, deadline: deadline).map(\.provided)
+            answer.provided = readReply(from: worker, call: call, deadline: deadline).map(\.provided)
         }
         return .success(answer)
     }
 
     /// The worker's next answer line, or how the worker failed to give it.
-    private func readReply(from worker: HelperProcess,
+    private func readReply(from worker: HelperProcess, call: UInt64,
                            deadline: ContinuousClock.Instant) -> Result<HandlerWorker.Reply, PluginFault> {
         let timeout = settings.handlerTimeout
         let timedOut = PluginFault("timed out after \(Seconds.format(timeout)) s and was stopped")
         switch worker.nextLine(deadline: deadline) {
         case .line(let data):
             do {
-                return .success(try JSONDecoder().decode(HandlerWorker.Reply.self, from: data))
+                let reply = try JSONDecoder().decode(HandlerWorker.Reply.self, from: data)
+                guard reply.call == call else {
+                    worker.stop()
+                    return .failure(PluginFault("wrote a line of its own on the host's answer descriptor (\(HelperProcess.resultDescriptor))"))
+                }
+                return .success(reply)
             } catch {
                 return .failure(PluginFault(JSONDepth.exceeds(data) ? "answered from its worker with data nested deeper than \(JSONDepth.limit) levels (the most the host reads)" : "answered from its worker in a form the host cannot read"))
             }

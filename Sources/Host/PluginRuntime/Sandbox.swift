@@ -17,11 +17,13 @@ import HostModel
 /// - nothing else of the file system: not the user's home, not the host's state, cache or
 ///   settings, not another plugin's data;
 /// - send no signal to, and trace or read the memory of no process outside its sandbox (the
-///   host, the user's shell), leave its process group or session, or change the signal it gets
-///   when the host dies;
-/// - use the network as any program can.
+///   host, the user's shell), leave its process group or session, change the signal it gets
+///   when the host dies, stop reaping what it forks, or make itself undumpable;
+/// - open no Unix socket (pathname or abstract), so it reaches neither the warm server nor the
+///   session bus nor any other user service, and set up no io_uring (which would bypass that);
+/// - use the network (IP) as any program can.
 /// Landlock does the files, signals and ptrace; seccomp (libseccomp) the process group,
-/// the parent-death signal and ptrace again. A kernel without Landlock leaves file access and
+/// the parent-death signal, reaping, Unix sockets, io_uring and ptrace again. A kernel without Landlock leaves file access and
 /// signals as they were (`doctor` says so); seccomp is in every kernel the host supports.
 package enum Sandbox {
     /// What a plugin may read and write.
@@ -82,6 +84,15 @@ package enum Sandbox {
         let seccomp = standfit_seccomp_restrict()
         if seccomp != 0 {
             logger.warning("The plugin sandbox could not load its seccomp filter (\(String(cString: strerror(-seccomp)))); the plugin may leave its process group.")
+        }
+    }
+
+    /// Removes what `directory` holds (a warm worker's `TMPDIR` between calls), leaving it in
+    /// place: the sandbox's rule for it names this directory, not a new one.
+    static func empty(_ directory: String) {
+        let manager = FileManager.default
+        for name in (try? manager.contentsOfDirectory(atPath: directory)) ?? [] {
+            try? manager.removeItem(atPath: (directory as NSString).appendingPathComponent(name))
         }
     }
 

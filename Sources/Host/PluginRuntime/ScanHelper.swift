@@ -181,6 +181,9 @@ public struct ScanHelper {
     /// and reports on `HelperProcess.resultDescriptor`. No plugin code runs in this process.
     public static func serve(request: HostRequest, logger: Logger) -> Int32 {
         HelperProcess.dieWithParent(environment: request.environment)
+        // What a scanned plugin forks stays below the supervisor (HostLineage), orphans
+        // included; the supervisor kills each child's group when its scan ends.
+        _ = standfit_become_subreaper()
         let paths = request.paths
         let input = LineReader(descriptor: 0)
         guard let header = input.next(), let request = try? JSONDecoder().decode(Request.self, from: header) else {
@@ -382,6 +385,9 @@ struct LineBuffer {
         return line
     }
 
+    /// Nothing is held: no line, nor part of one.
+    var isEmpty: Bool { bytes.isEmpty }
+
     /// The line being read is already longer than `limit`.
     var isOverLimit: Bool { bytes.count > limit }
 }
@@ -438,11 +444,28 @@ enum Poll {
 
 /// The child's end of the result pipe: one compact JSON document a line.
 struct ResultPipe {
-    let handle = FileHandle(fileDescriptor: HelperProcess.resultDescriptor, closeOnDealloc: false)
-
+    /// Writes `value` as one JSON line. A descriptor the plugin closed or replaced ends the
+    /// process with a sentence on stderr (which the host passes on as the plugin's output), not
+    /// with a Swift trap and its backtrace: the host then reports how the worker ended.
+    ///
+    /// Rationale: write(2) rather than FileHandle, whose `write` traps on EBADF or EPIPE.
     func send(_ value: some Encodable) {
         guard var data = try? JSONEncoder().encode(value) else { return }
         data.append(UInt8(ascii: "\n"))
-        handle.write(data)
+        let written = data.withUnsafeBytes { bytes -> Bool in
+            var offset = 0
+            while offset < bytes.count {
+                let count = write(HelperProcess.resultDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        guard written else {
+            let note = "standfit-host: the plugin closed or replaced the worker's answer descriptor (\(HelperProcess.resultDescriptor)), so the worker cannot answer.\n"
+            _ = note.withCString { write(2, $0, strlen($0)) }
+            _exit(70)
+        }
     }
 }

@@ -12,9 +12,13 @@ import HostModel
 /// pin) as a cold run would, even when the change kept the file's size and time.
 ///
 /// A worker runs one call at a time; a call finds an idle worker of its key or starts one, so
-/// calls to one plugin at once each get a worker of their own. A worker that crashes, exits,
-/// hangs or answers out of turn is stopped and never used again; the call it ran reports the
-/// fault as a one-shot worker's would, and the next call starts a fresh worker.
+/// calls to one plugin at once each get a worker of their own. Never more than `limit` workers
+/// live, starting ones included: at the limit, the least recently used idle worker makes room,
+/// and when every worker is busy a call waits for one (up to its deadline, then it is refused
+/// with a sentence). A worker that crashes, exits, hangs or answers out of turn (a line on its
+/// answer pipe that no call asked for, even while idle) is stopped and never used again; the
+/// call it ran reports the fault as a one-shot worker's would, and the next call starts a fresh
+/// worker.
 ///
 /// Rationale for `@unchecked Sendable`: the workers are behind `state`; a leased worker is used
 /// by the one thread that holds its lease.
@@ -72,10 +76,15 @@ public final class WarmWorkers: @unchecked Sendable {
         /// Idle workers, least recently used first.
         var idle: [Worker] = []
         var busy: [Worker] = []
+        /// Workers being started: they count against the limit.
+        var starting = 0
         /// Plugin files that changed while a worker of theirs was busy.
         var stale: Set<String> = []
+
+        var alive: Int { idle.count + busy.count + starting }
     }
-    private let lock = NSLock()
+    /// Guards `state`; signalled whenever a worker stops being busy or a start ends.
+    private let lock = NSCondition()
     private var state = State()
     private let spawner = Spawner()
     /// Watches the plugin files of the workers alive; `watched` maps a watch to its file.
@@ -91,47 +100,66 @@ public final class WarmWorkers: @unchecked Sendable {
         self.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
     }
 
-    /// An idle worker for `key`, or a new one `start` makes; nil with why it could not start.
-    /// The caller gives it back with `release` or `discard`.
-    func lease(_ key: Key, cleanUp: @escaping (pid_t) -> Void,
+    /// An idle worker for `key`, or a new one `start` makes, waiting until `deadline` for room
+    /// when every worker is busy; a failure says why there is none. The caller gives it back
+    /// with `release` or `discard`.
+    func lease(_ key: Key, waitingUntil deadline: ContinuousClock.Instant, cleanUp: @escaping (pid_t) -> Void,
                start: @escaping () throws(HelperError) -> HelperProcess) -> Result<Worker, HelperError> {
-        var ended: [Worker] = []
-        defer { ended.forEach { $0.stop() } }
-        retireChanged()
-        let reused = withState { state -> Worker? in
-            while let index = state.idle.lastIndex(where: { $0.key == key }) {
-                let worker = state.idle.remove(at: index)
-                // One that ended while idle (killed from outside, a plugin thread's crash) is
-                // reaped, not handed out.
-                if worker.process.hasEnded {
-                    ended.append(worker)
-                    continue
-                }
-                state.busy.append(worker)
-                return worker
-            }
-            return nil
+        var ended: [Worker] = [], evicted: [Worker] = []
+        defer {
+            ended.forEach { $0.stop() }
+            evicted.forEach { $0.retire() }
         }
-        if let reused { return .success(reused) }
+        retireChanged()
+        enum Lease { case reused(Worker), start, busy }
+        let lease = withState { state -> Lease in
+            while true {
+                while let index = state.idle.lastIndex(where: { $0.key == key }) {
+                    let worker = state.idle.remove(at: index)
+                    // One that ended while idle (killed from outside, a plugin thread's crash) is
+                    // reaped, not handed out; so is one that wrote an answer nobody asked for.
+                    if worker.process.hasEnded || worker.process.hasUnreadAnswer {
+                        ended.append(worker)
+                        continue
+                    }
+                    state.busy.append(worker)
+                    return .reused(worker)
+                }
+                // Room for a new one: the least recently used idle worker goes if need be.
+                if state.alive >= limit, !state.idle.isEmpty { evicted.append(state.idle.removeFirst()) }
+                if state.alive < limit {
+                    state.starting += 1
+                    return .start
+                }
+                // Every worker is busy: wait for one to be given back.
+                guard let milliseconds = Poll.milliseconds(until: deadline) else { return .busy }
+                _ = lock.wait(until: Date(timeIntervalSinceNow: Double(milliseconds) / 1000))
+            }
+        }
+        switch lease {
+        case .reused(let worker): return .success(worker)
+        case .busy: return .failure(.busy(limit))
+        case .start: break
+        }
         // Started by a thread that lives as long as the server: a worker dies with the thread
         // that started it (PR_SET_PDEATHSIG), and a request's thread ends with the request.
         let started = spawner.run { () -> Result<HelperProcess, HelperError> in
             do throws(HelperError) { return .success(try start()) } catch { return .failure(error) }
         }
-        return started.map { process in
-            let worker = Worker(process: process, key: key, cleanUp: cleanUp)
-            var evicted: [Worker] = []
-            withState { state in
-                state.busy.append(worker)
-                state.stale.remove(key.candidate.realPath)
-                watch(key.candidate.realPath)
-                // Room for it: the least recently used idle workers go.
-                while state.idle.count + state.busy.count > limit, !state.idle.isEmpty {
-                    evicted.append(state.idle.removeFirst())
-                }
+        return withState { state in
+            state.starting -= 1
+            let process: HelperProcess
+            switch started {
+            case .failure(let error):
+                lock.broadcast()
+                return .failure(error)
+            case .success(let started): process = started
             }
-            evicted.forEach { $0.retire() }
-            return worker
+            let worker = Worker(process: process, key: key, cleanUp: cleanUp)
+            state.busy.append(worker)
+            state.stale.remove(key.candidate.realPath)
+            watch(key.candidate.realPath)
+            return .success(worker)
         }
     }
 
@@ -179,9 +207,11 @@ public final class WarmWorkers: @unchecked Sendable {
         worker.lastUsed = .now
         retireChanged()
         let stale = withState { state -> Bool in
+            defer { lock.broadcast() }
             state.busy.removeAll { $0 === worker }
-            // Its file changed during the call: the call stands, the worker goes.
-            guard !state.stale.contains(worker.key.candidate.realPath) else { return true }
+            // Its file changed during the call, or it wrote more than its answer: the call
+            // stands, the worker goes.
+            guard !state.stale.contains(worker.key.candidate.realPath), !worker.process.hasUnreadAnswer else { return true }
             state.idle.append(worker)
             return false
         }
@@ -190,7 +220,10 @@ public final class WarmWorkers: @unchecked Sendable {
 
     /// The worker failed its call (or must not be trusted with another): it is stopped.
     func discard(_ worker: Worker) {
-        withState { state in state.busy.removeAll { $0 === worker } }
+        withState { state in
+            state.busy.removeAll { $0 === worker }
+            lock.broadcast()
+        }
         worker.stop()
     }
 

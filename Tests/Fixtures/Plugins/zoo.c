@@ -33,8 +33,20 @@
                         clear its parent-death signal; and what it allows: write in its data
                         directory and in $TMPDIR;
    -DZOO_DEEP_JSON      the handler attaches valid JSON data nested 100,000 arrays deep;
+   -DZOO_ESCAPE / -DZOO_ESCAPE_INIT  the handler (its message) / init (on stderr) tries to reach
+                        beyond its call and reports each outcome: make a Unix socket (the warm
+                        server's, the session bus), set up io_uring, stop being the reaper of what
+                        it forks, make itself undumpable (hiding from the server's peer check),
+                        and run $ZOO_HOST_COMMAND with /bin/sh (exit status and last output line);
+   -DZOO_ENV_IN_PLACE   the handler reports $ZOO_IN_PLACE, then overwrites its first byte in place
+                        (no setenv): the next call must see the command's value again;
+   -DZOO_SLOW           the handler sleeps 300 ms before it answers;
+   -DZOO_STRAY_ANSWER   the handler writes one line of its own on the worker's answer descriptor (3);
+   -DZOO_TEMP_FILE      the handler makes a file in $TMPDIR with mkstemp, leaves it there, and reports
+                        what $TMPDIR held before (a directory emptied between calls holds nothing);
    -DZOO_PLUGIN_ID=S / -DZOO_TYPE=S  the plugin's id / its action's type, instead of com.zoo.<name>
                         and com.zoo.<name>.run. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -180,6 +192,52 @@ static int try_write(const char *path) {
 }
 #endif
 
+#if defined(ZOO_ESCAPE) || defined(ZOO_ESCAPE_INIT)
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+static const char *attempt(int failed) {
+    return failed ? (errno == EACCES ? "denied (EACCES)" : errno == EPERM ? "denied (EPERM)" : strerror(errno)) : "allowed";
+}
+
+/* Tries each way out and writes what happened into `report`. */
+static void escape(char *report, size_t size) {
+    int unix_socket = socket(AF_UNIX, SOCK_STREAM, 0);
+    char socket_outcome[64];
+    snprintf(socket_outcome, sizeof socket_outcome, "%s", attempt(unix_socket < 0));
+    if (unix_socket >= 0) close(unix_socket);
+    char ring_parameters[120] = { 0 };
+    long ring = syscall(SYS_io_uring_setup, 1, ring_parameters);
+    char ring_outcome[64];
+    snprintf(ring_outcome, sizeof ring_outcome, "%s", attempt(ring < 0));
+    if (ring >= 0) close((int)ring);
+    char reaper_outcome[64];
+    snprintf(reaper_outcome, sizeof reaper_outcome, "%s", attempt(prctl(PR_SET_CHILD_SUBREAPER, 0) != 0));
+    char dumpable_outcome[64];
+    snprintf(dumpable_outcome, sizeof dumpable_outcome, "%s", attempt(prctl(PR_SET_DUMPABLE, 0) != 0));
+    /* Not left hidden: this fixture tests each wall on its own. */
+    prctl(PR_SET_DUMPABLE, 1);
+    char last[512] = "", line[512];
+    int status = -1;
+    const char *command = getenv("ZOO_HOST_COMMAND");
+    FILE *host = command ? popen(command, "r") : NULL;
+    if (host != NULL) {
+        while (fgets(line, sizeof line, host) != NULL) {
+            line[strcspn(line, "\n")] = '\0';
+            snprintf(last, sizeof last, "%s", line);
+        }
+        status = pclose(host);
+    }
+    char descriptor_outcome[64];
+    snprintf(descriptor_outcome, sizeof descriptor_outcome, "%s", write(7, "x", 1) < 0 ? strerror(errno) : "written");
+    snprintf(report, size, "descriptor 7: %s; unix socket: %s; io_uring: %s; stop reaping: %s; undumpable: %s; host command: exit %d: %s",
+             descriptor_outcome, socket_outcome, ring_outcome, reaper_outcome, dumpable_outcome,
+             status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1, last);
+}
+#endif
+
 #ifdef ZOO_LATE_REGISTER
 /* The host table is valid for the life of the process, so keeping it is allowed; using it to
    register from a handler is not. */
@@ -236,6 +294,44 @@ static int32_t run(const standfit_invocation *ctx) {
     ctx->set_data_json(ctx, json);
     free(json);
     ctx->set_message(ctx, "zoo " ZOO_ID " ran");
+#elif defined(ZOO_ESCAPE)
+    char report[1024];
+    escape(report, sizeof report);
+    ctx->set_message(ctx, report);
+#elif defined(ZOO_ENV_IN_PLACE)
+    char *value = getenv("ZOO_IN_PLACE");
+    char message[256];
+    snprintf(message, sizeof message, "ZOO_IN_PLACE was %s", value ? value : "unset");
+    if (value != NULL && value[0] != '\0') value[0] = 'X';
+    ctx->set_message(ctx, message);
+#elif defined(ZOO_SLOW)
+    usleep(300 * 1000);
+    ctx->set_message(ctx, "zoo " ZOO_ID " ran");
+#elif defined(ZOO_STRAY_ANSWER)
+    static const char stray[] = "{\"reply\":{\"status\":0,\"message\":\"an answer the host never asked for\"},\"provided\":{}}\n";
+    (void)!write(3, stray, sizeof stray - 1);
+    ctx->set_message(ctx, "zoo " ZOO_ID " ran");
+#elif defined(ZOO_TEMP_FILE)
+    char listing[512] = "";
+    const char *temporary = getenv("TMPDIR");
+    DIR *directory = temporary ? opendir(temporary) : NULL;
+    if (directory != NULL) {
+        struct dirent *entry;
+        while ((entry = readdir(directory)) != NULL) {
+            if (entry->d_name[0] == '.') continue;
+            strncat(listing, " ", sizeof listing - strlen(listing) - 1);
+            strncat(listing, entry->d_name, sizeof listing - strlen(listing) - 1);
+        }
+        closedir(directory);
+    }
+    char kept[1024] = "";
+    snprintf(kept, sizeof kept, "%s/zoo-XXXXXX", temporary ? temporary : "/nonexistent");
+    int scratch = mkstemp(kept);
+    char message[1024];
+    snprintf(message, sizeof message, "TMPDIR %s; mkstemp: %s; held before:%s", temporary ? "set" : "unset",
+             scratch >= 0 ? "ok" : strerror(errno), listing[0] ? listing : " nothing");
+    if (scratch >= 0) close(scratch);
+    ctx->set_message(ctx, message);
 #elif defined(ZOO_SNOOP)
     char report[2048], data_file[1024], temp_file[1024];
     const char *data = snoop_host->data_directory(snoop_host);
@@ -284,6 +380,12 @@ static int32_t init(const standfit_host *host) {
 #endif
 #ifdef ZOO_SLOPPY
     usleep(150 * 1000);
+#endif
+#ifdef ZOO_ESCAPE_INIT
+    char report[1024];
+    escape(report, sizeof report);
+    fprintf(stderr, "zoo escape in init: %s\n", report);
+    fflush(stderr);
 #endif
 #ifdef ZOO_STDOUT
     printf("zoo noise on stdout during init\n");

@@ -1,0 +1,184 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// The third hostile-plugin round (issue 37): plugins that try to reach the user's services
+/// (the warm server's socket, the session bus) and drive the host through them, that write on
+/// the host's answer descriptor, change their environment in place, keep files in TMPDIR, or
+/// use a descriptor the user's shell left open. Cold and warm, with the same expectations.
+@Suite("The hostile plugin zoo, round three")
+struct HostilePluginRoundThreeTests {
+    static let escape = FixturePlugins.zoo("escape.so")
+    static let escapeInit = FixturePlugins.zoo("escape-init.so")
+
+    /// What the host says when plugin code started it, with the process number left out.
+    static let refusal = "standfit-host: error: This command was started by plugin code (process N runs the host's plugins), and plugins may not drive the host; run standfit-host from your own shell, a launcher or the desktop."
+
+    /// `text` with every run of digits after "process " made "N".
+    static func withoutPIDs(_ text: String) -> String {
+        text.replacingOccurrences(of: #"process [0-9]+"#, with: "process N", options: .regularExpression)
+    }
+
+    /// `sandbox` with the plugin's attack: `plugins trust` on its own file through the client.
+    static func attacking(_ sandbox: HostSandbox, trusting plugin: URL) -> HostSandbox {
+        var sandbox = sandbox
+        sandbox.extraEnvironment["ZOO_HOST_COMMAND"] = "'\(Fixtures.hostBinary.path)' plugins trust '\(plugin.path)' 2>&1"
+        return sandbox
+    }
+
+    /// What `plugins` says of the zoo member `name` at `path`, untrusted.
+    static func listing(_ name: String, _ path: URL) -> String {
+        """
+        com.zoo.\(name) 0.1.0 (ABI 1.0): Zoo \(name)
+          path: \(path.path)
+          types: com.zoo.\(name).run
+          runs: in a worker process
+
+        """
+    }
+
+    @Test("a sandboxed handler can open no Unix socket (no server, no bus), no io_uring, cannot stop reaping or hide, cannot run the host, and gets no descriptor the shell left open")
+    func sandboxedHandlerCannotEscape() throws {
+        let sandbox = Self.attacking(HostSandbox.zoo([Self.escape]), trusting: Self.escape)
+        let victim = sandbox.root.appendingPathComponent("victim.txt")
+        try Data().write(to: victim)
+        if HostPath.current == .warm { sandbox.server.start(environment: sandbox.environment) }
+        let ran = runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: [
+            "-c", "\"$0\" run com.zoo.escape.run 7>>\"$1\"", Fixtures.hostBinary.path, victim.path,
+        ], environment: sandbox.environment)
+        // The client is outside what the sandbox may execute (the build tree): the shell says so.
+        #expect(ran == ProcessResult(status: 0, stdout: """
+            descriptor 7: Bad file descriptor; unix socket: denied (EACCES); io_uring: denied (EPERM); stop reaping: denied (EPERM); undumpable: denied (EPERM); host command: exit 126: sh: 1: \(Fixtures.hostBinary.path): Permission denied
+
+            """, stderr: ""))
+        #expect(try Data(contentsOf: victim).isEmpty)
+        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: Self.listing("escape", Self.escape), stderr: ""))
+    }
+
+    @Test("unsandboxed, a handler that runs the host is refused by the server and by the cold command: it stays untrusted")
+    func unsandboxedHandlerIsRefused() throws {
+        let sandbox = Self.attacking(HostSandbox.zoo([Self.escape]), trusting: Self.escape)
+        sandbox.writeConfig(#"{"scanTimeout": 5, "handlerTimeout": 5, "sandbox": false}"#)
+        let log = sandbox.root.appendingPathComponent("server.log")
+        if HostPath.current == .warm { sandbox.server.start(environment: sandbox.environment, log: log) }
+        let ran = sandbox.run("run", "com.zoo.escape.run")
+        #expect(ran.status == 0)
+        #expect(ran.stderr == "")
+        #expect(Self.withoutPIDs(ran.stdout).hasSuffix("; host command: exit 5: \(Self.refusal)\n"), "\(ran)")
+        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: Self.listing("escape", Self.escape), stderr: ""))
+        if HostPath.current == .warm {
+            // The server refused the plugin's client first; the client then ran cold and refused itself.
+            let log = try String(contentsOf: log, encoding: .utf8)
+            #expect(Self.withoutPIDs(log).contains("standfit-host: warning: Refused a connection from pid "), "\(log)")
+            #expect(Self.withoutPIDs(log).contains(": it was started by plugin code (process N runs the host's plugins), and plugins may not drive the host.\n"))
+        }
+    }
+
+    @Test("init, sandboxed or not, cannot escape during the scan 'list' triggers, nor trust itself")
+    func initCannotEscape() throws {
+        let sandboxed = Self.attacking(HostSandbox.zoo([Self.escapeInit]), trusting: Self.escapeInit)
+        let scanned = sandboxed.run("plugins")
+        #expect(scanned == ProcessResult(status: 0, stdout: Self.listing("escape-init", Self.escapeInit), stderr: """
+            zoo escape in init: descriptor 7: Bad file descriptor; unix socket: denied (EACCES); io_uring: denied (EPERM); stop reaping: denied (EPERM); undumpable: denied (EPERM); host command: exit 126: sh: 1: \(Fixtures.hostBinary.path): Permission denied
+
+            """))
+        let unsandboxed = Self.attacking(HostSandbox.zoo([Self.escapeInit]), trusting: Self.escapeInit)
+        unsandboxed.writeConfig(#"{"scanTimeout": 5, "handlerTimeout": 5, "sandbox": false}"#)
+        let listed = unsandboxed.run("list")
+        #expect(listed.status == 0)
+        #expect(Self.withoutPIDs(listed.stderr).hasPrefix("zoo escape in init: descriptor 7: Bad file descriptor; unix socket: allowed; "), "\(listed)")
+        #expect(Self.withoutPIDs(listed.stderr).contains("; host command: exit 5: \(Self.refusal)\n"), "\(listed)")
+        #expect(unsandboxed.run("plugins") == ProcessResult(status: 0, stdout: Self.listing("escape-init", Self.escapeInit), stderr: ""))
+    }
+
+    @Test("a line a plugin writes on the host's answer descriptor fails its own call, and the next call gets its own answer")
+    func strayAnswerLine() {
+        let stray = FixturePlugins.zoo("stray-answer.so"), plain = FixturePlugins.zoo("plain.so")
+        let sandbox = HostSandbox.zoo([stray, plain])
+        let failed = ProcessResult(status: 4, stdout: "", stderr: """
+            standfit-host: Plugin 'com.zoo.stray-answer' wrote a line of its own on the host's answer descriptor (3) while running com.zoo.stray-answer.run; report this to the plugin's author.
+
+            """)
+        #expect(sandbox.run("run", "com.zoo.stray-answer.run") == failed)
+        #expect(sandbox.run("run", "com.zoo.stray-answer.run") == failed)
+        #expect(sandbox.run("run", "com.zoo.plain.run") == ProcessResult(status: 0, stdout: "zoo plain ran\n", stderr: ""))
+        if HostPath.current == .warm {
+            // The worker that wrote it is gone; only the plain plugin's stays.
+            let status = sandbox.run("server", "status")
+            #expect(!status.stdout.contains("com.zoo.stray-answer"), "\(status)")
+            #expect(status.stdout.contains("  com.zoo.plain (en): pid "))
+        }
+    }
+
+    @Test("each call sees the command's environment, even after a plugin wrote into it in place")
+    func environmentWrittenInPlace() {
+        var sandbox = HostSandbox.zoo([FixturePlugins.zoo("env-in-place.so")])
+        sandbox.extraEnvironment["ZOO_IN_PLACE"] = "abc"
+        for _ in 0..<3 {
+            #expect(sandbox.run("run", "com.zoo.env-in-place.run") == ProcessResult(status: 0, stdout: "ZOO_IN_PLACE was abc\n", stderr: ""))
+        }
+    }
+
+    @Test("a sandboxed plugin's TMPDIR is set on every call and empty at its start")
+    func temporaryDirectoryPerCall() throws {
+        let sandbox = HostSandbox.zoo([FixturePlugins.zoo("temp-file.so")])
+        for _ in 0..<3 {
+            #expect(sandbox.run("run", "com.zoo.temp-file.run") == ProcessResult(status: 0, stdout: "TMPDIR set; mkstemp: ok; held before: nothing\n", stderr: ""))
+        }
+        sandbox.server.stopAll()
+        let temporaries = sandbox.root.appendingPathComponent("cache/standfit/sandbox")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporaries.path) == [])
+    }
+
+    @Test("a sentence longer than any phrase is refused at once in one sentence, not matched word by word")
+    func longSentence() {
+        let sandbox = HostSandbox.standFit()
+        let sentence = Array(repeating: "log", count: 20_000).joined(separator: " ")
+        #expect(sandbox.run("say", sentence) == ProcessResult(status: 3, stdout: "", stderr: """
+            standfit-host: That sentence has 20000 words and 79999 bytes; phrases such as "log 20 squats" are at most 64 words and 1024 bytes, so say it shorter or run the action with 'standfit-host run'.
+
+            """))
+        #expect(sandbox.run("say", "log 20 squats") == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: ""))
+    }
+
+    @Test("the warm server never runs more workers than serverWorkers: calls beyond wait their turn")
+    func workerCapHolds() throws {
+        let slow = FixturePlugins.zoo("slow.so")
+        var sandbox = HostSandbox.zoo([slow])
+        sandbox.writeConfig(#"{"scanTimeout": 5, "handlerTimeout": 20, "serverWorkers": 2}"#)
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        let served = sandbox
+        served.server.start(environment: served.environment)
+        #expect(served.server.listening(), "the server did not start")
+        #expect(served.run("plugins").status == 0)
+        let outcomes = Mutex<[ProcessResult]>([])
+        let peak = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 7) { index in
+            if index == 6 {
+                // Meanwhile, the server's own count, looked at repeatedly.
+                for _ in 0..<40 {
+                    let status = served.run("server", "status")
+                    if let line = status.stdout.split(separator: "\n").first(where: { $0.hasPrefix("Workers: ") }),
+                       let count = Int(line.dropFirst("Workers: ".count).prefix { $0.isNumber }) {
+                        peak.withLock { $0 = max($0, count) }
+                    }
+                    usleep(20_000)
+                }
+                return
+            }
+            let result = served.run("run", "com.zoo.slow.run")
+            outcomes.withLock { $0.append(result) }
+        }
+        #expect(outcomes.withLock { $0 } == Array(repeating: ProcessResult(status: 0, stdout: "zoo slow ran\n", stderr: ""), count: 6))
+        #expect(peak.withLock { $0 } <= 2)
+        #expect(peak.withLock { $0 } >= 1)
+        // And the processes themselves: the server's children (started by any of its threads).
+        let server = try #require(sandbox.server.pid)
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server)/task")
+        let children = tasks.flatMap { task in
+            ((try? String(contentsOfFile: "/proc/\(server)/task/\(task)/children", encoding: .utf8)) ?? "").split(separator: " ")
+        }
+        #expect(children.count <= 2, "the server has \(children.count) children")
+    }
+}
