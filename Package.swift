@@ -160,7 +160,7 @@ let package = Package(
             ],
             path: "bench/InProcess"
         ),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["WarmWire"], path: "Tests/TestSupport"),
         .testTarget(
             name: "HostTests",
             dependencies: [

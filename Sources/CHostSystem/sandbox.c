@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
@@ -67,7 +68,8 @@ static int add_rule(int ruleset, const char *path, uint64_t rights, int abi) {
 }
 
 int standfit_landlock_restrict(const char *const *read_paths, int read_count,
-                               const char *const *write_paths, int write_count) {
+                               const char *const *write_paths, int write_count,
+                               const char *const *exec_paths, int exec_count) {
     int abi = standfit_landlock_abi();
     if (abi <= 0) return 0;
     struct standfit_ruleset_attr attributes = { .handled_access_fs = handled_fs(abi) };
@@ -78,13 +80,19 @@ int standfit_landlock_restrict(const char *const *read_paths, int read_count,
     }
     int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attributes, size, 0);
     if (ruleset < 0) return -1;
-    uint64_t read = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
+    /* Executing is granted only on the files named for it: not on the system's directories,
+       and not where the plugin can write (it would write a program and run it). Mapping a
+       library needs no execute right. */
+    uint64_t read = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
     if (abi >= 5) read |= FS_IOCTL_DEV;
     for (int i = 0; i < read_count; i++) {
         if (add_rule(ruleset, read_paths[i], read, abi) != 0) goto failed;
     }
     for (int i = 0; i < write_count; i++) {
-        if (add_rule(ruleset, write_paths[i], attributes.handled_access_fs, abi) != 0) goto failed;
+        if (add_rule(ruleset, write_paths[i], attributes.handled_access_fs & ~LANDLOCK_ACCESS_FS_EXECUTE, abi) != 0) goto failed;
+    }
+    for (int i = 0; i < exec_count; i++) {
+        if (add_rule(ruleset, exec_paths[i], LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE, abi) != 0) goto failed;
     }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) goto failed;
     if (syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) goto failed;
@@ -98,7 +106,7 @@ failed: {
     }
 }
 
-int standfit_seccomp_restrict(void) {
+int standfit_seccomp_restrict(int allow_exec) {
     scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
     if (filter == NULL) return -EINVAL;
     int status = 0;
@@ -125,6 +133,12 @@ int standfit_seccomp_restrict(void) {
     status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
                                                 SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
     status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(io_uring_setup), 0);
+    /* Starting programs, for a plugin that declared none (Landlock then names the files a
+       plugin that declared some may execute). */
+    if (!allow_exec) {
+        status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(execve), 0);
+        status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(execveat), 0);
+    }
     /* Signals with a forged sender (the host trusts si_pid of kill(2) only). */
     status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(rt_sigqueueinfo), 0);
     status = status ? status : seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(rt_tgsigqueueinfo), 0);
@@ -135,4 +149,27 @@ int standfit_seccomp_restrict(void) {
     status = status ? status : seccomp_load(filter);
     seccomp_release(filter);
     return status;
+}
+
+/* Rationale: one program header read with the records <elf.h> declares; libelf would be a
+   library every worker loads for it. */
+int standfit_elf_interpreter(const char *path, char *buffer, size_t size) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    int found = 0;
+    Elf64_Ehdr header;
+    if (pread(fd, &header, sizeof header, 0) == (ssize_t)sizeof header && memcmp(header.e_ident, ELFMAG, SELFMAG) == 0 &&
+        header.e_ident[EI_CLASS] == ELFCLASS64 && header.e_phentsize == sizeof(Elf64_Phdr) && header.e_phnum < 512) {
+        for (int i = 0; i < header.e_phnum && !found; i++) {
+            Elf64_Phdr program;
+            if (pread(fd, &program, sizeof program, (off_t)(header.e_phoff + (uint64_t)i * sizeof program)) != (ssize_t)sizeof program) break;
+            if (program.p_type != PT_INTERP) continue;
+            if (program.p_filesz == 0 || program.p_filesz > size) break;
+            if (pread(fd, buffer, program.p_filesz, (off_t)program.p_offset) != (ssize_t)program.p_filesz) break;
+            buffer[program.p_filesz - 1] = 0;
+            found = 1;
+        }
+    }
+    close(fd);
+    return found;
 }

@@ -30,10 +30,13 @@ final class DesktopBus: @unchecked Sendable {
     private let activity: Activity
     /// The connection ended under the server (the bus went away).
     private let lost: @Sendable () -> Void
+    /// The environment the desktop's requests run with (`DesktopRequest.environment(startedByBus:)`).
+    let requestEnvironment: [String]
 
-    private init(logger: Logger, activity: Activity, lost: @escaping @Sendable () -> Void) {
+    private init(logger: Logger, activity: Activity, requestEnvironment: [String], lost: @escaping @Sendable () -> Void) {
         self.logger = logger
         self.activity = activity
+        self.requestEnvironment = requestEnvironment
         self.lost = lost
     }
 
@@ -42,8 +45,9 @@ final class DesktopBus: @unchecked Sendable {
     /// Not `owning`, it takes no name and serves nothing: a command's own connection, for a
     /// notification or a call.
     static func start(logger: Logger, owning: Bool = true, activity: Activity = .uncounted,
+                      requestEnvironment: [String] = DesktopRequest.environment(startedByBus: false),
                       lost: @escaping @Sendable () -> Void = {}) -> DesktopBus? {
-        let bus = DesktopBus(logger: logger, activity: activity, lost: lost)
+        let bus = DesktopBus(logger: logger, activity: activity, requestEnvironment: requestEnvironment, lost: lost)
         var error: Int32 = 0
         var why = [CChar](repeating: 0, count: 512)
         // The bus thread calls back with this object as its context for as long as the process

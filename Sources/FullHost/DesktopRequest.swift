@@ -12,8 +12,8 @@ import WarmWire
 /// A request the desktop makes over the bus, served as the warm server serves a client's: on a
 /// thread of its own with its own facts (`RequestScope`), through the same session and
 /// dispatcher as `run`. The desktop has no terminal and no environment of its own to send, so
-/// the request has the server's environment (what started it: a cold command, or the bus), the
-/// home directory as its working directory, no input, and its output kept for the answer.
+/// the request has the desktop's environment as the server knows it (`environment(startedByBus:)`),
+/// the home directory as its working directory, no input, and its output kept for the answer.
 enum DesktopRequest {
     /// What a desktop request comes to.
     enum Answer: Sendable {
@@ -30,15 +30,24 @@ enum DesktopRequest {
         case notSupported = "org.freedesktop.DBus.Error.NotSupported"
     }
 
-    /// The server's own environment and umask, as it was started: every desktop request has them.
-    private static let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
+    /// The environment every desktop request of a server has. A server the bus started has the
+    /// bus's activation environment, the desktop's own, and passes it on whole. A server a command
+    /// started has that command's environment, whose `STANDFIT_*` variables (a one-off
+    /// `STANDFIT_PLUGIN_PATH`, a test's `STANDFIT_NOW`, `STANDFIT_SERVER`) belong to that one
+    /// request: they are left out, so a desktop click never runs with another request's date or
+    /// plugins.
+    static func environment(startedByBus: Bool) -> [String] {
+        ProcessInfo.processInfo.environment
+            .filter { startedByBus || !$0.key.hasPrefix("STANDFIT_") }
+            .map { "\($0.key)=\($0.value)" }
+    }
     private static let umask = ProcessFacts.currentUmask
 
-    /// Runs `body` as a request of the desktop's and answers what it returned, with what it wrote
-    /// on its standard output and error; nil when no request could be made.
-    static func serve<T>(_ body: () -> T) -> (result: T, output: String, errors: String)? {
+    /// Runs `body` as a request of the desktop's on `bus` and answers what it returned, with what
+    /// it wrote on its standard output and error; nil when no request could be made.
+    static func serve<T>(on bus: DesktopBus, _ body: () -> T) -> (result: T, output: String, errors: String)? {
         let home = HostRequest.fromProcess().homeDirectory
-        let request = WarmRequest(arguments: [], environment: environment, workingDirectory: home, umask: umask)
+        let request = WarmRequest(arguments: [], environment: bus.requestEnvironment, workingDirectory: home, umask: umask)
         let output = standfit_memfd_create("standfit-desktop-out"), errors = standfit_memfd_create("standfit-desktop-err")
         let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
         // The request's console owns (and closes) the descriptors it is given; these copies are
@@ -104,7 +113,7 @@ enum DesktopRequest {
     /// buttons that run the action again with the one chosen.
     static func activateAction(_ target: Target, parameters: [NamedArgument], bus: DesktopBus) -> Answer {
         let logger = bus.logger
-        let served = serve { () -> (Answer, DesktopNotification?, needs: String?) in
+        let served = serve(on: bus) { () -> (Answer, DesktopNotification?, needs: String?) in
             do throws(HostError) {
                 let session = try installedSession(logger: logger)
                 var action: (key: String, item: ShortcutItem)?
@@ -164,7 +173,7 @@ extension DesktopRequest {
     /// actions of the installed desktop file's menu.
     static func activate(bus: DesktopBus) -> Answer {
         let logger = bus.logger
-        let served = serve { () -> Result<DesktopNotification, HostError> in
+        let served = serve(on: bus) { () -> Result<DesktopNotification, HostError> in
             do throws(HostError) {
                 let session = try installedSession(logger: logger)
                 let actions = try DesktopInstallation.actions(session: session)
@@ -191,7 +200,7 @@ extension DesktopRequest {
 extension DesktopRequest {
     /// KRunner's `Match`: what the query matches in the installed desktop file's session.
     static func runnerMatches(_ query: String, bus: DesktopBus) -> [HostSession.RunnerMatch] {
-        let served = serve { () -> [HostSession.RunnerMatch] in
+        let served = serve(on: bus) { () -> [HostSession.RunnerMatch] in
             do throws(HostError) {
                 return try installedSession(logger: bus.logger).runnerMatches(query)
             } catch {
@@ -204,7 +213,7 @@ extension DesktopRequest {
 
     /// KRunner's `Config`: the words a query must start with.
     static func runnerTriggerWords(bus: DesktopBus) -> [String] {
-        let served = serve { () -> [String] in
+        let served = serve(on: bus) { () -> [String] in
             do throws(HostError) {
                 return try installedSession(logger: bus.logger).runnerTriggerWords()
             } catch {

@@ -68,12 +68,17 @@ final class RequestScope: @unchecked Sendable {
         umask(0o022)
     }
 
-    /// Cancels the request (Ctrl-C in the client, or the client gone): its helpers are killed,
-    /// what it still writes goes nowhere, and a prompt stops waiting (`LineInput`).
-    func cancel() {
+    /// Cancels the request (Ctrl-C in the client, the client gone, the server stopping): its
+    /// helpers are killed, what it still writes goes nowhere after `sentence` (said as an error
+    /// on the client's stderr), and a prompt stops waiting (`LineInput`).
+    func cancel(saying sentence: String? = nil) {
         // Silenced first, so that a helper's end by the cancel's SIGKILL is not reported.
         lock.withLock {
             guard !left else { return }
+            if let sentence {
+                console.flush()
+                RawOutput.write(request.streams.error, "standfit-host: error: \(sentence)\n")
+            }
             for descriptor in [request.streams.input, request.streams.output, request.streams.error] {
                 dup2(RequestScope.null, descriptor)
                 // dup2 clears close-on-exec; for a moment a helper started meanwhile may get

@@ -60,17 +60,26 @@ struct ServeCommand: ParsableCommand {
         // write error, never the server.
         signal(SIGPIPE, SIG_IGN)
         let request = HostRequest.current
-        let config = try HostConfig.load(from: request.paths.configDirectory)
         let executable = Executable.url.path
         let place = try ServerCommand.place(request: request)
         let logDescriptor = try openLog(request: request)
         let logger = Logger(label: "standfit-host.server") { _ in
             StderrLogHandler(level: verbose ? .debug : .info, descriptor: logDescriptor, timestamps: true)
         }
+        // A config.json that does not read stops every command, warm or cold, with its sentence
+        // (each request reads it again); the server itself starts on the defaults, so that it
+        // is there the moment the file is fixed, rather than every command running cold.
+        let config: HostConfig
+        do {
+            config = try HostConfig.load(from: request.paths.configDirectory)
+        } catch {
+            logger.warning("The server starts with its default settings, because \(error.message(in: "en"))")
+            config = HostConfig()
+        }
         let server = WarmServer(place: place, executable: executable,
                                 idleTimeout: idleTimeout ?? config.serverIdleTimeout,
                                 warm: WarmResources(workers: WarmWorkers(limit: config.serverWorkers, idleTimeout: config.workerIdleTimeout)),
-                                logger: logger)
+                                startedByBus: dbusActivated, logger: logger)
         /// From here on, descriptors 0–2 are /dev/null: each request writes to its own client's
         /// descriptors, and nothing reaches whatever started the server.
         func serve(_ listener: Int32?) {

@@ -99,7 +99,7 @@ struct StandFitHostCommand: ParsableCommand {
     private static func before(_ command: ReportsJSON) {
         let request = HostRequest.current
         if let value = request.environment["STANDFIT_SERVER"], HostConfig.ServerMode(rawValue: value.lowercased()) == nil {
-            Output.printError("warning: STANDFIT_SERVER is '\(value)', which names no mode, so it is ignored; set it to auto, manual or off, or unset it (config.json's \"server\" then applies).")
+            Output.printError("warning: STANDFIT_SERVER is '\(value)', which names no mode, so it is ignored; set it to auto, manual, off or required, or unset it (config.json's \"server\" then applies).")
         }
         guard command.verbose else { return }
         let directory = request.paths.configDirectory
@@ -149,6 +149,9 @@ extension PluginsCommand.Check: ReportsJSON { var json: Bool { options.global.js
 extension PluginsCommand.Trust: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
 extension PluginsCommand.Untrust: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
 extension DoctorCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+extension PluginsCommand.New: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+extension ServerCommand.Status: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+extension ServerCommand.Stop: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
 
 /// A command that takes `--locale` (with the manifest's options): an error it cannot start
 /// for is said in that language.

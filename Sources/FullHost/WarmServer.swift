@@ -37,6 +37,8 @@ final class WarmServer: @unchecked Sendable {
     /// The plugin workers it keeps warm between requests.
     var workers: WarmWorkers { warm.workers }
     let started = Date()
+    /// Started by the session bus (`serve --dbus-activated`): its environment is the desktop's.
+    let startedByBus: Bool
     let logger: Logger
 
     /// Connections being served, requests served, when the last one ended, and a stop asked for.
@@ -45,11 +47,12 @@ final class WarmServer: @unchecked Sendable {
     private(set) var served = 0
     private var lastActivity = ContinuousClock.now
     private var stopAsked = false
-    /// The requests running now, for a stop by signal to cancel.
-    private var running: [ObjectIdentifier: RequestScope] = [:]
+    /// The requests running now, for a stop to cancel.
+    private var running: [ObjectIdentifier: CancelWatch] = [:]
 
-    init(place: WarmPlace, executable: String, idleTimeout: Double, warm: WarmResources, logger: Logger) {
+    init(place: WarmPlace, executable: String, idleTimeout: Double, warm: WarmResources, startedByBus: Bool, logger: Logger) {
         self.place = place
+        self.startedByBus = startedByBus
         self.executable = executable
         self.idleTimeout = idleTimeout
         self.warm = warm
@@ -162,6 +165,7 @@ final class WarmServer: @unchecked Sendable {
         // nothing to do once the bus is gone.
         let busOnly = sockets.isEmpty
         bus = DesktopBus.start(logger: logger, activity: desktopActivity,
+                               requestEnvironment: DesktopRequest.environment(startedByBus: startedByBus),
                                lost: { [self] in if busOnly { stop(leavingBus: false) } })
         if busOnly && bus == nil {
             logger.info("Exiting: started for the session bus, but not on it")
@@ -204,8 +208,9 @@ final class WarmServer: @unchecked Sendable {
                     return
                 }
                 if ContinuousClock.now - since >= WarmServer.stopGrace {
-                    state.withLock { running.values.forEach { $0.cancel() } }
-                    finish("asked to stop; the requests still running after \(WarmServer.stopGrace) were cancelled")
+                    let sentence = "The server was asked to stop and this command was still running after \(ServerCommand.duration(Int(WarmServer.stopGrace.components.seconds))), so it was cancelled; run it again."
+                    state.withLock { running.values.forEach { $0.serverStops(answer: 128 + SIGTERM, saying: sentence) } }
+                    finish("asked to stop; the requests still running after \(ServerCommand.duration(Int(WarmServer.stopGrace.components.seconds))) were cancelled")
                     return
                 }
             }
@@ -220,7 +225,8 @@ final class WarmServer: @unchecked Sendable {
                 warm.closeStates()
             }
             if ready > 0 && pollers[0].revents != 0, let signal = SignalPipe.next() {
-                state.withLock { running.values.forEach { $0.cancel() } }
+                let sentence = "The server was stopped by signal \(signal) while this command ran, so it was cancelled; run it again."
+                state.withLock { running.values.forEach { $0.serverStops(answer: 128 + signal, saying: sentence) } }
                 finish("signal \(signal)")
                 return
             }
@@ -344,16 +350,20 @@ final class WarmServer: @unchecked Sendable {
             logger.warning("Refused a connection from user \(peerUID) (pid \(peerPID)): this server serves user \(getuid()) only.")
             return
         }
-        // A peer that plugin code started (its worker, or anything the worker ran) is no user:
-        // the sandbox already denies it the socket; this holds for trusted plugins too.
-        if let ancestor = HostLineage.hostAncestor(of: peerPID) {
-            logger.warning("Refused a connection from pid \(peerPID): it was started by plugin code (process \(ancestor) runs the host's plugins), and plugins may not drive the host.")
-            return
-        }
         guard case .frame(.request(let request)) = connection.receive(timeout: 2000) else { return }
         let descriptors = connection.takeDescriptors()
         guard descriptors.count == 3 else {
             descriptors.forEach { close($0) }
+            return
+        }
+        // A peer that plugin code started (its worker, or anything the worker ran) is no user:
+        // the sandbox already denies it the socket; this holds for trusted plugins too. Nothing
+        // of its request runs here; it is sent the cold way, where the command refuses itself
+        // in a sentence.
+        if let ancestor = HostLineage.hostAncestor(of: peerPID) {
+            descriptors.forEach { close($0) }
+            logger.warning("Refused a connection from pid \(peerPID): it was started by plugin code (process \(ancestor) runs the host's plugins), and plugins may not drive the host.")
+            connection.send(.runCold)
             return
         }
         guard request.build == place.build else {
@@ -401,7 +411,7 @@ final class WarmServer: @unchecked Sendable {
         // Nothing has run yet: a client that gave up meanwhile runs the command cold itself.
         guard connection.send(.accepted) == 0, connection.receive(timeout: 5000) == .frame(.go) else { return }
         let watch = CancelWatch(connection: connection, scope: scope, logger: logger)
-        state.withLock { running[ObjectIdentifier(scope)] = scope }
+        state.withLock { running[ObjectIdentifier(scope)] = watch }
         let status: Int32 = scope.run {
             let status: Int32 = switch parsed {
             case .failure(let error): StandFitHostCommand.report(error)
@@ -419,12 +429,13 @@ final class WarmServer: @unchecked Sendable {
 }
 
 /// Watches a running request's connection for the client's cancel message (Ctrl-C, SIGTERM,
-/// SIGHUP) or its going away. A cancel kills the request's plugin workers, silences what the
-/// request still writes, wakes a prompt, and answers the client at once with 128 + the signal.
+/// SIGHUP) or its going away, and cancels it when the server stops under it. A cancel kills the
+/// request's plugin workers, silences what the request still writes, wakes a prompt, and
+/// answers the client at once with 128 + the signal.
 ///
 /// Rationale for `@unchecked Sendable`: `answered` is behind `lock`; the descriptors are set in
 /// `init` and closed only after the watching thread has ended (`done`).
-private final class CancelWatch: @unchecked Sendable {
+final class CancelWatch: @unchecked Sendable {
     private let connection: WireConnection
     private let scope: RequestScope
     private let logger: Logger
@@ -469,7 +480,7 @@ private final class CancelWatch: @unchecked Sendable {
         }
     }
 
-    private func cancel(answer: Int32?, why: String) {
+    private func cancel(answer: Int32?, why: String, saying sentence: String? = nil) {
         let first = lock.withLock { () -> Bool in
             guard !answered else { return false }
             answered = true
@@ -477,8 +488,14 @@ private final class CancelWatch: @unchecked Sendable {
         }
         guard first else { return }
         logger.info("Cancelled a request: \(why)")
-        scope.cancel()
+        scope.cancel(saying: sentence)
         if let answer { connection.send(.exit(status: answer)) }
+    }
+
+    /// The server stops (a signal, or `server stop` past its grace): the client is told so in
+    /// `sentence` and answered `answer`.
+    func serverStops(answer: Int32, saying sentence: String) {
+        cancel(answer: answer, why: "the server stops", saying: sentence)
     }
 
     /// The request ended: answers its status unless a cancel answered first, and stops watching.

@@ -59,6 +59,7 @@ private let pluginInit: @convention(c) (UnsafePointer<standfit_host>?) -> Int32 
     IntentsRegistration.register(prepared, host: host)
     registerTraits(prepared, host: host)
     registerRanges(prepared, host: host)
+    declarePrograms(plugin.programs, host: host)
     for item in plugin.staticItems {
         do {
             _ = try item.withCItem { table.pointee.register_static_item(table, $0) }
@@ -143,6 +144,19 @@ private func registerRanges(_ prepared: [PreparedAction], host: PluginHost) {
     }
     for (type, name, range) in ranged {
         _ = checks.pointee.set_parameter_range(host.table, type, name, range.lowerBound, range.upperBound)
+    }
+}
+
+/// Declares, through `standfit.programs/1`, the programs the plugin starts. A host without it
+/// has no such rule to keep.
+private func declarePrograms(_ programs: [String], host: PluginHost) {
+    guard !programs.isEmpty else { return }
+    guard let declared = host.hostExtension(STANDFIT_EXT_PROGRAMS, as: standfit_programs_ext.self) else {
+        host.log(.debug, "This host offers no \(STANDFIT_EXT_PROGRAMS); nothing to declare.")
+        return
+    }
+    for program in programs {
+        _ = declared.pointee.declare_program(host.table, program)
     }
 }
 

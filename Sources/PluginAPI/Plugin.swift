@@ -22,10 +22,15 @@ public protocol Plugin {
     static var actions: [any ShortcutAction.Type] { get }
     /// Quick actions the plugin shows by default, after the manifest's own items.
     static var staticItems: [ShortcutItem] { get }
+    /// The programs its code starts, by absolute path ("/usr/bin/notify-send"): a plugin the
+    /// host runs sandboxed may execute these and nothing else (`standfit.programs/1`). A
+    /// script's interpreter is a program of its own.
+    static var programs: [String] { get }
 }
 
 extension Plugin {
     public static var staticItems: [ShortcutItem] { [] }
+    public static var programs: [String] { [] }
 }
 
 /// A plugin whose items are computed from its state ("Log Squats — 20 reps", "View Streak —

@@ -39,10 +39,23 @@ func runCold() -> Never {
     exit(5)
 }
 
-if variable(WarmWire.modeVariable) == "off" { runCold() }
-guard let place = WarmPlace(fullHost: fullHost, environment: variable) else { runCold() }
+/// `STANDFIT_SERVER=required`: a command no server serves fails rather than run cold.
+func unavailable(_ why: String) -> Never {
+    guard variable(WarmWire.modeVariable)?.lowercased() == "required" else { runCold() }
+    let message = "standfit-host: error: No warm server served this command, because \(why), and STANDFIT_SERVER is 'required'; start one with 'standfit-host serve', or set STANDFIT_SERVER=auto to run cold when none answers.\n"
+    _ = message.withCString { write(2, $0, strlen($0)) }
+    exit(69)
+}
+
+if variable(WarmWire.modeVariable)?.lowercased() == "off" { runCold() }
+// Shell completions run in the client's own process (swift-argument-parser reads the asking
+// shell from the process's environment): the server would only say so.
+if arguments.dropFirst().first == "---completion" { runCold() }
+guard let place = WarmPlace(fullHost: fullHost, environment: variable) else {
+    unavailable("its socket directory cannot be named (no XDG_RUNTIME_DIR, no /tmp)")
+}
 var directory = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-guard getcwd(&directory, directory.count) != nil else { runCold() }
+guard getcwd(&directory, directory.count) != nil else { unavailable("the working directory cannot be named") }
 let workingDirectory = String(decoding: directory.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 let mask = umask(0o022)
 umask(mask)
@@ -51,4 +64,5 @@ let request = WarmRequest(arguments: Array(arguments.dropFirst()), environment: 
 switch WarmClient.forward(request, to: place) {
 case .exited(let status): exit(status)
 case .runCold: runCold()
+case .unavailable(let why): unavailable(why)
 }

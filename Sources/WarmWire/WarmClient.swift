@@ -4,15 +4,20 @@ import Glibc
 #endif
 
 /// The client's side: hands one command to the server of this build and waits for its exit
-/// status, or says that the command must run cold (no server, an unsafe directory, a server
-/// that does not answer in time or speaks another protocol). A request the server accepted is
-/// never run again here, whatever happens to the server.
+/// status, or says that the command runs cold: because the server says so, or because no
+/// server serves it (none listens, an unsafe directory, a server that does not answer in time
+/// or speaks another protocol). A request the server accepted is never run again here,
+/// whatever happens to the server.
 public enum WarmClient {
     public enum Result: Equatable {
         /// The server ran the command; exit with this status.
         case exited(Int32)
-        /// Run the command in this process's place (the full host, cold).
+        /// The server answered that the command runs in this process's place (the full host,
+        /// cold): help, completions, a client of another build.
         case runCold
+        /// No server serves it, for the reason given (words after "because"): it runs cold,
+        /// unless `STANDFIT_SERVER` is `required`.
+        case unavailable(String)
     }
 
     /// How long a server has to accept a request before the client runs it cold.
@@ -28,26 +33,38 @@ public enum WarmClient {
     /// the server of this build on its own socket, else whatever server a service manager
     /// started on the activation socket (which runs it only when it is of this build).
     public static func forward(_ request: WarmRequest, to place: WarmPlace) -> Result {
-        guard WarmPlace.state(of: place.directory) == .privateToUser,
-              (0...2).allSatisfy({ fcntl($0, F_GETFD) >= 0 }) else { return .runCold }
+        switch WarmPlace.state(of: place.directory) {
+        case .privateToUser: break
+        case .missing: return .unavailable("no server of this build listens on \(place.socketPath)")
+        case .unsafe(let why, let fix): return .unavailable("its socket directory \(place.directory) \(why) (\(fix))")
+        }
+        guard (0...2).allSatisfy({ fcntl($0, F_GETFD) >= 0 }) else {
+            return .unavailable("descriptors 0, 1 and 2 are not all open, and a server needs them")
+        }
         let connection: WireConnection, timeout: Int32
         if let own = connect(to: place.socketPath) {
             (connection, timeout) = (own, acceptTimeout)
         } else if let activation = connect(to: place.activationSocketPath) {
             (connection, timeout) = (activation, activationAcceptTimeout)
         } else {
-            return .runCold
+            return .unavailable("no server of this build listens on \(place.socketPath)")
         }
         var request = request
         request.build = place.build
         var serverUID: uid_t = 0, serverPID: pid_t = 0
         guard standfit_wire_peer(connection.descriptor, &serverUID, &serverPID) == 0, serverUID == getuid(),
-              connection.send(.request(request), descriptors: [0, 1, 2]) == 0,
-              connection.receive(timeout: timeout) == .frame(.accepted) else { return .runCold }
+              connection.send(.request(request), descriptors: [0, 1, 2]) == 0 else {
+            return .unavailable("the server on \(place.socketPath) did not take the request")
+        }
+        switch connection.receive(timeout: timeout) {
+        case .frame(.accepted): break
+        case .frame(.runCold): return .runCold
+        default: return .unavailable("the server on \(place.socketPath) did not accept the request within \(timeout / 1000) s")
+        }
         let signals = SignalPipe.install(cancelSignals)
         defer { SignalPipe.restore() }
         // Until the server has "go", it runs nothing; after it, the request is the server's.
-        guard connection.send(.go) == 0 else { return .runCold }
+        guard connection.send(.go) == 0 else { return .unavailable("the server on \(place.socketPath) went away") }
         while true {
             var pollers = [pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]

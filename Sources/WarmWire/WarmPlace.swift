@@ -10,7 +10,7 @@ public enum WarmWire {
     public static let fullHostName = "standfit-host-full"
     /// The socket-activation socket's name in the socket directory.
     public static let activationSocketName = "host.sock"
-    /// `STANDFIT_SERVER`: off, manual or auto.
+    /// `STANDFIT_SERVER`: off, manual, auto or required.
     public static let modeVariable = "STANDFIT_SERVER"
 }
 

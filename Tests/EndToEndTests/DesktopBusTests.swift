@@ -349,6 +349,31 @@ struct DesktopBusTests {
         #expect(stale.stderr.contains("org.standfit.Host.Error.UnknownAction: StandFit has no action 'no-such-action';"))
     }
 
+    @Test("a desktop request runs with the desktop's environment: a server a command started leaves out that command's STANDFIT_ variables; one the bus started keeps the bus's",
+          .needs(.dbusDaemon, .gapplication, .sqlite3))
+    func desktopEnvironment() throws {
+        let (sandbox, bus) = try Self.sandboxOnBus()
+        defer { bus.stop() }
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        let file = sandbox.dataHome.appendingPathComponent("standfit/data/com.standfit/standfit.sqlite")
+        func years() -> String {
+            runProcess(ExternalTool.sqlite3.url, arguments: [file.path, "SELECT substr(loggedAt, 1, 4) FROM log ORDER BY id;"]).stdout
+        }
+        // Started by a command dated 2030: that date was the command's, not the desktop's.
+        var command = sandbox.environment
+        command["STANDFIT_NOW"] = "2030-01-01T08:00:00Z"
+        #expect(sandbox.server.start(environment: command) == nil)
+        #expect(sandbox.server.listening())
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <20>}"]).status == 0)
+        let now = Calendar(identifier: .gregorian).component(.year, from: Date())
+        #expect(years() == "\(now)\n")
+        sandbox.server.stopAll()
+        // Started by the bus, whose environment (the sandbox's) dates the test's runs 2026-11-22.
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <20>}"]).status == 0)
+        #expect(years() == "\(now)\n2026\n")
+        #expect(sandbox.run("server", "stop").status == 0)
+    }
+
     @Test("a server that stops takes away the notifications whose buttons it would have answered",
           .needs(.dbusDaemon, .gapplication, .python3, .pythonGI))
     func stopClosesButtons() throws {
@@ -370,7 +395,7 @@ struct DesktopBusTests {
             // A bus address where no bus listens, and none in the runtime directory.
             sandbox.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(sandbox.root.path)/no-bus"
             let log = sandbox.root.appendingPathComponent("server.log")
-            sandbox.server.start(environment: sandbox.environment, log: log, verbose: verbose)
+            #expect(sandbox.server.start(environment: sandbox.environment, log: log, verbose: verbose) == nil)
             defer { sandbox.server.stopAll() }
             #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20")
                 == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: ""))

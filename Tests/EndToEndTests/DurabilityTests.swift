@@ -129,6 +129,7 @@ struct DurabilityTests {
         var killedAfter: [Int: useconds_t] = [:]
         var failures: [String] = []
         var count = 0
+        var runTime: useconds_t = 40_000
         let output = sandbox.root.appendingPathComponent("run-output")
         while killed < Self.kills && count < Self.kills * 4 {
             count += 1
@@ -136,8 +137,11 @@ struct DurabilityTests {
             // others are killed after 0 to 40 ms: while the host starts, scans the plugin in
             // its helper (the cache is removed before one run in eight), opens or migrates the
             // databases, logs, donates or stores the dynamic items.
+            // The delay is drawn from the time a whole run took last (40 ms before one has
+            // completed), so that a kill falls inside the run on a fast warm path as on a slow
+            // cold one.
             let shouldKill = random.next() % 4 != 0
-            let delay = useconds_t(random.next() % 40_000)
+            let delay = useconds_t(random.next() % UInt64(max(2_000, runTime)))
             if start == .cold && count % 8 == 1 { sandbox.removeRegistryCache() }
             // Output goes to files, not pipes: a scan helper the kill orphaned may hold them a while.
             _ = FileManager.default.createFile(atPath: output.path + ".out", contents: nil)
@@ -147,10 +151,12 @@ struct DurabilityTests {
             let process = Process()
             process.executableURL = Fixtures.hostBinary
             process.arguments = ["run", "logexercise", "exercise=squats", "count=\(count)"]
-            process.environment = sandbox.environment
+            // Cold starts run cold on either pass; warm ones through the sandbox's server.
+            process.environment = sandbox.environment.merging(start == .cold ? ["STANDFIT_SERVER": "off"] : [:]) { $1 }
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = out
             process.standardError = err
+            let began = Date()
             try process.run()
             started.insert(count)
             if shouldKill {
@@ -166,6 +172,7 @@ struct DurabilityTests {
                 killedAfter[count] = delay
             case (.exit, 0) where stdout.hasPrefix("Logged \(count) squat") && stderr.isEmpty:
                 completed.insert(count)
+                if !shouldKill { runTime = useconds_t(Date().timeIntervalSince(began) * 1_000_000) }
             default:
                 failures.append("count=\(count) (\(shouldKill ? "killed after \(delay) µs" : "not killed")): \(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)\n--- stdout\n\(stdout)--- stderr\n\(stderr)")
             }
@@ -204,6 +211,7 @@ struct DurabilityTests {
     func helpersDieWithTheHost(plugin: String, arguments: [String]) throws {
         let sandbox = HostSandbox(pluginPath: [FixturePlugins.zoo(plugin)])
         sandbox.writeConfig(#"{"scanTimeout": 30, "handlerTimeout": 30}"#)
+        #expect(sandbox.serveWarmPath() == nil)
         if plugin == "hang-handler.so" { #expect(sandbox.run("list").status == 0) }  // scanned, cached
         let process = Process()
         process.executableURL = Fixtures.hostBinary

@@ -43,17 +43,47 @@ struct HostilePluginRoundThreeTests {
         let sandbox = Self.attacking(HostSandbox.zoo([Self.escape]), trusting: Self.escape)
         let victim = sandbox.root.appendingPathComponent("victim.txt")
         try Data().write(to: victim)
-        if HostPath.current == .warm { sandbox.server.start(environment: sandbox.environment) }
+        if HostPath.current == .warm { #expect(sandbox.server.start(environment: sandbox.environment) == nil) }
         let ran = runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: [
             "-c", "\"$0\" run com.zoo.escape.run 7>>\"$1\"", Fixtures.hostBinary.path, victim.path,
         ], environment: sandbox.environment)
-        // The client is outside what the sandbox may execute (the build tree): the shell says so.
+        // A plugin that declared no program can start none, not even the shell.
         #expect(ran == ProcessResult(status: 0, stdout: """
-            descriptor 7: Bad file descriptor; unix socket: denied (EACCES); io_uring: denied (EPERM); stop reaping: denied (EPERM); undumpable: denied (EPERM); host command: exit 126: sh: 1: \(Fixtures.hostBinary.path): Permission denied
+            descriptor 7: Bad file descriptor; unix socket: denied (EACCES); io_uring: denied (EPERM); stop reaping: denied (EPERM); undumpable: denied (EPERM); host command: the shell did not start
 
             """, stderr: ""))
         #expect(try Data(contentsOf: victim).isEmpty)
         #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: Self.listing("escape", Self.escape), stderr: ""))
+    }
+
+    @Test("a sandboxed plugin executes only the programs it declared (and never one it wrote); `plugins` shows them, and a bad declaration is refused with a warning")
+    func executesOnlyDeclaredPrograms() throws {
+        let undeclared = FixturePlugins.zoo("exec.so"), declared = FixturePlugins.zoo("exec-declared.so")
+        let sandbox = HostSandbox.zoo([undeclared, declared])
+        #expect(sandbox.run("run", "com.zoo.exec.run") == ProcessResult(status: 0, stdout: """
+            nothing declared; /bin/true: denied (EACCES); /bin/echo: denied (EACCES); a copy in TMPDIR: denied (EACCES)
+
+            """, stderr: ""))
+        #expect(sandbox.run("run", "com.zoo.exec-declared.run") == ProcessResult(status: 0, stdout: """
+            declared /bin/true: 0; /bin/true: exit 0; /bin/echo: denied (EACCES); a copy in TMPDIR: denied (EACCES)
+
+            """, stderr: ""))
+        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: Self.listing("exec", undeclared) + """
+            com.zoo.exec-declared 0.1.0 (ABI 1.0): Zoo exec-declared
+              path: \(declared.path)
+              types: com.zoo.exec-declared.run
+              runs: in a worker process
+              programs: /bin/true
+
+            """, stderr: ""))
+        #expect(sandbox.run("plugins", "check", declared.path).stdout.contains("  programs: /bin/true (all it may execute when sandboxed)\n"))
+        // A path that is not absolute is refused, and said each time the plugin is used.
+        let bad = FixturePlugins.zoo("exec-declared-bad.so")
+        let warning = "standfit-host: warning: Plugin 'com.zoo.exec-declared-bad' (\(bad.path)) loads without a registration the host refused, because its init returned STANDFIT_OK regardless (have it return the failing call's status): declare_program was given 'relative/true', which is no absolute path of at most 1024 bytes without control characters; declare the program by its full path, such as /usr/bin/notify-send.\n"
+        #expect(HostSandbox.zoo([bad]).run("run", "com.zoo.exec-declared-bad.run") == ProcessResult(status: 0, stdout: """
+            declared /bin/true: 0, relative/true: -1; /bin/true: exit 0; /bin/echo: denied (EACCES); a copy in TMPDIR: denied (EACCES)
+
+            """, stderr: warning))
     }
 
     @Test("unsandboxed, a handler that runs the host is refused by the server and by the cold command: it stays untrusted")
@@ -61,7 +91,7 @@ struct HostilePluginRoundThreeTests {
         let sandbox = Self.attacking(HostSandbox.zoo([Self.escape]), trusting: Self.escape)
         sandbox.writeConfig(#"{"scanTimeout": 5, "handlerTimeout": 5, "sandbox": false}"#)
         let log = sandbox.root.appendingPathComponent("server.log")
-        if HostPath.current == .warm { sandbox.server.start(environment: sandbox.environment, log: log) }
+        if HostPath.current == .warm { #expect(sandbox.server.start(environment: sandbox.environment, log: log) == nil) }
         let ran = sandbox.run("run", "com.zoo.escape.run")
         #expect(ran.status == 0)
         #expect(ran.stderr == "")
@@ -80,7 +110,7 @@ struct HostilePluginRoundThreeTests {
         let sandboxed = Self.attacking(HostSandbox.zoo([Self.escapeInit]), trusting: Self.escapeInit)
         let scanned = sandboxed.run("plugins")
         #expect(scanned == ProcessResult(status: 0, stdout: Self.listing("escape-init", Self.escapeInit), stderr: """
-            zoo escape in init: descriptor 7: Bad file descriptor; unix socket: denied (EACCES); io_uring: denied (EPERM); stop reaping: denied (EPERM); undumpable: denied (EPERM); host command: exit 126: sh: 1: \(Fixtures.hostBinary.path): Permission denied
+            zoo escape in init: descriptor 7: Bad file descriptor; unix socket: denied (EACCES); io_uring: denied (EPERM); stop reaping: denied (EPERM); undumpable: denied (EPERM); host command: the shell did not start
 
             """))
         let unsandboxed = Self.attacking(HostSandbox.zoo([Self.escapeInit]), trusting: Self.escapeInit)
@@ -149,7 +179,7 @@ struct HostilePluginRoundThreeTests {
         sandbox.writeConfig(#"{"scanTimeout": 5, "handlerTimeout": 20, "serverWorkers": 2}"#)
         sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
         let served = sandbox
-        served.server.start(environment: served.environment)
+        #expect(served.server.start(environment: served.environment) == nil)
         #expect(served.server.listening(), "the server did not start")
         #expect(served.run("plugins").status == 0)
         let outcomes = Mutex<[ProcessResult]>([])
@@ -180,5 +210,33 @@ struct HostilePluginRoundThreeTests {
             ((try? String(contentsOfFile: "/proc/\(server)/task/\(task)/children", encoding: .utf8)) ?? "").split(separator: " ")
         }
         #expect(children.count <= 2, "the server has \(children.count) children")
+    }
+
+    @Test("server stop is bounded while a call hangs: the call is cancelled after the grace, the server and its worker end")
+    func stopIsBounded() throws {
+        let hang = FixturePlugins.zoo("hang-handler.so")
+        var sandbox = HostSandbox.zoo([hang])
+        // The plugin's own limit is far beyond the server's grace, so only the stop ends the call.
+        sandbox.writeConfig(#"{"scanTimeout": 5, "handlerTimeout": 600}"#)
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        let served = sandbox
+        #expect(served.server.start(environment: served.environment) == nil)
+        #expect(served.server.listening(), "the server did not start")
+        let server = try #require(served.server.pid)
+        let call = Mutex<ProcessResult?>(nil)
+        let thread = Thread { call.withLock { $0 = served.run("run", "com.zoo.hang-handler.run") } }
+        thread.start()
+        #expect(eventually(20) { !ProcessTable.children(of: server).isEmpty }, "the hanging call never reached a worker")
+        let workers = ProcessTable.children(of: server)
+        #expect(served.run("server", "stop").status == 0)
+        // Well before the plugin's 600 s: the grace is 10 s.
+        #expect(eventually(60) { call.withLock { $0 } != nil }, "the hanging call outlived the server's stop")
+        #expect(call.withLock { $0 } == ProcessResult(status: 143, stdout: "", stderr: """
+            standfit-host: error: The server was asked to stop and this command was still running after 10 s, so it was cancelled; run it again.
+
+            """))
+        #expect(eventually(20) { !ProcessTable.isAlive(server) }, "the server outlived its stop")
+        #expect(!workers.contains(where: ProcessTable.isAlive), "a worker outlived the server")
+        served.server.stopAll()
     }
 }

@@ -106,6 +106,7 @@ struct HostilePluginRoundTwoTests {
     @Test("a handler's kill(0, SIGTERM) reaches only its worker: the user's script goes on")
     func killsItsGroup() {
         let sandbox = HostSandbox.zoo([FixturePlugins.zoo("kill-group.so")])
+        #expect(sandbox.serveWarmPath() == nil)
         let script = runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: [
             "-c", "\"$0\" run com.zoo.kill-group.run; echo \"the script went on after exit $?\"", Fixtures.hostBinary.path,
         ], environment: sandbox.environment)

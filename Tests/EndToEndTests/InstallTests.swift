@@ -65,7 +65,7 @@ struct InstallTests {
     }
 
     @Test("install puts the host on PATH with StandFit bundled, a man page and completions; uninstall removes exactly that",
-          .needs(.man))
+          .needs(.man, .make))
     func installAndUninstall() throws {
         let root = makeTemporaryDirectory("standfit-install")
         // Something of the user's already in the prefix, which uninstall must leave alone.
@@ -93,6 +93,8 @@ struct InstallTests {
                                     "STANDFIT_NOW": "2026-11-22T13:05:00Z"]
         var environment = sandbox.environment
         environment["STANDFIT_PLUGIN_PATH"] = nil
+        // On the warm pass, the installed host's own server.
+        #expect(sandbox.serveWarmPath(fullHost: prefix.appendingPathComponent("libexec/standfit/standfit-host-full")) == nil)
         func host(_ arguments: String...) -> ProcessResult {
             runProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["standfit-host"] + arguments, environment: environment)
         }
@@ -119,10 +121,8 @@ struct InstallTests {
                                   environment: environment)
         #expect(scaffold.status == 0, "\(scaffold)")
         #expect(scaffold.stdout.contains(#""sdk" : "\#(prefix.path)/share/standfit-host/sdk""#), "\(scaffold.stdout)")
-        if ExternalTool.make.isInstalled {
-            let made = runProcess(ExternalTool.make.url, arguments: ["-C", work.appendingPathComponent("water").path])
-            #expect(made.status == 0, "\(made)")
-        }
+        let made = runProcess(ExternalTool.make.url, arguments: ["-C", work.appendingPathComponent("water").path])
+        #expect(made.status == 0, "\(made)")
 
         // The man page, generated from the command definitions.
         let man = runProcess(ExternalTool.man.url, arguments: ["-l", prefix.appendingPathComponent("share/man/man1/standfit-host.1").path],

@@ -144,6 +144,9 @@ struct ListAndPluginsCommandTests {
                   "id" : "com.example.greeter",
                   "name" : "Greeter (Swift example)",
                   "path" : "\(Fixtures.swiftExamplePlugin.path)",
+                  "programs" : [
+
+                  ],
                   "runs" : "worker",
                   "trusted" : false,
                   "types" : [
@@ -176,6 +179,7 @@ struct ListAndPluginsCommandTests {
         try FileManager.default.copyItem(at: FixturePlugins.url("kinds.so"), to: userPlugins.appendingPathComponent("kinds.so"))
         var environment = sandbox.environment
         environment["STANDFIT_PLUGIN_PATH"] = nil
+        #expect(sandbox.serveWarmPath() == nil)
         let result = runProcess(Fixtures.hostBinary, arguments: ["plugins", "--json"], environment: environment)
         let ids = try JSONDecoder().decode(PluginsDocument.self, from: Data(result.stdout.utf8)).plugins.map(\.id)
         #expect(ids == ["com.fixture.kinds", "com.standfit"])
@@ -187,6 +191,7 @@ struct ListAndPluginsCommandTests {
         sandbox.pluginPath = []
         var environment = sandbox.environment
         environment["STANDFIT_PLUGIN_PATH"] = nil
+        #expect(sandbox.serveWarmPath() == nil)
         func host(_ arguments: String...) -> ProcessResult {
             runProcess(Fixtures.hostBinary, arguments: arguments, environment: environment)
         }

@@ -60,7 +60,7 @@ struct MistakeTests {
     @Test("a Rust crate built as dylib is told to be a cdylib", .needs(.rustc))
     func rustDylib() throws {
         let row = try #require(Self.rows.first { $0.fixture == "rust-dylib" })
-        expect(row, file: FixturePlugins.rustDylib)
+        expect(row, file: FixturePlugins.rustDylib())
     }
 
     func expect(_ row: Row, file: URL) {

@@ -175,7 +175,7 @@ struct PluginZooTests {
 
     @Test("ABI too new, minor too new, a short table and no entry symbol are refused; two plugins registering one type keep it with the first")
     func abiRefusalsAndDuplicates() {
-        let files = ["abi-major2.so", "abi-minor9.so", "abi-short.so", "abi-noentry.so"].map(FixturePlugins.url)
+        let files = ["abi-major2.so", "abi-minor9.so", "abi-short.so", "abi-noentry.so"].map { FixturePlugins.url($0) }
         let kinds = FixturePlugins.url("kinds.so"), duplicate = FixturePlugins.url("duplicate.so")
         let sandbox = HostSandbox.zoo([kinds, duplicate] + files)
         let result = sandbox.run("plugins", "--json")

@@ -84,7 +84,7 @@ struct RegistryAndTrustTests {
         sandbox.writeConfig(#"{"server": "off"}"#)
         sandbox.extraEnvironment["STANDFIT_SERVER"] = "sometimes"
         #expect(sandbox.run("run", "viewstreak") == ProcessResult(status: 0, stdout: "No streak yet: log an exercise today to start one.\n", stderr: """
-            standfit-host: warning: STANDFIT_SERVER is 'sometimes', which names no mode, so it is ignored; set it to auto, manual or off, or unset it (config.json's "server" then applies).
+            standfit-host: warning: STANDFIT_SERVER is 'sometimes', which names no mode, so it is ignored; set it to auto, manual, off or required, or unset it (config.json's "server" then applies).
 
             """))
     }

@@ -15,7 +15,7 @@ struct RustExampleTests {
 
     @Test("the timer builds, passes plugins check --strict, runs at the host's now and keeps to its range", .needs(.cargo))
     func timer() {
-        let plugin = FixturePlugins.rustTimer
+        let plugin = FixturePlugins.rustTimer()
         let sandbox = Self.sandbox([plugin])
         let check = sandbox.run("plugins", "check", "--strict", plugin.path)
         #expect(check.status == 0, "\(check.stdout)")
@@ -32,7 +32,7 @@ struct RustExampleTests {
 
     @Test("a panic caught at the boundary fails the run with its message; an uncaught one aborts only the worker", .needs(.rustc))
     func panics() {
-        let sandbox = Self.sandbox([FixturePlugins.rustPanics])
+        let sandbox = Self.sandbox([FixturePlugins.rustPanics()])
         let caught = sandbox.run("run", "caught")
         #expect(caught.status == 4)
         #expect(caught.stderr.hasSuffix("standfit-host: Plugin 'com.fixture.panics' failed to run com.fixture.panics.caught: It failed: the caught action went wrong.\n"), "\(caught.stderr)")

@@ -2,14 +2,11 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `plugins new ID --language c|swift|rust`: what it writes builds with its own build file, passes
-/// `plugins check --strict` and runs. The builds run on the cold path only (they do not depend on
-/// how the host runs); writing the skeleton is tested on both, since the warm server writes it in
-/// the client's working directory.
+/// `plugins new ID --language c|swift|rust`: what it writes, on both paths, since the warm server
+/// writes it in the client's working directory. `ScaffoldBuildTests` builds it.
 @Suite("plugins new: a plugin in C, Swift or Rust that builds, checks and runs")
 struct ScaffoldTests {
     static let sdk = Fixtures.packageRoot.appendingPathComponent("SDK/standfit-plugin-sdk")
-    static let buildsHere = HostPath.current == .cold
 
     /// A sandbox whose working directory is a fresh directory, where `plugins new` writes.
     static func sandbox() -> (HostSandbox, URL) {
@@ -23,7 +20,7 @@ struct ScaffoldTests {
     static func new(_ sandbox: HostSandbox, in work: URL, _ arguments: [String]) -> ProcessResult {
         // The command runs from `work`: `cd` in a shell, so the warm server sees that directory too.
         let command = ([Fixtures.hostBinary.path, "plugins", "new"] + arguments).map(shellQuoted).joined(separator: " ")
-        if HostPath.current == .warm { sandbox.server.start(environment: sandbox.environment) }
+        #expect(sandbox.serveWarmPath() == nil)
         return runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "cd \(shellQuoted(work.path)) && exec \(command)"],
                           environment: sandbox.environment)
     }
@@ -102,42 +99,49 @@ struct ScaffoldTests {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(document["sdk"] as? String == Self.sdk.path)
     }
+}
 
-    @Test("C: make builds it, make check passes, and it runs", .needs(.make), .enabled(if: buildsHere))
+/// What `plugins new` writes, built with its own build file for each language: it passes
+/// `plugins check --strict` and runs. The builds do not depend on how the host runs, so
+/// Scripts/test runs this suite on the cold pass only.
+@Suite("plugins new: the C, Rust and Swift skeletons build, check and run")
+struct ScaffoldBuildTests {
+    @Test("C: make builds it, make check passes, and it runs", .needs(.make))
     func c() {
-        let (sandbox, work) = Self.sandbox()
-        #expect(Self.new(sandbox, in: work, ["com.test.water", "--language", "c", "--sdk", Self.sdk.path]).status == 0)
+        let (sandbox, work) = ScaffoldTests.sandbox()
+        #expect(ScaffoldTests.new(sandbox, in: work, ["com.test.water", "--language", "c", "--sdk", ScaffoldTests.sdk.path]).status == 0)
         let directory = work.appendingPathComponent("water")
-        let made = Self.build(ExternalTool.make.url, [], in: directory)
+        let made = ScaffoldTests.build(ExternalTool.make.url, [], in: directory)
         #expect(made.status == 0, "\(made.stdout)")
-        let checked = Self.build(ExternalTool.make.url, ["check", "STANDFIT_HOST=\(Fixtures.hostBinary.path)"], in: directory,
+        let checked = ScaffoldTests.build(ExternalTool.make.url, ["check", "STANDFIT_HOST=\(Fixtures.hostBinary.path)"], in: directory,
                                  environment: sandbox.environment)
         #expect(checked.status == 0, "\(checked.stdout)")
-        Self.checkAndRun(sandbox, product: directory.appendingPathComponent("libwater.so"), id: "com.test.water")
+        ScaffoldTests.checkAndRun(sandbox, product: directory.appendingPathComponent("libwater.so"), id: "com.test.water")
     }
 
-    @Test("Rust: cargo builds it offline, and it checks and runs", .needs(.cargo), .enabled(if: buildsHere))
+    @Test("Rust: cargo builds it offline, and it checks and runs", .needs(.cargo))
     func rust() {
-        let (sandbox, work) = Self.sandbox()
-        #expect(Self.new(sandbox, in: work, ["com.test.water", "--language", "rust", "--sdk", Self.sdk.path]).status == 0)
+        let (sandbox, work) = ScaffoldTests.sandbox()
+        #expect(ScaffoldTests.new(sandbox, in: work, ["com.test.water", "--language", "rust", "--sdk", ScaffoldTests.sdk.path]).status == 0)
         let directory = work.appendingPathComponent("water")
-        let built = Self.build(ExternalTool.cargo.url, ["build", "--offline", "--quiet"], in: directory)
+        let built = ScaffoldTests.build(ExternalTool.cargo.url, ["build", "--offline", "--quiet"], in: directory)
         #expect(built.status == 0, "\(built.stdout)")
-        Self.checkAndRun(sandbox, product: directory.appendingPathComponent("target/debug/libwater.so"), id: "com.test.water")
+        ScaffoldTests.checkAndRun(sandbox, product: directory.appendingPathComponent("target/debug/libwater.so"), id: "com.test.water")
     }
 
-    @Test("Swift: swift build resolves the SDK alone, and it checks and runs", .enabled(if: buildsHere))
+    @Test("Swift: swift build resolves the SDK alone, and it checks and runs")
     func swift() throws {
-        let (sandbox, work) = Self.sandbox()
-        #expect(Self.new(sandbox, in: work, ["com.test.water", "--language", "swift", "--sdk", Self.sdk.path]).status == 0)
+        let (sandbox, work) = ScaffoldTests.sandbox()
+        #expect(ScaffoldTests.new(sandbox, in: work, ["com.test.water", "--language", "swift", "--sdk", ScaffoldTests.sdk.path]).status == 0)
         let directory = work.appendingPathComponent("water")
-        let swift = FixturePlugins.swiftCompiler.deletingLastPathComponent().appendingPathComponent("swift")
-        let built = Self.build(swift, ["build"], in: directory)
+        let swiftc = try #require(FixturePlugins.swiftCompiler, "no swiftc in /opt/swift/usr/bin or on PATH")
+        let swift = swiftc.deletingLastPathComponent().appendingPathComponent("swift")
+        let built = ScaffoldTests.build(swift, ["build"], in: directory)
         #expect(built.status == 0, "\(built.stdout)")
         // It resolved the SDK and nothing of the host: no GRDB, swift-crypto or ArgumentParser.
         let checkouts = directory.appendingPathComponent(".build/checkouts")
         let resolved = (try? FileManager.default.contentsOfDirectory(atPath: checkouts.path)) ?? []
         #expect(resolved.isEmpty, "\(resolved)")
-        Self.checkAndRun(sandbox, product: directory.appendingPathComponent(".build/debug/libWater.so"), id: "com.test.water")
+        ScaffoldTests.checkAndRun(sandbox, product: directory.appendingPathComponent(".build/debug/libWater.so"), id: "com.test.water")
     }
 }

@@ -7,6 +7,20 @@ import HostStorage
 
 @Suite("Host state", .needs(.sqlite3))
 struct HostStateTests {
+    @Test("at most 5,000 donations are kept: the oldest go first")
+    func donationCap() throws {
+        let state = try HostState(directory: makeTemporaryDirectory())
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        for index in 1...(HostState.donationLimit + 3) {
+            try state.donate(Donation(type: "com.example.a", parameters: ["n": "\(index)"], date: start.addingTimeInterval(Double(index))))
+        }
+        let kept = try state.donations()
+        #expect(HostState.donationLimit == 5_000)
+        #expect(kept.count == 5_000)
+        #expect(kept.first?.parameters == ["n": "4"])
+        #expect(kept.last?.parameters == ["n": "5003"])
+    }
+
     @Test("times are stored as Unix seconds; migration v4 turns the text times of older states into numbers")
     func timesMigrate() throws {
         let directory = makeTemporaryDirectory()

@@ -55,6 +55,27 @@ struct ManifestTests {
         #expect(manifest.developmentRegion == "en")
     }
 
+    @Test("with no table for the language and no development region, Base.lproj; without that, the raw string")
+    func baseFallback() throws {
+        let directory = makeTemporaryDirectory("standfit-manifest-base")
+        let manifest = directory.appendingPathComponent("Info.plist")
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict><key>UIApplicationShortcutItems</key><array>
+            <dict><key>UIApplicationShortcutItemType</key><string>com.example.base.a</string>
+            <key>UIApplicationShortcutItemTitle</key><string>TITLE_A</string></dict>
+            <dict><key>UIApplicationShortcutItemType</key><string>com.example.base.b</string>
+            <key>UIApplicationShortcutItemTitle</key><string>TITLE_B</string></dict>
+            </array></dict></plist>
+            """.utf8).write(to: manifest)
+        let base = directory.appendingPathComponent("Base.lproj")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        try Data(#""TITLE_A" = "From Base";"#.utf8).write(to: base.appendingPathComponent("InfoPlist.strings"))
+        // French has no table and the manifest names no development region.
+        #expect(try load(manifest, locale: "fr").items.map(\.title) == ["From Base", "TITLE_B"])
+    }
+
     @Test("the development region's $(DEVELOPMENT_LANGUAGE) must resolve when it is needed")
     func developmentRegionUnresolved() throws {
         let error = #expect(throws: HostError.self) { try load(appleSample, environment: ["LANG": "C"]) }

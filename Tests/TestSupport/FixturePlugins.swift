@@ -1,4 +1,34 @@
 import Foundation
+import Testing
+
+/// Fixtures built once per test process, each with what went wrong building it. A fixture a
+/// tool could not build fails the tests that use it, each with the tool's own words (an issue
+/// recorded when the fixture is asked for), and no other test: nothing here stops the process.
+struct BuiltFixtures: Sendable {
+    let directory: URL
+    /// Why a file could not be built, by file name.
+    var failures: [String: String] = [:]
+
+    init(_ prefix: String) {
+        directory = makeTemporaryDirectory(prefix)
+    }
+
+    /// `file` in the directory; when it failed to build, the asking test records why.
+    func url(_ file: String, sourceLocation: SourceLocation) -> URL {
+        if let failure = failures[file] ?? failures["*"] {
+            Issue.record(Comment(rawValue: "The test fixture \(file) was not built: \(failure)"), sourceLocation: sourceLocation)
+        }
+        return directory.appendingPathComponent(file)
+    }
+
+    /// Runs `tool` with `arguments` to build `file`; a failure is kept for `file`.
+    mutating func run(_ tool: URL, _ arguments: [String], for file: String, environment: [String: String]? = nil) {
+        let result = runProcess(tool, arguments: arguments, environment: environment)
+        if result.status != 0 {
+            failures[file] = "\(tool.lastPathComponent) exited with status \(result.status): \(result.stderr)\(result.stdout)"
+        }
+    }
+}
 
 /// The plugins of `Tests/Fixtures/Plugins`, compiled once per test process against the real ABI
 /// header: the C fixtures with the system C compiler, the zoo's Swift fixture with `swiftc`.
@@ -21,20 +51,23 @@ public enum FixturePlugins {
         Variant(file: "abi-minor9.so", source: "abi.c", flags: ["-DFIXTURE_MINOR=9"]),
         Variant(file: "abi-short.so", source: "abi.c", flags: ["-DFIXTURE_SIZE=12"]),
         Variant(file: "abi-noentry.so", source: "abi.c", flags: ["-DFIXTURE_NO_ENTRY"]),
+        // `com.fixture.values.meet` with the defaults `at=12:30` and `with=ada@example.org`
+        // (characters bash splits words at) and a bool `remind`: the completion tests'.
+        Variant(file: "values.so", source: "values.c"),
     ]
 
-    /// The directory holding every compiled variant; compiling fails the process loudly.
-    public static let directory: URL = {
-        let output = makeTemporaryDirectory("standfit-fixture-plugins")
+    /// Every compiled variant.
+    static let built: BuiltFixtures = {
+        var built = BuiltFixtures("standfit-fixture-plugins")
         for variant in variants {
-            compileC(variant, into: output)
+            compileC(variant, into: &built)
         }
-        return output
+        return built
     }()
 
     /// The compiled fixture named `file` (e.g. "kinds.so").
-    public static func url(_ file: String) -> URL {
-        directory.appendingPathComponent(file)
+    public static func url(_ file: String, sourceLocation: SourceLocation = #_sourceLocation) -> URL {
+        built.url(file, sourceLocation: sourceLocation)
     }
 
     // MARK: - The hostile plugin zoo
@@ -77,6 +110,9 @@ public enum FixturePlugins {
         zooVariant("env-in-place", "-DZOO_ENV_IN_PLACE"),
         zooVariant("slow", "-DZOO_SLOW"),
         zooVariant("temp-file", "-DZOO_TEMP_FILE"),
+        zooVariant("exec", "-DZOO_EXEC"),
+        zooVariant("exec-declared", "-DZOO_EXEC", "-DZOO_DECLARE=\"/bin/true\""),
+        zooVariant("exec-declared-bad", "-DZOO_EXEC", "-DZOO_DECLARE=\"/bin/true\"", "-DZOO_DECLARE_BAD"),
         zooVariant("impostor-type", "-DZOO_TYPE=\"com.standfit.logexercise\""),
         zooVariant("impostor-id", "-DZOO_PLUGIN_ID=\"com.standfit\""),
         // 6,000 actions and a phrase of eight adjacent placeholders (crowd.c): the host's costs.
@@ -90,11 +126,16 @@ public enum FixturePlugins {
     /// The directory holding the compiled zoo: every `zooVariants` file plus the Swift fixture
     /// `zoo_precondition.swift` as "precondition-init.so" and "precondition-handler.so". Kept apart
     /// from `directory` so a test that loads a whole directory never meets the zoo by accident.
-    /// Compiling fails the process loudly.
-    public static let zooDirectory: URL = {
-        let output = makeTemporaryDirectory("standfit-zoo-plugins")
+    /// A fixture that fails to build fails the tests that use it.
+    static let zooBuilt: BuiltFixtures = {
+        var built = BuiltFixtures("standfit-zoo-plugins")
         for variant in zooVariants {
-            compileC(variant, into: output)
+            compileC(variant, into: &built)
+        }
+        let swiftFiles = ["precondition-init.so", "precondition-handler.so"]
+        guard let swiftc = swiftCompiler else {
+            for file in swiftFiles { built.failures[file] = "no swiftc in /opt/swift/usr/bin or on PATH to build the zoo's Swift fixture" }
+            return built
         }
         let header = Fixtures.packageRoot.appendingPathComponent("Sources/CStandFitABI/include/standfit_plugin.h")
         let moduleDirectory = makeTemporaryDirectory("standfit-zoo-modulemap")
@@ -102,35 +143,34 @@ public enum FixturePlugins {
         do {
             try Data(moduleMap.utf8).write(to: moduleDirectory.appendingPathComponent("module.modulemap"))
         } catch {
-            preconditionFailure("cannot write the zoo's module map: \(error)")
+            for file in swiftFiles { built.failures[file] = "the zoo's module map could not be written: \(error)" }
+            return built
         }
         let source = Fixtures.url("Plugins/zoo_precondition.swift").path
         for (file, flags) in [("precondition-init.so", ["-D", "ZOO_INIT_TRAP"]), ("precondition-handler.so", [])] {
             let arguments = ["-emit-library", "-parse-as-library", "-module-name", "ZooPrecondition",
                              "-I", moduleDirectory.path]
                 + flags
-                + ["-o", output.appendingPathComponent(file).path, source]
-            let result = runProcess(swiftCompiler, arguments: arguments)
-            precondition(result.status == 0, "swiftc failed for \(file): \(result.stderr)")
+                + ["-o", built.directory.appendingPathComponent(file).path, source]
+            built.run(swiftc, arguments, for: file)
         }
-        return output
+        return built
     }()
 
     /// The compiled zoo member named `file` (e.g. "crash-init.so").
-    public static func zoo(_ file: String) -> URL {
-        zooDirectory.appendingPathComponent(file)
+    public static func zoo(_ file: String, sourceLocation: SourceLocation = #_sourceLocation) -> URL {
+        zooBuilt.url(file, sourceLocation: sourceLocation)
     }
 
-    /// Compiles one C variant into `output` with the flags every fixture is held to.
-    private static func compileC(_ variant: Variant, into output: URL, directory: String = "Plugins",
+    /// Compiles one C variant into `built` with the flags every fixture is held to.
+    private static func compileC(_ variant: Variant, into built: inout BuiltFixtures, directory: String = "Plugins",
                                  hidden: Bool = true) {
         let include = Fixtures.packageRoot.appendingPathComponent("Sources/CStandFitABI/include").path
         let arguments = ["-shared", "-fPIC"] + (hidden ? ["-fvisibility=hidden"] : []) + ["-Wall", "-Werror", "-I", include]
             + variant.flags
-            + ["-o", output.appendingPathComponent(variant.file).path,
+            + ["-o", built.directory.appendingPathComponent(variant.file).path,
                Fixtures.url("\(directory)/\(variant.source)").path]
-        let result = runProcess(URL(fileURLWithPath: "/usr/bin/cc"), arguments: arguments)
-        precondition(result.status == 0, "cc failed for \(variant.file): \(result.stderr)")
+        built.run(URL(fileURLWithPath: "/usr/bin/cc"), arguments, for: variant.file)
     }
 
     // MARK: - Plugin authors' mistakes
@@ -139,68 +179,74 @@ public enum FixturePlugins {
     /// (`-fvisibility=hidden`) except "extra-exports.so", which makes the mistake of leaving it
     /// out; and "static-library.so", the good plugin archived with `ar` instead of linked. The
     /// Rust fixture is `rustDylib`; "swapped-arguments.c" does not compile, on purpose.
-    public static let mistakesDirectory: URL = {
-        let output = makeTemporaryDirectory("standfit-mistakes")
+    static let mistakesBuilt: BuiltFixtures = {
+        var built = BuiltFixtures("standfit-mistakes")
         let sources = (try? FileManager.default.contentsOfDirectory(atPath: Fixtures.url("Mistakes").path)) ?? []
         for source in sources.sorted() where source.hasSuffix(".c") && source != "swapped-arguments.c" {
             let name = String(source.dropLast(2))
-            compileC(Variant(file: "\(name).so", source: source), into: output, directory: "Mistakes",
+            compileC(Variant(file: "\(name).so", source: source), into: &built, directory: "Mistakes",
                      hidden: name != "extra-exports")
         }
         let include = Fixtures.packageRoot.appendingPathComponent("Sources/CStandFitABI/include").path
-        let object = output.appendingPathComponent("good.o").path
-        let compiled = runProcess(URL(fileURLWithPath: "/usr/bin/cc"),
-                                  arguments: ["-c", "-fPIC", "-I", include, "-o", object, Fixtures.url("Mistakes/good.c").path])
-        precondition(compiled.status == 0, "cc failed for good.o: \(compiled.stderr)")
-        let archived = runProcess(URL(fileURLWithPath: "/usr/bin/ar"),
-                                  arguments: ["rcs", output.appendingPathComponent("static-library.so").path, object])
-        precondition(archived.status == 0, "ar failed for static-library.so: \(archived.stderr)")
-        return output
+        let object = built.directory.appendingPathComponent("good.o").path
+        built.run(URL(fileURLWithPath: "/usr/bin/cc"), ["-c", "-fPIC", "-I", include, "-o", object, Fixtures.url("Mistakes/good.c").path],
+                  for: "static-library.so")
+        if built.failures["static-library.so"] == nil {
+            built.run(URL(fileURLWithPath: "/usr/bin/ar"), ["rcs", built.directory.appendingPathComponent("static-library.so").path, object],
+                      for: "static-library.so")
+        }
+        return built
     }()
 
     /// The compiled mistake named `file` ("bad-default.so").
-    public static func mistake(_ file: String) -> URL {
-        mistakesDirectory.appendingPathComponent(file)
+    public static func mistake(_ file: String, sourceLocation: SourceLocation = #_sourceLocation) -> URL {
+        mistakesBuilt.url(file, sourceLocation: sourceLocation)
     }
 
     /// "panics.so": `Tests/Fixtures/Plugins/panics.rs`, a Rust plugin whose handlers panic (one
     /// caught at the boundary, one not), built by rustc as a cdylib.
-    public static let rustPanics: URL = {
-        let output = makeTemporaryDirectory("standfit-rust-panics").appendingPathComponent("panics.so")
-        let result = runProcess(ExternalTool.rustc.url, arguments: [
-            "--edition", "2021", "--crate-type", "cdylib", "-O", "-o", output.path, Fixtures.url("Plugins/panics.rs").path,
-        ])
-        precondition(result.status == 0, "rustc failed for panics.so: \(result.stderr)")
-        return output
-    }()
+    static let rustPanicsBuilt = rustc("Plugins/panics.rs", as: "cdylib", into: "panics.so")
+
+    /// `source` built by rustc as `crateType` into `file`.
+    private static func rustc(_ source: String, as crateType: String, into file: String) -> BuiltFixtures {
+        var built = BuiltFixtures("standfit-rust")
+        built.run(ExternalTool.rustc.url, [
+            "--edition", "2021", "--crate-type", crateType, "-O", "-o", built.directory.appendingPathComponent(file).path,
+            Fixtures.url(source).path,
+        ], for: file)
+        return built
+    }
+
+    public static func rustPanics(sourceLocation: SourceLocation = #_sourceLocation) -> URL {
+        rustPanicsBuilt.url("panics.so", sourceLocation: sourceLocation)
+    }
 
     /// Plugins/Examples/RustTimer built by cargo, offline, in a target directory of its own.
-    public static let rustTimer: URL = {
-        let target = makeTemporaryDirectory("standfit-rust-timer")
+    static let rustTimerBuilt: BuiltFixtures = {
+        var built = BuiltFixtures("standfit-rust-timer")
         var environment = ProcessInfo.processInfo.environment
-        environment["CARGO_TARGET_DIR"] = target.path
+        environment["CARGO_TARGET_DIR"] = built.directory.path
         let manifest = Fixtures.packageRoot.appendingPathComponent("Plugins/Examples/RustTimer/Cargo.toml").path
-        let result = runProcess(ExternalTool.cargo.url, arguments: ["build", "--release", "--offline", "--quiet", "--manifest-path", manifest],
-                                environment: environment)
-        precondition(result.status == 0, "cargo build failed for RustTimer: \(result.stderr)")
-        return target.appendingPathComponent("release/librust_timer.so")
+        built.run(ExternalTool.cargo.url, ["build", "--release", "--offline", "--quiet", "--manifest-path", manifest],
+                  for: "release/librust_timer.so", environment: environment)
+        return built
     }()
+
+    public static func rustTimer(sourceLocation: SourceLocation = #_sourceLocation) -> URL {
+        rustTimerBuilt.url("release/librust_timer.so", sourceLocation: sourceLocation)
+    }
 
     /// "rust-dylib.so": `Tests/Fixtures/Mistakes/rust-dylib.rs` built by rustc as crate-type
     /// dylib. Only tests that need `.rustc` ask for it.
-    public static let rustDylib: URL = {
-        let output = makeTemporaryDirectory("standfit-rust-dylib").appendingPathComponent("rust-dylib.so")
-        let result = runProcess(ExternalTool.rustc.url, arguments: [
-            "--edition", "2021", "--crate-type", "dylib", "-O", "-o", output.path,
-            Fixtures.url("Mistakes/rust-dylib.rs").path,
-        ])
-        precondition(result.status == 0, "rustc failed for rust-dylib.so: \(result.stderr)")
-        return output
-    }()
+    static let rustDylibBuilt = rustc("Mistakes/rust-dylib.rs", as: "dylib", into: "rust-dylib.so")
+
+    public static func rustDylib(sourceLocation: SourceLocation = #_sourceLocation) -> URL {
+        rustDylibBuilt.url("rust-dylib.so", sourceLocation: sourceLocation)
+    }
 
     /// The Swift compiler for the Swift zoo fixture: the toolchain's at /opt/swift, else the first
-    /// `swiftc` on `PATH`.
-    public static let swiftCompiler: URL = {
+    /// `swiftc` on `PATH`; nil when there is none.
+    public static let swiftCompiler: URL? = {
         let fileManager = FileManager.default
         let candidates = ["/opt/swift/usr/bin"]
             + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
@@ -208,7 +254,7 @@ public enum FixturePlugins {
             let swiftc = URL(fileURLWithPath: directory).appendingPathComponent("swiftc")
             if fileManager.isExecutableFile(atPath: swiftc.path) { return swiftc }
         }
-        preconditionFailure("no swiftc in /opt/swift/usr/bin or on PATH to build the zoo's Swift fixture")
+        return nil
     }()
 
     // MARK: Zoo members that are files, not compiled plugins
@@ -239,7 +285,7 @@ public enum FixturePlugins {
         let file = try FileHandle(forUpdating: url)
         defer { try? file.close() }
         let magic = try file.read(upToCount: 4)
-        precondition(magic == Data([0x7F, 0x45, 0x4C, 0x46]), "plain.so is not an ELF file")
+        guard magic == Data([0x7F, 0x45, 0x4C, 0x46]) else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: url.path]) }
         try file.seek(toOffset: 18)
         try file.write(contentsOf: Data([183, 0]))
         return url

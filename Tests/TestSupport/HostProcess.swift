@@ -1,4 +1,5 @@
 import Foundation
+import WarmWire
 
 /// What a finished process printed and how it exited.
 public struct ProcessResult: Sendable, Equatable, CustomStringConvertible {
@@ -60,6 +61,9 @@ public func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool 
     return true
 }
 
+/// SIGPIPE ignored in the test process, once.
+private let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
 /// Runs `executable` to completion with `arguments` and exactly `environment`.
 public func runProcess(_ executable: URL, arguments: [String], environment: [String: String]? = nil,
                        stdin: String? = nil) -> ProcessResult {
@@ -76,7 +80,10 @@ public func runProcess(_ executable: URL, arguments: [String], environment: [Str
     } catch {
         return ProcessResult(status: -1, stdout: "", stderr: "could not start \(executable.path): \(error)")
     }
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    // A process that exits without reading its input costs its own test an expectation, never
+    // the test process a SIGPIPE (or FileHandle's trap on EPIPE).
+    ignoreBrokenPipes
+    if let stdin { try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
     try? input.fileHandleForWriting.close()
     // Read both pipes to the end before waiting, so a chatty process cannot block on a full pipe.
     let group = DispatchGroup()
@@ -142,8 +149,9 @@ public struct HostSandbox: Sendable {
             "XDG_RUNTIME_DIR": server.runtimeDirectory.path,
             "LANG": "C",
             "PATH": "/usr/bin:/bin",
-            // Cold: never a server. Warm: the sandbox's own server, and no other started.
-            "STANDFIT_SERVER": HostPath.current == .warm ? "manual" : "off",
+            // Cold: never a server. Warm: the sandbox's own server, no other started, and a
+            // command it does not serve fails (exit 69) rather than run cold unseen.
+            "STANDFIT_SERVER": HostPath.current == .warm ? "required" : "off",
         ]
         environment.merge(extraEnvironment) { $1 }
         return environment
@@ -155,8 +163,25 @@ public struct HostSandbox: Sendable {
     }
 
     public func run(_ arguments: [String], stdin: String? = nil) -> ProcessResult {
-        if HostPath.current == .warm { server.start(environment: environment) }
+        if let failure = serveWarmPath() {
+            return ProcessResult(status: -1, stdout: "", stderr: failure)
+        }
         return runProcess(Fixtures.hostBinary, arguments: arguments, environment: environment, stdin: stdin)
+    }
+
+    /// Starts the sandbox's warm server unless it runs (`fullHost serve`, its log in
+    /// `server.log` beside the sandbox's directories): nil once it listens, else why not, for
+    /// the test to fail with.
+    @discardableResult
+    public func startServer(fullHost: URL = Fixtures.fullHostBinary) -> String? {
+        server.start(environment: environment, log: root.appendingPathComponent("server.log"), fullHost: fullHost)
+    }
+
+    /// On the warm path, `startServer`: for the commands a test runs itself (in a shell, in
+    /// tmux, with an environment of its own), which the warm pass serves too. Nil on the cold path.
+    @discardableResult
+    public func serveWarmPath(fullHost: URL = Fixtures.fullHostBinary) -> String? {
+        HostPath.current == .warm ? startServer(fullHost: fullHost) : nil
     }
 
     /// `$XDG_DATA_HOME` of the sandbox.
@@ -164,11 +189,15 @@ public struct HostSandbox: Sendable {
 }
 
 extension HostSandbox {
-    /// A sandbox with `plugins` on its path and short deadlines in `config.json`: one second to
-    /// scan a plugin and one for a handler in a worker, so hanging plugins are found quickly.
+    /// A sandbox with `plugins` on its path. With a plugin that hangs ("hang-…"), short deadlines
+    /// in `config.json` (one second to scan a plugin, one for a handler in a worker), so it is
+    /// found quickly; without one, the defaults, so that a loaded machine cannot make a good
+    /// plugin miss its deadline.
     public static func zoo(_ plugins: [URL]) -> HostSandbox {
         let sandbox = HostSandbox(pluginPath: plugins)
-        sandbox.writeConfig(#"{"scanTimeout": 1, "handlerTimeout": 1}"#)
+        if plugins.contains(where: { $0.lastPathComponent.hasPrefix("hang-") }) {
+            sandbox.writeConfig(#"{"scanTimeout": 1, "handlerTimeout": 1}"#)
+        }
         return sandbox
     }
 
@@ -214,17 +243,33 @@ public final class SandboxServer: @unchecked Sendable {
 
     /// Starts the server with `environment` unless it runs, and waits until it listens; its
     /// log (stderr) goes to `log` when given, with its debug lines when `verbose`.
-    public func start(environment: [String: String], log: URL? = nil, verbose: Bool = false) {
+    @discardableResult
+    public func start(environment: [String: String], log: URL? = nil, verbose: Bool = false,
+                      fullHost: URL = Fixtures.fullHostBinary) -> String? {
         lock.withLock {
-            guard child == nil else { return }
+            // One that ended (a test or a plugin killed it) is replaced.
+            var ended: Int32 = 0
+            if let child, waitpid(child, &ended, WNOHANG) == child { self.child = nil }
+            if let child {
+                return listening() ? nil : "the sandbox's warm server (pid \(child)) no longer listens in \(socketDirectory.path)"
+            }
             // A test process killed before its sandboxes go leaves servers that end on their own.
             let arguments = ["serve", "--idle-timeout", "120"] + (verbose ? ["--verbose"] : [])
-            guard let pid = spawnInBackground(Fixtures.fullHostBinary.path, arguments, environment: environment, log: log) else { return }
+            guard let pid = spawnInBackground(fullHost.path, arguments, environment: environment, log: log) else {
+                return "the sandbox's warm server could not be started (\(fullHost.path) serve: \(String(cString: strerror(errno))))"
+            }
             child = pid
             let deadline = Date().addingTimeInterval(20)
-            while Date() < deadline, !listening(), kill(pid, 0) == 0 {
+            var status: Int32 = 0
+            while Date() < deadline, !listening() {
+                if waitpid(pid, &status, WNOHANG) == pid {
+                    child = nil
+                    let said = log.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
+                    return "the sandbox's warm server exited with status \(status >> 8) before it listened\(said.isEmpty ? "" : "; it said: \(said)")"
+                }
                 usleep(2_000)
             }
+            return listening() ? nil : "the sandbox's warm server (pid \(pid)) did not listen within 20 s in \(socketDirectory.path)"
         }
     }
 
@@ -277,10 +322,17 @@ public final class SandboxServer: @unchecked Sendable {
         }
     }
 
-    /// Whether a server of any build has a socket here.
+    /// Whether a server of any build accepts connections on a socket here (a socket file a
+    /// killed server left behind does not count).
     public func listening() -> Bool {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: socketDirectory.path)) ?? []
-        return names.contains { $0.hasSuffix(".sock") }
+        return names.contains { $0.hasSuffix(".sock") && Self.accepts(socketDirectory.appendingPathComponent($0).path) }
+    }
+
+    /// Whether something accepts a connection on the Unix socket at `path`.
+    static func accepts(_ path: String) -> Bool {
+        // The connection closes as it goes.
+        WarmClient.connect(to: path) != nil
     }
 
     /// Stops every server in the runtime directory: each writes its pid into the lock it holds.

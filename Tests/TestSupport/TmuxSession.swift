@@ -97,7 +97,8 @@ public struct TmuxFailure: Error, CustomStringConvertible {
 
 extension HostSandbox {
     /// A shell command line running the built host with `arguments` in this sandbox's
-    /// environment, then printing its exit status and staying open to be read.
+    /// environment, then printing its exit status and staying open to be read. On the warm path
+    /// the sandbox's server is started first (a failure to start shows in what the line prints).
     public func shellCommand(_ arguments: [String], stdoutTo file: URL? = nil) -> String {
         let quote = TmuxSession.quote
         var environment = self.environment
@@ -106,6 +107,7 @@ extension HostSandbox {
         let assignments = environment.sorted { $0.key < $1.key }.map { quote("\($0.key)=\($0.value)") }
         let command = ([Fixtures.hostBinary.path] + arguments).map(quote)
         let redirect = file.map { " > \(quote($0.path))" } ?? ""
+        if let failure = serveWarmPath() { return "echo \(quote(failure)); echo EXIT=-1; sleep 600" }
         return "env -i \(assignments.joined(separator: " ")) \(command.joined(separator: " "))\(redirect); echo EXIT=$?; sleep 600"
     }
 }

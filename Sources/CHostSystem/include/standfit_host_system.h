@@ -99,8 +99,9 @@ void standfit_call_guard_leave(void);
 
    standfit_landlock_abi: the Landlock ABI version the running kernel offers, 0 when none.
    standfit_landlock_restrict: restricts this process and every process it starts, for good:
-   files and directories beneath `read_paths` may be read and executed (libraries mapped),
-   beneath `write_paths` also written, made and removed, nothing else; with ABI 6 or later, no
+   files and directories beneath `read_paths` may be read (libraries mapped), beneath
+   `write_paths` also written, made and removed, the files `exec_paths` read and executed, and
+   nothing may be executed but those; with ABI 6 or later, no
    signal reaches a process outside this sandbox, nor an abstract Unix socket of one (Landlock
    also stops ptrace of any process outside it). Paths that do not exist are skipped. Returns
    the ABI applied, 0 when the kernel has no Landlock (nothing changed), or -1 with errno set.
@@ -110,11 +111,17 @@ void standfit_call_guard_leave(void);
    rt_tgsigqueueinfo (signals with a forged sender), ptrace, process_vm_readv/writev and
    io_uring_setup; socket(AF_UNIX, …) fails with EACCES (no user service is reachable: not the
    warm server, not the session bus); setpgid succeeds without effect (the process stays in its
-   group). Returns 0, or a negative error number. */
+   group); without `allow_exec`, execve and execveat fail with EACCES (on a kernel without
+   Landlock, too). Returns 0, or a negative error number.
+   standfit_elf_interpreter: the dynamic loader the ELF executable at `path` names (PT_INTERP),
+   copied into `buffer`; 1 when it names one, 0 when it names none (static, or no ELF file: a
+   script's interpreter is the kernel's to find), -1 when it cannot be read. */
 int standfit_landlock_abi(void);
 int standfit_landlock_restrict(const char *const *read_paths, int read_count,
-                               const char *const *write_paths, int write_count);
-int standfit_seccomp_restrict(void);
+                               const char *const *write_paths, int write_count,
+                               const char *const *exec_paths, int exec_count);
+int standfit_seccomp_restrict(int allow_exec);
+int standfit_elf_interpreter(const char *path, char *buffer, size_t size);
 
 /* C's stdout stream (Swift 6 cannot name the `stdout` global safely). */
 FILE *standfit_stdout(void);

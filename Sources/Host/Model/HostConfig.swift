@@ -38,6 +38,12 @@ public struct HostConfig: Sendable, Equatable {
         case manual
         /// A cold command starts a server in the background for the next one.
         case auto
+        /// `STANDFIT_SERVER=required` only (the client reads no file): commands are served by a
+        /// running server and never fall back to running cold; with none to serve it, a
+        /// command fails (exit 69). For checking that a server serves (the
+        /// test suite's warm pass); help, completions and what the server itself sends back to
+        /// the client still run in the client's process.
+        case required
     }
 
     /// The mode `STANDFIT_SERVER` in `environment` sets, else this file's.
@@ -105,7 +111,8 @@ public struct HostConfig: Sendable, Equatable {
             case ("sandbox", _):
                 throw HostError(.configInvalid, key: "config.bool", ["key": "sandbox", "path": url.path, "value": value.jsonText])
             case ("server", _):
-                if case .string(let name) = value, let mode = ServerMode(rawValue: name) {
+                // `required` is the environment's alone: the client never reads this file.
+                if case .string(let name) = value, let mode = ServerMode(rawValue: name), mode != .required {
                     config.server = mode
                     continue
                 }

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,21 +9,27 @@ import Glibc
 /// went away (`standfit-host list | head -1`, a client killed) must not take a warm server down;
 /// nor does a write error here have anyone left to tell.
 public enum RawOutput {
-    /// Writes all of `bytes` to `descriptor`, again after a signal or a short write; stops at
-    /// the first error.
-    public static func write(_ descriptor: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { return }
-                offset += count
-            }
+    /// Writes all of `buffer` to `descriptor`, again after a signal or a short write; stops at
+    /// the first error. True when every byte was written.
+    @discardableResult
+    public static func write(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < buffer.count {
+            let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return false }
+            offset += count
         }
+        return true
     }
 
-    public static func write(_ descriptor: Int32, _ text: String) {
+    @discardableResult
+    public static func write(_ descriptor: Int32, _ bytes: some ContiguousBytes) -> Bool {
+        bytes.withUnsafeBytes { write(descriptor, $0) }
+    }
+
+    @discardableResult
+    public static func write(_ descriptor: Int32, _ text: String) -> Bool {
         write(descriptor, Array(text.utf8))
     }
 }

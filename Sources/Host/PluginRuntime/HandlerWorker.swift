@@ -22,6 +22,8 @@ public enum HandlerWorker {
         var entityQuery: EntityCall?
         /// Run the plugin in the sandbox.
         var sandbox = false
+        /// The programs the sandbox lets it execute (what its scan recorded it declared).
+        var programs: [String] = []
     }
 
     struct EntityCall: Codable {
@@ -180,7 +182,8 @@ public enum HandlerWorker {
                              temporary: inout String?) -> Result<LoadedPlugin, PluginRefusal> {
         if request.sandbox {
             let grant = Sandbox.Grant.forPlugin(request.candidate, paths: paths,
-                                                dataDirectory: paths.pluginDataDirectory(for: request.pluginID))
+                                                dataDirectory: paths.pluginDataDirectory(for: request.pluginID),
+                                                programs: request.programs)
             Sandbox.enter(grant, logger: logger)
             temporary = grant.temporary.path
         }

@@ -129,15 +129,7 @@ package final class HelperProcess {
     /// says why).
     func send(_ data: Data) {
         guard requests >= 0 else { return }
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let count = write(requests, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                offset += count
-            }
-        }
+        RawOutput.write(requests, data)
     }
 
     /// Tells the child there is nothing more to ask.

@@ -97,6 +97,22 @@ enum ParameterChecksTable {
     }
 }
 
+/// The `standfit.programs/1` table: the same function for every plugin, which finds its plugin
+/// through `host_data`.
+enum ProgramsTable {
+    static func make() -> UnsafePointer<standfit_programs_ext> {
+        let table = UnsafeMutablePointer<standfit_programs_ext>.allocate(capacity: 1)
+        table.initialize(to: standfit_programs_ext(
+            abi: .host(for: standfit_programs_ext.self),
+            declare_program: { host, path in
+                ScanTrace.within("declare_program") {
+                    PluginRegistrar.from(host)?.declareProgram(path) ?? STANDFIT_ERR_INVALID_ARGUMENT
+                }
+            }))
+        return UnsafePointer(table)
+    }
+}
+
 /// The `standfit.clock/1` table.
 enum ClockTable {
     static func make() -> UnsafePointer<standfit_clock_ext> {

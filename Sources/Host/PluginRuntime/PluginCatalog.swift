@@ -180,12 +180,12 @@ public struct PluginCatalog {
         let info = PluginInfo(id: id, name: record.name, version: record.version, abiMajor: record.abiMajor,
                               abiMinor: record.abiMinor, path: candidate.path, types: [],
                               isTrusted: candidate.isTrusted, runsInProcess: executor.runsInProcess(candidate),
-                              initMilliseconds: record.initMilliseconds)
+                              initMilliseconds: record.initMilliseconds, programs: record.programs)
         if !candidate.isBundled, let reason = builder.reservation(against: info, types: actions.map(\.type)) {
             builder.refuse(PluginRefusal(path: candidate.path, reason: reason))
             return
         }
-        executor.add(candidate, as: id)
+        executor.add(candidate, as: id, programs: record.programs)
         builder.add(info: info, actions: actions, staticItems: record.staticItems, provider: provider,
                     entities: entities, warnings: record.warnings)
     }

@@ -104,6 +104,9 @@ public struct PluginCheck: Sendable {
         lines.append(String(format: "  init: %.1f ms", record.initMilliseconds))
         if let sha256 { lines.append("  sha256: \(sha256)") }
         lines.append("  runs: \(isTrusted ? "in the host's process (trusted)" : "in a worker process (not trusted; 'standfit-host plugins trust' pins it)")")
+        if !record.programs.isEmpty {
+            lines.append("  programs: \(record.programs.joined(separator: ", ")) (all it may execute when sandboxed)")
+        }
         lines.append("  types:")
         for action in record.actions {
             let parameters = action.parameters.map(\.signature).joined(separator: "; ")
@@ -199,6 +202,8 @@ extension PluginCheck {
         public var staticItems: [Item]
         public var dynamicProvider: Bool
         public var entities: [Entity]
+        /// The programs it declared it starts (`standfit.programs/1`).
+        public var programs: [String]
     }
 
     public struct Action: Encodable {
@@ -279,7 +284,8 @@ extension PluginCheck {
                 Item(type: $0.type, title: $0.title, subtitle: $0.subtitle, icon: $0.icon, userInfo: $0.userInfo)
             },
             dynamicProvider: record.hasProvider,
-            entities: record.entities.map { Entity(id: $0.id, title: $0.title) })
+            entities: record.entities.map { Entity(id: $0.id, title: $0.title) },
+            programs: record.programs)
     }
 
     static func parameter(_ spec: ParameterSpec) -> Parameter {

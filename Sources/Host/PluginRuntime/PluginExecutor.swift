@@ -52,9 +52,14 @@ package final class PluginExecutor {
     /// The code of the plugins loaded into this process, or why one could not be, by id.
     private var codes: [String: Result<PluginCode, PluginFault>] = [:]
 
-    /// Makes `candidate` the plugin that `pluginID` names in calls.
-    func add(_ candidate: PluginCandidate, as pluginID: String) {
+    /// The programs each plugin declared it starts, by id: what its sandbox lets it execute.
+    private var programs: [String: [String]] = [:]
+
+    /// Makes `candidate` the plugin that `pluginID` names in calls; a sandboxed worker of it may
+    /// execute `programs`.
+    func add(_ candidate: PluginCandidate, as pluginID: String, programs: [String]) {
         candidates[pluginID] = candidate
+        self.programs[pluginID] = programs
     }
 
     /// Whether `candidate` runs in the host's process on the cold path (trusted, no `--isolate`).
@@ -184,6 +189,7 @@ package final class PluginExecutor {
         var request = request
         // Untrusted code runs sandboxed; a trusted plugin isolated with --isolate keeps its rights.
         request.sandbox = settings.sandbox && !request.candidate.isTrusted
+        request.programs = request.sandbox ? programs[request.pluginID] ?? [] : []
         if let workers = settings.warmWorkers {
             logger.debug("Running plugin '\(request.pluginID)' from \(request.candidate.path) in a worker process: the warm server's, kept between commands\(request.sandbox ? ", sandboxed" : "")")
             return callWarmWorker(request, workers: workers)
@@ -213,7 +219,8 @@ package final class PluginExecutor {
         let key = WarmWorkers.Key(
             candidate: request.candidate, pluginID: request.pluginID, language: request.language,
             sandbox: request.sandbox, verbose: settings.verbose,
-            directories: [paths.dataDirectory.path, paths.cacheDirectory.path, paths.configDirectory.path])
+            directories: [paths.dataDirectory.path, paths.cacheDirectory.path, paths.configDirectory.path],
+            programs: request.programs)
         let (executable, environment, verbose) = (settings.executable, settings.environment, settings.verbose)
         // A call waits for a worker at most as long as it may run.
         let handlerTime = Duration.milliseconds(Int64(settings.handlerTimeout * 1000))

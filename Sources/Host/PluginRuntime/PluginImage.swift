@@ -40,7 +40,8 @@ public struct LoadedPlugin {
             staticItems: staticItems, hasProvider: provider != nil, entities: entities.map(\.record),
             warnings: warnings,
             initMilliseconds: Double(initDuration.components.seconds) * 1000
-                + Double(initDuration.components.attoseconds) / 1e15)
+                + Double(initDuration.components.attoseconds) / 1e15,
+            programs: info.programs)
     }
 }
 
@@ -113,13 +114,26 @@ enum PluginImage {
         let outcome = registrar.outcomeOfInit(status: status)
         if let refusal = outcome.refusal { return refuse(refusal) }
         registrar.warnings += outcome.warnings
-        let info = PluginInfo(id: id, name: CText.string(raw.name) ?? id, version: CText.string(raw.version) ?? "?",
+        var info = PluginInfo(id: id, name: CText.string(raw.name) ?? id, version: CText.string(raw.version) ?? "?",
                               abiMajor: raw.abi.abi_major, abiMinor: raw.abi.abi_minor, path: path,
                               types: registrar.actions.map(\.type))
+        info.programs = registrar.programs
         return .success(LoadedPlugin(info: info, actions: registrar.actions, staticItems: registrar.staticItems,
                                      provider: registrar.provider, entities: registrar.entities,
                                      code: registrar.code, warnings: registrar.warnings,
                                      initDuration: duration))
+    }
+}
+
+/// What a declared program's path may look like (`standfit.programs/1`): absolute, at most
+/// `byteLimit` bytes of UTF-8 without control characters, no `.` or `..` part.
+enum ProgramPath {
+    static let byteLimit = 1024
+
+    static func isValid(_ path: String) -> Bool {
+        path.hasPrefix("/") && path.utf8.count <= byteLimit
+            && !path.unicodeScalars.contains { $0.properties.generalCategory == .control }
+            && !path.split(separator: "/").contains { $0 == "." || $0 == ".." }
     }
 }
 

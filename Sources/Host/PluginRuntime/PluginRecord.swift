@@ -30,6 +30,9 @@ public struct PluginRecord: Sendable, Equatable, Codable {
     public var warnings: [String]
     /// How long its `init` took, in milliseconds.
     public var initMilliseconds: Double
+    /// The programs it declared it starts (`standfit.programs/1`): all a sandboxed worker of it
+    /// may execute.
+    public var programs: [String] = []
 }
 
 /// One registered action without its handler.
@@ -57,6 +60,10 @@ extension PluginRecord {
         guard PluginID.isValid(id) else { return "has plugin id '\(id)', which is not a reverse-DNS id" }
         guard abiMajor == UInt32(STANDFIT_ABI_MAJOR), abiMinor <= UInt32(STANDFIT_ABI_MINOR) else {
             return "claims ABI \(abiMajor).\(abiMinor), which this host does not speak"
+        }
+        guard programs.count <= Int(STANDFIT_MAX_PROGRAMS), programs.allSatisfy(ProgramPath.isValid),
+              Set(programs).count == programs.count else {
+            return "declares programs that declaring would not accept"
         }
         var entityIDs: Set<String> = []
         for entity in entities {

@@ -30,6 +30,8 @@ final class PluginRegistrar {
     nonisolated(unsafe) static let parameterChecksExtension = ParameterChecksTable.make()
     /// The `standfit.clock/1` table; one for every plugin.
     nonisolated(unsafe) static let clockExtension = ClockTable.make()
+    /// The `standfit.programs/1` table; one for every plugin, which it finds by `host_data`.
+    nonisolated(unsafe) static let programsExtension = ProgramsTable.make()
     /// Open only while the plugin's `init` runs.
     var acceptsRegistrations = false
     /// False while a sandboxed scan runs `init`: the sandbox grants no data directory then.
@@ -41,6 +43,8 @@ final class PluginRegistrar {
     private(set) var staticItems: [ShortcutItem] = []
     private(set) var provider: DynamicProvider?
     var entities: [EntityProvider] = []
+    /// The programs it declared it starts, in order, each once.
+    private(set) var programs: [String] = []
     /// The code behind it, called in this process: each action's handler by type, the
     /// provider, and each entity's queries by entity id.
     let code = PluginCode()
@@ -82,6 +86,7 @@ final class PluginRegistrar {
         case STANDFIT_EXT_DONATIONS: UnsafeRawPointer(PluginRegistrar.donationsExtension)
         case STANDFIT_EXT_PARAMETER_CHECKS: UnsafeRawPointer(PluginRegistrar.parameterChecksExtension)
         case STANDFIT_EXT_CLOCK: UnsafeRawPointer(PluginRegistrar.clockExtension)
+        case STANDFIT_EXT_PROGRAMS: UnsafeRawPointer(PluginRegistrar.programsExtension)
         default: nil
         }
     }
@@ -191,6 +196,20 @@ final class PluginRegistrar {
         }
         dataDirectoryCString = strdup(dataDirectory.path)
         return UnsafePointer(dataDirectoryCString)
+    }
+
+    /// `standfit.programs/1`'s `declare_program`.
+    func declareProgram(_ pointer: UnsafePointer<CChar>?) -> Int32 {
+        guard acceptsRegistrations else { return refuseOutsideInit("declare_program") }
+        guard let path = CText.string(pointer), ProgramPath.isValid(path) else {
+            return reject("declare_program was given \(CText.quoted(pointer)), which is no absolute path of at most \(ProgramPath.byteLimit) bytes without control characters; declare the program by its full path, such as /usr/bin/notify-send")
+        }
+        if programs.contains(path) { return STANDFIT_OK }
+        guard programs.count < Int(STANDFIT_MAX_PROGRAMS) else {
+            return reject("declare_program was called for \(path) after \(STANDFIT_MAX_PROGRAMS) programs, the most a plugin may declare; start fewer programs")
+        }
+        programs.append(path)
+        return STANDFIT_OK
     }
 
     func refuseOutsideInit(_ function: String) -> Int32 {

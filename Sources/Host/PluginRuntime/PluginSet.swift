@@ -20,6 +20,8 @@ public struct PluginInfo: Sendable, Equatable {
     /// What the host did not take of what it registered, and other mistakes of its author, each
     /// a sentence with the fix (`plugins` and `doctor` show them; `plugins check` finds more).
     public var warnings: [String] = []
+    /// The programs it declared it starts (`standfit.programs/1`).
+    public var programs: [String] = []
 }
 
 /// A plugin file the loader would not load, and why: one sentence naming the file and the fix.

@@ -9,8 +9,11 @@ import HostModel
 /// sandboxed too) and kept by everything it starts.
 ///
 /// What a sandboxed plugin can do (docs/ARCHITECTURE.md, README "Trust"):
-/// - read and execute the system's files (`/usr`, `/lib*`, `/bin`, `/sbin`, `/etc`, `/opt`, its
-///   own process's `/proc/self`, CPU and memory facts) and the directory its file is in;
+/// - read the system's files (`/usr`, `/lib*`, `/bin`, `/sbin`, `/etc`, `/opt`, its own
+///   process's `/proc/self`, CPU and memory facts) and the directory its file is in;
+/// - execute no program but those it declared (`standfit.programs/1`) and their dynamic
+///   loaders; nothing at all when it declared none (nor during its scan), and never a file
+///   where it can write;
 /// - read and write its own data directory (in handlers and providers; a scan has none yet), a
 ///   private temporary directory (`TMPDIR` names it, beneath `$XDG_CACHE_HOME/standfit/sandbox/`,
 ///   removed after the call) and `/dev/null`;
@@ -22,8 +25,9 @@ import HostModel
 /// - open no Unix socket (pathname or abstract), so it reaches neither the warm server nor the
 ///   session bus nor any other user service, and set up no io_uring (which would bypass that);
 /// - use the network (IP) as any program can.
-/// Landlock does the files, signals and ptrace; seccomp (libseccomp) the process group,
-/// the parent-death signal, reaping, Unix sockets, io_uring and ptrace again. A kernel without Landlock leaves file access and
+/// Landlock does the files, what may be executed, signals and ptrace; seccomp (libseccomp) the
+/// process group, the parent-death signal, reaping, Unix sockets, io_uring, ptrace again, and
+/// exec for a plugin that declared no program. A kernel without Landlock leaves file access and
 /// signals as they were (`doctor` says so); seccomp is in every kernel the host supports.
 package enum Sandbox {
     /// What a plugin may read and write.
@@ -34,15 +38,33 @@ package enum Sandbox {
         var temporary: URL
         /// Its data directory, made before the sandbox is entered; nil in a scan.
         var dataDirectory: URL?
+        /// The files it may execute: the programs it declared and the loader each names.
+        var execute: [String] = []
 
-        /// The grant of `candidate`'s code, with its data directory when it has one.
-        static func forPlugin(_ candidate: PluginCandidate, paths: HostPaths, dataDirectory: URL?) -> Grant {
+        /// The grant of `candidate`'s code, with its data directory when it has one, and the
+        /// `programs` it declared (none in a scan, which is where it declares them).
+        static func forPlugin(_ candidate: PluginCandidate, paths: HostPaths, dataDirectory: URL?,
+                              programs: [String] = []) -> Grant {
             let temporary = temporaryBase(paths).appendingPathComponent("\(getpid())")
             let pluginDirectory = (candidate.realPath as NSString).deletingLastPathComponent
             var write = [temporary.path, "/dev/null"]
             if let dataDirectory { write.insert(dataDirectory.path, at: 0) }
             return Grant(read: systemPaths + [pluginDirectory], write: write, temporary: temporary,
-                         dataDirectory: dataDirectory)
+                         dataDirectory: dataDirectory, execute: executables(programs))
+        }
+
+        /// `programs` with the dynamic loader each one names (the kernel executes it too).
+        static func executables(_ programs: [String]) -> [String] {
+            var files: [String] = []
+            for program in programs {
+                if !files.contains(program) { files.append(program) }
+                var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+                if standfit_elf_interpreter(program, &buffer, buffer.count) == 1 {
+                    let loader = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    if !files.contains(loader) { files.append(loader) }
+                }
+            }
+            return files
         }
 
         /// What every program needs to run: libraries, the dynamic linker's cache, locales,
@@ -73,7 +95,10 @@ package enum Sandbox {
         setenv("TMPDIR", grant.temporary.path, 1)
         let status = withCStrings(grant.read) { read in
             withCStrings(grant.write) { write in
-                standfit_landlock_restrict(read, Int32(grant.read.count), write, Int32(grant.write.count))
+                withCStrings(grant.execute) { execute in
+                    standfit_landlock_restrict(read, Int32(grant.read.count), write, Int32(grant.write.count),
+                                               execute, Int32(grant.execute.count))
+                }
             }
         }
         if status < 0 {
@@ -81,7 +106,7 @@ package enum Sandbox {
         } else if status == 0 {
             logger.debug("This kernel has no Landlock: the plugin's file access and signals are not restricted.")
         }
-        let seccomp = standfit_seccomp_restrict()
+        let seccomp = standfit_seccomp_restrict(grant.execute.isEmpty ? 0 : 1)
         if seccomp != 0 {
             logger.warning("The plugin sandbox could not load its seccomp filter (\(String(cString: strerror(-seccomp)))); the plugin may leave its process group.")
         }
@@ -124,7 +149,8 @@ package enum Sandbox {
 
 /// Runs `body` with `strings` as a C array of C strings.
 private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
-    let pointers = strings.map { UnsafePointer(strdup($0)) }
+    // One NULL after the last, so that an empty list still has an address.
+    let pointers = strings.map { UnsafePointer(strdup($0)) } + [nil]
     defer { pointers.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
     return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

@@ -272,15 +272,7 @@ struct ScanChild {
             }
             var data = (try? JSONEncoder().encode(result)) ?? Data()
             data.append(UInt8(ascii: "\n"))
-            data.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let count = write(ends[1], bytes.baseAddress! + offset, bytes.count - offset)
-                    if count < 0 && errno == EINTR { continue }
-                    guard count > 0 else { break }
-                    offset += count
-                }
-            }
+            RawOutput.write(ends[1], data)
             // What the plugin printed is in stdio's buffers; its exit handlers are not run.
             fflush(nil)
             _exit(0)
@@ -452,17 +444,7 @@ struct ResultPipe {
     func send(_ value: some Encodable) {
         guard var data = try? JSONEncoder().encode(value) else { return }
         data.append(UInt8(ascii: "\n"))
-        let written = data.withUnsafeBytes { bytes -> Bool in
-            var offset = 0
-            while offset < bytes.count {
-                let count = write(HelperProcess.resultDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
-        guard written else {
+        guard RawOutput.write(HelperProcess.resultDescriptor, data) else {
             let note = "standfit-host: the plugin closed or replaced the worker's answer descriptor (\(HelperProcess.resultDescriptor)), so the worker cannot answer.\n"
             _ = note.withCString { write(2, $0, strlen($0)) }
             _exit(70)

@@ -42,17 +42,7 @@ package struct SealedImage {
         guard fd >= 0 else {
             return .failure(Problem(message: "cannot be copied into sealed memory (\(String(cString: strerror(errno)))); it was not loaded."))
         }
-        let written = bytes.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
-        guard written, standfit_memfd_seal(fd) == 0 else {
+        guard RawOutput.write(fd, bytes), standfit_memfd_seal(fd) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
             return .failure(Problem(message: "cannot be sealed in memory (\(reason)); it was not loaded."))

@@ -34,6 +34,8 @@ public final class WarmWorkers: @unchecked Sendable {
         /// The directories the plugin was given (its data directory, its sealed copy, its
         /// sandbox's rights), from the request's environment.
         var directories: [String]
+        /// What its sandbox lets it execute.
+        var programs: [String]
     }
 
     /// One worker process and what it was started for.
@@ -106,10 +108,6 @@ public final class WarmWorkers: @unchecked Sendable {
     func lease(_ key: Key, waitingUntil deadline: ContinuousClock.Instant, cleanUp: @escaping (pid_t) -> Void,
                start: @escaping () throws(HelperError) -> HelperProcess) -> Result<Worker, HelperError> {
         var ended: [Worker] = [], evicted: [Worker] = []
-        defer {
-            ended.forEach { $0.stop() }
-            evicted.forEach { $0.retire() }
-        }
         retireChanged()
         enum Lease { case reused(Worker), start, busy }
         let lease = withState { state -> Lease in
@@ -136,6 +134,10 @@ public final class WarmWorkers: @unchecked Sendable {
                 _ = lock.wait(until: Date(timeIntervalSinceNow: Double(milliseconds) / 1000))
             }
         }
+        // The worker that makes room is gone before its successor starts, so the limit holds
+        // in processes too, not only in the count.
+        ended.forEach { $0.stop() }
+        evicted.forEach { $0.retire() }
         switch lease {
         case .reused(let worker): return .success(worker)
         case .busy: return .failure(.busy(limit))

@@ -12,6 +12,8 @@ extension PluginSet {
             public var runs: String
             /// Its author's mistakes the host noticed, each a sentence with the fix.
             public var warnings: [String]
+            /// The programs it declared it starts: all it may execute when sandboxed.
+            public var programs: [String]
         }
 
         public struct Refused: Encodable {
@@ -29,7 +31,7 @@ extension PluginSet {
                 Document.Plugin(id: $0.id, name: $0.name, version: $0.version,
                                 abi: "\($0.abiMajor).\($0.abiMinor)", path: $0.path, types: $0.types,
                                 trusted: $0.isTrusted, runs: $0.runsInProcess ? "in-process" : "worker",
-                                warnings: $0.warnings)
+                                warnings: $0.warnings, programs: $0.programs)
             },
             refused: refusals.filter { !$0.isQuarantined }.map { Document.Refused(path: $0.path, reason: $0.reason) },
             quarantined: refusals.filter(\.isQuarantined).map { Document.Refused(path: $0.path, reason: $0.reason) })
@@ -42,6 +44,7 @@ extension PluginSet {
             lines.append("  path: \(plugin.path)")
             lines.append("  types: \(plugin.types.isEmpty ? "none" : plugin.types.joined(separator: ", "))")
             lines.append("  runs: \(plugin.runsInProcess ? "in the host's process (trusted; in a worker when the warm server runs it)" : "in a worker process\(plugin.isTrusted ? " (trusted)" : "")")")
+            if !plugin.programs.isEmpty { lines.append("  programs: \(plugin.programs.joined(separator: ", "))") }
             lines += plugin.warnings.map { "  warning: \($0)" }
         }
         for refusal in refusals {

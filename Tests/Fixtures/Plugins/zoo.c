@@ -37,13 +37,18 @@
                         beyond its call and reports each outcome: make a Unix socket (the warm
                         server's, the session bus), set up io_uring, stop being the reaper of what
                         it forks, make itself undumpable (hiding from the server's peer check),
-                        and run $ZOO_HOST_COMMAND with /bin/sh (exit status and last output line);
+                        and run $ZOO_HOST_COMMAND with /bin/sh (exit status and last output line,
+                        or that the shell did not start);
    -DZOO_ENV_IN_PLACE   the handler reports $ZOO_IN_PLACE, then overwrites its first byte in place
                         (no setenv): the next call must see the command's value again;
    -DZOO_SLOW           the handler sleeps 300 ms before it answers;
    -DZOO_STRAY_ANSWER   the handler writes one line of its own on the worker's answer descriptor (3);
    -DZOO_TEMP_FILE      the handler makes a file in $TMPDIR with mkstemp, leaves it there, and reports
                         what $TMPDIR held before (a directory emptied between calls holds nothing);
+   -DZOO_EXEC           the handler starts programs with posix_spawn and reports each outcome: /bin/true,
+                        /bin/echo, and a copy of /bin/true it writes into $TMPDIR; with
+                        -DZOO_DECLARE=S, init first declares program S (standfit.programs/1) and
+                        reports the answer, with ZOO_DECLARE_BAD, also "relative/true";
    -DZOO_PLUGIN_ID=S / -DZOO_TYPE=S  the plugin's id / its action's type, instead of com.zoo.<name>
                         and com.zoo.<name>.run. */
 #include <dirent.h>
@@ -232,10 +237,46 @@ static void escape(char *report, size_t size) {
     }
     char descriptor_outcome[64];
     snprintf(descriptor_outcome, sizeof descriptor_outcome, "%s", write(7, "x", 1) < 0 ? strerror(errno) : "written");
-    snprintf(report, size, "descriptor 7: %s; unix socket: %s; io_uring: %s; stop reaping: %s; undumpable: %s; host command: exit %d: %s",
-             descriptor_outcome, socket_outcome, ring_outcome, reaper_outcome, dumpable_outcome,
-             status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1, last);
+    char host_outcome[600];
+    /* popen's errno says little (glibc gives ENOMEM for a shell the kernel refused to run). */
+    if (command != NULL && host == NULL) snprintf(host_outcome, sizeof host_outcome, "the shell did not start");
+    else snprintf(host_outcome, sizeof host_outcome, "exit %d: %s", status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1, last);
+    snprintf(report, size, "descriptor 7: %s; unix socket: %s; io_uring: %s; stop reaping: %s; undumpable: %s; host command: %s",
+             descriptor_outcome, socket_outcome, ring_outcome, reaper_outcome, dumpable_outcome, host_outcome);
 }
+#endif
+
+#ifdef ZOO_EXEC
+#include <spawn.h>
+#include <sys/wait.h>
+extern char **environ;
+
+/* Starts `path` and says how that went. */
+static void start(const char *path, char *outcome, size_t size) {
+    char *arguments[] = { (char *)path, NULL };
+    pid_t child;
+    int error = posix_spawn(&child, path, NULL, NULL, arguments, environ);
+    if (error != 0) {
+        snprintf(outcome, size, "%s", error == EACCES ? "denied (EACCES)" : strerror(error));
+        return;
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    snprintf(outcome, size, "exit %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* Copies /bin/true to `target`, executable. */
+static int copy_true(const char *target) {
+    int from = open("/bin/true", O_RDONLY), to = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0700);
+    char buffer[65536];
+    ssize_t count;
+    while (from >= 0 && to >= 0 && (count = read(from, buffer, sizeof buffer)) > 0) (void)!write(to, buffer, (size_t)count);
+    int ok = from >= 0 && to >= 0;
+    if (from >= 0) close(from);
+    if (to >= 0) close(to);
+    return ok;
+}
+static char declared[160] = "nothing declared";
 #endif
 
 #ifdef ZOO_LATE_REGISTER
@@ -311,6 +352,14 @@ static int32_t run(const standfit_invocation *ctx) {
     static const char stray[] = "{\"reply\":{\"status\":0,\"message\":\"an answer the host never asked for\"},\"provided\":{}}\n";
     (void)!write(3, stray, sizeof stray - 1);
     ctx->set_message(ctx, "zoo " ZOO_ID " ran");
+#elif defined(ZOO_EXEC)
+    char copy[1024], first[64], second[64], third[64], message[1024];
+    snprintf(copy, sizeof copy, "%s/true", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    start("/bin/true", first, sizeof first);
+    start("/bin/echo", second, sizeof second);
+    if (copy_true(copy)) start(copy, third, sizeof third); else snprintf(third, sizeof third, "not written");
+    snprintf(message, sizeof message, "%s; /bin/true: %s; /bin/echo: %s; a copy in TMPDIR: %s", declared, first, second, third);
+    ctx->set_message(ctx, message);
 #elif defined(ZOO_TEMP_FILE)
     char listing[512] = "";
     const char *temporary = getenv("TMPDIR");
@@ -381,6 +430,18 @@ static int32_t init(const standfit_host *host) {
 #ifdef ZOO_SLOPPY
     usleep(150 * 1000);
 #endif
+#if defined(ZOO_EXEC) && defined(ZOO_DECLARE)
+    const standfit_programs_ext *programs = host->get_extension(host, STANDFIT_EXT_PROGRAMS);
+    if (programs != NULL) {
+        int32_t answer = programs->declare_program(host, ZOO_DECLARE);
+#ifdef ZOO_DECLARE_BAD
+        int32_t bad = programs->declare_program(host, "relative/true");
+        snprintf(declared, sizeof declared, "declared %s: %d, relative/true: %d", ZOO_DECLARE, (int)answer, (int)bad);
+#else
+        snprintf(declared, sizeof declared, "declared %s: %d", ZOO_DECLARE, (int)answer);
+#endif
+    }
+#endif
 #ifdef ZOO_ESCAPE_INIT
     char report[1024];
     escape(report, sizeof report);
@@ -398,7 +459,7 @@ static int32_t init(const standfit_host *host) {
     forge("{\"loaded\":{\"_0\":{\"id\":\"" ZOO_PLUGIN_ID "\",\"name\":\"Forged\",\"version\":\"1\",\"abiMajor\":1,"
           "\"abiMinor\":0,\"actions\":[{\"type\":\"com.zoo.forged\\n$(touch /tmp/forged)\",\"title\":\"Forged\","
           "\"parameters\":[],\"phrases\":[],\"suggestible\":true}],\"staticItems\":[],\"hasProvider\":false,\"entities\":[],"
-          "\"warnings\":[],\"initMilliseconds\":0}}}\n");
+          "\"warnings\":[],\"initMilliseconds\":0,\"programs\":[]}}}\n");
 #endif
 #ifdef ZOO_KILL_PARENT
     if (kill(getppid(), SIGKILL) == 0) sleep(1);

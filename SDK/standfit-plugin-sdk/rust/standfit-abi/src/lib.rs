@@ -51,6 +51,8 @@ pub const STANDFIT_EXT_ACTION_TRAITS: &[u8] = b"standfit.action-traits/1\0";
 pub const STANDFIT_EXT_DONATIONS: &[u8] = b"standfit.donations/1\0";
 pub const STANDFIT_EXT_PARAMETER_CHECKS: &[u8] = b"standfit.parameter-checks/1\0";
 pub const STANDFIT_EXT_CLOCK: &[u8] = b"standfit.clock/1\0";
+pub const STANDFIT_EXT_PROGRAMS: &[u8] = b"standfit.programs/1\0";
+pub const STANDFIT_MAX_PROGRAMS: usize = 16;
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -266,6 +268,12 @@ pub struct standfit_parameter_checks_ext {
 pub struct standfit_clock_ext {
     pub abi: standfit_abi_header,
     pub now: Option<unsafe extern "C" fn(host: *const standfit_host) -> f64>,
+}
+
+#[repr(C)]
+pub struct standfit_programs_ext {
+    pub abi: standfit_abi_header,
+    pub declare_program: Option<unsafe extern "C" fn(host: *const standfit_host, path: *const c_char) -> i32>,
 }
 
 /// The host extension `id` (one of the `STANDFIT_EXT_*` constants) as a table of type `T`, when
