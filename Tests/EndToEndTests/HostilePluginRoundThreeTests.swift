@@ -77,6 +77,12 @@ struct HostilePluginRoundThreeTests {
 
             """, stderr: ""))
         #expect(sandbox.run("plugins", "check", declared.path).stdout.contains("  programs: /bin/true (all it may execute when sandboxed)\n"))
+        // A directory is no program: declaring /usr/bin grants nothing beneath it.
+        #expect(HostSandbox.zoo([FixturePlugins.zoo("exec-declared-directory.so")]).run("run", "com.zoo.exec-declared-directory.run")
+            == ProcessResult(status: 0, stdout: """
+                declared /usr/bin: 0; /bin/true: denied (EACCES); /bin/echo: denied (EACCES); a copy in TMPDIR: denied (EACCES)
+
+                """, stderr: ""))
         // A path that is not absolute is refused, and said each time the plugin is used.
         let bad = FixturePlugins.zoo("exec-declared-bad.so")
         let warning = "standfit-host: warning: Plugin 'com.zoo.exec-declared-bad' (\(bad.path)) loads without a registration the host refused, because its init returned STANDFIT_OK regardless (have it return the failing call's status): declare_program was given 'relative/true', which is no absolute path of at most 1024 bytes without control characters; declare the program by its full path, such as /usr/bin/notify-send.\n"

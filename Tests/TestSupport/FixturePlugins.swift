@@ -113,6 +113,7 @@ public enum FixturePlugins {
         zooVariant("exec", "-DZOO_EXEC"),
         zooVariant("exec-declared", "-DZOO_EXEC", "-DZOO_DECLARE=\"/bin/true\""),
         zooVariant("exec-declared-bad", "-DZOO_EXEC", "-DZOO_DECLARE=\"/bin/true\"", "-DZOO_DECLARE_BAD"),
+        zooVariant("exec-declared-directory", "-DZOO_EXEC", "-DZOO_DECLARE=\"/usr/bin\""),
         zooVariant("impostor-type", "-DZOO_TYPE=\"com.standfit.logexercise\""),
         zooVariant("impostor-id", "-DZOO_PLUGIN_ID=\"com.standfit\""),
         // 6,000 actions and a phrase of eight adjacent placeholders (crowd.c): the host's costs.

@@ -50,21 +50,36 @@ package enum Sandbox {
             var write = [temporary.path, "/dev/null"]
             if let dataDirectory { write.insert(dataDirectory.path, at: 0) }
             return Grant(read: systemPaths + [pluginDirectory], write: write, temporary: temporary,
-                         dataDirectory: dataDirectory, execute: executables(programs))
+                         dataDirectory: dataDirectory, execute: executables(programs, writable: write))
         }
 
-        /// `programs` with the dynamic loader each one names (the kernel executes it too).
-        static func executables(_ programs: [String]) -> [String] {
+        /// `programs` with the dynamic loader each one names (the kernel executes it too): each
+        /// a regular file (a directory would grant everything beneath it), by its real path, and
+        /// none beneath `writable` (the plugin would write the program it then runs).
+        static func executables(_ programs: [String], writable: [String]) -> [String] {
+            let writable = writable.map { (realPath($0) ?? $0) + "/" }
             var files: [String] = []
+            func add(_ path: String) {
+                guard let real = realPath(path), !writable.contains(where: { real.hasPrefix($0) }) else { return }
+                var info = stat()
+                guard stat(real, &info) == 0, info.st_mode & S_IFMT == S_IFREG, !files.contains(real) else { return }
+                files.append(real)
+            }
             for program in programs {
-                if !files.contains(program) { files.append(program) }
+                add(program)
                 var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
                 if standfit_elf_interpreter(program, &buffer, buffer.count) == 1 {
-                    let loader = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                    if !files.contains(loader) { files.append(loader) }
+                    add(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
                 }
             }
             return files
+        }
+
+        /// `path` with every link resolved, or nil when it does not exist.
+        private static func realPath(_ path: String) -> String? {
+            guard let resolved = realpath(path, nil) else { return nil }
+            defer { free(resolved) }
+            return String(cString: resolved)
         }
 
         /// What every program needs to run: libraries, the dynamic linker's cache, locales,
