@@ -85,7 +85,8 @@ struct ProgressionTests {
         #expect(try store.progression(rules).totalXP == 40)
         _ = try store.update(id: 3, count: 40, note: nil, loggedAt: fixture.local("2026-11-21 10:00"), rules: rules)
         #expect(try store.storedAchievements().keys.sorted() == ["first-log"])
-        #expect(try store.progression(rules).xp == [1: 20, 3: 42])
+        // Each entry's XP is in the log (below); the progression the store reads is their sum.
+        #expect(try store.progression(rules).totalXP == 62)
         let stored = try DatabaseQueue(path: store.url.path).read { db in
             try Row.fetchAll(db, sql: "SELECT id, xp FROM log ORDER BY id").map { [$0["id"], $0["xp"]] as [Int] }
         }
@@ -123,6 +124,49 @@ struct ProgressionTests {
         #expect(columns.contains("xp"))
     }
 
+    @Test("a log of thousands of entries from before the stored day states (schema v2) migrates: the first change folds it once, in its transaction, and matches the replay")
+    func migrationFromV2() throws {
+        let fixture = StandFitFixture()
+        try FileManager.default.createDirectory(at: fixture.directory, withIntermediateDirectories: true)
+        let path = fixture.directory.appendingPathComponent("standfit.sqlite").path
+        // Schema v2 as it was: the log with each entry's XP, the achievements, GRDB's record.
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: """
+                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                INSERT INTO grdb_migrations VALUES ('v1'), ('v2');
+                CREATE TABLE log (id INTEGER PRIMARY KEY AUTOINCREMENT, exercise TEXT NOT NULL,
+                                  count INTEGER NOT NULL CHECK (count > 0), note TEXT, loggedAt DATETIME NOT NULL,
+                                  xp INTEGER NOT NULL DEFAULT 0);
+                CREATE INDEX log_on_loggedAt ON log(loggedAt);
+                CREATE TABLE achievement (id TEXT PRIMARY KEY, earnedAt DATETIME NOT NULL, entryId INTEGER);
+                """)
+            let insert = try db.makeStatement(sql: "INSERT INTO log (exercise, count, loggedAt) VALUES (?, ?, ?)")
+            let exercises = ["squats", "pushups", "plank", "lunges"]
+            for index in 0..<3_000 {
+                // Three a day for a thousand days, up to the day before the fixture's "now".
+                let day = fixture.local("2026-11-21 08:00").addingTimeInterval(-Double(999 - index / 3) * 86_400)
+                try insert.execute(arguments: [exercises[index % 4], 10 + index % 7, day.addingTimeInterval(Double(index % 3) * 3_600)])
+            }
+        }
+        let app = try fixture.app(at: "2026-11-22 10:00")
+        let replayed = Progression(entries: try app.store.entries(in: DateInterval(start: .distantPast, end: .distantFuture)),
+                                   calendar: app.rules.calendar, catalogue: .standard)
+        // Before any change, reads replay (they never write).
+        #expect(try app.store.progression(app.rules).totalXP == replayed.totalXP)
+        #expect(replayed.totalXP > 0)
+        let logged = try app.logExercise("squats", count: 20, note: nil)
+        #expect(logged.dialog == "Logged 20 squats · +40 XP")
+        let entries = try app.store.entries(in: DateInterval(start: .distantPast, end: .distantFuture))
+        let after = Progression(entries: entries, calendar: app.rules.calendar, catalogue: .standard)
+        let stored = try app.store.progression(app.rules)
+        #expect(stored.totalXP == after.totalXP && stored.bestStreak == 1_001 && stored.achievements == after.achievements)
+        let (days, xp) = try DatabaseQueue(path: path).read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM progressDay"), try Int.fetchOne(db, sql: "SELECT sum(xp) FROM log"))
+        }
+        #expect(days == 1_001)
+        #expect(xp == after.totalXP)
+    }
+
     @Test("what a log, an undo and viewstreak say: XP, achievements, level; in Dutch too")
     func answers() throws {
         let fixture = StandFitFixture()
@@ -149,4 +193,78 @@ struct ProgressionTests {
             """)
         #expect(try StandFitFixture().app(at: "2026-11-20 13:00").viewStreak().dialog == "No streak yet: log an exercise today to start one.")
     }
+
+    @Test("random logs, backfills, edits, deletes, undos and a change of zone: the stored progression and every entry's XP are always the full replay's",
+          arguments: [1, 2, 3, 4] as [UInt64])
+    func incrementalMatchesReplay(seed: UInt64) throws {
+        let fixture = StandFitFixture()
+        let store = try ExerciseStore(directory: fixture.directory)
+        defer { store.close() }
+        let amsterdam = ExerciseStore.Rules(calendar: fixture.calendar, catalogue: .standard)
+        let tokyo = ExerciseStore.Rules(calendar: StandFitFixture(timeZone: "Asia/Tokyo").calendar, catalogue: .standard)
+        var random = SeededRandom(seed)
+        let base = fixture.local("2026-10-01 05:00")
+        let exercises = ExerciseCatalogue.standard.exercises.map(\.id)
+        let everything = DateInterval(start: .distantPast, end: .distantFuture)
+        let database = try DatabaseQueue(path: store.url.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        var latest = base
+        for step in 0..<160 {
+            // A zone change in the middle: the stored states are rebuilt for it, then kept.
+            let rules = step >= 80 && step < 100 ? tokyo : amsterdam
+            let ids = try store.entries(in: everything).compactMap(\.id)
+            let before = Progression(entries: try store.entries(in: everything), calendar: rules.calendar, catalogue: .standard)
+            let reported: ExerciseStore.ProgressionChange?
+            let what = random.below(12)
+            let exercise = exercises[random.below(exercises.count)], count = 1 + random.below(60)
+            switch what {
+            case 0...3:   // today's kind of log: after everything else, minutes to two days later
+                latest = latest.addingTimeInterval(Double(60 + random.below(2 * 86_400)))
+                reported = try store.log(LogEntry(exercise: exercise, count: count, loggedAt: latest), rules: rules).progression
+            case 4...5:   // a backfill anywhere in the last 40 days
+                let when = base.addingTimeInterval(Double(random.below(40 * 86_400)))
+                reported = try store.log(LogEntry(exercise: exercise, count: count, loggedAt: when), rules: rules).progression
+            case 6:
+                reported = try store.removeLast(rules: rules)?.progression
+            case 7 where !ids.isEmpty:
+                reported = try store.remove(id: ids[random.below(ids.count)], rules: rules)?.progression
+            case 8 where !ids.isEmpty:
+                reported = try store.update(id: ids[random.below(ids.count)], count: count, note: nil, rules: rules)?.progression
+            case 9 where !ids.isEmpty:
+                let when = base.addingTimeInterval(Double(random.below(40 * 86_400)))
+                reported = try store.update(id: ids[random.below(ids.count)], count: nil, note: nil, loggedAt: when, rules: rules)?.progression
+            default:
+                latest = latest.addingTimeInterval(Double(random.below(3_600)))
+                reported = try store.log(LogEntry(exercise: exercise, count: count, loggedAt: latest), rules: rules).progression
+            }
+            let entries = try store.entries(in: everything)
+            let replay = Progression(entries: entries, calendar: rules.calendar, catalogue: .standard)
+            let stored = try store.progression(rules)
+            let context = "seed \(seed), step \(step), change \(what)"
+            #expect(stored.totalXP == replay.totalXP, "\(context)")
+            #expect(stored.bestStreak == replay.bestStreak, "\(context)")
+            #expect(stored.achievements == replay.achievements, "\(context)")
+            let xp = try database.read { db in
+                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, xp FROM log").map { (row: Row) -> (Int64, Int) in (row["id"], row["xp"]) })
+            }
+            #expect(xp == replay.xp, "\(context)")
+            if let reported {
+                #expect(reported.before.totalXP == before.totalXP && reported.after.totalXP == replay.totalXP, "\(context)")
+                #expect(reported.after.achievements == replay.achievements, "\(context)")
+            }
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing seed can be replayed.
+struct SeededRandom {
+    private var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -123,6 +123,20 @@ public struct ExerciseStore: Sendable {
                 table.column("entryId", .integer)
             }
         }
+        migrator.registerMigration("v3") { db in
+            // The replay's state after each logged local day (ExerciseStore+Progress), and the
+            // zone and rules they hold for. Empty until the first change fills them.
+            try db.create(table: "progressDay") { table in
+                table.primaryKey("day", .double)
+                table.column("state", .text).notNull()
+            }
+            try db.create(table: "progressRules") { table in
+                table.primaryKey("id", .integer).check { $0 == 1 }
+                table.column("signature", .text).notNull()
+            }
+            // Each exercise's latest log in one lookup (the menu's "Log ⟨exercise⟩" counts).
+            try db.create(index: "log_exercise_loggedAt", on: LogEntry.databaseTableName, columns: ["exercise", "loggedAt", "id"])
+        }
         return migrator
     }
 
@@ -138,11 +152,10 @@ public struct ExerciseStore: Sendable {
         }
     }
 
-    /// The XP and achievements the log supports now.
+    /// The XP and achievements the log supports now: from the stored states, when they hold
+    /// for `rules` (else by a replay of the log).
     public func progression(_ rules: Rules) throws -> Progression {
-        try pools.reader().read { db in
-            Progression(entries: try LogEntry.fetchAll(db), calendar: rules.calendar, catalogue: rules.catalogue)
-        }
+        try pools.reader().read { db in try ProgressDays.progression(db, rules) }
     }
 
     /// When each earned achievement was stored as earned, by id.
@@ -158,43 +171,27 @@ public struct ExerciseStore: Sendable {
     /// another process's change never counts as this one's.
     public typealias ProgressionChange = (before: Progression, after: Progression)
 
-    /// Runs `change` in one write transaction and, with `rules`, brings the stored XP and
-    /// achievements in line with the log; the progression before and after.
-    private func write<T>(_ rules: Rules?, _ change: @escaping (Database) throws -> T?) throws -> (T, ProgressionChange?)? {
+    /// Runs `change` in one write transaction and, with `rules`, brings the stored XP, states
+    /// and achievements in line with the log from the days the change touched (the instants it
+    /// answers besides its result); the progression before and after.
+    private func write<T>(_ rules: Rules?, _ change: @escaping (Database) throws -> (T, touched: [Date])?) throws -> (T, ProgressionChange?)? {
         try pools.writer().write { db in
-            let before = try rules.map { Progression(entries: try LogEntry.fetchAll(db), calendar: $0.calendar, catalogue: $0.catalogue) }
-            guard let result = try change(db) else { return nil }
-            guard let before, let after = try ExerciseStore.resync(db, rules) else { return (result, nil) }
-            return (result, (before, after))
+            let before = try rules.map { try ProgressDays.progression(db, $0) }
+            guard let (result, touched) = try change(db) else { return nil }
+            guard let rules, let before else { return (result, nil) }
+            let after = try ProgressDays.update(db, touched: touched, rules: rules)
+            return (result, (before, Progression(state: after, catalogue: rules.catalogue)))
         }
-    }
-
-    /// Brings the stored XP and achievements in line with the log, inside the change's
-    /// transaction; the progression the log now supports.
-    private static func resync(_ db: Database, _ rules: Rules?) throws -> Progression? {
-        guard let rules else { return nil }
-        let progression = Progression(entries: try LogEntry.fetchAll(db), calendar: rules.calendar, catalogue: rules.catalogue)
-        let update = try db.cachedStatement(sql: "UPDATE log SET xp = ? WHERE id = ? AND xp != ?")
-        for (id, xp) in progression.xp {
-            try update.execute(arguments: [xp, id, xp])
-        }
-        try db.execute(sql: "DELETE FROM achievement")
-        for achievement in progression.achievements {
-            guard let earnedAt = achievement.earnedAt else { continue }
-            try db.execute(sql: "INSERT INTO achievement (id, earnedAt, entryId) VALUES (?, ?, ?)",
-                           arguments: [achievement.id, earnedAt, achievement.earnedBy])
-        }
-        return progression
     }
 
     /// Appends one entry and returns it with its id; with `rules`, also the progression before
     /// and after it.
     @discardableResult
     public func log(_ entry: LogEntry, rules: Rules? = nil) throws -> (entry: LogEntry, progression: ProgressionChange?) {
-        let written = try write(rules) { db -> LogEntry? in
+        let written = try write(rules) { db -> (LogEntry, touched: [Date])? in
             var entry = entry
             try entry.insert(db)
-            return entry
+            return (entry, [entry.loggedAt])
         }
         guard let (entry, progression) = written else { throw StandFitError("The log did not take the entry.") }
         return (entry, progression)
@@ -207,34 +204,39 @@ public struct ExerciseStore: Sendable {
         }
     }
 
-    /// Each logged exercise's most recent count, most recently logged first.
-    public func recentCounts() throws -> [(exercise: String, count: Int)] {
+    /// The most recent count of each of `exercises` that was logged, most recently logged
+    /// first: one lookup per exercise in the (exercise, loggedAt) index, whatever the history.
+    public func recentCounts(of exercises: [String]) throws -> [(exercise: String, count: Int)] {
         try pools.reader().read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT exercise, count FROM log AS entry
-                WHERE id = (SELECT id FROM log WHERE exercise = entry.exercise ORDER BY loggedAt DESC, id DESC LIMIT 1)
-                ORDER BY loggedAt DESC, id DESC
-                """).map { (exercise: $0["exercise"], count: $0["count"]) }
+            let latest = try db.cachedStatement(sql: """
+                SELECT count, loggedAt, id FROM log WHERE exercise = ? ORDER BY loggedAt DESC, id DESC LIMIT 1
+                """)
+            var found: [(exercise: String, count: Int, at: Date, id: Int64)] = []
+            for exercise in exercises {
+                guard let row = try Row.fetchOne(latest, arguments: [exercise]) else { continue }
+                found.append((exercise, row["count"], row["loggedAt"], row["id"]))
+            }
+            return found.sorted { ($0.at, $0.id) > ($1.at, $1.id) }.map { ($0.exercise, $0.count) }
         }
     }
 
     /// Removes the most recent entry and returns it; nil when there is none. One transaction,
     /// so two undos at once remove two different entries.
     public func removeLast(rules: Rules? = nil) throws -> (entry: LogEntry, progression: ProgressionChange?)? {
-        try write(rules) { db -> LogEntry? in
+        try write(rules) { db -> (LogEntry, touched: [Date])? in
             guard let entry = try LogEntry.order(LogEntry.Columns.loggedAt.desc, LogEntry.Columns.id.desc).fetchOne(db)
             else { return nil }
             try entry.delete(db)
-            return entry
+            return (entry, [entry.loggedAt])
         }
     }
 
     /// Removes entry `id` and returns it; nil when there is none.
     public func remove(id: Int64, rules: Rules? = nil) throws -> (entry: LogEntry, progression: ProgressionChange?)? {
-        try write(rules) { db -> LogEntry? in
+        try write(rules) { db -> (LogEntry, touched: [Date])? in
             guard let entry = try LogEntry.fetchOne(db, key: id) else { return nil }
             try entry.delete(db)
-            return entry
+            return (entry, [entry.loggedAt])
         }
     }
 
@@ -243,14 +245,14 @@ public struct ExerciseStore: Sendable {
     /// there is none.
     public func update(id: Int64, count: Int?, note: String?, loggedAt: Date? = nil,
                        rules: Rules? = nil) throws -> (before: LogEntry, after: LogEntry, progression: ProgressionChange?)? {
-        let written = try write(rules) { db -> (LogEntry, LogEntry)? in
+        let written = try write(rules) { db -> ((LogEntry, LogEntry), touched: [Date])? in
             guard let before = try LogEntry.fetchOne(db, key: id) else { return nil }
             var after = before
             if let count { after.count = count }
             if let note { after.note = note.isEmpty ? nil : note }
             if let loggedAt { after.loggedAt = loggedAt }
             try after.update(db)
-            return (before, after)
+            return ((before, after), [before.loggedAt, after.loggedAt])
         }
         return written.map { ($0.0.0, $0.0.1, $0.1) }
     }
@@ -267,11 +269,22 @@ public struct ExerciseStore: Sendable {
 
     /// The instants of every entry up to `end`, newest first: what a streak is counted from.
     public func logTimes(before end: Date) throws -> [Date] {
-        try pools.reader().read { db in
-            try Date.fetchAll(db, LogEntry
-                .select(LogEntry.Columns.loggedAt)
-                .filter(LogEntry.Columns.loggedAt < end)
-                .order(LogEntry.Columns.loggedAt.desc))
+        try pools.reader().read { db in try Date.fetchAll(db, ExerciseStore.times(before: end)) }
+    }
+
+    /// The streak at `now`, reading log instants newest first through the index only as far
+    /// back as the streak goes.
+    public func streak(now: Date, calendar: Calendar) throws -> Streak {
+        guard let tomorrow = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now)) else {
+            return Streak(days: 0, includesToday: false)
         }
+        return try pools.reader().read { db in
+            let times = try Date.fetchCursor(db, ExerciseStore.times(before: tomorrow))
+            return try Streak(now: now, calendar: calendar) { try times.next() }
+        }
+    }
+
+    private static func times(before end: Date) -> QueryInterfaceRequest<LogEntry> {
+        LogEntry.select(LogEntry.Columns.loggedAt).filter(LogEntry.Columns.loggedAt < end).order(LogEntry.Columns.loggedAt.desc)
     }
 }

@@ -34,7 +34,8 @@ public struct Progression: Sendable, Equatable {
         public var earned: Bool { earnedAt != nil }
     }
 
-    /// XP of each entry, by id.
+    /// XP of each entry, by id, from a replay (`init(entries:…)`); empty when read from the
+    /// store's states, which keep each entry's XP in the log itself.
     public var xp: [Int64: Int]
     public var totalXP: Int
     public var bestStreak: Int
@@ -60,69 +61,33 @@ public struct Progression: Sendable, Equatable {
     /// Replays `entries` in the order they happened, in `calendar`'s time zone and weeks.
     public init(entries: [LogEntry], calendar: Calendar, catalogue: ExerciseCatalogue) {
         let ordered = entries.sorted { ($0.loggedAt, $0.id ?? 0) < ($1.loggedAt, $1.id ?? 0) }
-        // Weeks run Monday to Sunday: counted in whole days from a Monday's local midnight
-        // (1 January 2001), so finding a day's week asks the calendar nothing.
-        let monday = calendar.date(from: DateComponents(year: 2001, month: 1, day: 1)) ?? Date(timeIntervalSinceReferenceDate: 0)
-        var xp: [Int64: Int] = [:], total = 0
-        var streak = 0, best = 0
-        var squats = 0, tried = Set<String>(), daysOfWeek: [Int: Int] = [:], mostDaysInWeek = 0, early = 0
-        var earned: [String: (Date, Int64)] = [:]
-        // The local day of the entries being replayed, and what is computed once per day: the
-        // entries come in time order, so the calendar (most of a replay's cost) is asked per
-        // day, not per entry.
-        var day = Date.distantPast, nextDay = Date.distantPast, earlyHours: Range<Date>?
+        var folder = ProgressFolder(ProgressState(), calendar: calendar, catalogue: catalogue)
+        var xp: [Int64: Int] = [:]
         for entry in ordered {
-            var gained = Progression.baseXP(exercise: entry.exercise, count: entry.count)
-            if entry.loggedAt >= nextDay {
-                let start = calendar.startOfDay(for: entry.loggedAt)
-                // Its first log: the streak goes on when the day before was logged (compared as
-                // day starts: in zones that change the clock at midnight a day may start at 01:00).
-                let previous = calendar.date(byAdding: .day, value: -1, to: start).map(calendar.startOfDay)
-                streak = previous == day ? streak + 1 : 1
-                best = max(best, streak)
-                gained += min(Progression.bonusCap, Progression.bonusPerDay * (streak - 1))
-                day = start
-                nextDay = calendar.date(byAdding: .day, value: 1, to: start).map(calendar.startOfDay) ?? start.addingTimeInterval(86_400)
-                // Local midnights are whole days apart, give or take a change of the clock.
-                let days = Int((start.timeIntervalSince(monday) / 86_400).rounded())
-                let week = days >= 0 ? days / 7 : (days - 6) / 7
-                daysOfWeek[week, default: 0] += 1
-                mostDaysInWeek = max(mostDaysInWeek, daysOfWeek[week] ?? 0)
-                if let from = calendar.date(bySettingHour: 4, minute: 0, second: 0, of: start),
-                   let until = calendar.date(bySettingHour: 7, minute: 0, second: 0, of: start), from < until {
-                    earlyHours = from..<until
-                } else {
-                    earlyHours = nil
-                }
-            }
-            xp[entry.id ?? 0] = gained
-            total += gained
-            if entry.exercise == "squats" { squats += entry.count }
-            if catalogue.exercise(id: entry.exercise) != nil { tried.insert(entry.exercise) }
-            if earlyHours?.contains(entry.loggedAt) == true { early = 1 }
-            for measure in Progression.measures(logs: 1, best: best, squats: squats, tried: tried.count,
-                                                daysInWeek: mostDaysInWeek, early: early, catalogue: catalogue)
-            where measure.current >= measure.target && earned[measure.id] == nil {
-                earned[measure.id] = (entry.loggedAt, entry.id ?? 0)
-            }
+            xp[entry.id ?? 0] = folder.add(entry)
         }
+        self.init(state: folder.state, catalogue: catalogue)
         self.xp = xp
-        totalXP = total
-        bestStreak = best
-        achievements = Progression.measures(logs: ordered.count, best: best, squats: squats, tried: tried.count,
-                                            daysInWeek: mostDaysInWeek, early: early, catalogue: catalogue).map { measure in
+    }
+
+    /// The XP, best streak and achievements of the log `state` was folded from (without each
+    /// entry's XP).
+    public init(state: ProgressState, catalogue: ExerciseCatalogue) {
+        xp = [:]
+        totalXP = state.totalXP
+        bestStreak = state.best
+        achievements = Progression.measures(state, catalogue: catalogue).map { measure in
             Achievement(id: measure.id, progress: min(measure.current, measure.target), target: measure.target,
-                        earnedAt: earned[measure.id]?.0, earnedBy: earned[measure.id]?.1)
+                        earnedAt: state.earned[measure.id]?.at, earnedBy: state.earned[measure.id]?.by)
         }
     }
 
     /// Each achievement, in the order they are listed, with how far the log is and what earns it:
     /// one place for the targets, for earning them during the replay and for the progress after.
-    private static func measures(logs: Int, best: Int, squats: Int, tried: Int, daysInWeek: Int, early: Int,
-                                 catalogue: ExerciseCatalogue) -> [(id: String, current: Int, target: Int)] {
-        [("first-log", logs, 1), ("streak-3", best, 3), ("streak-7", best, 7), ("squats-100", squats, 100),
-         ("every-exercise", tried, catalogue.exercises.count), ("five-days-week", daysInWeek, 5),
-         ("early-bird", early, 1)]
+    static func measures(_ state: ProgressState, catalogue: ExerciseCatalogue) -> [(id: String, current: Int, target: Int)] {
+        [("first-log", state.logs, 1), ("streak-3", state.best, 3), ("streak-7", state.best, 7), ("squats-100", state.squats, 100),
+         ("every-exercise", state.tried.count, catalogue.exercises.count), ("five-days-week", state.mostDaysInWeek, 5),
+         ("early-bird", state.early, 1)]
     }
 
     /// What changed from `before` to `after` (a log, an undo, a correction): XP gained (negative

@@ -40,9 +40,10 @@ extension StandFitApp {
         let entries = try store.entries(in: DateInterval(start: start, end: end))
             .filter { exercise == nil || $0.exercise == exercise?.id }
             .reversed()
+        let localTime = text.formatter("yyyy-MM-dd HH:mm"), shortTime = text.formatter("EEE d MMM HH:mm")
         let data = History(days: days, exercise: exercise?.id, entries: entries.map { entry in
             var shown = logged(entry, catalogue.exercise(id: entry.exercise))
-            shown.localTime = text.format(entry.loggedAt, "yyyy-MM-dd HH:mm")
+            shown.localTime = localTime.string(from: entry.loggedAt)
             return shown
         })
         let period = days == 1 ? text("history.today") : text("history.period", ["days": text.days(days)])
@@ -53,7 +54,7 @@ extension StandFitApp {
         var lines = [text("history.header", ["scope": scope])]
         for entry in entries {
             let unit = catalogue.exercise(id: entry.exercise)?.unit ?? .reps
-            var line = "#\(entry.id ?? 0)  \(text.format(entry.loggedAt, "EEE d MMM HH:mm"))  "
+            var line = "#\(entry.id ?? 0)  \(shortTime.string(from: entry.loggedAt))  "
                 + text.sentence("history.amount", entry: entry, unit: unit)
             if let note = entry.note { line += " — \(note)" }
             lines.append(line)

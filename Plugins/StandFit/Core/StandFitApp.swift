@@ -89,10 +89,7 @@ public struct StandFitApp: Sendable {
     }
 
     public func streak() throws -> Streak {
-        let now = clock.now()
-        guard let tomorrow = clock.calendar.date(byAdding: .day, value: 1, to: clock.calendar.startOfDay(for: now))
-        else { return Streak(days: 0, includesToday: false) }
-        return Streak(logTimes: try store.logTimes(before: tomorrow), now: now, calendar: clock.calendar)
+        try store.streak(now: clock.now(), calendar: clock.calendar)
     }
 
     /// What `viewstreak` returns as data.
@@ -142,7 +139,7 @@ public struct StandFitApp: Sendable {
     /// The exercises as entity values: localized titles, every name people may use, and the
     /// count each brings (the last one logged for it, else its usual count).
     public func exerciseValues() throws -> [EntityValue] {
-        let recent = Dictionary(try store.recentCounts().map { ($0.exercise, $0.count) }, uniquingKeysWith: { first, _ in first })
+        let recent = Dictionary(try store.recentCounts(of: catalogue.exercises.map(\.id)).map { ($0.exercise, $0.count) }, uniquingKeysWith: { first, _ in first })
         let names = text.names(in: catalogue)
         return catalogue.exercises.map { exercise in
             var synonyms: [String] = []
@@ -157,7 +154,7 @@ public struct StandFitApp: Sendable {
     /// The exercises to offer first: those logged most recently, then the rest in catalogue order.
     public func suggestedExercises() throws -> [EntityValue] {
         let values = try exerciseValues()
-        let recent = try store.recentCounts().compactMap { logged in values.first { $0.id == logged.exercise } }
+        let recent = try store.recentCounts(of: catalogue.exercises.map(\.id)).compactMap { logged in values.first { $0.id == logged.exercise } }
         return recent + values.filter { value in !recent.contains { $0.id == value.id } }
     }
 

@@ -16,6 +16,13 @@ public struct Streak: Sendable, Equatable, Codable {
     /// Counts the streak from log instants, newest first, at `now` in `calendar`'s time zone.
     /// Days are compared as calendar days, so 23- and 25-hour days (DST) count as one day each.
     public init(logTimes: [Date], now: Date, calendar: Calendar) {
+        var times = logTimes.makeIterator()
+        self.init(now: now, calendar: calendar) { times.next() }
+    }
+
+    /// The same, taking the instants one at a time from `next` (nil at the end), and no more of
+    /// them than the streak needs: a year of history costs the streak's days, not the year.
+    public init(now: Date, calendar: Calendar, next: () throws -> Date?) rethrows {
         let today = calendar.startOfDay(for: now)
         guard let yesterday = calendar.date(byAdding: .day, value: -1, to: today).map(calendar.startOfDay) else {
             self.init(days: 0, includesToday: false)
@@ -25,7 +32,7 @@ public struct Streak: Sendable, Equatable, Codable {
         var includesToday = false
         // The day the streak needs next, walking back from today.
         var expected = today
-        for time in logTimes {
+        while let time = try next() {
             let day = calendar.startOfDay(for: time)
             if day > today { continue }   // logged "in the future" of a fixed clock
             if day == expected {
