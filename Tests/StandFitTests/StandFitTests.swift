@@ -259,6 +259,46 @@ struct HistoryTests {
         #expect(try app.history(days: nil, exercise: "hurdles").status == .invalidInput)
     }
 
+    @Test("history pages: limit shows the newest, says how many are older and how to see them; before goes on from an id")
+    func historyPages() throws {
+        let fixture = StandFitFixture()
+        let store = try ExerciseStore(directory: fixture.directory)
+        for (index, time) in ["08:00", "09:00", "10:00", "11:00", "12:00"].enumerated() {
+            _ = try store.log(LogEntry(exercise: index % 2 == 0 ? "squats" : "plank", count: 10 + index,
+                                       loggedAt: fixture.local("2026-11-22 \(time)")))
+        }
+        let app = try fixture.app(at: "2026-11-22 14:05")
+        #expect(try app.history(days: 1, exercise: nil, limit: 2).dialog == """
+            Logged today:
+            #5  Sun 22 Nov 12:00  14 squats
+            #4  Sun 22 Nov 11:00  13 seconds of plank
+            … and 3 older; add before=4 to see them.
+            """)
+        #expect(try app.history(days: 1, exercise: nil, limit: 2, before: 4).dialog == """
+            Logged today:
+            #3  Sun 22 Nov 10:00  12 squats
+            #2  Sun 22 Nov 09:00  11 seconds of plank
+            … and 1 older; add before=2 to see them.
+            """)
+        #expect(try app.history(days: 1, exercise: nil, limit: 2, before: 2).dialog == "Logged today:\n#1  Sun 22 Nov 08:00  10 squats")
+        #expect(try app.history(days: 1, exercise: "squats", limit: 1).dialog == """
+            Logged today (Squats):
+            #5  Sun 22 Nov 12:00  14 squats
+            … and 2 older; add before=5 to see them.
+            """)
+        #expect(try app.history(days: 1, exercise: nil, before: 99).dialog
+            == "before: there is no log with id 99; 'standfit-host run history' shows the ids.")
+        #expect(try app.history(days: 1, exercise: nil, limit: 0).dialog == "limit: expected a number from 1 to 10000, got 0.")
+        // With neither days nor limit, a glance: the newest 100 of the week; days= shows them all.
+        for minute in 0..<100 {
+            _ = try store.log(LogEntry(exercise: "squats", count: 1, loggedAt: fixture.local("2026-11-21 10:00").addingTimeInterval(Double(minute) * 60)))
+        }
+        let glance = try app.history(days: nil, exercise: nil).dialog.split(separator: "\n")
+        #expect(glance.count == 102)
+        #expect(glance.last == "… and 5 older; add before=11 to see them.")
+        #expect(try app.history(days: 7, exercise: nil).dialog.split(separator: "\n").count == 106)
+    }
+
     @Test("deletelog and editlog change one entry by its id; the streak follows; unknown ids and empty edits are refused")
     func corrections() throws {
         let fixture = StandFitFixture()

@@ -257,6 +257,27 @@ public struct ExerciseStore: Sendable {
         return written.map { ($0.0.0, $0.0.1, $0.1) }
     }
 
+    /// A page of the entries logged in `interval` (start inclusive, end exclusive), of
+    /// `exercise` only when given, newest first: at most `limit`, older than entry `before`
+    /// when given; and how many more of them are older than the page. Read through the
+    /// indexes: a page costs its own entries, not the range's.
+    public func page(in interval: DateInterval, exercise: String?, before: Int64?, limit: Int?)
+        throws -> (entries: [LogEntry], more: Int)? {
+        try pools.reader().read { db in
+            var request = LogEntry.filter(LogEntry.Columns.loggedAt >= interval.start && LogEntry.Columns.loggedAt < interval.end)
+            if let exercise { request = request.filter(Column("exercise") == exercise) }
+            if let before {
+                guard let anchor = try LogEntry.fetchOne(db, key: before) else { return nil }
+                request = request.filter(LogEntry.Columns.loggedAt < anchor.loggedAt
+                    || (LogEntry.Columns.loggedAt == anchor.loggedAt && LogEntry.Columns.id < before))
+            }
+            let ordered = request.order(LogEntry.Columns.loggedAt.desc, LogEntry.Columns.id.desc)
+            guard let limit else { return (try ordered.fetchAll(db), 0) }
+            let entries = try ordered.limit(limit).fetchAll(db)
+            return (entries, entries.count < limit ? 0 : try request.fetchCount(db) - entries.count)
+        }
+    }
+
     /// Entries logged in `interval` (start inclusive, end exclusive), oldest first.
     public func entries(in interval: DateInterval) throws -> [LogEntry] {
         try pools.reader().read { db in

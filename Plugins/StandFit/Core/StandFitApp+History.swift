@@ -10,15 +10,24 @@ extension StandFitApp {
         public var exercise: String?
         /// Each entry as logging returns it, with its local time.
         public var entries: [Logged]
+        /// How many more entries of the range are older than these (with `limit`).
+        public var more: Int
     }
 
     /// The most days `history` looks back.
     public static let maximumHistoryDays = 366
 
+    /// The most entries one page of `history` shows (`limit`).
+    public static let maximumHistoryLimit = 10_000
+    /// The page `history` shows with neither `days` nor `limit`: a glance, not a year.
+    public static let defaultHistoryLimit = 100
+
     /// The entries of the last `days` days (today included; 7 when not given), of `exercise`
     /// only when given, newest first: each with its short id (`#12`), local time, amount and
-    /// note.
-    public func history(days: Int?, exercise name: String?) throws -> ActionResult {
+    /// note. With `limit`, a page of at most that many, and a line that says how many more
+    /// are older and how to see them; with `before`, the entries older than that id.
+    public func history(days: Int?, exercise name: String?, limit: Int? = nil, before: Int? = nil) throws -> ActionResult {
+        let limit = limit ?? (days == nil ? StandFitApp.defaultHistoryLimit : nil)
         let days = days ?? 7
         guard (1...StandFitApp.maximumHistoryDays).contains(days) else {
             return .invalidInput(text("error.days", ["value": "\(days)", "max": "\(StandFitApp.maximumHistoryDays)"]), parameter: "days")
@@ -37,15 +46,19 @@ extension StandFitApp {
               let end = clock.calendar.date(byAdding: .day, value: 1, to: today) else {
             throw StandFitError("The last \(days) days before \(now) cannot be computed in time zone \(clock.calendar.timeZone.identifier).")
         }
-        let entries = try store.entries(in: DateInterval(start: start, end: end))
-            .filter { exercise == nil || $0.exercise == exercise?.id }
-            .reversed()
+        if let limit, !(1...StandFitApp.maximumHistoryLimit).contains(limit) {
+            return .invalidInput(text("error.limit", ["value": "\(limit)", "max": "\(StandFitApp.maximumHistoryLimit)"]), parameter: "limit")
+        }
+        guard let (entries, more) = try store.page(in: DateInterval(start: start, end: end), exercise: exercise?.id,
+                                                  before: before.map(Int64.init), limit: limit) else {
+            return .invalidInput(text("error.noBefore", ["value": "\(before ?? 0)"]), parameter: "before")
+        }
         let localTime = text.formatter("yyyy-MM-dd HH:mm"), shortTime = text.formatter("EEE d MMM HH:mm")
         let data = History(days: days, exercise: exercise?.id, entries: entries.map { entry in
             var shown = logged(entry, catalogue.exercise(id: entry.exercise))
             shown.localTime = localTime.string(from: entry.loggedAt)
             return shown
-        })
+        }, more: more)
         let period = days == 1 ? text("history.today") : text("history.period", ["days": text.days(days)])
         let scope = exercise.map { text("history.scope.exercise", ["period": period, "exercise": text.title($0.id)]) } ?? period
         guard !entries.isEmpty else {
@@ -58,6 +71,9 @@ extension StandFitApp {
                 + text.sentence("history.amount", entry: entry, unit: unit)
             if let note = entry.note { line += " — \(note)" }
             lines.append(line)
+        }
+        if more > 0, let oldest = entries.last?.id {
+            lines.append(text("history.more", ["count": "\(more)", "id": "\(oldest)"]))
         }
         return .handled(lines.joined(separator: "\n"), data: data)
     }

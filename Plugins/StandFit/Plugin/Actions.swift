@@ -90,9 +90,13 @@ struct History: ShortcutAction {
 
     @Parameter(title: "Days") var days: Int?
     @Parameter(title: "Exercise", entity: Exercises.self) var exercise: String?
+    /// One page of at most this many (the newest first), and how to see the rest.
+    @Parameter(title: "Limit", range: 1...10_000) var limit: Int?
+    /// The entries older than this one (an id `history` shows).
+    @Parameter(title: "Before") var before: Int?
 
     func perform(_ context: ActionContext) throws -> ActionResult {
-        try Environment.app(language: context.locale).history(days: days, exercise: exercise)
+        try Environment.app(language: context.locale).history(days: days, exercise: exercise, limit: limit, before: before)
     }
 }
 
