@@ -75,8 +75,10 @@ final class RequestScope: @unchecked Sendable {
         // Silenced first, so that a helper's end by the cancel's SIGKILL is not reported.
         lock.withLock {
             guard !left else { return }
-            if let sentence {
-                console.flush()
+            // Said only when the client's stderr takes it at once: a client that stopped reading
+            // (a full pipe) must not hold up the cancel, nor the server's stop.
+            var ready = pollfd(fd: request.streams.error, events: Int16(POLLOUT), revents: 0)
+            if let sentence, poll(&ready, 1, 0) == 1, ready.revents & Int16(POLLOUT) != 0 {
                 RawOutput.write(request.streams.error, "standfit-host: error: \(sentence)\n")
             }
             for descriptor in [request.streams.input, request.streams.output, request.streams.error] {

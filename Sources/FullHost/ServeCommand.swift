@@ -68,7 +68,8 @@ struct ServeCommand: ParsableCommand {
         }
         // A config.json that does not read stops every command, warm or cold, with its sentence
         // (each request reads it again); the server itself starts on the defaults, so that it
-        // is there the moment the file is fixed, rather than every command running cold.
+        // is there the moment the file is fixed, rather than every command running cold. Its
+        // own settings (workers, idle timeouts) stay the defaults until it is restarted.
         let config: HostConfig
         do {
             config = try HostConfig.load(from: request.paths.configDirectory)

@@ -209,7 +209,8 @@ final class WarmServer: @unchecked Sendable {
                 }
                 if ContinuousClock.now - since >= WarmServer.stopGrace {
                     let sentence = "The server was asked to stop and this command was still running after \(ServerCommand.duration(Int(WarmServer.stopGrace.components.seconds))), so it was cancelled; run it again."
-                    state.withLock { running.values.forEach { $0.serverStops(answer: 128 + SIGTERM, saying: sentence) } }
+                    // Outside the state lock: a cancel waits for nothing, but nothing should wait for it.
+                    state.withLock { Array(running.values) }.forEach { $0.serverStops(answer: 128 + SIGTERM, saying: sentence) }
                     finish("asked to stop; the requests still running after \(ServerCommand.duration(Int(WarmServer.stopGrace.components.seconds))) were cancelled")
                     return
                 }
@@ -226,7 +227,7 @@ final class WarmServer: @unchecked Sendable {
             }
             if ready > 0 && pollers[0].revents != 0, let signal = SignalPipe.next() {
                 let sentence = "The server was stopped by signal \(signal) while this command ran, so it was cancelled; run it again."
-                state.withLock { running.values.forEach { $0.serverStops(answer: 128 + signal, saying: sentence) } }
+                state.withLock { Array(running.values) }.forEach { $0.serverStops(answer: 128 + signal, saying: sentence) }
                 finish("signal \(signal)")
                 return
             }
@@ -350,19 +351,26 @@ final class WarmServer: @unchecked Sendable {
             logger.warning("Refused a connection from user \(peerUID) (pid \(peerPID)): this server serves user \(getuid()) only.")
             return
         }
+        // A peer that plugin code started (its worker, or anything the worker ran) is no user:
+        // the sandbox already denies it the socket; this holds for trusted plugins too. Traced
+        // at once, while the peer waits for its answer, and failing closed: a peer whose
+        // process is gone (it handed its socket to a child and exited) cannot be traced and is
+        // not served either. Nothing of such a request runs here; it is sent the cold way, where
+        // a command started by plugin code refuses itself in a sentence.
+        let origin = HostLineage.origin(of: peerPID)
         guard case .frame(.request(let request)) = connection.receive(timeout: 2000) else { return }
         let descriptors = connection.takeDescriptors()
         guard descriptors.count == 3 else {
             descriptors.forEach { close($0) }
             return
         }
-        // A peer that plugin code started (its worker, or anything the worker ran) is no user:
-        // the sandbox already denies it the socket; this holds for trusted plugins too. Nothing
-        // of its request runs here; it is sent the cold way, where the command refuses itself
-        // in a sentence.
-        if let ancestor = HostLineage.hostAncestor(of: peerPID) {
+        guard origin == .user else {
             descriptors.forEach { close($0) }
-            logger.warning("Refused a connection from pid \(peerPID): it was started by plugin code (process \(ancestor) runs the host's plugins), and plugins may not drive the host.")
+            if case .plugin(let ancestor) = origin {
+                logger.warning("Refused a connection from pid \(peerPID): it was started by plugin code (process \(ancestor) runs the host's plugins), and plugins may not drive the host.")
+            } else {
+                logger.warning("Refused a connection from pid \(peerPID): its process or an ancestor is gone, so where it comes from cannot be told; it is sent the cold way.")
+            }
             connection.send(.runCold)
             return
         }

@@ -97,6 +97,18 @@ struct ProgressionTests {
         #expect(try store.progression(rules).totalXP == 0)
     }
 
+    @Test("a change made without the rules drops the day states, and the next change with them folds the log again")
+    func changeWithoutRules() throws {
+        let fixture = StandFitFixture()
+        let store = try ExerciseStore(directory: fixture.directory)
+        let rules = ExerciseStore.Rules(calendar: fixture.calendar, catalogue: .standard)
+        try store.log(LogEntry(exercise: "squats", count: 20, loggedAt: fixture.local("2026-11-20 10:00")), rules: rules)
+        try store.log(LogEntry(exercise: "squats", count: 20, loggedAt: fixture.local("2026-11-21 10:00")))
+        #expect(try store.progression(rules).totalXP == 42)
+        try store.log(LogEntry(exercise: "squats", count: 20, loggedAt: fixture.local("2026-11-22 10:00")), rules: rules)
+        #expect(try store.progression(rules).totalXP == 66)
+    }
+
     @Test("a log made before XP existed (schema v1) migrates: its XP and achievements are there after the next change")
     func migrationFromV1() throws {
         let fixture = StandFitFixture()

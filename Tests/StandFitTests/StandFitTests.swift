@@ -281,6 +281,7 @@ struct HistoryTests {
             … and 1 older; add before=2 to see them.
             """)
         #expect(try app.history(days: 1, exercise: nil, limit: 2, before: 2).dialog == "Logged today:\n#1  Sun 22 Nov 08:00  10 squats")
+        #expect(try app.history(days: 1, exercise: nil, limit: 2, before: 1).dialog == "Nothing logged today before #1.")
         #expect(try app.history(days: 1, exercise: "squats", limit: 1).dialog == """
             Logged today (Squats):
             #5  Sun 22 Nov 12:00  14 squats

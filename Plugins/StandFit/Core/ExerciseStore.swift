@@ -178,7 +178,12 @@ public struct ExerciseStore: Sendable {
         try pools.writer().write { db in
             let before = try rules.map { try ProgressDays.progression(db, $0) }
             guard let (result, touched) = try change(db) else { return nil }
-            guard let rules, let before else { return (result, nil) }
+            guard let rules, let before else {
+                // Changed without the rules: the stored day states no longer hold, and the next
+                // change with them folds the log again.
+                try db.execute(sql: "DELETE FROM progressRules")
+                return (result, nil)
+            }
             let after = try ProgressDays.update(db, touched: touched, rules: rules)
             return (result, (before, Progression(state: after, catalogue: rules.catalogue)))
         }

@@ -62,6 +62,7 @@ extension StandFitApp {
         let period = days == 1 ? text("history.today") : text("history.period", ["days": text.days(days)])
         let scope = exercise.map { text("history.scope.exercise", ["period": period, "exercise": text.title($0.id)]) } ?? period
         guard !entries.isEmpty else {
+            if let before { return .handled(text("history.noOlder", ["scope": scope, "id": "\(before)"]), data: data) }
             return .handled(text("history.empty", ["scope": scope]), data: data)
         }
         var lines = [text("history.header", ["scope": scope])]

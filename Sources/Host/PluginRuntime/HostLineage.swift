@@ -45,14 +45,31 @@ package enum HostLineage {
     /// when none does (a command typed in a shell, started by a launcher, a service manager or
     /// the session bus). Reads at most 64 generations of `/proc/PID/stat`.
     package static func hostAncestor(of pid: pid_t) -> pid_t? {
-        guard let host = Executable(of: "self") else { return nil }
+        if case .plugin(let ancestor) = origin(of: pid) { return ancestor }
+        return nil
+    }
+
+    /// Where a process comes from, as far as its ancestry can be read.
+    package enum Origin: Equatable, Sendable {
+        /// No ancestor runs the host's binary: the chain reaches init (or the kernel).
+        case user
+        /// Process `pid` (an ancestor) runs the host's binary.
+        case plugin(pid_t)
+        /// The chain cannot be read (the process, or an ancestor, is gone): a peer that cannot
+        /// be traced is not taken for a user's.
+        case unknown
+    }
+
+    package static func origin(of pid: pid_t) -> Origin {
+        guard let host = Executable(of: "self") else { return .unknown }
         var current = pid
         for _ in 0..<64 {
-            guard let parent = parent(of: current), parent > 1 else { return nil }
-            if let program = Executable(of: String(parent)), program.isSameProgram(as: host) { return parent }
+            guard let parent = parent(of: current) else { return .unknown }
+            if parent <= 1 { return .user }
+            if let program = Executable(of: String(parent)), program.isSameProgram(as: host) { return .plugin(parent) }
             current = parent
         }
-        return nil
+        return .unknown
     }
 
     private static func parent(of pid: pid_t) -> pid_t? {

@@ -31,7 +31,7 @@ import HostModel
 /// signals as they were (`doctor` says so); seccomp is in every kernel the host supports.
 package enum Sandbox {
     /// What a plugin may read and write.
-    struct Grant {
+    package struct Grant {
         var read: [String]
         var write: [String]
         /// Its private temporary directory, made before the sandbox is entered.
@@ -49,27 +49,34 @@ package enum Sandbox {
             let pluginDirectory = (candidate.realPath as NSString).deletingLastPathComponent
             var write = [temporary.path, "/dev/null"]
             if let dataDirectory { write.insert(dataDirectory.path, at: 0) }
+            // Beneath these no plugin may execute: every plugin's data and every sandbox's
+            // temporary directory, not only this one's (another plugin of the same author
+            // could write the program).
+            let writable = write + [paths.dataDirectory.appendingPathComponent("data").path, temporaryBase(paths).path]
             return Grant(read: systemPaths + [pluginDirectory], write: write, temporary: temporary,
-                         dataDirectory: dataDirectory, execute: executables(programs, writable: write))
+                         dataDirectory: dataDirectory, execute: executables(programs, writable: writable))
         }
 
         /// `programs` with the dynamic loader each one names (the kernel executes it too): each
         /// a regular file (a directory would grant everything beneath it), by its real path, and
         /// none beneath `writable` (the plugin would write the program it then runs).
-        static func executables(_ programs: [String], writable: [String]) -> [String] {
+        package static func executables(_ programs: [String], writable: [String]) -> [String] {
             let writable = writable.map { (realPath($0) ?? $0) + "/" }
             var files: [String] = []
-            func add(_ path: String) {
-                guard let real = realPath(path), !writable.contains(where: { real.hasPrefix($0) }) else { return }
+            /// The real path of `path` when it may be executed (and is now in `files`).
+            func add(_ path: String) -> String? {
+                guard let real = realPath(path), !writable.contains(where: { real.hasPrefix($0) }) else { return nil }
                 var info = stat()
-                guard stat(real, &info) == 0, info.st_mode & S_IFMT == S_IFREG, !files.contains(real) else { return }
-                files.append(real)
+                guard stat(real, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+                if !files.contains(real) { files.append(real) }
+                return real
             }
             for program in programs {
-                add(program)
+                // A program refused brings no loader: the loader would run it (or anything) anyway.
+                guard let real = add(program) else { continue }
                 var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
-                if standfit_elf_interpreter(program, &buffer, buffer.count) == 1 {
-                    add(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+                if standfit_elf_interpreter(real, &buffer, buffer.count) == 1 {
+                    _ = add(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
                 }
             }
             return files
@@ -121,7 +128,9 @@ package enum Sandbox {
         } else if status == 0 {
             logger.debug("This kernel has no Landlock: the plugin's file access and signals are not restricted.")
         }
-        let seccomp = standfit_seccomp_restrict(grant.execute.isEmpty ? 0 : 1)
+        // Exec is allowed only where Landlock names what may be executed: without it, a
+        // declaration would open every program.
+        let seccomp = standfit_seccomp_restrict(grant.execute.isEmpty || status <= 0 ? 0 : 1)
         if seccomp != 0 {
             logger.warning("The plugin sandbox could not load its seccomp filter (\(String(cString: strerror(-seccomp)))); the plugin may leave its process group.")
         }
