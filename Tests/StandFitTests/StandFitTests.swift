@@ -282,6 +282,7 @@ struct HistoryTests {
             """)
         #expect(try app.history(days: 1, exercise: nil, limit: 2, before: 2).dialog == "Logged today:\n#1  Sun 22 Nov 08:00  10 squats")
         #expect(try app.history(days: 1, exercise: nil, limit: 2, before: 1).dialog == "Nothing logged today before #1.")
+
         #expect(try app.history(days: 1, exercise: "squats", limit: 1).dialog == """
             Logged today (Squats):
             #5  Sun 22 Nov 12:00  14 squats
@@ -298,6 +299,13 @@ struct HistoryTests {
         #expect(glance.count == 102)
         #expect(glance.last == "… and 5 older; add before=11 to see them.")
         #expect(try app.history(days: 7, exercise: nil).dialog.split(separator: "\n").count == 106)
+        // A log of last year says its year; this year's do not.
+        _ = try store.log(LogEntry(exercise: "squats", count: 5, loggedAt: fixture.local("2025-12-30 10:00")))
+        #expect(try app.history(days: 366, exercise: nil, limit: 2, before: 7).dialog == """
+            Logged in the last 366 days:
+            #6  Sat 21 Nov 10:00  1 squat
+            #106  Tue 30 Dec 2025 10:00  5 squats
+            """)
     }
 
     @Test("deletelog and editlog change one entry by its id; the streak follows; unknown ids and empty edits are refused")

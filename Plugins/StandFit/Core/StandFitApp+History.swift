@@ -54,6 +54,8 @@ extension StandFitApp {
             return .invalidInput(text("error.noBefore", ["value": "\(before ?? 0)"]), parameter: "before")
         }
         let localTime = text.formatter("yyyy-MM-dd HH:mm"), shortTime = text.formatter("EEE d MMM HH:mm")
+        // A log of another year says its year: "Tue 30 Dec 2025 10:00" is not read as to come.
+        let otherYear = text.formatter("EEE d MMM yyyy HH:mm"), thisYear = clock.calendar.component(.year, from: now)
         let data = History(days: days, exercise: exercise?.id, entries: entries.map { entry in
             var shown = logged(entry, catalogue.exercise(id: entry.exercise))
             shown.localTime = localTime.string(from: entry.loggedAt)
@@ -68,7 +70,8 @@ extension StandFitApp {
         var lines = [text("history.header", ["scope": scope])]
         for entry in entries {
             let unit = catalogue.exercise(id: entry.exercise)?.unit ?? .reps
-            var line = "#\(entry.id ?? 0)  \(shortTime.string(from: entry.loggedAt))  "
+            let when = clock.calendar.component(.year, from: entry.loggedAt) == thisYear ? shortTime : otherYear
+            var line = "#\(entry.id ?? 0)  \(when.string(from: entry.loggedAt))  "
                 + text.sentence("history.amount", entry: entry, unit: unit)
             if let note = entry.note { line += " — \(note)" }
             lines.append(line)
