@@ -170,6 +170,6 @@ let package = Package(
         ),
         .testTarget(name: "PluginAPITests", dependencies: ["PluginAPI", "CLibFFI"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "StandFitTests", dependencies: ["StandFitCore", "PluginAPI", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "StandFitTests", dependencies: ["StandFitCore", "PluginAPI", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -208,10 +208,11 @@ final class WarmServer: @unchecked Sendable {
                     return
                 }
                 if ContinuousClock.now - since >= WarmServer.stopGrace {
-                    let sentence = "The server was asked to stop and this command was still running after \(ServerCommand.duration(Int(WarmServer.stopGrace.components.seconds))), so it was cancelled; run it again."
+                    let grace = ServerCommand.duration(Int(WarmServer.stopGrace.components.seconds))
+                    let sentence = "The server was asked to stop and this command was still running after \(grace), so it was cancelled; run it again."
                     // Outside the state lock: a cancel waits for nothing, but nothing should wait for it.
                     state.withLock { Array(running.values) }.forEach { $0.serverStops(answer: 128 + SIGTERM, saying: sentence) }
-                    finish("asked to stop; the requests still running after \(ServerCommand.duration(Int(WarmServer.stopGrace.components.seconds))) were cancelled")
+                    finish("asked to stop; the requests still running after \(grace) were cancelled")
                     return
                 }
             }
@@ -443,7 +444,7 @@ final class WarmServer: @unchecked Sendable {
 ///
 /// Rationale for `@unchecked Sendable`: `answered` is behind `lock`; the descriptors are set in
 /// `init` and closed only after the watching thread has ended (`done`).
-final class CancelWatch: @unchecked Sendable {
+private final class CancelWatch: @unchecked Sendable {
     private let connection: WireConnection
     private let scope: RequestScope
     private let logger: Logger

@@ -39,15 +39,17 @@ func runCold() -> Never {
     exit(5)
 }
 
+let mode = variable(WarmWire.modeVariable)?.lowercased()
+
 /// `STANDFIT_SERVER=required`: a command no server serves fails rather than run cold.
 func unavailable(_ why: String) -> Never {
-    guard variable(WarmWire.modeVariable)?.lowercased() == "required" else { runCold() }
+    guard mode == "required" else { runCold() }
     let message = "standfit-host: error: No warm server served this command, because \(why), and STANDFIT_SERVER is 'required'; start one with 'standfit-host serve', or set STANDFIT_SERVER=auto to run cold when none answers.\n"
     _ = message.withCString { write(2, $0, strlen($0)) }
     exit(69)
 }
 
-if variable(WarmWire.modeVariable)?.lowercased() == "off" { runCold() }
+if mode == "off" { runCold() }
 // Shell completions run in the client's own process (swift-argument-parser reads the asking
 // shell from the process's environment): the server would only say so.
 if arguments.dropFirst().first == "---completion" { runCold() }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import StandFitCore
 import Testing
+import TestSupport
 
 @Suite("StandFit XP and achievements")
 struct ProgressionTests {
@@ -214,7 +215,7 @@ struct ProgressionTests {
         defer { store.close() }
         let amsterdam = ExerciseStore.Rules(calendar: fixture.calendar, catalogue: .standard)
         let tokyo = ExerciseStore.Rules(calendar: StandFitFixture(timeZone: "Asia/Tokyo").calendar, catalogue: .standard)
-        var random = SeededRandom(seed)
+        var random = SplitMix64(seed: seed)
         let base = fixture.local("2026-10-01 05:00")
         let exercises = ExerciseCatalogue.standard.exercises.map(\.id)
         let everything = DateInterval(start: .distantPast, end: .distantFuture)
@@ -265,18 +266,4 @@ struct ProgressionTests {
             }
         }
     }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing seed can be replayed.
-struct SeededRandom {
-    private var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -293,11 +293,6 @@ public struct ExerciseStore: Sendable {
         }
     }
 
-    /// The instants of every entry up to `end`, newest first: what a streak is counted from.
-    public func logTimes(before end: Date) throws -> [Date] {
-        try pools.reader().read { db in try Date.fetchAll(db, ExerciseStore.times(before: end)) }
-    }
-
     /// The streak at `now`, reading log instants newest first through the index only as far
     /// back as the streak goes.
     public func streak(now: Date, calendar: Calendar) throws -> Streak {
@@ -305,12 +300,9 @@ public struct ExerciseStore: Sendable {
             return Streak(days: 0, includesToday: false)
         }
         return try pools.reader().read { db in
-            let times = try Date.fetchCursor(db, ExerciseStore.times(before: tomorrow))
+            let times = try Date.fetchCursor(db, LogEntry.select(LogEntry.Columns.loggedAt)
+                .filter(LogEntry.Columns.loggedAt < tomorrow).order(LogEntry.Columns.loggedAt.desc))
             return try Streak(now: now, calendar: calendar) { try times.next() }
         }
-    }
-
-    private static func times(before end: Date) -> QueryInterfaceRequest<LogEntry> {
-        LogEntry.select(LogEntry.Columns.loggedAt).filter(LogEntry.Columns.loggedAt < end).order(LogEntry.Columns.loggedAt.desc)
     }
 }

@@ -13,15 +13,10 @@ public struct Streak: Sendable, Equatable, Codable {
         self.includesToday = includesToday
     }
 
-    /// Counts the streak from log instants, newest first, at `now` in `calendar`'s time zone.
-    /// Days are compared as calendar days, so 23- and 25-hour days (DST) count as one day each.
-    public init(logTimes: [Date], now: Date, calendar: Calendar) {
-        var times = logTimes.makeIterator()
-        self.init(now: now, calendar: calendar) { times.next() }
-    }
-
-    /// The same, taking the instants one at a time from `next` (nil at the end), and no more of
-    /// them than the streak needs: a year of history costs the streak's days, not the year.
+    /// Counts the streak from log instants, newest first, at `now` in `calendar`'s time zone,
+    /// taking them one at a time from `next` (nil at the end), and no more of them than the
+    /// streak needs: a year of history costs the streak's days, not the year. Days are compared
+    /// as calendar days, so 23- and 25-hour days (DST) count as one day each.
     public init(now: Date, calendar: Calendar, next: () throws -> Date?) rethrows {
         let today = calendar.startOfDay(for: now)
         guard let yesterday = calendar.date(byAdding: .day, value: -1, to: today).map(calendar.startOfDay) else {

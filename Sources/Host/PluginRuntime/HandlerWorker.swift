@@ -108,7 +108,7 @@ public enum HandlerWorker {
     /// which started with them.
     struct WorkerCall: Codable {
         /// A number the host draws for this call; each line of the answer carries it.
-        var id: UInt64
+        var id = UInt64.random(in: 1...UInt64.max)
         var request: Request
         var facts: ProcessFacts?
     }

@@ -196,7 +196,7 @@ package final class PluginExecutor {
         }
         logger.debug("Running plugin '\(request.pluginID)' from \(request.candidate.path) in a worker process\(request.sandbox ? ", sandboxed" : "")")
         let worker: HelperProcess
-        let call = HandlerWorker.WorkerCall(id: UInt64.random(in: 1...UInt64.max), request: request, facts: nil)
+        let call = HandlerWorker.WorkerCall(request: request, facts: nil)
         do {
             worker = try HelperProcess(executable: settings.executable, arguments: ["handler-worker"],
                                        environment: settings.environment, input: try JSONEncoder().encode(call),
@@ -238,7 +238,7 @@ package final class PluginExecutor {
         worker.process.beginCall(owner: "Plugin '\(request.pluginID)'")
         let facts = ProcessFacts(environment: HelperProcess.environment(environment, verbose: verbose),
                                  workingDirectory: settings.workingDirectory, umask: settings.umask)
-        let call = HandlerWorker.WorkerCall(id: UInt64.random(in: 1...UInt64.max), request: request,
+        let call = HandlerWorker.WorkerCall(request: request,
                                           facts: worker.lastFacts == facts ? nil : facts)
         guard let line = try? JSONEncoder().encode(call) else {
             workers.discard(worker)

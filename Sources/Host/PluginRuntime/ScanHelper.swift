@@ -445,8 +445,7 @@ struct ResultPipe {
         guard var data = try? JSONEncoder().encode(value) else { return }
         data.append(UInt8(ascii: "\n"))
         guard RawOutput.write(HelperProcess.resultDescriptor, data) else {
-            let note = "standfit-host: the plugin closed or replaced the worker's answer descriptor (\(HelperProcess.resultDescriptor)), so the worker cannot answer.\n"
-            _ = note.withCString { write(2, $0, strlen($0)) }
+            RawOutput.write(2, "standfit-host: the plugin closed or replaced the worker's answer descriptor (\(HelperProcess.resultDescriptor)), so the worker cannot answer.\n")
             _exit(70)
         }
     }
