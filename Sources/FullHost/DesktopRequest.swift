@@ -134,7 +134,7 @@ enum DesktopRequest {
                 case .type(let named, let info):
                     (type, userInfo) = (named, info)
                 }
-                let outcome = session.run(type, named: parameters, userInfo: userInfo, options: Dispatcher.RunOptions())
+                let outcome = session.run(type, named: parameters, userInfo: userInfo, options: Dispatcher.RunOptions(showsData: false))
                 if case .key(let key) = target, outcome.status == .unknownType, action == nil {
                     let message = "StandFit has no action '\(key)'; 'gapplication list-actions \(DesktopInstallation.applicationID)' lists the actions of the installed desktop file, and 'standfit-host list' the quick actions."
                     return (.refused(.unknownAction, message),

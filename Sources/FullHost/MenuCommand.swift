@@ -58,7 +58,7 @@ struct MenuCommand: ParsableCommand {
         let item = entries[chosen].item
         // As `run` on a terminal: a missing value is asked for, a routine shows its steps, and
         // the outcome is printed (or under --json written) and exits as `run`'s does.
-        let options = Dispatcher.RunOptions(conversation: TerminalConversation.make(noInput: false))
+        let options = Dispatcher.RunOptions(conversation: TerminalConversation.make(noInput: false), showsData: global.json)
         try Output.finish(session.run(item.type, named: [], userInfo: item.userInfo, options: options), global, language: session.language)
     }
 

@@ -101,6 +101,6 @@ struct InteractionOptions: ParsableArguments {
     /// Asks on the terminal unless told not to, or when there is none.
     func runOptions(_ global: GlobalOptions, argumentSource: ResolvedParameter.Source = .argument) -> Dispatcher.RunOptions {
         Dispatcher.RunOptions(conversation: TerminalConversation.make(noInput: noInput), dryRun: dryRun,
-                              argumentSource: argumentSource)
+                              argumentSource: argumentSource, showsData: global.json)
     }
 }

@@ -60,7 +60,9 @@ struct RofiCommand: ParsableCommand {
             // A name as --dmenu printed it, else a sentence.
             let action = actions.first { VisibleText.line(DesktopNotification.name(of: $0.item)) == line }
             let userInfo = action.flatMap { $0.item.userInfo.isEmpty ? nil : $0.item.userInfo }
-            let outcome = action.map { session.run($0.item.type, named: [], userInfo: userInfo) } ?? session.say(line)
+            let options = Dispatcher.RunOptions(showsData: global.json)
+            let outcome = action.map { session.run($0.item.type, named: [], userInfo: userInfo, options: options) }
+                ?? session.say(line, options: options)
             if notify { CommandNotification.show(outcome, session: session, parameters: [], userInfo: userInfo, logger: global.logger) }
             return try Output.finish(outcome, global, language: session.language)
         }
@@ -74,7 +76,7 @@ struct RofiCommand: ParsableCommand {
         case 2:
             // A sentence typed instead of a row.
             let sentence = selection.joined(separator: " ")
-            finish(session.say(sentence), row: nil, session: session, actions: actions)
+            finish(session.say(sentence, options: Dispatcher.RunOptions(showsData: false)), row: nil, session: session, actions: actions)
         default:
             list(actions, message: nil)
         }
@@ -155,7 +157,7 @@ struct RofiRow: Codable, Equatable {
     /// Runs the row.
     func run(in session: HostSession) -> Outcome {
         session.run(type, named: arguments.sorted { $0.key < $1.key }.map { NamedArgument(name: $0.key, value: $0.value) },
-                    userInfo: userInfo)
+                    userInfo: userInfo, options: Dispatcher.RunOptions(showsData: false))
     }
 
     /// `text` as one field of rofi's protocol: control characters (a newline ends a row, NUL and

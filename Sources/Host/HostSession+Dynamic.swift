@@ -132,13 +132,13 @@ extension HostSession {
 
     /// The after-run policy's hooks, wired to this session's state, providers and desktop file.
     var afterRun: AfterRun {
-        let state = state, logger = logger, registry = plugins.registry
+        let state = state, logger = logger, registry = plugins.registry, timeZone = request.timeZone
         return AfterRun(
             donate: { donation in
                 // Runs of an action that is not suggestion material (undo) are not donated.
                 if registry.handler(for: donation.type)?.suggestible == false { return }
                 do throws(HostError) {
-                    try state.donate(donation)
+                    try state.donate(donation, minute: LocalMinute.of(donation.date, in: timeZone))
                 } catch {
                     logger.warning("\(error.message)")
                 }

@@ -9,7 +9,7 @@ extension HostSession {
     /// (not undo and the like, even from donations made before the plugin said so), best first.
     public func suggestions() throws(HostError) -> [Suggestions.Suggestion] {
         let registry = plugins.registry
-        return Suggestions(donations: try state.donations(), now: now, timeZone: request.timeZone, language: language).ranked()
+        return Suggestions(groups: try state.donationGroups(), now: now, timeZone: request.timeZone, language: language).ranked()
             .filter { registry.handler(for: $0.type)?.suggestible == true }
     }
 

@@ -9,6 +9,17 @@ public struct ActionContext {
     public let userInfoJSON: String
     /// The user's preferred language ("nl", "en_US").
     public let locale: String
+    /// Whether the host shows the result's `data` (`--json`; `standfit.reply/1`). When it
+    /// does not, the SDK does not encode it; a handler whose data is costly to build (a year of
+    /// entries) may build none. True with a host too old to say.
+    public let showsData: Bool
+
+    init(requestedType: String, userInfoJSON: String, locale: String, showsData: Bool = true) {
+        self.requestedType = requestedType
+        self.userInfoJSON = userInfoJSON
+        self.locale = locale
+        self.showsData = showsData
+    }
 
     /// Now, as the host sees it for this run (`standfit.clock/1`): the system clock, or the
     /// instant the user fixed with `STANDFIT_NOW`. Use it for "today", so that tests, demos

@@ -81,19 +81,20 @@ final class ActionInvoker {
                 outOfRange = .invalidInput(refusal, parameter: parameter.name)
             }
         }
+        let actionContext = ActionContext(context)
         let result: ActionResult
         if let outOfRange {
             result = outOfRange
         } else {
             do {
-                result = try action.perform(ActionContext(context.pointee))
+                result = try action.perform(actionContext)
             } catch {
                 result = .failed("\(error)")
             }
         }
         result.dialog.withCString { _ = context.pointee.set_message(context, $0) }
         do {
-            if let json = try result.encodedData() {
+            if actionContext.showsData, let json = try result.encodedData() {
                 json.withCString { _ = context.pointee.set_data_json(context, $0) }
             }
         } catch {
@@ -118,10 +119,19 @@ final class ActionInvoker {
 }
 
 extension ActionContext {
-    init(_ invocation: standfit_invocation) {
+    init(_ context: UnsafePointer<standfit_invocation>) {
+        let invocation = context.pointee
         self.init(
             requestedType: invocation.type.map { String(cString: $0) } ?? "",
             userInfoJSON: invocation.user_info_json.map { String(cString: $0) } ?? "{}",
-            locale: invocation.locale.map { String(cString: $0) } ?? "en")
+            locale: invocation.locale.map { String(cString: $0) } ?? "en",
+            showsData: ActionContext.showsData(context))
+    }
+
+    /// Whether the host shows the data of this call (`standfit.reply/1`); true when it cannot say.
+    static func showsData(_ context: UnsafePointer<standfit_invocation>) -> Bool {
+        guard let reply = SDKState.host?.hostExtension(STANDFIT_EXT_REPLY, as: standfit_reply_ext.self),
+              let showsData = reply.pointee.shows_data else { return true }
+        return showsData(context) != 0
     }
 }

@@ -36,12 +36,33 @@ public struct LocalizedStrings: Sendable {
         String(language.prefix { $0 != "_" })
     }
 
-    /// The text for `key` with each `{name}` replaced by `values[name]`.
+    /// The text for `key` with each `{name}` replaced by `values[name]`; a placeholder with no
+    /// value stays as written, and a value is never searched for placeholders of its own.
     public func callAsFunction(_ key: String, _ values: [String: String] = [:]) -> String {
-        var text = tables.lazy.compactMap { $0[key] }.first ?? key
-        for (name, value) in values {
-            text = text.replacingOccurrences(of: "{\(name)}", with: value)
+        LocalizedStrings.fill(tables.lazy.compactMap { $0[key] }.first ?? key, values)
+    }
+
+    /// `template` with its `{name}` placeholders filled in from `values`, in one pass.
+    /// Rationale: Foundation's `replacingOccurrences`, once per value, searched the whole text
+    /// through NSString each time: a fifth of a 20,000-line `history` went there.
+    static func fill(_ template: String, _ values: [String: String]) -> String {
+        let utf8 = template.utf8
+        guard !values.isEmpty, var open = utf8.firstIndex(of: UInt8(ascii: "{")) else { return template }
+        var text = String(template[..<open])
+        text.reserveCapacity(utf8.count + 16)
+        var rest = open
+        while true {
+            let nameStart = utf8.index(after: open)
+            let close = utf8[nameStart...].firstIndex { $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "{") }
+            if let close, utf8[close] == UInt8(ascii: "}"), let value = values[String(template[nameStart..<close])] {
+                text += template[rest..<open]
+                text += value
+                rest = utf8.index(after: close)
+            }
+            guard let next = utf8[nameStart...].firstIndex(of: UInt8(ascii: "{")) else { break }
+            open = next
         }
+        text += template[rest...]
         return text
     }
 

@@ -112,7 +112,8 @@ struct CompletionTests {
         let fixture = try BashCompletion(kinds)
         // A namespace handler is not a type one can type.
         #expect(fixture.complete("standfit-host run ") == [
-            "com.fixture.kinds.baddata", "com.fixture.kinds.echo", "com.fixture.kinds.fallback", "com.fixture.kinds.status",
+            "com.fixture.kinds.baddata", "com.fixture.kinds.echo", "com.fixture.kinds.fallback", "com.fixture.kinds.shown",
+            "com.fixture.kinds.status",
         ])
         #expect(fixture.complete("standfit-host run echo ") == ["flag=", "number=", "ratio=", "text=", "note="])
         #expect(fixture.complete("standfit-host run echo flag=") == ["true", "false"])

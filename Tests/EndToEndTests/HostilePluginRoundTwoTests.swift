@@ -206,7 +206,7 @@ struct HostilePluginRoundTwoTests {
     func deepJSON() {
         let sandbox = HostSandbox.zoo([FixturePlugins.zoo("deep-json.so")])
         #expect(sandbox.run("run", "com.zoo.deep-json.run") == ProcessResult(status: 4, stdout: "", stderr: """
-            standfit-host: Plugin 'com.zoo.deep-json' attached JSON data nested deeper than 512 levels (the most the host reads) while running com.zoo.deep-json.run; report this to the plugin's author.
+            standfit-host: Plugin 'com.zoo.deep-json' attached data nested deeper than 512 levels (the most the host reads) while running com.zoo.deep-json.run; report this to the plugin's author.
 
             """))
     }

@@ -139,6 +139,25 @@ struct RunCommandTests {
         #expect(sandbox.run("run", "status", "code=42", "--json").status == 4)
     }
 
+    @Test("a handler learns whether its data is shown (standfit.reply/1): only --json shows it")
+    func dataShownOnlyUnderJSON() {
+        var sandbox = sandbox
+        sandbox.pluginPath = [FixturePlugins.url("kinds.so")]
+        #expect(sandbox.run("run", "shown") == ProcessResult(status: 0, stdout: "shows data: 0\n", stderr: ""))
+        #expect(sandbox.run("run", "shown", "--json") == ProcessResult(status: 0, stdout: """
+            {
+              "data" : {
+                "shown" : 1
+              },
+              "message" : "shows data: 1",
+              "plugin" : "com.fixture.kinds",
+              "status" : "handled",
+              "type" : "com.fixture.kinds.shown"
+            }
+
+            """, stderr: ""))
+    }
+
     @Test("the manifest's fallback type handles unknown types")
     func fallback() {
         var sandbox = sandbox

@@ -12,7 +12,7 @@ struct HostStateTests {
         let state = try HostState(directory: makeTemporaryDirectory())
         let start = Date(timeIntervalSince1970: 1_795_000_000)
         for index in 1...(HostState.donationLimit + 3) {
-            try state.donate(Donation(type: "com.example.a", parameters: ["n": "\(index)"], date: start.addingTimeInterval(Double(index))))
+            try state.donate(Donation(type: "com.example.a", parameters: ["n": "\(index)"], date: start.addingTimeInterval(Double(index))), minute: 0)
         }
         let kept = try state.donations()
         #expect(HostState.donationLimit == 5_000)
@@ -27,7 +27,7 @@ struct HostStateTests {
         let when = Date(timeIntervalSince1970: 1_795_000_000.25)
         do {
             let state = try HostState(directory: directory)
-            try state.donate(Donation(type: "com.example.a", parameters: ["n": "1"], date: when))
+            try state.donate(Donation(type: "com.example.a", parameters: ["n": "1"], date: when), minute: 0)
         }
         let database = directory.appendingPathComponent("state.sqlite").path
         func sql(_ statement: String) -> String {
@@ -42,5 +42,102 @@ struct HostStateTests {
         let donations = try reopened.donations()
         #expect(donations.count == 1)
         #expect(abs((donations.first?.date.timeIntervalSince1970 ?? 0) - when.timeIntervalSince1970) < 0.001)
+    }
+
+    /// One run as the test remembers it: what the state's groups must sum.
+    struct Run {
+        var id: Int64
+        var donation: Donation
+        var minute: Int
+    }
+
+    /// The groups a fold of `runs` (oldest first) makes: the oracle of the stored sums.
+    static func groups(of runs: [Run]) -> [DonationGroup] {
+        var groups: [String: DonationGroup] = [:]
+        for run in runs {
+            let key = run.donation.type + "\u{0}" + run.donation.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\u{1}")
+            var group = groups[key] ?? DonationGroup(type: run.donation.type, parameters: run.donation.parameters, titles: [:], runs: 0,
+                                                     lastRun: run.donation.date, weight: 0, cosSum: 0, sinSum: 0)
+            group.add(date: run.donation.date, minute: run.minute, titles: run.donation.titles)
+            groups[key] = group
+        }
+        return groups.values.sorted { ($0.type, $0.parameters.description) < ($1.type, $1.parameters.description) }
+    }
+
+    static func same(_ stored: [DonationGroup], _ expected: [DonationGroup]) -> Bool {
+        let key = { (group: DonationGroup) in group.type + group.parameters.sorted { $0.key < $1.key }.description }
+        let stored = stored.sorted { key($0) < key($1) }, expected = expected.sorted { key($0) < key($1) }
+        guard stored.count == expected.count else { return false }
+        return zip(stored, expected).allSatisfy { stored, expected in
+            stored.type == expected.type && stored.parameters == expected.parameters && stored.titles == expected.titles
+                && stored.runs == expected.runs && stored.lastRun == expected.lastRun
+                && abs(stored.weight - expected.weight) < 1e-9 && abs(stored.cosSum - expected.cosSum) < 1e-9
+                && abs(stored.sinSum - expected.sinSum) < 1e-9
+        }
+    }
+
+    @Test("the runs summed per action and values stay what a fold of the kept runs makes, through runs out of order, withdrawals, the limit and clears", arguments: [1, 2, 3] as [UInt64])
+    func donationGroups(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let state = try HostState(directory: makeTemporaryDirectory(), keptDonations: 60)
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        var runs: [Run] = []
+        var nextID: Int64 = 1
+        for step in 0..<400 {
+            switch random.below(20) {
+            case 0:
+                // A run undone: its plugin withdraws what it named the run.
+                let effect = "log/\(random.below(40))"
+                let removed = try state.withdrawDonations(of: "com.example", effects: [effect])
+                #expect(removed == runs.filter { $0.donation.effect == effect }.count, "seed \(seed), step \(step)")
+                runs.removeAll { $0.donation.effect == effect }
+            case 1 where step % 7 == 0:
+                let type = ["com.example.a", "com.example.b"][random.below(2)]
+                _ = try state.clearDonations(type: type)
+                runs.removeAll { $0.donation.type == type }
+            default:
+                // Mostly forward in time, sometimes an older run (a clock set back), sometimes a tie.
+                let offset = Double(step * 3_600) + Double(random.below(5) == 0 ? -random.below(200_000) : random.below(600))
+                let values = ["n": "\(random.below(6))"]
+                let donation = Donation(type: ["com.example.a", "com.example.b"][random.below(2)], parameters: values,
+                                        titles: ["n": "N\(random.below(4))"], date: start.addingTimeInterval(offset),
+                                        plugin: "com.example", effect: "log/\(random.below(40))")
+                let minute = random.below(1_440)
+                try state.donate(donation, minute: minute)
+                runs.append(Run(id: nextID, donation: donation, minute: minute))
+                nextID += 1
+                if runs.count > 60 { runs.removeFirst(runs.count - 60) }
+            }
+            let stored = try state.donationGroups()
+            #expect(Self.same(stored, Self.groups(of: runs)), "seed \(seed), step \(step): \(stored) != \(Self.groups(of: runs))")
+        }
+        #expect(try state.donations().count == runs.count)
+    }
+
+    @Test("migration v7 sums the runs of an older state, each at its local minute in the zone of the upgrade")
+    func groupsMigrate() throws {
+        let directory = makeTemporaryDirectory()
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        var runs: [Run] = []
+        do {
+            let state = try HostState(directory: directory)
+            for index in 0..<300 {
+                let donation = Donation(type: "com.example.a", parameters: ["n": "\(index % 4)"], titles: ["n": "N\(index % 4)"],
+                                        date: start.addingTimeInterval(Double(index * 4_000)))
+                let minute = LocalMinute.of(donation.date, in: TimeZone.current)
+                try state.donate(donation, minute: minute)
+                runs.append(Run(id: Int64(index + 1), donation: donation, minute: minute))
+            }
+        }
+        let database = directory.appendingPathComponent("state.sqlite").path
+        // As a state written before v7 had it.
+        let downgrade = runProcess(ExternalTool.sqlite3.url, arguments: [database, """
+            DROP TABLE donationGroup; DROP INDEX donation_on_type_parameters; ALTER TABLE donation DROP COLUMN minute;
+            DELETE FROM grdb_migrations WHERE identifier = 'v7'
+            """])
+        #expect(downgrade.status == 0, "\(downgrade.stderr)")
+        let reopened = try HostState(directory: directory)
+        #expect(Self.same(try reopened.donationGroups(), Self.groups(of: runs)))
+        #expect(try reopened.donationGroups().map(\.runs).reduce(0, +) == 300)
     }
 }

@@ -45,9 +45,11 @@ struct PluginLoadingTests {
         PluginLoader(searchPath: files, paths: paths, logger: log.logger).load()
     }
 
-    func run(_ plugins: PluginSet, _ type: String, _ arguments: [String] = [], items: [ShortcutItem]? = nil) -> Outcome {
+    func run(_ plugins: PluginSet, _ type: String, _ arguments: [String] = [], items: [ShortcutItem]? = nil,
+             showsData: Bool = true) -> Outcome {
         Dispatcher(registry: plugins.registry, items: items ?? plugins.staticItems, locale: "en_GB", calls: plugins.calls)
-            .run(type, arguments: arguments.compactMap(NamedArgument.init(parsing:)))
+            .run(type, arguments: arguments.compactMap(NamedArgument.init(parsing:)),
+                 options: Dispatcher.RunOptions(showsData: showsData))
     }
 
     @Test("the C example: string, int64, bool and an optional string passed as NULL")
@@ -60,7 +62,7 @@ struct PluginLoadingTests {
         #expect(run(plugins, "com.example.hello.greet", ["name=Ada", "suffix=?"]).message == "Hello, Ada?")
         let pace = run(plugins, "pace", ["km=5", "minutes=27.5"])
         #expect(pace.message == "5.00 km in 27.50 min is 5:30 min/km")
-        #expect(pace.data == .object(["minutesPerKm": .double(5.5)]))
+        #expect(pace.data?.value == .object(["minutesPerKm": .double(5.5)]))
         #expect(run(plugins, "pace", ["km=0", "minutes=1"]) == Outcome(
             status: .invalidInput, type: "com.example.hello.pace", message: "km: expected a distance above 0",
             plugin: "com.example.hello"))
@@ -84,7 +86,7 @@ struct PluginLoadingTests {
         #expect(run(plugins, "com.example.greeter.greet", ["name=Ada", "times=9"]).status == .invalidInput)
         let tip = run(plugins, "tip", ["amount=42.50", "people=3"])
         #expect(tip.message == "Total with 15% tip: 48.88, or 16.29 each for 3 people")
-        #expect(tip.data == .object(["total": .double(48.88), "perPerson": .double(16.29), "people": .int(3)]))
+        #expect(tip.data?.value == .object(["total": .double(48.88), "perPerson": .double(16.29), "people": .int(3)]))
         #expect(run(plugins, "tip", ["amount=10", "percent=0"]).message == "Total with 0% tip: 10.00")
         #expect(plugins.staticItems == [
             ShortcutItem(type: "com.example.greeter.greet", title: "Greet the World", icon: "globe",
@@ -112,6 +114,20 @@ struct PluginLoadingTests {
         #expect(run(plugins, "status", ["code=3", "message=Disk full."]).message == "Plugin 'com.fixture.kinds' failed to run com.fixture.kinds.status: Disk full.")
         #expect(run(plugins, "status", ["code=-7"]).message == "Plugin 'com.fixture.kinds' returned status -7 from com.fixture.kinds.status, which is not a STANDFIT_STATUS_* code; report this to the plugin's author.")
         #expect(run(plugins, "baddata").message == "Plugin 'com.fixture.kinds' attached data that is not valid JSON while running com.fixture.kinds.baddata; report this to the plugin's author.")
+        // Data no surface shows is still checked: the run fails the same way without --json.
+        #expect(run(plugins, "baddata", showsData: false) == run(plugins, "baddata"))
+    }
+
+    @Test("standfit.reply/1 tells a handler whether its data is shown, and data not shown is dropped")
+    func replyExtension() {
+        let plugins = load([FixturePlugins.url("kinds.so")])
+        let shown = run(plugins, "com.fixture.kinds.shown")
+        #expect(shown.message == "shows data: 1")
+        #expect(shown.data?.value == .object(["shown": .int(1)]))
+        let hidden = run(plugins, "com.fixture.kinds.shown", showsData: false)
+        #expect(hidden.status == .handled)
+        #expect(hidden.message == "shows data: 0")
+        #expect(hidden.data == nil)
     }
 
     @Test("a type registered twice: the first plugin keeps it, and the diagnostic names both")

@@ -222,3 +222,22 @@ struct AuthorTraps {
         #expect(result.parameter == "minutes")
     }
 }
+
+@Suite("Localized strings")
+struct LocalizedStringsTests {
+    @Test("placeholders are filled in one pass, exactly as written", arguments: [
+        ("Logged {count} {name}", ["count": "20", "name": "squats"], "Logged 20 squats"),
+        ("{a}{b}{a}", ["a": "1", "b": "2"], "121"),
+        // A value is not searched for placeholders of its own.
+        ("Note: {note}", ["note": "{count} left", "count": "3"], "Note: {count} left"),
+        // Without a value a placeholder stays; braces that name nothing stay too.
+        ("{missing} and {count}", ["count": "3"], "{missing} and 3"),
+        ("{{count}} {", ["count": "3"], "{3} {"),
+        ("no placeholders", ["count": "3"], "no placeholders"),
+        ("{count}", [:], "{count}"),
+        ("Dag {naam} — {tijd}", ["naam": "Ådne", "tijd": "09:00"], "Dag Ådne — 09:00"),
+    ])
+    func fill(template: String, values: [String: String], expected: String) {
+        #expect(LocalizedStrings.fill(template, values) == expected)
+    }
+}

@@ -250,9 +250,18 @@ public final class SandboxServer: @unchecked Sendable {
             // One that ended (a test or a plugin killed it) is replaced.
             var ended: Int32 = 0
             if let child, waitpid(child, &ended, WNOHANG) == child { self.child = nil }
-            if let child {
-                return listening() ? nil : "the sandbox's warm server (pid \(child)) no longer listens in \(socketDirectory.path)"
+            if let child, !listening() {
+                // One being killed stops listening before it can be reaped: it is given 5 s to end.
+                let deadline = Date().addingTimeInterval(5)
+                var reaped = false
+                while !reaped, Date() < deadline {
+                    reaped = waitpid(child, &ended, WNOHANG) == child
+                    if !reaped { usleep(2_000) }
+                }
+                guard reaped else { return "the sandbox's warm server (pid \(child)) no longer listens in \(socketDirectory.path)" }
+                self.child = nil
             }
+            if child != nil { return nil }
             // A test process killed before its sandboxes go leaves servers that end on their own.
             let arguments = ["serve", "--idle-timeout", "120"] + (verbose ? ["--verbose"] : [])
             guard let pid = spawnInBackground(fullHost.path, arguments, environment: environment, log: log) else {

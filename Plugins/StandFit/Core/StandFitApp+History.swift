@@ -26,7 +26,9 @@ extension StandFitApp {
     /// only when given, newest first: each with its short id (`#12`), local time, amount and
     /// note. With `limit`, a page of at most that many, and a line that says how many more
     /// are older and how to see them; with `before`, the entries older than that id.
-    public func history(days: Int?, exercise name: String?, limit: Int? = nil, before: Int? = nil) throws -> ActionResult {
+    /// Without `withData` (the host shows no data: not `--json`), the entries are not made data.
+    public func history(days: Int?, exercise name: String?, limit: Int? = nil, before: Int? = nil,
+                        withData: Bool = true) throws -> ActionResult {
         let limit = limit ?? (days == nil ? StandFitApp.defaultHistoryLimit : nil)
         let days = days ?? 7
         guard (1...StandFitApp.maximumHistoryDays).contains(days) else {
@@ -53,12 +55,13 @@ extension StandFitApp {
                                                   before: before.map(Int64.init), limit: limit) else {
             return .invalidInput(text("error.noBefore", ["value": "\(before ?? 0)"]), parameter: "before")
         }
-        let localTime = text.formatter("yyyy-MM-dd HH:mm"), shortTime = text.formatter("EEE d MMM HH:mm")
+        var localTime = MinuteLabels(days: { _ in "yyyy-MM-dd" }, text: text)
         // A log of another year says its year: "Tue 30 Dec 2025 10:00" is not read as to come.
-        let otherYear = text.formatter("EEE d MMM yyyy HH:mm"), thisYear = clock.calendar.component(.year, from: now)
-        let data = History(days: days, exercise: exercise?.id, entries: entries.map { entry in
+        let thisYear = clock.calendar.component(.year, from: now)
+        var shownTime = MinuteLabels(days: { $0 == thisYear ? "EEE d MMM" : "EEE d MMM yyyy" }, text: text)
+        let data = !withData ? nil : History(days: days, exercise: exercise?.id, entries: entries.map { entry in
             var shown = logged(entry, catalogue.exercise(id: entry.exercise))
-            shown.localTime = localTime.string(from: entry.loggedAt)
+            shown.localTime = localTime.label(entry.loggedAt)
             return shown
         }, more: more)
         let period = days == 1 ? text("history.today") : text("history.period", ["days": text.days(days)])
@@ -68,11 +71,17 @@ extension StandFitApp {
             return .handled(text("history.empty", ["scope": scope]), data: data)
         }
         var lines = [text("history.header", ["scope": scope])]
+        lines.reserveCapacity(entries.count + 2)
+        // A year has a few hundred distinct amounts ("20 squats"): each is worded once.
+        var amounts: [AmountKey: String] = [:]
         for entry in entries {
-            let unit = catalogue.exercise(id: entry.exercise)?.unit ?? .reps
-            let when = clock.calendar.component(.year, from: entry.loggedAt) == thisYear ? shortTime : otherYear
-            var line = "#\(entry.id ?? 0)  \(when.string(from: entry.loggedAt))  "
-                + text.sentence("history.amount", entry: entry, unit: unit)
+            let key = AmountKey(exercise: entry.exercise, count: entry.count)
+            let amount = amounts[key] ?? {
+                let worded = text.sentence("history.amount", entry: entry, unit: catalogue.exercise(id: entry.exercise)?.unit ?? .reps)
+                amounts[key] = worded
+                return worded
+            }()
+            var line = "#\(entry.id ?? 0)  \(shownTime.label(entry.loggedAt))  \(amount)"
             if let note = entry.note { line += " — \(note)" }
             lines.append(line)
         }
@@ -123,5 +132,51 @@ extension StandFitApp {
         // The run that logged it was donated with the values it had: they are no suggestion now.
         return ActionResult.handled(announce(sentence, change?.0, note: after.note), data: logged(after, exercise, change?.1))
             .withdrawing(StandFitApp.donationID(of: after))
+    }
+}
+
+private struct AmountKey: Hashable {
+    var exercise: String
+    var count: Int
+}
+
+/// Instants shown to the minute in the user's zone and language, as "<day> HH:mm" with the day's
+/// ICU pattern chosen by its year: each local day and each minute of the day is formatted once.
+/// Rationale: ICU formats a date in microseconds, and a year of `history` is 20,000 instants on
+/// at most 366 days and 1,440 minutes; Foundation has no cache of its own for this.
+struct MinuteLabels {
+    private let dayPattern: (Int) -> String
+    private let text: StandFitText
+    private var dayFormatters: [String: DateFormatter] = [:]
+    private let timeFormatter: DateFormatter
+    private var dayLabels: [Int: String] = [:]
+    private var minuteLabels: [Int: String] = [:]
+
+    /// `days` gives the ICU pattern of a day in the given year.
+    init(days: @escaping (Int) -> String, text: StandFitText) {
+        dayPattern = days
+        self.text = text
+        timeFormatter = text.formatter("HH:mm")
+    }
+
+    mutating func label(_ date: Date) -> String {
+        let zone = text.calendar.timeZone
+        let local = Int((date.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: date))).rounded(.down))
+        let day = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        let minute = (local - day * 86_400) / 60
+        let dayLabel = dayLabels[day] ?? {
+            let pattern = dayPattern(text.calendar.component(.year, from: date))
+            let formatter = dayFormatters[pattern] ?? text.formatter(pattern)
+            dayFormatters[pattern] = formatter
+            let label = formatter.string(from: date)
+            dayLabels[day] = label
+            return label
+        }()
+        let minuteLabel = minuteLabels[minute] ?? {
+            let label = timeFormatter.string(from: date)
+            minuteLabels[minute] = label
+            return label
+        }()
+        return "\(dayLabel) \(minuteLabel)"
     }
 }

@@ -96,7 +96,8 @@ struct History: ShortcutAction {
     @Parameter(title: "Before") var before: Int?
 
     func perform(_ context: ActionContext) throws -> ActionResult {
-        try Environment.app(language: context.locale).history(days: days, exercise: exercise, limit: limit, before: before)
+        try Environment.app(language: context.locale).history(days: days, exercise: exercise, limit: limit, before: before,
+                                                                     withData: context.showsData)
     }
 }
 

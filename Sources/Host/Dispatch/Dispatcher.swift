@@ -57,12 +57,16 @@ public struct Dispatcher {
         public var dryRun: Bool
         /// What the arguments are called in `--dry-run` (the words of a phrase, for `say`).
         public var argumentSource: ResolvedParameter.Source
+        /// Whether the surface shows the handler's data (`--json`); when it does not, the
+        /// handler may skip building it (`standfit.reply/1`).
+        public var showsData: Bool
 
         public init(conversation: Conversation? = nil, dryRun: Bool = false,
-                    argumentSource: ResolvedParameter.Source = .argument) {
+                    argumentSource: ResolvedParameter.Source = .argument, showsData: Bool = true) {
             self.conversation = conversation
             self.dryRun = dryRun
             self.argumentSource = argumentSource
+            self.showsData = showsData
         }
     }
 
@@ -157,7 +161,8 @@ public struct Dispatcher {
                     return outcome
                 }
                 let reply = calls.perform(action, Invocation(requestedType: type, userInfo: userInfo,
-                                                             arguments: resolution.values, locale: locale))
+                                                             arguments: resolution.values, locale: locale,
+                                                             showsData: options.showsData))
                 var outcome = outcome(of: reply, action: action, type: type)
                 outcome.resolved = resolution.parameters
                 return outcome

@@ -1,27 +1,25 @@
 import Foundation
 import HostModel
 
-/// Ranks what to offer next from the donations: the same action with the same values, scored
-/// by how often it ran (recent runs count more), how recently, and how close the current time
-/// of day is to when it usually runs. Each score carries its reasons.
+/// Ranks what to offer next from the donations, summed per action and values
+/// (`DonationGroup`): scored by how often it ran (recent runs count more), how recently, and how
+/// close the current time of day is to when it usually runs. Each score carries its reasons.
 public struct Suggestions {
-    public var donations: [Donation]
+    public var groups: [DonationGroup]
     public var now: Date
-    public var calendar: Calendar
+    public var timeZone: TimeZone
     /// The words of the reasons.
     public var text: HostText
 
-    public init(donations: [Donation], now: Date, timeZone: TimeZone, language: String = "en") {
-        self.donations = donations
+    public init(groups: [DonationGroup], now: Date, timeZone: TimeZone, language: String = "en") {
+        self.groups = groups
         self.now = now
+        self.timeZone = timeZone
         text = HostText(language: language)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        self.calendar = calendar
     }
 
     /// Runs older than this many days count half as much as today's.
-    public static let halfLifeDays = 14.0
+    public static let halfLifeDays = DonationGroup.halfLifeDays
     /// The time of day stops counting this many minutes from the usual time.
     public static let timeWindowMinutes = 120.0
 
@@ -45,53 +43,25 @@ public struct Suggestions {
     }
 
     public func ranked() -> [Suggestion] {
-        var groups: [String: [Donation]] = [:]
-        var order: [String] = []
-        for donation in donations {
-            // The same action with the same values: the type and the sorted name=value pairs,
-            // joined by control characters (cheaper than encoding JSON for each of 5,000 runs).
-            let key = ([donation.type] + donation.parameters.sorted { $0.key < $1.key }.map { $0.key + "\u{1}" + $0.value })
-                .joined(separator: "\u{0}")
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(donation)
-        }
-        let minuteNow = minuteOfDay(now)
-        return order.compactMap { key -> Suggestion? in
-            guard let runs = groups[key], let last = runs.max(by: { $0.date < $1.date }) else { return nil }
-            let weighted = runs.reduce(0.0) { sum, run in
-                sum + pow(0.5, max(0, now.timeIntervalSince(run.date)) / 86_400 / Suggestions.halfLifeDays)
-            }
-            let frequency = log2(1 + weighted)
-            let hoursSince = max(0, now.timeIntervalSince(last.date)) / 3_600
+        let minuteNow = Double(LocalMinute.of(now, in: timeZone))
+        return groups.filter { $0.runs > 0 }.map { group -> Suggestion in
+            let frequency = log2(1 + group.weight(at: now))
+            let hoursSince = max(0, now.timeIntervalSince(group.lastRun)) / 3_600
             let recency = pow(0.5, hoursSince / 48)
-            let usual = circularMeanMinute(runs.map { minuteOfDay($0.date) })
+            let usual = group.usualMinute
             let distance = circularDistance(usual, minuteNow)
             let timeOfDay = max(0, 1 - distance / Suggestions.timeWindowMinutes)
             let score = frequency * (1 + timeOfDay) + recency
             let usualText = clock(usual)
             let reasons = [
-                text(runs.count == 1 ? "suggest.ran.one" : "suggest.ran.many", ["count": "\(runs.count)", "frequency": format(frequency)]),
+                text(group.runs == 1 ? "suggest.ran.one" : "suggest.ran.many", ["count": "\(group.runs)", "frequency": format(frequency)]),
                 text("suggest.last", ["ago": ago(hoursSince), "recency": format(recency)]),
                 text("suggest.usual", ["usual": usualText, "now": clock(minuteNow), "timeOfDay": format(timeOfDay)]),
             ].joined(separator: "; ")
-            return Suggestion(type: last.type, parameters: last.parameters, titles: last.titles, score: score,
-                              frequency: frequency, recency: recency, timeOfDay: timeOfDay, runs: runs.count,
-                              lastRun: last.date, usualTime: usualText, reasons: reasons)
-        }.sorted { ($0.score, $0.lastRun) > ($1.score, $1.lastRun) }
-    }
-
-    private func minuteOfDay(_ date: Date) -> Double {
-        let parts = calendar.dateComponents([.hour, .minute], from: date)
-        return Double((parts.hour ?? 0) * 60 + (parts.minute ?? 0))
-    }
-
-    /// The mean of times of day on the clock face, so 23:50 and 00:10 average to midnight.
-    private func circularMeanMinute(_ minutes: [Double]) -> Double {
-        let angles = minutes.map { $0 / 1_440 * 2 * Double.pi }
-        let x = angles.reduce(0) { $0 + cos($1) }, y = angles.reduce(0) { $0 + sin($1) }
-        var mean = atan2(y, x) / (2 * Double.pi) * 1_440
-        if mean < 0 { mean += 1_440 }
-        return mean.rounded()
+            return Suggestion(type: group.type, parameters: group.parameters, titles: group.titles, score: score,
+                              frequency: frequency, recency: recency, timeOfDay: timeOfDay, runs: group.runs,
+                              lastRun: group.lastRun, usualTime: usualText, reasons: reasons)
+        }.sorted { ($0.score, $0.lastRun, $1.type) > ($1.score, $1.lastRun, $0.type) }
     }
 
     private func circularDistance(_ a: Double, _ b: Double) -> Double {

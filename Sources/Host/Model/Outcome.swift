@@ -17,7 +17,7 @@ public struct Outcome: Sendable, Equatable {
     /// Did-you-mean types for `unknown-type`; the candidates of an ambiguous name.
     public var suggestions: [String]?
     /// Structured output from the handler.
-    public var data: JSONValue?
+    public var data: JSONText?
     /// The parameter an `invalid-input` is about, when there is one.
     public var parameter: String?
     /// The plugin that handled or failed, when one ran.
@@ -40,7 +40,7 @@ public struct Outcome: Sendable, Equatable {
     public var withdrawnDonations: [String]?
 
     public init(status: Status, type: String, message: String, suggestions: [String]? = nil,
-                data: JSONValue? = nil, parameter: String? = nil, plugin: String? = nil) {
+                data: JSONText? = nil, parameter: String? = nil, plugin: String? = nil) {
         self.status = status
         self.type = type
         self.message = message

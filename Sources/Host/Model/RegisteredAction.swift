@@ -41,13 +41,17 @@ public struct Invocation: Sendable, Equatable, Codable {
     /// One entry per declared parameter; nil where no value bound.
     public var arguments: [ArgumentValue?]
     public var locale: String
+    /// Whether the surface shows the data the handler attaches (`--json`); a handler may ask
+    /// (`standfit.reply/1`) and build none when it does not.
+    public var showsData: Bool
 
     public init(requestedType: String, userInfo: [String: JSONValue] = [:],
-                arguments: [ArgumentValue?] = [], locale: String = "en") {
+                arguments: [ArgumentValue?] = [], locale: String = "en", showsData: Bool = true) {
         self.requestedType = requestedType
         self.userInfo = userInfo
         self.arguments = arguments
         self.locale = locale
+        self.showsData = showsData
     }
 }
 
@@ -58,7 +62,7 @@ public struct HandlerReply: Sendable, Equatable, Codable {
     /// The dialog it set, if any.
     public var message: String?
     /// The structured data it attached, if any.
-    public var data: JSONValue?
+    public var data: JSONText?
     /// A fault the host saw in how the plugin answered (e.g. a non-UTF-8 message).
     public var fault: String?
     /// What it named this run's donation, and the donations it withdrew (`standfit.donations/1`).
@@ -69,7 +73,7 @@ public struct HandlerReply: Sendable, Equatable, Codable {
     /// The parameter its invalid input is about (`standfit.parameter-checks/1`).
     public var parameter: String?
 
-    public init(status: Int32, message: String? = nil, data: JSONValue? = nil, fault: String? = nil,
+    public init(status: Int32, message: String? = nil, data: JSONText? = nil, fault: String? = nil,
                 donationID: String? = nil, withdrawnDonations: [String]? = nil, warnings: [String]? = nil) {
         self.status = status
         self.message = message

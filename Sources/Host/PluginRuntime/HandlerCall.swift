@@ -12,6 +12,7 @@ struct HandlerCall {
     func perform(_ invocation: Invocation) -> HandlerReply {
         let collector = ReplyCollector()
         collector.parameterNames = parameterNames
+        collector.showsData = invocation.showsData
         let userInfo = JSONValue.object(invocation.userInfo).jsonText
         var provided: UInt32 = 0
         for (index, argument) in invocation.arguments.enumerated() where argument != nil {
@@ -34,12 +35,27 @@ struct HandlerCall {
         if collector.refusedWithdrawals > 0 {
             collector.warnings.append("withdrew more than \(ReplyCollector.withdrawalLimit) donations in one call; \(collector.refusedWithdrawals) more were refused")
         }
-        var reply = HandlerReply(status: status, message: collector.message, data: collector.data,
+        // Data no one will see was checked (the run's status does not depend on --json) and is
+        // not carried further.
+        var reply = HandlerReply(status: status, message: collector.message,
+                                 data: invocation.showsData ? collector.data : nil,
                                  fault: collector.fault, donationID: collector.donationID,
                                  withdrawnDonations: collector.withdrawnDonations.isEmpty ? nil : collector.withdrawnDonations,
                                  warnings: collector.warnings.isEmpty ? nil : collector.warnings)
         reply.parameter = collector.invalidParameter
         return reply
+    }
+
+    /// The `standfit.reply/1` table.
+    static func replyTable() -> UnsafePointer<standfit_reply_ext> {
+        let table = UnsafeMutablePointer<standfit_reply_ext>.allocate(capacity: 1)
+        table.initialize(to: standfit_reply_ext(
+            abi: .host(for: standfit_reply_ext.self),
+            shows_data: { context in
+                guard let collector = ReplyCollector.from(context) else { return STANDFIT_ERR_INVALID_ARGUMENT }
+                return collector.showsData ? 1 : 0
+            }))
+        return UnsafePointer(table)
     }
 
     /// The `standfit.donations/1` table: its functions find the call through the context.
@@ -71,7 +87,9 @@ struct HandlerCall {
 /// What the handler hands back during its call, through the context's functions.
 final class ReplyCollector {
     var message: String?
-    var data: JSONValue?
+    var data: JSONText?
+    /// Whether the surface shows `data` (`standfit.reply/1`).
+    var showsData = true
     var fault: String?
     /// `standfit.donations/1`: what this run's donation is called, and what it withdraws.
     var donationID: String?
@@ -128,13 +146,15 @@ private let setMessage: @convention(c) (UnsafePointer<standfit_invocation>?, Uns
 /// `standfit_invocation.set_data_json`.
 private let setDataJSON: @convention(c) (UnsafePointer<standfit_invocation>?, UnsafePointer<CChar>?) -> Int32 = { context, text in
     guard let collector = ReplyCollector.from(context), let text else { return STANDFIT_ERR_INVALID_ARGUMENT }
-    guard let json = String(validatingCString: text), let value = JSONValue(jsonText: json) else {
-        collector.fault = String(validatingCString: text).map({ JSONDepth.exceeds($0.utf8) }) == true
-            ? "attached JSON data nested deeper than \(JSONDepth.limit) levels (the most the host reads)"
-            : "attached data that is not valid JSON"
+    guard let json = String(validatingCString: text) else {
+        collector.fault = "attached data that is not valid UTF-8"
         return STANDFIT_ERR_INVALID_ARGUMENT
     }
-    collector.data = value
+    guard let data = JSONText(validating: json) else {
+        collector.fault = "attached data \(JSONText.refusal(of: json) ?? "that is not valid JSON")"
+        return STANDFIT_ERR_INVALID_ARGUMENT
+    }
+    collector.data = data
     return STANDFIT_OK
 }
 

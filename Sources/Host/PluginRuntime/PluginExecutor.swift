@@ -292,6 +292,8 @@ package final class PluginExecutor {
                     return .failure(PluginFault("wrote a line of its own on the host's answer descriptor (\(HelperProcess.resultDescriptor))"))
                 }
                 return .success(reply)
+            } catch let refused as JSONText.Refused {
+                return .failure(PluginFault("answered from its worker with data \(refused.reason)"))
             } catch {
                 return .failure(PluginFault(JSONDepth.exceeds(data) ? "answered from its worker with data nested deeper than \(JSONDepth.limit) levels (the most the host reads)" : "answered from its worker in a form the host cannot read"))
             }

@@ -30,6 +30,7 @@ final class PluginRegistrar {
     nonisolated(unsafe) static let parameterChecksExtension = ParameterChecksTable.make()
     /// The `standfit.clock/1` table; one for every plugin.
     nonisolated(unsafe) static let clockExtension = ClockTable.make()
+    nonisolated(unsafe) static let replyExtension = HandlerCall.replyTable()
     /// The `standfit.programs/1` table; one for every plugin, which it finds by `host_data`.
     nonisolated(unsafe) static let programsExtension = ProgramsTable.make()
     /// Open only while the plugin's `init` runs.
@@ -87,6 +88,7 @@ final class PluginRegistrar {
         case STANDFIT_EXT_PARAMETER_CHECKS: UnsafeRawPointer(PluginRegistrar.parameterChecksExtension)
         case STANDFIT_EXT_CLOCK: UnsafeRawPointer(PluginRegistrar.clockExtension)
         case STANDFIT_EXT_PROGRAMS: UnsafeRawPointer(PluginRegistrar.programsExtension)
+        case STANDFIT_EXT_REPLY: UnsafeRawPointer(PluginRegistrar.replyExtension)
         default: nil
         }
     }

@@ -22,7 +22,11 @@ public struct HostState: Sendable {
     /// The database's name in the data directory.
     public static let fileName = "state.sqlite"
 
-    public init(directory: URL) throws(HostError) {
+    /// How many donations are kept (`donationLimit`; fewer in tests).
+    let keptDonations: Int
+
+    public init(directory: URL, keptDonations: Int = HostState.donationLimit) throws(HostError) {
+        self.keptDonations = keptDonations
         url = directory.appendingPathComponent(HostState.fileName)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
@@ -114,6 +118,35 @@ public struct HostState: Sendable {
                 table.add(column: "effect", .text)
             }
             try db.create(index: "donation_on_plugin_effect", on: "donation", columns: ["plugin", "effect"])
+        }
+        migrator.registerMigration("v7") { db in
+            // The runs summed per action and values (DonationGroup), so that suggestions read
+            // one row per action instead of up to 5,000 runs; and each run's local minute of the
+            // day, kept as it was when the run was made (runs before this, in the zone of the
+            // upgrade), from which the sums can be made again.
+            try db.alter(table: "donation") { table in
+                table.add(column: "minute", .integer)
+            }
+            try db.create(index: "donation_on_type_parameters", on: "donation", columns: ["type", "parameters", "donatedAt"])
+            try db.create(table: "donationGroup") { table in
+                table.column("type", .text).notNull()
+                table.column("parameters", .text).notNull()
+                table.column("titles", .text).notNull()
+                table.column("runs", .integer).notNull()
+                table.column("lastRun", .double).notNull()
+                table.column("weight", .double).notNull()
+                table.column("cosSum", .double).notNull()
+                table.column("sinSum", .double).notNull()
+                table.primaryKey(["type", "parameters"])
+            }
+            let zone = TimeZone.current
+            let rows = try Row.fetchAll(db, sql: "SELECT id, donatedAt FROM donation")
+            for row in rows {
+                let date: Date = row["donatedAt"]
+                try db.execute(sql: "UPDATE donation SET minute = ? WHERE id = ?",
+                               arguments: [LocalMinute.of(date, in: zone), row["id"] as Int64])
+            }
+            try HostState.regroupDonations(db)
         }
         return migrator
     }

@@ -14,7 +14,7 @@ extension Outcome: Encodable {
         try container.encode(type, forKey: .type)
         try container.encode(message, forKey: .message)
         try container.encodeIfPresent(suggestions, forKey: .suggestions)
-        try container.encodeIfPresent(data, forKey: .data)
+        try container.encodeIfPresent(data?.value, forKey: .data)
         try container.encodeIfPresent(parameter, forKey: .parameter)
         try container.encodeIfPresent(plugin, forKey: .plugin)
         try container.encodeIfPresent(needsValue, forKey: .needsValue)

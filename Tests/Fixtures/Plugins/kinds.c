@@ -45,6 +45,19 @@ static int32_t bad_data(const standfit_invocation *ctx) {
     return STANDFIT_STATUS_HANDLED;
 }
 
+/* standfit.reply/1: says whether the host shows its data, and attaches it either way. */
+static const standfit_reply_ext *reply;
+
+static int32_t shown(const standfit_invocation *ctx) {
+    int32_t shows = reply ? reply->shows_data(ctx) : -100;
+    char text[64];
+    snprintf(text, sizeof text, "shows data: %d", (int)shows);
+    ctx->set_message(ctx, text);
+    snprintf(text, sizeof text, "{\"shown\":%d}", (int)shows);
+    ctx->set_data_json(ctx, text);
+    return STANDFIT_STATUS_HANDLED;
+}
+
 #define P(name, kind, required, def) \
     { STANDFIT_HEADER(standfit_param), name, kind, required, def, NULL }
 
@@ -74,6 +87,8 @@ static const standfit_action actions[] = {
       fallback_params, 1, STANDFIT_HANDLER(fallback) },
     { STANDFIT_HEADER(standfit_action), "com.fixture.kinds.baddata", "Bad Data", NULL, NULL, NULL,
       0, STANDFIT_HANDLER(bad_data) },
+    { STANDFIT_HEADER(standfit_action), "com.fixture.kinds.shown", "Shown", NULL, NULL, NULL,
+      0, STANDFIT_HANDLER(shown) },
 };
 
 #ifndef FIXTURE_VERSION
@@ -90,6 +105,7 @@ static int32_t provide(const standfit_item_sink *sink) {
 }
 
 static int32_t init(const standfit_host *host) {
+    reply = host->get_extension(host, STANDFIT_EXT_REPLY);
     for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++) {
         host->register_action(host, &actions[i]);
     }

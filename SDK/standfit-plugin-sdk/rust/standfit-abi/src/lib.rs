@@ -53,6 +53,7 @@ pub const STANDFIT_EXT_PARAMETER_CHECKS: &[u8] = b"standfit.parameter-checks/1\0
 pub const STANDFIT_EXT_CLOCK: &[u8] = b"standfit.clock/1\0";
 pub const STANDFIT_EXT_PROGRAMS: &[u8] = b"standfit.programs/1\0";
 pub const STANDFIT_MAX_PROGRAMS: usize = 16;
+pub const STANDFIT_EXT_REPLY: &[u8] = b"standfit.reply/1\0";
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -274,6 +275,12 @@ pub struct standfit_clock_ext {
 pub struct standfit_programs_ext {
     pub abi: standfit_abi_header,
     pub declare_program: Option<unsafe extern "C" fn(host: *const standfit_host, path: *const c_char) -> i32>,
+}
+
+#[repr(C)]
+pub struct standfit_reply_ext {
+    pub abi: standfit_abi_header,
+    pub shows_data: Option<unsafe extern "C" fn(ctx: *const standfit_invocation) -> i32>,
 }
 
 /// The host extension `id` (one of the `STANDFIT_EXT_*` constants) as a table of type `T`, when
