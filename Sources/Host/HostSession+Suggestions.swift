@@ -61,7 +61,7 @@ extension HostSession {
     public func donatedType(named name: String) throws(HostError) -> DonatedTypeAnswer {
         let registry = plugins.registry
         if registry.action(exactly: name) == nil, !routines.contains(where: { $0.type == name }),
-           try !state.donations(type: name).isEmpty {
+           try state.hasDonations(type: name) {
             return .success(DonatedType(type: name, title: nil, suggestible: true))
         }
         let dispatcher = dispatcher

@@ -206,6 +206,68 @@ struct DurabilityTests {
         #expect(sandbox.integrity() == [.standFit: "ok", .state: "ok", .registry: "ok"], "\(reproduce)")
     }
 
+    @Test("an upgrade's fold of 30,000 logs killed with SIGKILL leaves the database as it was, and the next run folds it as an unbroken one would")
+    func killedFold() throws {
+        // Two homes with the same year of logs, as a StandFit from before the day states left
+        // them (no progressRules): the first change folds the whole log in its transaction.
+        func upgradedHome() -> HostSandbox {
+            var sandbox = HostSandbox.standFit()
+            sandbox.extraEnvironment["STANDFIT_SERVER"] = "off"
+            #expect(sandbox.run("run", "logexercise", "exercise=burpees", "count=1").status == 0)
+            _ = sandbox.query(.standFit, """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)
+                INSERT INTO log (exercise, count, loggedAt)
+                SELECT 'pushups', 10 + i % 7, strftime('%Y-%m-%d %H:%M:%f', 1795300000 - i * 1050, 'unixepoch') FROM n;
+                DELETE FROM progressRules;
+                """)
+            return sandbox
+        }
+        let control = upgradedHome(), sandbox = upgradedHome()
+        let before = sandbox.query(.standFit, "SELECT count(*), (SELECT count(*) FROM progressDay), (SELECT count(*) FROM progressRules) FROM log")
+        #expect(before == ["30001|1|0"])
+        // Kills after 25 ms, 37 ms, 56 ms, … (half as long again each time) until a run
+        // completes: from the start-up through the fold, which takes most of the run.
+        var delay: useconds_t = 25_000, kills = 0
+        var completed: ProcessResult?, tookEffect = false
+        while !tookEffect && delay < 60_000_000 {
+            let process = Process()
+            process.executableURL = Fixtures.hostBinary
+            process.arguments = ["run", "logexercise", "exercise=squats", "count=5"]
+            process.environment = sandbox.environment
+            process.standardInput = FileHandle.nullDevice
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(delay)
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(sandbox.integrity()[.standFit] == "ok", "killed after \(delay) µs")
+            if process.terminationReason == .uncaughtSignal,
+               sandbox.query(.standFit, "SELECT count(*), (SELECT count(*) FROM progressDay), (SELECT count(*) FROM progressRules) FROM log") == before {
+                // Nothing of the killed run's transaction is left: not its log, not a day state.
+                kills += 1
+                delay = delay * 3 / 2
+                continue
+            }
+            // It completed, or was killed after its transaction committed (while the host
+            // donated): either way the run took effect whole.
+            tookEffect = true
+            if process.terminationReason == .exit { completed = ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: "") }
+        }
+        #expect(kills >= 5, "only \(kills) runs were killed before one completed")
+        let unbroken = control.run("run", "logexercise", "exercise=squats", "count=5")
+        #expect(unbroken.status == 0 && unbroken.stdout.hasPrefix("Logged 5 squats · +"))
+        if let completed { #expect(completed == ProcessResult(status: 0, stdout: unbroken.stdout, stderr: "")) }
+        for home in [sandbox, control] {
+            #expect(home.query(.standFit, "SELECT count(*), (SELECT count(*) FROM progressRules) FROM log") == ["30002|1"])
+        }
+        #expect(sandbox.query(.standFit, "SELECT day, state FROM progressDay ORDER BY day")
+            == control.query(.standFit, "SELECT day, state FROM progressDay ORDER BY day"))
+        #expect(sandbox.run("run", "viewprogress") == control.run("run", "viewprogress"))
+    }
+
     @Test("a scan helper or handler worker dies with a host killed by SIGKILL, even while its plugin hangs",
           arguments: [("hang-init.so", ["list"]), ("hang-handler.so", ["run", "com.zoo.hang-handler.run"])])
     func helpersDieWithTheHost(plugin: String, arguments: [String]) throws {

@@ -54,6 +54,11 @@ extension HostState {
         }
     }
 
+    /// Whether any run of `type` is recorded.
+    public func hasDonations(type: String) throws(HostError) -> Bool {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM donation WHERE type = ?)", arguments: [type]) ?? false }
+    }
+
     /// The runs summed per action and values: what suggestions are made from.
     public func donationGroups() throws(HostError) -> [DonationGroup] {
         try read { db in
