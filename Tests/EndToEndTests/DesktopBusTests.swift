@@ -346,7 +346,7 @@ struct DesktopBusTests {
         #expect(Self.serverLog(sandbox).contains(": handled: Streak: 1 day\\nBest streak: 1 day · level 1 · 20 XP\n"))
         let stale = call("Run", "action:no-such-action", "")
         #expect(stale.status == 1)
-        #expect(stale.stderr.contains("org.standfit.Host.Error.UnknownAction: StandFit has no action 'no-such-action';"))
+        #expect(stale.stderr == "Error: GDBus.Error:org.standfit.Host.Error.UnknownAction: StandFit has no action 'no-such-action'; 'gapplication list-actions org.standfit.Host' lists the actions of the installed desktop file, and 'standfit-host list' the quick actions.\n")
     }
 
     @Test("a desktop request runs with the desktop's environment: a server a command started leaves out that command's STANDFIT_ variables; one the bus started keeps the bus's",

@@ -76,7 +76,20 @@ struct HostilePluginRoundThreeTests {
               programs: /bin/true
 
             """, stderr: ""))
-        #expect(sandbox.run("plugins", "check", declared.path).stdout.contains("  programs: /bin/true (all it may execute when sandboxed)\n"))
+        #expect(withoutInitTime(sandbox.run("plugins", "check", declared.path).stdout) == """
+            Plugin \(declared.path)
+              id: com.zoo.exec-declared 0.1.0 ("Zoo exec-declared"), ABI 1.0
+              init: N ms
+              sha256: \(sha256(of: declared))
+              runs: in a worker process (not trusted; 'standfit-host plugins trust' pins it)
+              programs: /bin/true (all it may execute when sandboxed)
+              types:
+                com.zoo.exec-declared.run "Run exec-declared"
+              static items: none
+              dynamic provider: no
+            OK: com.zoo.exec-declared loads, with 1 type and no warnings.
+
+            """)
         // A directory is no program: declaring /usr/bin grants nothing beneath it.
         #expect(HostSandbox.zoo([FixturePlugins.zoo("exec-declared-directory.so")]).run("run", "com.zoo.exec-declared-directory.run")
             == ProcessResult(status: 0, stdout: """

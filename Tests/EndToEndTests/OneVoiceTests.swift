@@ -51,7 +51,11 @@ struct OneVoiceTests {
             == ProcessResult(status: 0, stdout: "Logged 12 squats · +12 XP\nAchievement unlocked: First log\n", stderr: ""))
         #expect(sandbox.run("run", "nl.me.StandFit.viewstreak", "--manifest", manifest.path).stdout.hasPrefix("Streak: 1 day\n"))
         // Its donation is the type that ran.
-        #expect(sandbox.run("donations").stdout.contains("  com.standfit.logexercise  count=12  exercise=squats"))
+        #expect(sandbox.run("donations").stdout == """
+            2026-11-22 14:05:00  com.standfit.logexercise  count=12  exercise=squats
+            2026-11-22 14:05:00  com.standfit.viewstreak
+
+            """)
         // An item whose last component nothing has is still pruned, and doctor says why.
         let unhandled = try writeManifest("Other.plist", viewStreakType: "nl.me.StandFit.viewstreek")
         #expect(sandbox.run("list", "--manifest", unhandled.path, "--explain").stdout.contains("My Streak  (nl.me.StandFit.viewstreek)  pruned: no plugin handles nl.me.StandFit.viewstreek"))

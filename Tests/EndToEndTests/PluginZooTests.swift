@@ -88,7 +88,7 @@ struct PluginZooTests {
         #expect(result.stderr.hasSuffix("standfit-host: Plugin 'com.zoo.\(id)' \(how) while running com.zoo.\(id).run; report this to the plugin's author.\n"))
         let json = sandbox.run("run", "com.zoo.\(id).run", "--json")
         #expect(json.status == 4)
-        #expect(json.stdout.contains(#""status" : "plugin-failed""#))
+        #expect(canonicalJSON(json.stdout) == #"{"message":"Plugin 'com.zoo.\#(id)' \#(how) while running com.zoo.\#(id).run; report this to the plugin's author.","plugin":"com.zoo.\#(id)","status":"plugin-failed","type":"com.zoo.\#(id).run"}"#)
         #expect(sandbox.run("run", "com.zoo.plain.run") == ProcessResult(status: 0, stdout: "zoo plain ran\n", stderr: ""))
         #expect(sandbox.stateIntegrity() == "ok")
     }

@@ -77,7 +77,12 @@ struct ScaffoldTests {
         let (sandbox, work) = Self.sandbox()
         let badID = Self.new(sandbox, in: work, ["Water Tracker", "--language", "c"])
         #expect(badID.status == 64)
-        #expect(badID.stderr.contains("'Water Tracker' is not a reverse-DNS plugin id; give one such as com.yourname.water"), "\(badID.stderr)")
+        #expect(badID.stderr == """
+            Error: 'Water Tracker' is not a reverse-DNS plugin id; give one such as com.yourname.water (letters, digits, '-' and '_', separated by dots).
+            Usage: standfit-host plugins new [--json] [--verbose] <id> --language <language> [<dir>] [--sdk <path>]
+              See 'standfit-host plugins new --help' for more information.
+
+            """)
         let occupied = work.appendingPathComponent("water")
         try FileManager.default.createDirectory(at: occupied, withIntermediateDirectories: true)
         try Data("mine\n".utf8).write(to: occupied.appendingPathComponent("notes.txt"))
@@ -86,7 +91,7 @@ struct ScaffoldTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: occupied.path) == ["notes.txt"])
         let noSDK = Self.new(sandbox, in: work, ["com.test.other", "--language", "c", "--sdk", work.path])
         #expect(noSDK.status == 5)
-        #expect(noSDK.stderr.contains("--sdk \(work.path) is not a standfit-host plugin SDK"), "\(noSDK.stderr)")
+        #expect(noSDK.stderr == "standfit-host: error: --sdk \(work.path) is not a standfit-host plugin SDK (it has no Package.swift and Sources/CStandFitABI/include/standfit_plugin.h); give the SDK directory of a standfit-host source tree (SDK/standfit-plugin-sdk) or installation (share/standfit-host/sdk).\n")
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("other").path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path) == ["water"])
     }

@@ -379,3 +379,23 @@ public final class SandboxServer: @unchecked Sendable {
         stopAll()
     }
 }
+
+/// `text` as compact JSON with sorted keys, for comparing a whole `--json` answer with one line;
+/// the text itself when it is not JSON (so the comparison fails showing it).
+public func canonicalJSON(_ text: String) -> String {
+    guard let value = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]),
+          let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+    else { return text }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// `plugins check`'s report with its one measured figure, how long `init` took, as "N ms":
+/// everything else in it is known, so the rest can be compared whole.
+public func withoutInitTime(_ report: String) -> String {
+    report.replacing(#/\n  init: [0-9]+(\.[0-9]+)? ms\n/#, with: "\n  init: N ms\n")
+}
+
+/// The SHA-256 of the file at `url`, in hex, as `sha256sum` gives it.
+public func sha256(of url: URL) -> String {
+    String(runProcess(URL(fileURLWithPath: "/usr/bin/sha256sum"), arguments: [url.path]).stdout.prefix(64))
+}
