@@ -237,18 +237,30 @@ struct StandFitCommandTests {
     func itemLifetimeAcrossDST() throws {
         // Saturday 24 October 2026, 23:30 in Amsterdam (summer time); the night after has 25 hours.
         #expect(at("2026-10-24T21:30:00Z").run("run", "logexercise", "exercise=squats", "count=10").status == 0)
-        #expect(at("2026-10-24T21:59:00Z").run("list", "--explain").stdout.contains("""
+        #expect(at("2026-10-24T21:59:00Z").run("list", "--explain").stdout == """
+            1. Log Exercise  (com.standfit.logexercise)
+                 default item of plugin com.standfit
             2. View Streak — 1 day  (com.standfit.viewstreak)
                  dynamic, from plugin com.standfit's provider, rank 1, true until 2026-10-25 00:00:00+02:00
+            3. Log Squats — 10 reps  (com.standfit.logexercise)
+                 dynamic, from plugin com.standfit's provider, rank 2
+            4. View Progress  (com.standfit.viewprogress)
+                 dynamic, from plugin com.standfit's provider, rank 3
 
-            """))
+            """)
         // Sunday 23:30 winter time (22:30 UTC): the streak waits for today's log.
         let sunday = at("2026-10-25T22:30:00Z")
-        #expect(sunday.run("list", "--explain").stdout.contains("""
+        #expect(sunday.run("list", "--explain").stdout == """
+            1. Log Exercise  (com.standfit.logexercise)
+                 default item of plugin com.standfit
             2. View Streak — 1 day  (com.standfit.viewstreak)
                  dynamic, from plugin com.standfit's provider, rank 1, true until 2026-10-26 00:00:00+01:00
+            3. Log Squats — 10 reps  (com.standfit.logexercise)
+                 dynamic, from plugin com.standfit's provider, rank 2
+            4. View Progress  (com.standfit.viewprogress)
+                 dynamic, from plugin com.standfit's provider, rank 3
 
-            """))
+            """)
         let json = sunday.run("list", "--json")
         let items = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(items.map { $0["validUntil"] as? String } == [nil, "2026-10-25T23:00:00Z", nil, nil])
