@@ -24,7 +24,9 @@ struct HostilePluginRoundTwoTests {
     @Test("a plugin writing forged answer records during its scan is blamed alone: garbage quarantines it, a forged record breaking the rules is refused, the plugins after it load")
     func forgedScanAnswers() {
         let garbage = FixturePlugins.zoo("forge-garbage.so"), record = FixturePlugins.zoo("forge-record.so")
-        let sandbox = HostSandbox.zoo([garbage, record, Self.plain, Fixtures.standFitPlugin])
+        var sandbox = HostSandbox.zoo([garbage, record, Self.plain, Fixtures.standFitPlugin])
+        // StandFit's answer depends on the time of day (an early-bird achievement): a fixed one.
+        sandbox.extraEnvironment = ["TZ": "Europe/Amsterdam", "STANDFIT_NOW": "2026-11-22T13:05:00Z"]
         let expected = """
             com.zoo.plain 0.1.0 (ABI 1.0): Zoo plain
               path: \(Self.plain.path)
@@ -164,7 +166,8 @@ struct HostilePluginRoundTwoTests {
     func bundledWins() {
         let type = FixturePlugins.zoo("impostor-type.so"), id = FixturePlugins.zoo("impostor-id.so")
         // The impostors come first on the path, where they used to win.
-        let sandbox = HostSandbox.zoo([type, id, Fixtures.standFitPlugin])
+        var sandbox = HostSandbox.zoo([type, id, Fixtures.standFitPlugin])
+        sandbox.extraEnvironment = ["TZ": "Europe/Amsterdam", "STANDFIT_NOW": "2026-11-22T13:05:00Z"]
         let plugins = sandbox.run("plugins")
         #expect(plugins.status == 0)
         #expect(plugins.stdout.hasSuffix("""

@@ -62,7 +62,7 @@ struct MenuAndDesktopTests {
         asking.send("Enter")
         #expect(asking.wait(for: "10. Sit-Ups").hasPrefix("➕ Log Exercise\nWhich exercise?\n   1. Squats\n"))
         asking.send("lunges", "Enter")
-        #expect(asking.wait(for: "How many?").hasSuffix("> lunges\nHow many? [12]\n>"))
+        #expect(asking.wait(for: "How many?").hasSuffix("> lunges\nHow many? (1–3600) [12]\n>"))
         asking.send("12", "Enter")
         #expect(asking.wait(for: "EXIT=").hasSuffix("Logged 12 lunges · +14 XP\nEXIT=0"))
 

@@ -98,7 +98,7 @@ struct OneVoiceTests {
         // Unquoted, a negative count is a word of the sentence, not an unknown option.
         #expect(sandbox.run("say", "log", "-5", "squats") == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: count: expected a number from 1 to 3600, got -5.\n"))
         #expect(sandbox.run("say", "noteer -5 squats", "--locale", "nl")
-            == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: count: verwacht een getal van 1 tot en met 3600, kreeg -5.\n"))
+            == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: count: verwacht een geheel getal van 1 tot en met 3600, kreeg -5.\n"))
         #expect(sandbox.query(.standFit, "SELECT count(*), sum(count) FROM log") == ["6|206"])
 
         let shortcuts = sandbox.configDirectory.appendingPathComponent("shortcuts")
@@ -184,7 +184,10 @@ struct OneVoiceTests {
         tmux.send("squats", "Enter")
         tmux.wait(for: "Hoeveel?")
         tmux.send("veel", "Enter")
-        #expect(tmux.wait(for: "Verwacht").contains("Verwacht een geheel getal, kreeg \"veel\"."))
+        #expect(tmux.wait(for: "Verwacht").contains("Verwacht een geheel getal van 1 tot en met 3600, kreeg \"veel\".\nHoeveel? (1–3600) [15]"))
+        // Out of range is asked again too.
+        tmux.send("0", "Enter")
+        #expect(tmux.wait(for: "kreeg \"0\"").contains("Verwacht een geheel getal van 1 tot en met 3600, kreeg \"0\".\nHoeveel? (1–3600) [15]"))
         tmux.send("12", "Enter")
         #expect(tmux.wait(for: "EXIT=").hasSuffix("12 squats gelogd · +12 XP\nPrestatie behaald: Eerste log\nEXIT=0"))
     }

@@ -79,7 +79,7 @@ struct RunCommandTests {
     @Test("a parameter of the wrong kind exits 3 naming it")
     func badParameter() {
         #expect(sandbox.run("run", "com.example.greeter.greet", "name=Ada", "times=ten") == ProcessResult(
-            status: 3, stdout: "", stderr: "standfit-host: times: expected an integer, got \"ten\"\n"))
+            status: 3, stdout: "", stderr: "standfit-host: times: expected an integer, got \"ten\".\n"))
     }
 
     @Test("a missing required parameter exits 3, and --json names it")
@@ -113,7 +113,7 @@ struct RunCommandTests {
     @Test("a value outside @Parameter(range:) is refused by the host; a handler's own invalid-input names its parameter")
     func handlerInvalidInput() {
         #expect(sandbox.run("run", "com.example.greeter.greet", "name=Ada", "times=9") == ProcessResult(
-            status: 3, stdout: "", stderr: "standfit-host: times: expected a number from 1 to 5, got 9\n"))
+            status: 3, stdout: "", stderr: "standfit-host: times: expected a number from 1 to 5, got 9.\n"))
         #expect(sandbox.run("run", "com.example.greeter.greet", "name=Ada", "times=5").stdout
             == "Hello, Ada. Hello, Ada. Hello, Ada. Hello, Ada. Hello, Ada.\n")
         #expect(sandbox.run("run", "tip", "amount=-1", "--json") == ProcessResult(status: 3, stdout: """

@@ -26,7 +26,7 @@ struct RustExampleTests {
         later.extraEnvironment["STANDFIT_NOW"] = "2026-11-22T13:10:30Z"
         #expect(later.run("run", "left").stdout == "5 minutes left: Tea\n")
         #expect(sandbox.run("run", "start", "minutes=500") == ProcessResult(
-            status: 3, stdout: "", stderr: "standfit-host: minutes: expected a number from 1 to 180, got 500\n"))
+            status: 3, stdout: "", stderr: "standfit-host: minutes: expected a number from 1 to 180, got 500.\n"))
         #expect(sandbox.run("list").stdout.hasPrefix("1. Pomodoro — 25 minutes  (com.example.timer.start)\n"))
     }
 

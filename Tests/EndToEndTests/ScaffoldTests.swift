@@ -50,7 +50,7 @@ struct ScaffoldTests {
         #expect(sandbox.run("run", "greet") == ProcessResult(status: 0, stdout: "Hello, Ada!\n", stderr: ""))
         #expect(sandbox.run("run", "greet", "times=3", "name=world").stdout == "Hello, world! Hello, world! Hello, world!\n")
         #expect(sandbox.run("run", "greet", "times=50") == ProcessResult(
-            status: 3, stdout: "", stderr: "standfit-host: times: expected a number from 1 to 10, got 50\n"))
+            status: 3, stdout: "", stderr: "standfit-host: times: expected a number from 1 to 10, got 50.\n"))
         #expect(sandbox.run("list").stdout == "1. Greet Ada  (\(id).greet)\n")
     }
 

@@ -77,7 +77,7 @@ struct WaterExampleTests {
         let sandbox = Self.sandbox()
         #expect(sandbox.run("run", "com.example.water.log", "ml=5000", "--json") == ProcessResult(status: 3, stdout: """
             {
-              "message" : "ml: expected a number from 50 to 2000, got 5000",
+              "message" : "ml: expected a number from 50 to 2000, got 5000.",
               "parameter" : "ml",
               "plugin" : "com.example.water",
               "status" : "invalid-input",

@@ -16,7 +16,8 @@ struct LogExercise: ShortcutAction {
 
     @Parameter(title: "Exercise", prompt: localizedTitle("prompt.exercise"), entity: Exercises.self)
     var exercise: String
-    @Parameter(title: "Count", prompt: localizedTitle("prompt.count")) var count: Int?
+    /// The host checks the range before the handler runs, says it when it asks, and asks again.
+    @Parameter(title: "Count", prompt: localizedTitle("prompt.count"), range: 1...StandFitApp.maximumCount) var count: Int?
     @Parameter(title: "Note") var note: String?
     /// When it was done, for logging it afterwards: "yesterday 18:00", "2h ago", an ISO 8601 time.
     @Parameter(title: "At") var at: String?
@@ -123,7 +124,7 @@ struct EditLog: ShortcutAction {
     static let icon = "square.and.pencil"
 
     @Parameter(title: "Id") var id: Int
-    @Parameter(title: "Count") var count: Int?
+    @Parameter(title: "Count", range: 1...StandFitApp.maximumCount) var count: Int?
     @Parameter(title: "Note") var note: String?
     @Parameter(title: "At") var at: String?
 

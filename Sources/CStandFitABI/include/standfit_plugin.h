@@ -57,7 +57,8 @@ typedef struct standfit_abi_header {
 /* What a handler returns. Any other value is reported by the host as a plugin failure. */
 #define STANDFIT_STATUS_HANDLED 0       /* the action ran */
 #define STANDFIT_STATUS_DECLINED 1      /* the plugin chose not to run it (message says why) */
-#define STANDFIT_STATUS_INVALID_INPUT 2 /* a parameter value was unusable (message names it) */
+#define STANDFIT_STATUS_INVALID_INPUT 2 /* a parameter value was unusable (message names it); the run
+                                           did nothing, so the host may ask again and call again */
 #define STANDFIT_STATUS_FAILED 3        /* the action tried and failed (message says why) */
 
 /* What host functions return. */

@@ -141,31 +141,45 @@ public struct Dispatcher {
                 entity: { [entity] in entity(plugin, $0) }, query: calls.query, locale: locale,
                 conversation: options.conversation,
                 argumentSource: options.argumentSource)
-            switch resolver.resolve(arguments: arguments, userInfo: userInfo) {
-            case .failure(let failure):
-                var outcome = Outcome(status: failure.isPluginFailure ? .pluginFailed : .invalidInput, type: type,
-                                      message: failure.message, suggestions: failure.suggestions,
-                                      parameter: failure.parameter, plugin: plugin)
-                if failure.needsValue {
-                    outcome.needsValue = failure.parameter
-                    outcome.question = failure.question
-                    outcome.offered = failure.offered
-                }
-                return outcome
-            case .success(let resolution):
-                if options.dryRun {
-                    var outcome = Outcome(status: .dryRun, type: type,
-                                          message: DryRun.describe(type: type, title: action.title, resolution.parameters, language: locale),
-                                          plugin: plugin)
-                    outcome.resolved = resolution.parameters
+            var arguments = arguments
+            while true {
+                switch resolver.resolve(arguments: arguments, userInfo: userInfo) {
+                case .failure(let failure):
+                    var outcome = Outcome(status: failure.isPluginFailure ? .pluginFailed : .invalidInput, type: type,
+                                          message: failure.message, suggestions: failure.suggestions,
+                                          parameter: failure.parameter, plugin: plugin)
+                    if failure.needsValue {
+                        outcome.needsValue = failure.parameter
+                        outcome.question = failure.question
+                        outcome.offered = failure.offered
+                    }
                     return outcome
+                case .success(let resolution):
+                    if options.dryRun {
+                        var outcome = Outcome(status: .dryRun, type: type,
+                                              message: DryRun.describe(type: type, title: action.title, resolution.parameters, language: locale),
+                                              plugin: plugin)
+                        outcome.resolved = resolution.parameters
+                        return outcome
+                    }
+                    let reply = calls.perform(action, Invocation(requestedType: type, userInfo: userInfo,
+                                                                 arguments: resolution.values, locale: locale,
+                                                                 showsData: options.showsData))
+                    var outcome = outcome(of: reply, action: action, type: type)
+                    outcome.resolved = resolution.parameters
+                    // A value answered at a prompt that the handler refused is asked again, with the
+                    // refusal as the reason (as the host's own checks are); the others are kept.
+                    guard outcome.status == .invalidInput, let conversation = options.conversation,
+                          let refused = outcome.parameter,
+                          resolution.parameters.contains(where: { $0.name == refused && $0.source == .prompt })
+                    else { return outcome }
+                    conversation.retry(outcome.message)
+                    arguments = resolution.parameters.compactMap { parameter in
+                        guard parameter.name != refused, let value = parameter.value,
+                              [.argument, .phrase, .prompt].contains(parameter.source) else { return nil }
+                        return NamedArgument(name: parameter.name, value: value)
+                    }
                 }
-                let reply = calls.perform(action, Invocation(requestedType: type, userInfo: userInfo,
-                                                             arguments: resolution.values, locale: locale,
-                                                             showsData: options.showsData))
-                var outcome = outcome(of: reply, action: action, type: type)
-                outcome.resolved = resolution.parameters
-                return outcome
             }
         }
     }

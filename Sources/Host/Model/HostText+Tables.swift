@@ -33,7 +33,7 @@ extension HostText {
     "expect.range.double" = "a number from {min} to {max}";
     "prompt.range" = "{question} ({min}–{max})";
 
-    "error.expected" = "{parameter}: expected {expectation}, got {got}";
+    "error.expected" = "{parameter}: expected {expectation}, got {got}.";
     "error.fromUserInfo" = "{json} from the item's userInfo";
     "error.missing.one" = "Missing required parameter {names} for {type}; pass {usage}.";
     "error.missing.many" = "Missing required parameters {names} for {type}; pass {usage}.";
@@ -231,7 +231,7 @@ extension HostText {
     "expect.range.double" = "een getal van {min} tot en met {max}";
     "prompt.range" = "{question} ({min}–{max})";
 
-    "error.expected" = "{parameter}: verwacht {expectation}, kreeg {got}";
+    "error.expected" = "{parameter}: verwacht {expectation}, kreeg {got}.";
     "error.fromUserInfo" = "{json} uit de userInfo van het item";
     "error.missing.one" = "De verplichte parameter {names} van {type} ontbreekt; geef {usage} op.";
     "error.missing.many" = "De verplichte parameters {names} van {type} ontbreken; geef {usage} op.";

@@ -110,8 +110,16 @@ static int32_t scrape(const standfit_invocation *ctx, const char *colour_id) {
     return STANDFIT_STATUS_HANDLED;
 }
 
+static const standfit_parameter_checks_ext *checks;
+
 static int32_t greet(const standfit_invocation *ctx, const char *name) {
     char message[120];
+    if (strcmp(name, "nobody") == 0) {
+        /* A value the handler refuses itself: on a terminal the host asks for it again. */
+        ctx->set_message(ctx, "name: 'nobody' is no one to greet; give a person's name.");
+        if (checks) checks->set_invalid_parameter(ctx, "name");
+        return STANDFIT_STATUS_INVALID_INPUT;
+    }
     snprintf(message, sizeof message, "Greeted %s", name);
     ctx->set_message(ctx, message);
     return STANDFIT_STATUS_HANDLED;
@@ -152,6 +160,7 @@ static int32_t init(const standfit_host *host) {
     };
     for (size_t i = 0; i < 4; i++) host->register_action(host, &actions[i]);
     donations = host->get_extension(host, STANDFIT_EXT_DONATIONS);
+    checks = host->get_extension(host, STANDFIT_EXT_PARAMETER_CHECKS);
 
     const standfit_intents_ext *intents = host->get_extension(host, STANDFIT_EXT_INTENTS);
     if (!intents) return STANDFIT_OK; /* an older host: plain parameters */
