@@ -35,6 +35,9 @@ enum Output {
         if global.json {
             printJSON(outcome)
         } else {
+            if let fallback = outcome.fallback {
+                printError(HostText(language: language)("run.fellBack", ["type": outcome.type, "fallback": fallback]))
+            }
             for (index, step) in (outcome.steps ?? []).enumerated() {
                 if step.status == .handled || step.status == .dryRun {
                     showMessage(step.message)

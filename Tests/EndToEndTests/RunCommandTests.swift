@@ -163,8 +163,25 @@ struct RunCommandTests {
         var sandbox = sandbox
         sandbox.pluginPath = [FixturePlugins.url("kinds.so")]
         let manifest = Fixtures.url("Manifests/fallback.json").path
-        #expect(sandbox.run("run", "com.nowhere.thing", "--manifest", manifest)
-            == ProcessResult(status: 0, stdout: "fallback for com.nowhere.thing (unknown shortcut)\n", stderr: ""))
+        // It says so: a typo does not pass for the action asked for. It exits 0 (the fallback ran).
+        #expect(sandbox.run("run", "com.nowhere.thing", "--manifest", manifest) == ProcessResult(
+            status: 0, stdout: "fallback for com.nowhere.thing (unknown shortcut)\n",
+            stderr: "standfit-host: No plugin handles 'com.nowhere.thing'; ran the manifest's fallback com.fixture.kinds.fallback.\n"))
+        #expect(sandbox.run("run", "com.nowhere.thing", "--manifest", manifest, "--locale", "nl").stderr
+            == "standfit-host: Geen plug-in voert 'com.nowhere.thing' uit; de terugval van het manifest, com.fixture.kinds.fallback, is uitgevoerd.\n")
+        #expect(sandbox.run("run", "com.nowhere.thing", "--manifest", manifest, "--json") == ProcessResult(status: 0, stdout: """
+            {
+              "fallback" : "com.fixture.kinds.fallback",
+              "message" : "fallback for com.nowhere.thing (unknown shortcut)",
+              "plugin" : "com.fixture.kinds",
+              "status" : "fallback",
+              "type" : "com.nowhere.thing"
+            }
+
+            """, stderr: ""))
+        // A typo is not donated; the fallback's own type runs as asked, without the note.
+        #expect(sandbox.run("donations").stdout == "No runs are recorded yet; every handled run is.\n")
+        #expect(sandbox.run("run", "com.fixture.kinds.fallback", "--manifest", manifest).stderr == "")
         #expect(sandbox.run("run", "echo", "--manifest", manifest).stdout
             == #"flag=true number=12 ratio=0.5 text=[from manifest] note=NULL provided=0x0f type=com.fixture.kinds.echo locale=en userInfo={"flag":"yes","number":12,"text":"from manifest"}"# + "\n")
     }

@@ -47,6 +47,17 @@ struct AfterRunTests {
         #expect(hooks.refreshed == [["com.fake"]])
     }
 
+    @Test("a run of an unknown type that the manifest's fallback handled is not donated, and its plugin's provider is asked again")
+    func fallbackIsNoHabit() {
+        let help = recorder.action("com.fake.help", plugin: "com.fake")
+        let dispatcher = Dispatcher(registry: ActionRegistry([help]), fallbackType: "com.fake.help", locale: "en", calls: recorder.plugins)
+        let outcome = dispatcher.run("com.fake.typo", arguments: [])
+        hooks.afterRun.apply(to: outcome, at: now)
+        #expect(outcome.status == .handled && outcome.fallback == "com.fake.help")
+        #expect(hooks.donations == [])
+        #expect(hooks.refreshed == [["com.fake"]])
+    }
+
     @Test("a handled run's donation carries the name its plugin gave it; a handled run that undid others withdraws them first, a declined one nothing")
     func withdrawals() {
         let log = recorder.action("com.fake.log", plugin: "com.fake", reply: HandlerReply(status: 0, message: "logged", donationID: "log/7"))

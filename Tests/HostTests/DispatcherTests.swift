@@ -97,10 +97,12 @@ struct DispatcherTests {
         let outcome = subject.run("com.app.missing", arguments: [])
         #expect(outcome.status == .handled)
         #expect(outcome.type == "com.app.missing")
+        #expect(outcome.fallback == "com.app.help")
         #expect(recorder.calls.map(\.invocation) == [
             Invocation(requestedType: "com.app.missing", userInfo: ["reason": .string("unknown")],
                        arguments: [.string("unknown")], locale: "nl"),
         ])
+        #expect(subject.run("com.app.help", arguments: []).fallback == nil)
     }
 
     @Test("an unknown type answers with near types and titles")

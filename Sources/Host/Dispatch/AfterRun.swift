@@ -70,6 +70,8 @@ public struct AfterRun {
         if let plugin = outcome.plugin, let effects = outcome.withdrawnDonations, !effects.isEmpty {
             records.append(.withdraw(pluginID: plugin, effects: effects))
         }
+        // A fallback that ran for an unknown type is no habit to learn.
+        guard outcome.fallback == nil else { return records }
         var parameters: [String: String] = [:], titles: [String: String] = [:]
         for parameter in outcome.resolved ?? [] {
             guard let value = parameter.value else { continue }

@@ -167,6 +167,7 @@ public struct Dispatcher {
                                                                  showsData: options.showsData))
                     var outcome = outcome(of: reply, action: action, type: type)
                     outcome.resolved = resolution.parameters
+                    if route == .fallback { outcome.fallback = fallbackType }
                     // A value answered at a prompt that the handler refused is asked again, with the
                     // refusal as the reason (as the host's own checks are); the others are kept.
                     guard outcome.status == .invalidInput, let conversation = options.conversation,

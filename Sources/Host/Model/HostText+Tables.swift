@@ -104,6 +104,7 @@ extension HostText {
     "doctor.manifest.one" = "Manifest: {path}: 1 item";
     "doctor.manifest.many" = "Manifest: {path}: {count} items";
     "doctor.fallback" = ", fallback {type}";
+    "run.fellBack" = "No plugin handles '{type}'; ran the manifest's fallback {fallback}.";
     "doctor.manifestNone" = "Manifest: none ({path} holds no Info.plist or manifest.json)";
     "doctor.routines" = "Routines ({path}): {routines}";
     "doctor.none" = "none";
@@ -302,6 +303,7 @@ extension HostText {
     "doctor.manifest.one" = "Manifest: {path}: 1 item";
     "doctor.manifest.many" = "Manifest: {path}: {count} items";
     "doctor.fallback" = ", terugval {type}";
+    "run.fellBack" = "Geen plug-in voert '{type}' uit; de terugval van het manifest, {fallback}, is uitgevoerd.";
     "doctor.manifestNone" = "Manifest: geen ({path} bevat geen Info.plist of manifest.json)";
     "doctor.routines" = "Routines ({path}): {routines}";
     "doctor.none" = "geen";

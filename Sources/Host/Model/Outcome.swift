@@ -38,6 +38,10 @@ public struct Outcome: Sendable, Equatable {
     /// the JSON.
     public var donationID: String?
     public var withdrawnDonations: [String]?
+    /// The manifest's fallback type, when no plugin handles `type` and the fallback ran instead:
+    /// said on stderr, `"status": "fallback"` under `--json` when it handled, and not donated
+    /// (a typo is no habit).
+    public var fallback: String?
 
     public init(status: Status, type: String, message: String, suggestions: [String]? = nil,
                 data: JSONText? = nil, parameter: String? = nil, plugin: String? = nil) {
@@ -58,6 +62,6 @@ extension Outcome {
     public static func == (left: Outcome, right: Outcome) -> Bool {
         (left.status, left.type, left.message, left.suggestions) == (right.status, right.type, right.message, right.suggestions)
             && (left.parameter, left.plugin, left.needsValue) == (right.parameter, right.plugin, right.needsValue)
-            && left.data == right.data && left.steps == right.steps
+            && left.data == right.data && left.steps == right.steps && left.fallback == right.fallback
     }
 }

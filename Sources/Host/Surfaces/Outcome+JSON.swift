@@ -5,12 +5,13 @@ import HostModel
 /// `parameters`, how each got its value.
 extension Outcome: Encodable {
     enum CodingKeys: String, CodingKey {
-        case status, type, message, suggestions, data, parameter, plugin, needsValue, parameters, steps
+        case status, type, message, suggestions, data, parameter, plugin, needsValue, parameters, steps, fallback
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(status.rawValue, forKey: .status)
+        // An unknown type the manifest's fallback handled is not "handled" as asked.
+        try container.encode(fallback != nil && status == .handled ? "fallback" : status.rawValue, forKey: .status)
         try container.encode(type, forKey: .type)
         try container.encode(message, forKey: .message)
         try container.encodeIfPresent(suggestions, forKey: .suggestions)
@@ -20,5 +21,6 @@ extension Outcome: Encodable {
         try container.encodeIfPresent(needsValue, forKey: .needsValue)
         if status == .dryRun { try container.encodeIfPresent(resolved, forKey: .parameters) }
         try container.encodeIfPresent(steps, forKey: .steps)
+        try container.encodeIfPresent(fallback, forKey: .fallback)
     }
 }
