@@ -39,6 +39,23 @@ struct StandFitCommandTests {
         #expect(bare.stderr == "standfit-host: Missing required parameter 'exercise' for com.standfit.logexercise; pass exercise=VALUE.\n")
     }
 
+    @Test("a note longer than 200 characters is refused naming the cap; a note's line breaks show as ↵ in history")
+    func notes() {
+        let long = String(repeating: "x", count: 201)
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "note=\(long)", "--json") == ProcessResult(status: 3, stdout: """
+            {
+              "message" : "note: at most 200 characters, got 201; shorten it.",
+              "parameter" : "note",
+              "plugin" : "com.standfit",
+              "status" : "invalid-input",
+              "type" : "com.standfit.logexercise"
+            }
+
+            """, stderr: ""))
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=2", "note=one\ntwo").status == 0)
+        #expect(sandbox.run("run", "history", "days=1").stdout == "Logged today:\n#1  Sun 22 Nov 14:05  2 squats — one ↵ two\n")
+    }
+
     @Test("Dutch: messages, plugin titles and dynamic items")
     func dutch() {
         #expect(sandbox.run("run", "logexercise", "exercise=Push-Ups", "count=12", "--locale", "nl").stdout

@@ -259,6 +259,34 @@ struct HistoryTests {
         #expect(try app.history(days: nil, exercise: "hurdles").status == .invalidInput)
     }
 
+    @Test("a note is one line of history (line breaks shown as ↵) and at most 200 characters: a longer one is refused naming the cap, and one kept from before is cut with …")
+    func notes() throws {
+        let fixture = StandFitFixture()
+        let app = try fixture.app(at: "2026-11-22 14:05")
+        let logged = try app.logExercise("squats", count: 10, note: "felt good\nknees ok \r\n ")
+        #expect(logged.dialog == "Logged 10 squats · +10 XP\nAchievement unlocked: First log")
+        // The editing answer shows the note, on one line too.
+        #expect(try app.editLog(id: 1, count: nil, note: "felt good\nknees ok").dialog == "Changed #1 to 10 squats, logged at 14:05 — felt good ↵ knees ok")
+        let long = String(repeating: "x", count: 201)
+        let refused = try app.logExercise("squats", count: 10, note: long)
+        #expect(refused.status == .invalidInput && refused.parameter == "note")
+        #expect(refused.dialog == "note: at most 200 characters, got 201; shorten it.")
+        #expect(try app.logExercise("squats", count: 10, note: String(repeating: "y", count: 200)).status == .handled)
+        #expect(try app.editLog(id: 1, count: nil, note: long).dialog == "note: at most 200 characters, got 201; shorten it.")
+        let dutch = try StandFitFixture(language: "nl").app(at: "2026-11-22 14:05")
+        #expect(try dutch.logExercise("squats", count: 10, note: long).dialog == "note: hoogstens 200 tekens, kreeg 201; maak de notitie korter.")
+        // A note longer than the cap, kept from before it, is cut in the list.
+        _ = try ExerciseStore(directory: fixture.directory).log(LogEntry(exercise: "plank", count: 30, note: String(repeating: "z", count: 5_000),
+                                                                         loggedAt: fixture.local("2026-11-22 15:00")))
+        let today = try app.history(days: 1, exercise: nil)
+        #expect(today.dialog == """
+            Logged today:
+            #3  Sun 22 Nov 15:00  30 seconds of plank — \(String(repeating: "z", count: 200))…
+            #2  Sun 22 Nov 14:05  10 squats — \(String(repeating: "y", count: 200))
+            #1  Sun 22 Nov 14:05  10 squats — felt good ↵ knees ok
+            """)
+    }
+
     @Test("history pages: limit shows the newest, says how many are older and how to see them; before goes on from an id")
     func historyPages() throws {
         let fixture = StandFitFixture()

@@ -82,7 +82,7 @@ extension StandFitApp {
                 return worded
             }()
             var line = "#\(entry.id ?? 0)  \(shownTime.label(entry.loggedAt))  \(amount)"
-            if let note = entry.note { line += " — \(note)" }
+            if let note = entry.note { line += " — \(StandFitText.oneLine(note))" }
             lines.append(line)
         }
         if more > 0, let oldest = entries.last?.id {
@@ -121,6 +121,7 @@ extension StandFitApp {
             }
         }
         let note = note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if let refusal = noteRefusal(note) { return refusal }
         guard let (_, after, progression) = try store.update(id: Int64(id), count: count, note: note, loggedAt: loggedAt,
                                                              rules: rules) else {
             return .invalidInput(text("error.noEntry", ["value": "\(id)"]), parameter: "id")

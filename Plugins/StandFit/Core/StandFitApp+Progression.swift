@@ -30,7 +30,7 @@ extension StandFitApp {
     /// per achievement earned or taken back and for a level reached.
     /// A note goes last on the first line ("… · +24 XP — felt good").
     func announce(_ sentence: String, _ change: Progression.Change?, note: String? = nil) -> String {
-        let note = note.map { " — \($0)" } ?? ""
+        let note = note.map { " — \(StandFitText.oneLine($0))" } ?? ""
         guard let change else { return sentence + note }
         var lines = [sentence + (change.xp > 0 ? text("xp.gained", ["xp": "\(change.xp)"])
                                  : change.xp < 0 ? text("xp.lost", ["xp": "\(-change.xp)"]) : "") + note]

@@ -34,6 +34,14 @@ public struct StandFitApp: Sendable {
     /// The largest count one log may hold (an hour of seconds, or 1,000 reps, is plenty; more
     /// is a typo).
     public static let maximumCount = 3_600
+    /// The longest note a log takes, in characters: a line, not a diary.
+    public static let maximumNoteLength = 200
+
+    /// The refusal of a note longer than `maximumNoteLength`, or nil.
+    func noteRefusal(_ note: String?) -> ActionResult? {
+        guard let note, note.count > StandFitApp.maximumNoteLength else { return nil }
+        return .invalidInput(text("error.note", ["length": "\(note.count)", "max": "\(StandFitApp.maximumNoteLength)"]), parameter: "note")
+    }
 
     /// Logs `count` of exercise `name`, now or at `at` (`LogTime`: "yesterday 18:00", "2h ago").
     public func logExercise(_ name: String, count: Int?, note: String?, at: String? = nil) throws -> ActionResult {
@@ -45,7 +53,8 @@ public struct StandFitApp: Sendable {
         guard (1...StandFitApp.maximumCount).contains(count) else {
             return .invalidInput(text("error.count", ["value": "\(count)", "max": "\(StandFitApp.maximumCount)"]), parameter: "count")
         }
-        let note = note.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        let note = note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        if let refusal = noteRefusal(note) { return refusal }
         let now = clock.now()
         var loggedAt = now
         if let at {

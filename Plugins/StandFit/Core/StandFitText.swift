@@ -48,6 +48,15 @@ public struct StandFitText: Sendable {
         return strings("\(key).\(unit.rawValue)", values)
     }
 
+    /// A note on one line of a list: each line break shown as " ↵ ", and a note longer than
+    /// `StandFitApp.maximumNoteLength` (kept from before the limit) cut there with "…".
+    public static func oneLine(_ note: String) -> String {
+        let lines = note.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        let joined = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ↵ ")
+        guard joined.count > StandFitApp.maximumNoteLength else { return joined }
+        return String(joined.prefix(StandFitApp.maximumNoteLength)) + "…"
+    }
+
     /// "1 day" / "5 days".
     public func days(_ count: Int) -> String {
         strings("days.\(count == 1 ? "one" : "other")", ["count": "\(count)"])
