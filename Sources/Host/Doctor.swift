@@ -156,6 +156,7 @@ public struct Doctor {
             configValid = false
             problem("settings", error.message(in: text.language))
         }
+        for warning in config.unknownKeyWarnings(path: configFile, language: text.language) { problem("settings", warning) }
 
         // The state: one that cannot be opened stops every other command; here the plugins are
         // examined with an empty stand-in (so no pins), removed afterwards.

@@ -108,6 +108,8 @@ public struct HostSession {
         self.manifest = manifest
         language = preference.language(fallback: manifest.developmentRegion)
         if let note = preference.fallbackNote(fallback: manifest.developmentRegion) { logger.info("\(note)") }
+        let configFile = paths.configDirectory.appendingPathComponent(HostConfig.fileName).path
+        for warning in config.unknownKeyWarnings(path: configFile, language: language) { logger.warning("\(warning)") }
         let catalog = try HostSession.catalog(options: options, paths: paths, config: config, state: state,
                                               language: language, logger: logger)
         loaded = catalog.load()

@@ -149,7 +149,7 @@ struct DynamicItemsCommandTests {
             """)
     }
 
-    @Test("a missing file is named; config.json sets the limit and a bad one is an error")
+    @Test("a missing file is named; config.json sets the limit; an unknown key is ignored with a warning that says what it probably meant, and doctor lists it")
     func fileAndConfig() throws {
         let missing = sandbox.run("dynamic", "set", "/nonexistent/items.json")
         #expect(missing.status == 5)
@@ -161,6 +161,14 @@ struct DynamicItemsCommandTests {
         #expect(sandbox.run("list").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n")
         #expect(sandbox.run("list", "--limit", "2").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n2. Second  (com.fixture.kinds.echo)\n")
         try Data(#"{"menuLimt": 1}"#.utf8).write(to: config)
-        #expect(sandbox.run("list") == ProcessResult(status: 5, stdout: "", stderr: "standfit-host: error: Unknown setting 'menuLimt' in \(config.path); the settings are menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout, serverWorkers, workerIdleTimeout.\n"))
+        // A typo is ignored with a warning that says what it probably meant; the command runs.
+        #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: "1. Echo Seven  (com.fixture.kinds.echo)\n2. Second  (com.fixture.kinds.echo)\n3. Echo Dynamic — en  (com.fixture.kinds.echo)\n", stderr: "standfit-host: warning: Unknown setting 'menuLimt' in \(config.path) is ignored (did you mean 'menuLimit'?); the settings are menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout, serverWorkers, workerIdleTimeout.\n"))
+        let doctor = sandbox.run("doctor")
+        #expect(doctor.status == 1)
+        #expect(doctor.stdout.hasSuffix("""
+            1 problem:
+              - Unknown setting 'menuLimt' in \(config.path) is ignored (did you mean 'menuLimit'?); the settings are menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout, serverWorkers, workerIdleTimeout.
+
+            """))
     }
 }

@@ -50,7 +50,6 @@ struct HostConfigTests {
         (#"{"serverIdleTimeout": 0}"#, "serverIdleTimeout in PATH must be a number of seconds from 1 to 86400, got 0."),
         (#"{"workerIdleTimeout": "5"}"#, "workerIdleTimeout in PATH must be a number of seconds from 1 to 86400, got \"5\"."),
         (#"{"serverWorkers": 0}"#, "serverWorkers in PATH must be a whole number from 1 to 64, got 0."),
-        (#"{"handlerTimout": 3}"#, "Unknown setting 'handlerTimout' in PATH; the settings are menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout, serverWorkers, workerIdleTimeout."),
     ])
     func badValues(json: String, message: String) {
         let directory = makeTemporaryDirectory()
@@ -63,6 +62,20 @@ struct HostConfigTests {
             #expect(error.message == message.replacingOccurrences(of: "PATH", with: file.path))
             #expect(error.code == .configInvalid)
         }
+    }
+
+    @Test("an unknown key is ignored, not fatal: the other settings hold, and the warning names the setting it probably meant, in English and Dutch")
+    func unknownKeys() throws {
+        let config = try load(#"{"handlerTimout": 3, "menuLimit": 2, "colour": "blue"}"#)
+        #expect(config.menuLimit == 2 && config.handlerTimeout == 10)
+        #expect(config.unknownKeys == ["colour", "handlerTimout"])
+        let keys = "menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout, serverWorkers, workerIdleTimeout"
+        #expect(config.unknownKeyWarnings(path: "/c/config.json", language: "en") == [
+            "Unknown setting 'colour' in /c/config.json is ignored; the settings are \(keys).",
+            "Unknown setting 'handlerTimout' in /c/config.json is ignored (did you mean 'handlerTimeout'?); the settings are \(keys).",
+        ])
+        #expect(config.unknownKeyWarnings(path: "/c/config.json", language: "nl").last
+            == "Onbekende instelling 'handlerTimout' in /c/config.json wordt genegeerd (bedoel je 'handlerTimeout'?); de instellingen zijn \(keys).")
     }
 
     @Test("STANDFIT_SERVER wins over config.json, in any case; an unknown value leaves the file's")

@@ -7,7 +7,9 @@ import Foundation
 ///   "server": "auto", "serverIdleTimeout": 900, "serverWorkers": 8, "workerIdleTimeout": 300 }
 /// ```
 ///
-/// An unknown key is an error rather than ignored, so a typo does not silently do nothing.
+/// An unknown key is ignored but never silently: every command warns about it, with the
+/// setting it probably meant, and `doctor` lists it as a problem; a known key with a bad value
+/// stops the command, since running with a value the user did not ask for is worse.
 public struct HostConfig: Sendable, Equatable {
     /// How many items menus show (`--limit` overrides it).
     public var menuLimit: Int = HostConfig.defaultMenuLimit
@@ -19,6 +21,19 @@ public struct HostConfig: Sendable, Equatable {
     public var requireTrusted = false
     /// Run untrusted plugin code in the sandbox (Landlock and seccomp) where the kernel has it.
     public var sandbox = true
+
+    /// Keys the file has that name no setting (a typo): ignored, and warned about.
+    public var unknownKeys: [String] = []
+
+    /// The warning for each unknown key, in `language`: what it probably meant, and the settings.
+    public func unknownKeyWarnings(path: String, language: String) -> [String] {
+        let text = HostText(language: language)
+        return unknownKeys.map { key in
+            let near = HostConfig.keys.min { Suggester.distance(key, $0, containsBonus: false) < Suggester.distance(key, $1, containsBonus: false) }
+            let hint = near.flatMap { Suggester.distance(key, $0, containsBonus: false) <= 3 ? text("error.didYouMeanParameter", ["name": $0]) : nil } ?? ""
+            return text("config.unknown", ["key": key, "path": path, "hint": hint, "keys": HostConfig.keys.joined(separator: ", ")])
+        }
+    }
 
     /// Whether commands go through the warm server (`STANDFIT_SERVER` overrides it).
     public var server: ServerMode = .auto
@@ -132,7 +147,7 @@ public struct HostConfig: Sendable, Equatable {
             case ("serverWorkers", _):
                 throw HostError(.configInvalid, key: "config.wholeNumber", ["key": "serverWorkers", "path": url.path, "max": "64", "value": value.jsonText])
             default:
-                throw HostError(.configInvalid, key: "config.unknown", ["key": key, "path": url.path, "keys": keys.joined(separator: ", ")])
+                config.unknownKeys.append(key)
             }
         }
         return config

@@ -54,7 +54,7 @@ extension HostText {
     "config.idleSeconds" = "{key} in {path} must be a number of seconds from 1 to 86400, got {value}.";
     "config.bool" = "{key} in {path} must be true or false, got {value}.";
     "config.server" = "server in {path} must be \"off\", \"manual\" or \"auto\", got {value}.";
-    "config.unknown" = "Unknown setting '{key}' in {path}; the settings are {keys}.";
+    "config.unknown" = "Unknown setting '{key}' in {path} is ignored{hint}; the settings are {keys}.";
     "manifest.missing" = "Manifest {path} does not exist; pass --manifest with the path of an Info.plist or manifest.json, or of a directory holding one.";
     "manifest.emptyDirectory" = "Directory {path} holds no Info.plist or manifest.json; pass --manifest with the path of one.";
     "manifest.emptyType" = "{path}: {keyPath} is empty; give the item a type such as com.example.open.";
@@ -253,7 +253,7 @@ extension HostText {
     "config.idleSeconds" = "{key} in {path} moet een aantal seconden van 1 tot en met 86400 zijn, kreeg {value}.";
     "config.bool" = "{key} in {path} moet true of false zijn, kreeg {value}.";
     "config.server" = "server in {path} moet \"off\", \"manual\" of \"auto\" zijn, kreeg {value}.";
-    "config.unknown" = "Onbekende instelling '{key}' in {path}; de instellingen zijn {keys}.";
+    "config.unknown" = "Onbekende instelling '{key}' in {path} wordt genegeerd{hint}; de instellingen zijn {keys}.";
     "manifest.missing" = "Manifest {path} bestaat niet; geef met --manifest het pad van een Info.plist of manifest.json, of van een map waar er een in staat.";
     "manifest.emptyDirectory" = "Map {path} bevat geen Info.plist of manifest.json; geef met --manifest het pad van een ervan.";
     "manifest.emptyType" = "{path}: {keyPath} is leeg; geef het item een type zoals com.example.open.";
