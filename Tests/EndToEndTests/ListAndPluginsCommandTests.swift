@@ -93,7 +93,7 @@ struct ListAndPluginsCommandTests {
     @Test("a malformed manifest exits 5 naming the file and line")
     func malformedManifest() {
         let path = Fixtures.url("Manifests/malformed.plist").path
-        let message = "\(path) is not a valid property list file (Close tag on line 8 does not match open tag string); fix the syntax there."
+        let message = "\(path) is not a valid property list file (close tag on line 8 does not match open tag string); fix the syntax there."
         #expect(sandbox.run("list", "--manifest", path) == ProcessResult(status: 5, stdout: "", stderr: "standfit-host: error: \(message)\n"))
         #expect(sandbox.run("run", "pace", "--manifest", path, "--json") == ProcessResult(status: 5, stdout: """
             {

@@ -115,7 +115,21 @@ struct ManifestTests {
         let url = Fixtures.url("Manifests/malformed.plist")
         let error = #expect(throws: HostError.self) { try load(url) }
         #expect(error?.code == .manifestInvalid)
-        #expect(error?.message == "\(url.path) is not a valid property list file (Close tag on line 8 does not match open tag string); fix the syntax there.")
+        #expect(error?.message == "\(url.path) is not a valid property list file (close tag on line 8 does not match open tag string); fix the syntax there.")
+    }
+
+    @Test("malformed JSON names the file, the line and the column", arguments: [
+        ("{\n  \"UIApplicationShortcutItems\": [\n    {\"UIApplicationShortcutItemType\": \"a.b\" \"UIApplicationShortcutItemTitle\": \"T\"}\n  ]\n}\n",
+         "invalid value at line 3, column 45"),
+        ("{\"UIApplicationShortcutItems\": [{\"UIApplicationShortcutItemTitle\": \"Ünïcödé\", x}]}", "invalid value at line 1, column 79"),
+        ("{\n", "unexpected end of file during JSON parse at line 2, column 1"),
+    ])
+    func malformedJSON(json: String, detail: String) throws {
+        let url = makeTemporaryDirectory().appendingPathComponent("manifest.json")
+        try Data(json.utf8).write(to: url)
+        let error = #expect(throws: HostError.self) { try load(url) }
+        #expect(error?.code == .manifestInvalid)
+        #expect(error?.message == "\(url.path) is not a valid JSON file (\(detail)); fix the syntax there.")
     }
 
     @Test("a value of the wrong type names the key path")

@@ -49,19 +49,40 @@ extension ManifestLoader {
 
     /// The parser's own words, which carry the line number. PropertyListDecoder's are vaguer
     /// than PropertyListSerialization's, so for a plist the file is parsed once more to ask.
+    /// JSONDecoder says only "not valid JSON", so a JSON file is parsed once more by
+    /// JSONSerialization, which says where ("around character 80"), and that becomes a line
+    /// and a column.
     private static func syntaxDetail(_ context: DecodingError.Context, data: Data, isJSON: Bool) -> String {
         var underlying = context.underlyingError
-        if !isJSON {
-            do {
+        do {
+            if isJSON {
+                _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            } else {
                 _ = try PropertyListSerialization.propertyList(from: data, format: nil)
-            } catch {
-                underlying = error
             }
+        } catch {
+            underlying = error
         }
         guard let underlying else { return context.debugDescription }
         let nsError = underlying as NSError
-        let detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String ?? nsError.localizedDescription
-        return detail.hasSuffix(".") ? String(detail.dropLast()) : detail
+        var detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String ?? nsError.localizedDescription
+        if detail.hasSuffix(".") { detail.removeLast() }
+        if isJSON, let match = detail.firstMatch(of: #/ around character ([0-9]+)$/#), let offset = Int(match.1) {
+            detail = detail[..<match.range.lowerBound] + " at " + lineAndColumn(offset, in: data)
+        } else if isJSON, detail.contains("end of file") {
+            detail += " at " + lineAndColumn(data.count, in: data)
+        }
+        return detail.prefix(1).lowercased() + detail.dropFirst()
+    }
+
+    /// "line 3, column 44" of byte `offset` of `data` (columns count characters from 1).
+    /// Rationale: Foundation gives the offset only.
+    static func lineAndColumn(_ offset: Int, in data: Data) -> String {
+        let before = data.prefix(max(0, min(offset, data.count)))
+        let line = before.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
+        let column = String(decoding: before[lineStart...], as: UTF8.self).count + 1
+        return "line \(line), column \(column)"
     }
 
     private static func lowercasedFirst(_ text: String) -> String {
