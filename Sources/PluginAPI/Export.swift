@@ -59,6 +59,7 @@ private let pluginInit: @convention(c) (UnsafePointer<standfit_host>?) -> Int32 
     IntentsRegistration.register(prepared, host: host)
     registerTraits(prepared, host: host)
     registerRanges(prepared, host: host)
+    registerParameterTraits(prepared, host: host)
     declarePrograms(plugin.programs, host: host)
     for item in plugin.staticItems {
         do {
@@ -144,6 +145,22 @@ private func registerRanges(_ prepared: [PreparedAction], host: PluginHost) {
     }
     for (type, name, range) in ranged {
         _ = checks.pointee.set_parameter_range(host.table, type, name, range.lowerBound, range.upperBound)
+    }
+}
+
+/// Tells the host, through `standfit.parameter-traits/1`, which parameters' values are not
+/// suggestion material. A host without it donates every value, as before.
+private func registerParameterTraits(_ prepared: [PreparedAction], host: PluginHost) {
+    let unsuggested = prepared.flatMap { action in
+        action.parameters.filter { !$0.value.isSuggestible }.map { (action.actionType.type, $0.name) }
+    }
+    guard !unsuggested.isEmpty else { return }
+    guard let traits = host.hostExtension(STANDFIT_EXT_PARAMETER_TRAITS, as: standfit_parameter_traits_ext.self) else {
+        host.log(.debug, "This host offers no \(STANDFIT_EXT_PARAMETER_TRAITS); every value is donated.")
+        return
+    }
+    for (type, name) in unsuggested {
+        _ = traits.pointee.set_parameter_traits(host.table, type, name, UInt32(STANDFIT_PARAM_TRAIT_NOT_SUGGESTIBLE))
     }
 }
 

@@ -13,6 +13,8 @@ public struct Parameter<Value: ParameterValue> {
     let makeChoices: () -> [EntityValue]
     /// `range:`, as the ABI's doubles.
     var bounds: ClosedRange<Double>?
+    /// `suggestible: false`: its value is left out of the run's donation.
+    var isSuggestible = true
     let storage = ParameterStorage<Value>()
 
     /// - Parameters:
@@ -20,8 +22,12 @@ public struct Parameter<Value: ParameterValue> {
     ///     read when the plugin registers, in the run's language.
     ///   - entity: for a string, the entity whose values it names; the handler gets the id.
     ///   - choices: for a string, the fixed values it may take (an enumeration).
+    ///   - suggestible: false for a value that is no habit (a time the run is backdated to): the
+    ///     host leaves it out of the run's donation, so a suggestion never brings it back.
     public init(_ name: String? = nil, title: String? = nil, prompt: @autoclosure @escaping () -> String? = nil,
-                entity: (any EntityQuery.Type)? = nil, choices: @autoclosure @escaping () -> [EntityValue] = []) {
+                entity: (any EntityQuery.Type)? = nil, choices: @autoclosure @escaping () -> [EntityValue] = [],
+                suggestible: Bool = true) {
+        isSuggestible = suggestible
         self.name = name
         self.title = title
         self.defaultValue = nil
@@ -32,7 +38,8 @@ public struct Parameter<Value: ParameterValue> {
 
     public init(wrappedValue: Value, _ name: String? = nil, title: String? = nil,
                 prompt: @autoclosure @escaping () -> String? = nil, entity: (any EntityQuery.Type)? = nil,
-                choices: @autoclosure @escaping () -> [EntityValue] = []) {
+                choices: @autoclosure @escaping () -> [EntityValue] = [], suggestible: Bool = true) {
+        isSuggestible = suggestible
         self.name = name
         self.title = title
         self.defaultValue = wrappedValue
@@ -85,6 +92,8 @@ protocol AnyParameter {
     var choices: [EntityValue] { get }
     /// `@Parameter(range:)`, as doubles.
     var range: ClosedRange<Double>? { get }
+    /// `@Parameter(suggestible:)`.
+    var isSuggestible: Bool { get }
     /// Why the bound value lies outside `range`, or nil.
     func rangeRefusal(name: String) -> String?
     /// Reads the C argument at `argument` into the parameter.

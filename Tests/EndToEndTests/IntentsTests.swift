@@ -18,6 +18,7 @@ struct IntentsTests {
             standfit-host: warning: Plugin 'com.fixture.intents' (\(path)) loads without a registration the host refused, because its init returned STANDFIT_OK regardless (have it return the failing call's status): parameter 'coats' of 'com.fixture.intents.paint' is not a string, so it cannot have choices.
             standfit-host: warning: Plugin 'com.fixture.intents' (\(path)) loads without a registration the host refused, because its init returned STANDFIT_OK regardless (have it return the failing call's status): set_action_traits gives 'com.fixture.intents.paint' traits 6, with bits this host does not know (it knows STANDFIT_TRAIT_NOT_SUGGESTIBLE = 1).
             standfit-host: warning: Plugin 'com.fixture.intents' (\(path)) loads without a registration the host refused, because its init returned STANDFIT_OK regardless (have it return the failing call's status): set_action_traits names action 'com.fixture.intents.dance', which it has not registered; register the action first.
+            standfit-host: warning: Plugin 'com.fixture.intents' (\(path)) loads without a registration the host refused, because its init returned STANDFIT_OK regardless (have it return the failing call's status): set_parameter_traits gives 'coats' of 'com.fixture.intents.paint' traits 4, with bits this host does not know (it knows STANDFIT_PARAM_TRAIT_NOT_SUGGESTIBLE = 1).
 
             """
     }
@@ -179,6 +180,17 @@ struct IntentsTests {
         #expect(donations.contains("com.fixture.intents.greet") && !donations.contains("wave"), "\(donations)")
     }
 
+    @Test("a parameter a plugin marks not suggestible (standfit.parameter-traits/1) is left out of the donation: StandFit's at, intents.c's finish")
+    func parameterTraits() {
+        #expect(paint.run("run", "paint", "colour=red", "finish=gloss").stdout == "Painted 2 coats of red (gloss)\n")
+        let painted = paint.run("donations").stdout.split(separator: "\n").map { $0.split(separator: "  ").dropFirst().joined(separator: "  ") }
+        #expect(painted == ["com.fixture.intents.paint  coats=2  colour=red"])
+        // A backfill is no habit: the suggestion it leaves logs for now, not for yesterday.
+        #expect(standFit.run("run", "logexercise", "exercise=squats", "count=20", "at=yesterday 08:00").status == 0)
+        #expect(standFit.run("donations").stdout == "2026-11-22 14:05:00  com.standfit.logexercise  count=20  exercise=squats\n")
+        #expect(standFit.run("suggest").stdout.hasPrefix("1. Log 20 Squats  (com.standfit.logexercise count=20 exercise=squats)  score "))
+    }
+
     @Test("a C plugin names a run's donation and withdraws it when a later run undoes it (standfit.donations/1); a NULL or malformed id is refused with a warning naming the plugin and the type")
     func donationIDs() {
         #expect(paint.run("run", "paint", "colour=red").status == 0)
@@ -333,6 +345,8 @@ struct IntentsTests {
             Morning routine: ran 2 steps.
 
             """, stderr: ""))
+        // One habit, one donation: the routine, not each of its steps.
+        #expect(standFit.run("donations").stdout == "2026-11-22 14:05:00  user.morning\n")
         let json = standFit.run("run", "user.morning", "--json").stdout
         #expect(json.contains(#""steps" : ["#) && json.contains(#""message" : "Streak: 1 day\nBest streak: 1 day · level 1 · 2 XP""#))
 

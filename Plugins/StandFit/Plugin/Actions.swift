@@ -20,7 +20,8 @@ struct LogExercise: ShortcutAction {
     @Parameter(title: "Count", prompt: localizedTitle("prompt.count"), range: 1...StandFitApp.maximumCount) var count: Int?
     @Parameter(title: "Note") var note: String?
     /// When it was done, for logging it afterwards: "yesterday 18:00", "2h ago", an ISO 8601 time.
-    @Parameter(title: "At") var at: String?
+    /// No habit: a suggestion never logs for "yesterday" again.
+    @Parameter(title: "At", suggestible: false) var at: String?
 
     func perform(_ context: ActionContext) throws -> ActionResult {
         try Environment.app(language: context.locale).logExercise(exercise, count: count, note: note, at: at)

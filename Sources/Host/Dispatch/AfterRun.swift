@@ -5,9 +5,10 @@ import HostModel
 /// registers (the host's state, the plugins' providers, the desktop file), so the policy is
 /// tested with fakes and no plugin loaded.
 ///
-/// - A handled run, and each handled step of a routine, is recorded as a donation with the
-///   values it ran with; a declined, failed, unknown, invalid or dry run is not. The donations a
-///   handled run withdrew (its plugin undid their effect) are forgotten first.
+/// - A handled run is recorded as a donation with the values it ran with, except those of
+///   parameters that are no suggestion material (`standfit.parameter-traits/1`); a routine is one
+///   donation, not one per step; a fallback's run, a declined, failed, unknown, invalid or dry
+///   run is none. The donations a handled run (or a step) withdrew are forgotten first.
 /// - The dynamic providers of the plugins that handled something are asked again, each once.
 /// - When that changed the stored items and a desktop file is installed, it is rewritten.
 public struct AfterRun {
@@ -65,7 +66,11 @@ public struct AfterRun {
     /// its own when it was handled; a run's withdrawals before its own donation, so that a run
     /// that undoes something and names its donation as the undone one did still counts.
     public static func records(of outcome: Outcome, at date: Date) -> [Record] {
-        var records = (outcome.steps ?? []).flatMap { AfterRun.records(of: $0, at: date) }
+        // A routine is one habit: its run is donated once, as the routine; what its steps undid
+        // is withdrawn all the same.
+        var records = (outcome.steps ?? []).flatMap { AfterRun.records(of: $0, at: date) }.filter {
+            if case .donate = $0 { false } else { true }
+        }
         guard outcome.status == .handled else { return records }
         if let plugin = outcome.plugin, let effects = outcome.withdrawnDonations, !effects.isEmpty {
             records.append(.withdraw(pluginID: plugin, effects: effects))
@@ -73,7 +78,7 @@ public struct AfterRun {
         // A fallback that ran for an unknown type is no habit to learn.
         guard outcome.fallback == nil else { return records }
         var parameters: [String: String] = [:], titles: [String: String] = [:]
-        for parameter in outcome.resolved ?? [] {
+        for parameter in outcome.resolved ?? [] where parameter.suggestible {
             guard let value = parameter.value else { continue }
             parameters[parameter.name] = value
             if let title = parameter.title { titles[parameter.name] = title }

@@ -92,7 +92,11 @@ public struct ParameterResolver {
     private func resolveThrowing(arguments: [NamedArgument], userInfo: [String: JSONValue]) throws -> Resolution {
         let given = try namedInputs(arguments)
         var values = [ArgumentValue?](repeating: nil, count: parameters.count)
-        var resolved = parameters.map { ResolvedParameter(name: $0.name, kind: $0.kind) }
+        var resolved = parameters.map { spec in
+            var parameter = ResolvedParameter(name: spec.name, kind: spec.kind)
+            parameter.suggestible = spec.suggestible
+            return parameter
+        }
         var broughtDefaults: [String: JSONValue] = [:]
         func take(_ value: EntityValue, at index: Int) {
             values[index] = .string(value.id)

@@ -48,6 +48,9 @@ public struct ParameterSpec: Hashable, Sendable {
     /// The values an int or double parameter may take (`standfit.parameter-checks/1`); the host
     /// refuses any other before the handler runs.
     public var range: ClosedRange<Double>?
+    /// False when its value is never suggestion material (`STANDFIT_PARAM_TRAIT_NOT_SUGGESTIBLE`):
+    /// a run's donation leaves it out.
+    public var suggestible = true
 
     public init(name: String, kind: ParameterKind, required: Bool = false,
                 defaultValue: ArgumentValue? = nil, title: String? = nil, prompt: String? = nil,
@@ -94,7 +97,7 @@ extension ArgumentValue {
 
 /// Kept in the registry cache, and sent between the scan helper and the host.
 extension ParameterSpec: Codable {
-    private enum CodingKeys: String, CodingKey { case name, kind, required, defaultValue, title, prompt, domain, range }
+    private enum CodingKeys: String, CodingKey { case name, kind, required, defaultValue, title, prompt, domain, range, suggestible }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -113,6 +116,7 @@ extension ParameterSpec: Codable {
         if let bounds = try container.decodeIfPresent([Double].self, forKey: .range), bounds.count == 2, bounds[0] <= bounds[1] {
             range = bounds[0]...bounds[1]
         }
+        suggestible = try container.decodeIfPresent(Bool.self, forKey: .suggestible) ?? true
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -125,5 +129,6 @@ extension ParameterSpec: Codable {
         try container.encodeIfPresent(prompt, forKey: .prompt)
         try container.encodeIfPresent(domain, forKey: .domain)
         try container.encodeIfPresent(range.map { [$0.lowerBound, $0.upperBound] }, forKey: .range)
+        if !suggestible { try container.encode(false, forKey: .suggestible) }
     }
 }

@@ -25,6 +25,9 @@ public struct ResolvedParameter: Sendable, Equatable, Encodable {
     public var input: String?
     /// The parameter's kind, so that `--json` gives a count as a number.
     public var kind: ParameterKind?
+    /// False for a parameter whose value is never suggestion material: the run's donation
+    /// leaves it out (`STANDFIT_PARAM_TRAIT_NOT_SUGGESTIBLE`). Not part of the JSON.
+    public var suggestible = true
 
     package init(name: String, value: String? = nil, source: Source? = nil, title: String? = nil, input: String? = nil,
                  kind: ParameterKind? = nil) {

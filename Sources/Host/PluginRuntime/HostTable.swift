@@ -71,6 +71,22 @@ enum ActionTraitsTable {
     }
 }
 
+/// The `standfit.parameter-traits/1` table: the same function for every plugin, which finds its
+/// plugin through `host_data`.
+enum ParameterTraitsTable {
+    static func make() -> UnsafePointer<standfit_parameter_traits_ext> {
+        let table = UnsafeMutablePointer<standfit_parameter_traits_ext>.allocate(capacity: 1)
+        table.initialize(to: standfit_parameter_traits_ext(
+            abi: .host(for: standfit_parameter_traits_ext.self),
+            set_parameter_traits: { host, type, param, traits in
+                ScanTrace.within("set_parameter_traits") {
+                    PluginRegistrar.from(host)?.setParameterTraits(type: type, param: param, traits: traits) ?? STANDFIT_ERR_INVALID_ARGUMENT
+                }
+            }))
+        return UnsafePointer(table)
+    }
+}
+
 /// The `standfit.parameter-checks/1` table: `set_parameter_range` finds its plugin through
 /// `host_data`, `set_invalid_parameter` its call through the context.
 enum ParameterChecksTable {

@@ -149,6 +149,18 @@ extension PluginRegistrar {
         }
     }
 
+    /// `standfit.parameter-traits/1`'s `set_parameter_traits`.
+    func setParameterTraits(type: UnsafePointer<CChar>?, param: UnsafePointer<CChar>?, traits: UInt32) -> Int32 {
+        describeParameter("set_parameter_traits", type: type, param: param) { spec, type, name in
+            let known = UInt32(STANDFIT_PARAM_TRAIT_NOT_SUGGESTIBLE)
+            guard traits & ~known == 0 else {
+                return "set_parameter_traits gives '\(name)' of '\(type)' traits \(traits), with bits this host does not know (it knows STANDFIT_PARAM_TRAIT_NOT_SUGGESTIBLE = 1)"
+            }
+            spec.suggestible = traits & known == 0
+            return nil
+        }
+    }
+
     /// `standfit.action-traits/1`'s `set_action_traits`.
     func setActionTraits(type: UnsafePointer<CChar>?, traits: UInt32) -> Int32 {
         guard acceptsRegistrations else { return refuseOutsideInit("set_action_traits") }

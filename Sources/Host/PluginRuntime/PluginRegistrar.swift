@@ -31,6 +31,7 @@ final class PluginRegistrar {
     /// The `standfit.clock/1` table; one for every plugin.
     nonisolated(unsafe) static let clockExtension = ClockTable.make()
     nonisolated(unsafe) static let replyExtension = HandlerCall.replyTable()
+    nonisolated(unsafe) static let parameterTraitsExtension = ParameterTraitsTable.make()
     /// The `standfit.programs/1` table; one for every plugin, which it finds by `host_data`.
     nonisolated(unsafe) static let programsExtension = ProgramsTable.make()
     /// Open only while the plugin's `init` runs.
@@ -89,6 +90,7 @@ final class PluginRegistrar {
         case STANDFIT_EXT_CLOCK: UnsafeRawPointer(PluginRegistrar.clockExtension)
         case STANDFIT_EXT_PROGRAMS: UnsafeRawPointer(PluginRegistrar.programsExtension)
         case STANDFIT_EXT_REPLY: UnsafeRawPointer(PluginRegistrar.replyExtension)
+        case STANDFIT_EXT_PARAMETER_TRAITS: UnsafeRawPointer(PluginRegistrar.parameterTraitsExtension)
         default: nil
         }
     }

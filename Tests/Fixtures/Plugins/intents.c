@@ -191,6 +191,12 @@ static int32_t init(const standfit_host *host) {
         traits->set_action_traits(host, "com.fixture.intents.paint", 6u);
         traits->set_action_traits(host, "com.fixture.intents.dance", STANDFIT_TRAIT_NOT_SUGGESTIBLE);
     }
+    /* A finish is chosen for one wall, no habit; one mistake: an unknown bit. */
+    const standfit_parameter_traits_ext *parameter_traits = host->get_extension(host, STANDFIT_EXT_PARAMETER_TRAITS);
+    if (parameter_traits) {
+        parameter_traits->set_parameter_traits(host, "com.fixture.intents.paint", "finish", STANDFIT_PARAM_TRAIT_NOT_SUGGESTIBLE);
+        parameter_traits->set_parameter_traits(host, "com.fixture.intents.paint", "coats", 4u);
+    }
     return STANDFIT_OK;
 }
 

@@ -54,6 +54,8 @@ pub const STANDFIT_EXT_CLOCK: &[u8] = b"standfit.clock/1\0";
 pub const STANDFIT_EXT_PROGRAMS: &[u8] = b"standfit.programs/1\0";
 pub const STANDFIT_MAX_PROGRAMS: usize = 16;
 pub const STANDFIT_EXT_REPLY: &[u8] = b"standfit.reply/1\0";
+pub const STANDFIT_EXT_PARAMETER_TRAITS: &[u8] = b"standfit.parameter-traits/1\0";
+pub const STANDFIT_PARAM_TRAIT_NOT_SUGGESTIBLE: u32 = 1;
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -275,6 +277,14 @@ pub struct standfit_clock_ext {
 pub struct standfit_programs_ext {
     pub abi: standfit_abi_header,
     pub declare_program: Option<unsafe extern "C" fn(host: *const standfit_host, path: *const c_char) -> i32>,
+}
+
+#[repr(C)]
+pub struct standfit_parameter_traits_ext {
+    pub abi: standfit_abi_header,
+    pub set_parameter_traits: Option<
+        unsafe extern "C" fn(host: *const standfit_host, r#type: *const c_char, param: *const c_char, traits: u32) -> i32,
+    >,
 }
 
 #[repr(C)]
