@@ -38,11 +38,11 @@ enum CommandNotification {
     /// server through the bus when none runs.
     static func showPicker(logger: Logger) throws(HostError) {
         guard let bus = DesktopBus.start(logger: logger, owning: false) else {
-            throw HostError(.configInvalid, "menu --notify needs a session bus, and there is none (DBUS_SESSION_BUS_ADDRESS); run 'standfit-host menu' in a terminal instead.")
+            throw HostError(.desktopUnavailable, "menu --notify needs a session bus, and there is none (DBUS_SESSION_BUS_ADDRESS); run 'standfit-host menu' in a terminal instead.")
         }
         defer { bus.stop() }
         if let failure = bus.activateApplication() {
-            throw HostError(.configInvalid, "menu --notify could not reach \(DesktopInstallation.applicationID) on the session bus (\(failure)); run 'standfit-host export desktop --install' so that the bus can start it, or 'standfit-host menu' in a terminal.")
+            throw HostError(.desktopUnavailable, "menu --notify could not reach \(DesktopInstallation.applicationID) on the session bus (\(failure)); run 'standfit-host export desktop --install' so that the bus can start it, or 'standfit-host menu' in a terminal.")
         }
     }
 }

@@ -22,7 +22,8 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "Show every item with where it came from, its rank, whether the limit cut it and what it shadowed.")
     var explain = false
 
-    @Option(help: "How many items the menu shows (default: menuLimit in config.json, else 4).")
+    // Unconditional: "--limit -1" is a value to refuse in words, not an unknown option "-1".
+    @Option(parsing: .unconditional, help: "How many items the menu shows (default: menuLimit in config.json, else 4).")
     var limit: Int?
 
     func validate() throws {

@@ -17,7 +17,8 @@ struct MenuCommand: ParsableCommand {
     @OptionGroup var manifestOptions: ManifestOptions
     @OptionGroup var isolation: IsolationOptions
 
-    @Option(help: "How many items the menu shows (default: menuLimit in config.json, else 4).")
+    // Unconditional: "--limit -1" is a value to refuse in words, not an unknown option "-1".
+    @Option(parsing: .unconditional, help: "How many items the menu shows (default: menuLimit in config.json, else 4).")
     var limit: Int?
 
     @Flag(help: "Show the quick actions as a desktop notification instead, through the application on the session bus (what the desktop file runs).")
@@ -37,7 +38,15 @@ struct MenuCommand: ParsableCommand {
     }
 
     func run() throws {
-        if notify { return try CommandNotification.showPicker(logger: global.logger) }
+        if notify {
+            try CommandNotification.showPicker(logger: global.logger)
+            // One document per command: the picker is on the desktop now.
+            if global.json {
+                let language = LanguagePreference(explicit: manifestOptions.locale, environment: HostRequest.current.environment).language(fallback: nil)
+                Output.printJSON(Left(status: "notified", message: HostText(language: language)("menu.notified")))
+            }
+            return
+        }
         let session = try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
         let entries = try session.menu(limit: limit).visible
         let text = HostText(language: session.language)
@@ -62,8 +71,9 @@ struct MenuCommand: ParsableCommand {
         try Output.finish(session.run(item.type, named: [], userInfo: item.userInfo, options: options), global, language: session.language)
     }
 
-    /// `--json` when nothing ran: the menu was left without choosing (Esc, q: `cancelled`) or
-    /// had nothing to show (`empty`); exit status 0.
+    /// `--json` when nothing ran: the menu was left without choosing (Esc, q: `cancelled`), had
+    /// nothing to show (`empty`), or was shown as a notification (`--notify`: `notified`); exit
+    /// status 0.
     struct Left: Encodable {
         var status: String
         var message: String

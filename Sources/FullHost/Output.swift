@@ -14,6 +14,8 @@ enum Output {
         static let invalidInput: Int32 = 3
         static let pluginFailed: Int32 = 4
         static let configuration: Int32 = 5
+        /// What the command needs of the desktop is not there (`desktop-unavailable`).
+        static let unavailable: Int32 = 69
         /// `doctor` found problems (it lists them).
         static let problemsFound: Int32 = 1
     }

@@ -88,7 +88,7 @@ struct StandFitHostCommand: ParsableCommand {
             let language = LanguagePreference(explicit: (command as? TakesLocale)?.manifestOptions.locale,
                                               environment: HostRequest.current.environment).language(fallback: nil)
             Output.report(error, json: (command as? ReportsJSON)?.json ?? false, language: language)
-            return Output.Status.configuration
+            return error.code == .desktopUnavailable ? Output.Status.unavailable : Output.Status.configuration
         } catch {
             return report(error)
         }

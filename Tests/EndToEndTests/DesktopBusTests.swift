@@ -285,12 +285,20 @@ struct DesktopBusTests {
     func menuNotifyWithoutService() throws {
         let (sandbox, bus) = try Self.sandboxOnBus()
         defer { bus.stop() }
-        #expect(sandbox.run("menu", "--notify") == ProcessResult(status: 5, stdout: "", stderr: """
+        // 69, the desktop is unavailable (not 5: no setting is wrong).
+        #expect(sandbox.run("menu", "--notify") == ProcessResult(status: 69, stdout: "", stderr: """
             standfit-host: error: menu --notify could not reach org.standfit.Host on the session bus (The name org.standfit.Host was \
             not provided by any .service files); run 'standfit-host export desktop --install' so that the bus can start it, or \
             'standfit-host menu' in a terminal.
 
             """))
+        let json = sandbox.run("menu", "--notify", "--json")
+        #expect(json.status == 69)
+        #expect(canonicalJSON(json.stdout) == #"{"code":"desktop-unavailable","message":"menu --notify could not reach org.standfit.Host on the session bus (The name org.standfit.Host was not provided by any .service files); run 'standfit-host export desktop --install' so that the bus can start it, or 'standfit-host menu' in a terminal.","status":"error"}"#)
+        // Without a session bus at all, the same way out.
+        var busless = sandbox
+        busless.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(sandbox.root.path)/no-bus"
+        #expect(busless.run("menu", "--notify").status == 69)
     }
 
     @Test("KRunner: export krunner --install; Match understands phrases and titles, Run runs the match, Config gives the trigger words",

@@ -36,6 +36,17 @@ struct ListAndPluginsCommandTests {
             """)
     }
 
+    @Test("--limit takes a number of 1 or more; -1 is refused in words, not taken for an option")
+    func negativeLimit() {
+        // --limit -1 is a value refused in words, not an unknown option.
+        #expect(sandbox.run("list", "--limit", "-1") == ProcessResult(status: 64, stdout: "", stderr: """
+            Error: --limit must be 1 or more, got -1.
+            Usage: standfit-host list [--json] [--verbose] [--manifest <path>] [--define <NAME=VALUE> ...] [--locale <language>] [--require-trusted] [--all] [--explain] [--limit <limit>]
+              See 'standfit-host list --help' for more information.
+
+            """))
+    }
+
     @Test("list --json has every key for every item")
     func json() {
         #expect(sandbox.run("list", "--manifest", examples, "--define", "GREETEE=Ann", "--limit", "1", "--json") == ProcessResult(status: 0, stdout: """

@@ -13,6 +13,7 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
             case configInvalid = "config-invalid"
             case pluginUntrustworthy = "plugin-untrustworthy"
             case startedByPlugin = "started-by-plugin"
+            case desktopUnavailable = "desktop-unavailable"
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -38,6 +39,9 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
         /// The command was started by plugin code (a worker, or what it ran), which may not
         /// drive the host.
         public static let startedByPlugin = Code(.startedByPlugin)
+        /// What the command needs of the desktop (a session bus, the application on it) is not
+        /// there: exit 69, as for a warm server that is required and absent.
+        public static let desktopUnavailable = Code(.desktopUnavailable)
 
         public var description: String { value.rawValue }
     }

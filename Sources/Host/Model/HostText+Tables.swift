@@ -13,6 +13,7 @@ extension HostText {
     "menu.keys" = "↑/↓ or 1–{count} to choose · Enter to run · Esc or q to leave";
     "menu.empty" = "No quick actions to show; add items to {path} or install a plugin (see 'standfit-host plugins').";
     "menu.cancelled" = "No quick action was chosen.";
+    "menu.notified" = "The quick actions are shown in a notification.";
     "picker.question" = "Choose a quick action.";
     "picker.none" = "There are no quick actions.";
 
@@ -212,6 +213,7 @@ extension HostText {
     "menu.keys" = "↑/↓ of 1–{count} om te kiezen · Enter om uit te voeren · Esc of q om te stoppen";
     "menu.empty" = "Er zijn geen snelle acties om te tonen; zet items in {path} of installeer een plug-in (zie 'standfit-host plugins').";
     "menu.cancelled" = "Er is geen snelle actie gekozen.";
+    "menu.notified" = "De snelle acties staan in een melding.";
     "picker.question" = "Kies een snelle actie.";
     "picker.none" = "Er zijn geen snelle acties.";
 
