@@ -10,7 +10,7 @@ extension HostSession {
     public func say(_ sentence: String, options: Dispatcher.RunOptions = Dispatcher.RunOptions()) -> Outcome {
         let text = HostText(language: language)
         guard !PhraseMatcher.isTooLong(sentence) else {
-            return Outcome(status: .invalidInput, type: "say", message: text("say.tooLong", [
+            return Outcome(status: .invalidInput, type: "", message: text("say.tooLong", [
                 "words": "\(sentence.split(whereSeparator: \.isWhitespace).count)", "bytes": "\(sentence.utf8.count)",
                 "wordLimit": "\(PhraseMatcher.wordLimit)", "byteLimit": "\(PhraseMatcher.byteLimit)",
             ]))
@@ -23,12 +23,12 @@ extension HostSession {
         case 0:
             let closest = matcher.closest(to: sentence)
             guard !closest.isEmpty else {
-                return Outcome(status: .unknownType, type: sentence, message: text("say.noPhrases", ["sentence": sentence]))
+                return Outcome(status: .unknownType, type: "", message: text("say.noPhrases", ["sentence": sentence])).said(sentence)
             }
             let listed = closest.map { "\"\($0.phrase.template)\" (\($0.title))" }
-            return Outcome(status: .unknownType, type: sentence,
+            return Outcome(status: .unknownType, type: "",
                            message: text("say.closest", ["sentence": sentence, "closest": text.list(listed)]),
-                           suggestions: closest.map(\.phrase.template))
+                           suggestions: closest.map(\.phrase.template)).said(sentence)
         case 1:
             return run(matches[0].type, named: matches[0].arguments, options: options)
         default:
@@ -41,9 +41,9 @@ extension HostSession {
                     conversation.retry(text("say.chooseNumber", ["count": "\(matches.count)"]))
                 }
             }
-            return Outcome(status: .unknownType, type: sentence,
+            return Outcome(status: .unknownType, type: "",
                            message: text("say.ambiguous", ["sentence": sentence, "choices": text.list(matches.map(\.summary), or: true)]),
-                           suggestions: matches.map(\.type))
+                           suggestions: matches.map(\.type)).said(sentence)
         }
     }
 

@@ -42,6 +42,8 @@ public struct Outcome: Sendable, Equatable {
     /// said on stderr, `"status": "fallback"` under `--json` when it handled, and not donated
     /// (a typo is no habit).
     public var fallback: String?
+    /// For `say` when no action or several fit: the sentence, and no `type` (none was found).
+    public var sentence: String?
 
     public init(status: Status, type: String, message: String, suggestions: [String]? = nil,
                 data: JSONText? = nil, parameter: String? = nil, plugin: String? = nil) {
@@ -56,12 +58,19 @@ public struct Outcome: Sendable, Equatable {
 }
 
 extension Outcome {
+    /// This outcome as the answer to `sentence` (`say`).
+    public func said(_ sentence: String) -> Outcome {
+        var outcome = self
+        outcome.sentence = sentence
+        return outcome
+    }
+
     /// Two outcomes are the same answer when everything the user sees is the same: `resolved`
     /// is the host's record of how the values came about (for donations and `--dry-run`, whose
     /// message shows it), so it does not take part.
     public static func == (left: Outcome, right: Outcome) -> Bool {
         (left.status, left.type, left.message, left.suggestions) == (right.status, right.type, right.message, right.suggestions)
             && (left.parameter, left.plugin, left.needsValue) == (right.parameter, right.plugin, right.needsValue)
-            && left.data == right.data && left.steps == right.steps && left.fallback == right.fallback
+            && left.data == right.data && left.steps == right.steps && left.fallback == right.fallback && left.sentence == right.sentence
     }
 }

@@ -5,14 +5,16 @@ import HostModel
 /// `parameters`, how each got its value.
 extension Outcome: Encodable {
     enum CodingKeys: String, CodingKey {
-        case status, type, message, suggestions, data, parameter, plugin, needsValue, parameters, steps, fallback
+        case status, type, message, suggestions, data, parameter, plugin, needsValue, parameters, steps, fallback, sentence
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         // An unknown type the manifest's fallback handled is not "handled" as asked.
         try container.encode(fallback != nil && status == .handled ? "fallback" : status.rawValue, forKey: .status)
-        try container.encode(type, forKey: .type)
+        // `say` with no action found has no type, and gives its sentence instead.
+        if !type.isEmpty { try container.encode(type, forKey: .type) }
+        try container.encodeIfPresent(sentence, forKey: .sentence)
         try container.encode(message, forKey: .message)
         try container.encodeIfPresent(suggestions, forKey: .suggestions)
         try container.encodeIfPresent(data?.value, forKey: .data)
