@@ -39,6 +39,17 @@ struct StandFitCommandTests {
         #expect(bare.stderr == "standfit-host: Missing required parameter 'exercise' for com.standfit.logexercise; pass exercise=VALUE.\n")
     }
 
+    @Test("the bundled plugin passes its own plugins check --strict, in English and Dutch (no title or subtitle longer than a menu shows)")
+    func checksItself() {
+        var dutch = sandbox
+        dutch.extraEnvironment["LANG"] = "nl_NL.UTF-8"
+        for (home, subtitle) in [(sandbox, "Any exercise, any count"), (dutch, "Elke oefening, elk aantal")] {
+            let check = home.run("plugins", "check", "--strict", Fixtures.standFitPlugin.path)
+            #expect(check.status == 0 && check.stdout.hasSuffix("OK: com.standfit loads, with 9 types and no warnings.\n"), "\(check)")
+            #expect(check.stdout.contains("      subtitle: \"\(subtitle)\"\n"), "\(check)")
+        }
+    }
+
     @Test("a note longer than 200 characters is refused naming the cap; a note's line breaks show as ↵ in history")
     func notes() {
         let long = String(repeating: "x", count: 201)
