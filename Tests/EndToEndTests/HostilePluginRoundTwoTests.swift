@@ -318,9 +318,25 @@ struct HostilePluginRoundTwoTests {
         let damaged = sandbox.run("doctor")
         #expect(damaged.status == 1)
         #expect(damaged.stdout.contains("  data of com.standfit: \(log.path): DAMAGED\n"))
+        // A file named as a database that is not one at all is found too.
+        let notes = sandbox.dataHome.appendingPathComponent("standfit/data/com.standfit/old.db")
+        try Data("not a database\n".utf8).write(to: notes)
+        #expect(sandbox.run("doctor").stdout.contains("""
+              - The data of plugin 'com.standfit' in \(notes.path) fails SQLite's check (file is not a database); restore it from a backup, or move it aside to start afresh (the plugin then starts with no data).
+
+            """))
+        try FileManager.default.removeItem(at: notes)
         #expect(damaged.stdout.hasSuffix("""
             1 problem:
               - The data of plugin 'com.standfit' in \(log.path) fails SQLite's check (database disk image is malformed); restore it from a backup, or move it aside to start afresh (the plugin then starts with no data).
+
+            """))
+        // A log that is no database at all: StandFit names the file and the way out.
+        sandbox.server.stopAll()
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: log.path + suffix) }
+        try Data(String(repeating: "not a database\n", count: 300).utf8).write(to: log)
+        #expect(sandbox.run("run", "viewstreak") == ProcessResult(status: 4, stdout: "", stderr: """
+            standfit-host: Plugin 'com.standfit' failed to run com.standfit.viewstreak: StandFit's log \(log.path) is damaged (file is not a database); restore it from a backup, or move it aside to start afresh with an empty log.
 
             """))
     }

@@ -73,10 +73,16 @@ public struct ExerciseStore: Sendable {
         func writer() throws -> DatabasePool {
             try opened.withLock { opened in
                 if let writer = opened.writer { return writer }
-                let pool = try DirectoryLock.withExclusiveLock(on: directory) { [path] in
-                    let pool = try DatabasePool(path: path, configuration: ExerciseStore.configuration)
-                    try ExerciseStore.migrator.migrate(pool)
-                    return pool
+                let pool: DatabasePool
+                do {
+                    pool = try DirectoryLock.withExclusiveLock(on: directory) { [path] in
+                        let pool = try DatabasePool(path: path, configuration: ExerciseStore.configuration)
+                        try ExerciseStore.migrator.migrate(pool)
+                        return pool
+                    }
+                } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+                    // Say which file, and the way out, rather than SQLite's words alone.
+                    throw StandFitError("StandFit's log \(path) is damaged (\(error.message ?? "\(error.resultCode)")); restore it from a backup, or move it aside to start afresh with an empty log.")
                 }
                 opened.writer = pool
                 return pool

@@ -12,29 +12,41 @@ package enum DatabaseHealth {
     }
 
     /// The SQLite databases directly in `directory` (found by their header, whatever their
-    /// name), each checked read-only. A file that SQLite cannot open as a database is a finding.
+    /// name), each checked read-only. A file that SQLite cannot open as a database is a finding,
+    /// and so is a file named as a database (`.sqlite`, `.sqlite3`, `.db`) that is not one at all.
     package static func check(directory: URL) -> [Finding] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.sorted().compactMap { name in
             let url = directory.appendingPathComponent(name)
-            guard isDatabase(url) else { return nil }
-            return Finding(url: url, verdict: quickCheck(url))
+            switch kind(url) {
+            case .database: return Finding(url: url, verdict: quickCheck(url))
+            case .other where databaseExtensions.contains(url.pathExtension.lowercased()):
+                return Finding(url: url, verdict: "file is not a database")
+            case .other, .notRegular, .empty: return nil
+            }
         }
     }
+
+    /// The names databases go by.
+    private static let databaseExtensions: Set<String> = ["sqlite", "sqlite3", "db"]
+
+    private enum Kind { case database, other, empty, notRegular }
 
     /// Every SQLite database starts with these 16 bytes.
     private static let header = Array("SQLite format 3\u{0}".utf8)
 
     /// Only regular files, not followed through links and opened without blocking: the data
     /// directory is the plugin's to fill, and a FIFO there must not hang `doctor`.
-    private static func isDatabase(_ url: URL) -> Bool {
+    /// An empty file is an empty database to SQLite, so it is no finding.
+    private static func kind(_ url: URL) -> Kind {
         var info = stat()
-        guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
+        guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .notRegular }
+        guard info.st_size > 0 else { return .empty }
         let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return .notRegular }
         defer { close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: header.count)
-        return read(descriptor, &bytes, bytes.count) == header.count && bytes == header
+        return read(descriptor, &bytes, bytes.count) == header.count && bytes == header ? .database : .other
     }
 
     private static func quickCheck(_ url: URL) -> String {
