@@ -274,6 +274,25 @@ struct IntentsTests {
         #expect(standFit.stateIntegrity() == "ok")
     }
 
+    @Test("a log moved aside starts afresh with ids from 1, and undoing its first entry withdraws only that entry's donation, not the old log's first", .needs(.sqlite3))
+    func logStartedAfresh() throws {
+        #expect(standFit.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        standFit.server.stopAll()
+        let log = standFit.dataHome.appendingPathComponent("standfit/data/com.standfit/standfit.sqlite")
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: log.path + suffix) {
+            try FileManager.default.moveItem(atPath: log.path + suffix, toPath: log.path + ".old" + suffix)
+        }
+        #expect(standFit.run("run", "logexercise", "exercise=plank", "count=30").stdout.hasPrefix("Logged 30 seconds of plank · +6 XP\n"))
+        #expect(standFit.run("run", "history") == ProcessResult(status: 0, stdout: "Logged in the last 7 days:\n#1  Sun 22 Nov 14:05  30 seconds of plank\n", stderr: ""))
+        #expect(standFit.run("run", "undo").status == 0)
+        // The squats of the old log still count toward suggestions; the undone plank does not.
+        #expect(standFit.run("donations") == ProcessResult(status: 0, stdout: """
+            2026-11-22 14:05:00  com.standfit.logexercise  count=20  exercise=squats
+            2026-11-22 14:05:00  com.standfit.history
+
+            """, stderr: ""))
+    }
+
     @Test("an undone or deleted log is no suggestion material: its donation is withdrawn (standfit.donations/1); donations names types as run does, in local time, with numbers as numbers", .needs(.sqlite3))
     func withdrawnDonations() throws {
         func at(_ instant: String) -> HostSandbox {
@@ -284,7 +303,11 @@ struct IntentsTests {
         #expect(at("2026-11-20T07:00:00Z").run("run", "logexercise", "exercise=squats", "count=20").status == 0)
         #expect(at("2026-11-21T07:00:00Z").run("run", "logexercise", "exercise=squats", "count=20").status == 0)
         #expect(at("2026-11-21T07:01:00Z").run("run", "logexercise", "exercise=plank", "count=60").status == 0)
-        #expect(standFit.query(.state, "SELECT plugin, effect FROM donation ORDER BY id") == ["com.standfit|log/1", "com.standfit|log/2", "com.standfit|log/3"])
+        // Each named by the log's own id and the entry: "log/<store>/<entry>".
+        let store = try #require(standFit.query(.standFit, "SELECT value FROM meta WHERE key = 'storeID'").first)
+        #expect(store.count == 8 && store.allSatisfy(\.isHexDigit))
+        #expect(standFit.query(.state, "SELECT plugin, effect FROM donation ORDER BY id")
+            == ["com.standfit|log/\(store)/1", "com.standfit|log/\(store)/2", "com.standfit|log/\(store)/3"])
         // Undo removes log 3 and withdraws its donation; deletelog removes log 1 and its donation.
         #expect(at("2026-11-21T07:02:00Z").run("run", "undo").status == 0)
         #expect(at("2026-11-21T07:03:00Z").run("run", "deletelog", "id=1").status == 0)

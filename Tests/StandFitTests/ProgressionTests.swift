@@ -133,6 +133,14 @@ struct ProgressionTests {
         let logged = try app.logExercise("squats", count: 20, note: nil)
         #expect(logged.dialog == "Logged 20 squats · +24 XP\nAchievement unlocked: 3-day streak")
         #expect(try app.store.storedAchievements().keys.sorted() == ["first-log", "streak-3"])
+        // A log with entries keeps the donation names its runs were given ("log/3"), not a new id.
+        #expect(try app.store.storeID() == "")
+        #expect(logged.donationID == "log/3")
+        // A new log gets an id of its own, in its donations' names.
+        let fresh = try StandFitFixture().app(at: "2026-11-22 10:00")
+        let first = try fresh.logExercise("squats", count: 20, note: nil)
+        let id = try fresh.store.storeID()
+        #expect(id.count == 8 && first.donationID == "log/\(id)/1")
         let columns = try DatabaseQueue(path: path).read { db in try db.columns(in: "log").map(\.name) }
         #expect(columns.contains("xp"))
     }

@@ -11,6 +11,12 @@ public struct ExerciseStore: Sendable {
     public let url: URL
     private let pools: Pools
 
+    /// This database's own id (`meta.storeID`): empty for one that had entries before ids were
+    /// given, else eight hex digits.
+    public func storeID() throws -> String {
+        try pools.reader().read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'storeID'") } ?? ""
+    }
+
     public init(directory: URL) throws {
         url = directory.appendingPathComponent("standfit.sqlite")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -142,6 +148,20 @@ public struct ExerciseStore: Sendable {
             }
             // Each exercise's latest log in one lookup (the menu's "Log ⟨exercise⟩" counts).
             try db.create(index: "log_exercise_loggedAt", on: LogEntry.databaseTableName, columns: ["exercise", "loggedAt", "id"])
+        }
+        migrator.registerMigration("v4") { db in
+            // This database's own id, in the names of its logs' donations ("log/<id>/42"): a log
+            // moved aside and started afresh numbers its entries from 1 again, and undoing the new
+            // entry 1 must not withdraw the old one's donation. A log that has entries already
+            // keeps the names its donations were given ("log/42"): its id is empty.
+            try db.create(table: "meta") { table in
+                table.primaryKey("key", .text)
+                table.column("value", .text).notNull()
+            }
+            try db.execute(sql: """
+                INSERT INTO meta (key, value) VALUES ('storeID',
+                    CASE WHEN EXISTS (SELECT 1 FROM log) THEN '' ELSE lower(hex(randomblob(4))) END)
+                """)
         }
         return migrator
     }

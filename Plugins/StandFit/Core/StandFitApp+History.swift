@@ -101,7 +101,7 @@ extension StandFitApp {
                                      ["when": text.when(entry.loggedAt, now: clock.now())])
         let change = progressChange(after)
         return ActionResult.handled(announce(sentence, change?.0), data: logged(entry, exercise, change?.1))
-            .withdrawing(StandFitApp.donationID(of: entry))
+            .withdrawing(try donationID(of: entry))
     }
 
     /// Changes log `id`'s count, note (an empty note removes it) and time (`at`, as `LogTime`
@@ -132,7 +132,7 @@ extension StandFitApp {
         let change = progressChange(progression)
         // The run that logged it was donated with the values it had: they are no suggestion now.
         return ActionResult.handled(announce(sentence, change?.0, note: after.note), data: logged(after, exercise, change?.1))
-            .withdrawing(StandFitApp.donationID(of: after))
+            .withdrawing(try donationID(of: after))
     }
 }
 

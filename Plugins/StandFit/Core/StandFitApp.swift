@@ -68,13 +68,16 @@ public struct StandFitApp: Sendable {
             : text.sentence("logged.at", entry: entry, unit: exercise.unit, ["when": text.when(loggedAt, now: now)])
         let change = progressChange(after)
         return ActionResult.handled(announce(sentence, change?.0), data: logged(entry, exercise, change?.1))
-            .donated(as: StandFitApp.donationID(of: entry))
+            .donated(as: try donationID(of: entry))
     }
 
-    /// What a log's donation is called, so that the run that removes the log withdraws it:
-    /// an undone log is no suggestion material.
-    static func donationID(of entry: LogEntry) -> String {
-        "log/\(entry.id ?? 0)"
+    /// What a log's donation is called, so that the run that removes the log withdraws it (an
+    /// undone log is no suggestion material): "log/<store>/<entry>", with the database's own id,
+    /// since a log started afresh numbers its entries from 1 again; "log/<entry>" for a log that
+    /// had entries before the ids.
+    func donationID(of entry: LogEntry) throws -> String {
+        let store = try store.storeID()
+        return store.isEmpty ? "log/\(entry.id ?? 0)" : "log/\(store)/\(entry.id ?? 0)"
     }
 
     /// What an `at=` comes to: its instant, or the invalid-input answer that says what is accepted.
@@ -142,7 +145,7 @@ public struct StandFitApp: Sendable {
                                      ["when": text.when(entry.loggedAt, now: clock.now())])
         let change = progressChange(after)
         return ActionResult.handled(announce(sentence, change?.0), data: logged(entry, exercise, change?.1))
-            .withdrawing(StandFitApp.donationID(of: entry))
+            .withdrawing(try donationID(of: entry))
     }
 
     /// The exercises as entity values: localized titles, every name people may use, and the

@@ -477,8 +477,8 @@ typedef struct standfit_parameter_traits_ext {
 
 /* "standfit.donations/1": a run's donation (the record `suggest` learns from) named by what the
    run did, so that a later run that undoes it can take it back, as INInteraction's identifier and
-   delete(with:) do on iOS: logging 20 squats names its donation "log/42"; undoing entry 42
-   withdraws "log/42", and that run no longer counts toward suggestions. Identifiers belong to the
+   delete(with:) do on iOS: logging 20 squats names its donation "log/<its log's id>/42"; undoing
+   entry 42 withdraws that name, and that run no longer counts toward suggestions. Identifiers belong to the
    plugin: one plugin never withdraws another's. Plugins built before this extension never ask for
    it; their donations keep counting (less as they grow old; the oldest go past 5,000) until
    `donations clear`. */
