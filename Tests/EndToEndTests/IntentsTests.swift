@@ -374,6 +374,21 @@ struct IntentsTests {
             """, stderr: ""))
         // One habit, one donation: the routine, not each of its steps.
         #expect(standFit.run("donations").stdout == "2026-11-22 14:05:00  user.morning\n")
+        // Said by its title, in any language: the title is a phrase of its own.
+        #expect(standFit.run("say", "morning routine", "--dry-run").stdout == """
+            Log Exercise (com.standfit.logexercise) would run with:
+              exercise = stretching (Stretching)  [argument]
+              count    = 1  [argument]
+              note     = (not set)
+              at       = (not set)
+            Nothing ran (--dry-run).
+            View Streak (com.standfit.viewstreak) would run with:
+              no parameters
+            Nothing ran (--dry-run).
+            Morning routine: would run 2 steps.
+
+            """)
+        #expect(standFit.run("say", "Morning Routine", "--locale", "nl", "--dry-run").status == 0)
         let json = standFit.run("run", "user.morning", "--json").stdout
         #expect(json.contains(#""steps" : ["#) && json.contains(#""message" : "Streak: 1 day\nBest streak: 1 day · level 1 · 2 XP""#))
 

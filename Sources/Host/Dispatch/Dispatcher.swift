@@ -256,8 +256,11 @@ public struct Dispatcher {
     private func run(_ routine: Routine, options: RunOptions) -> Outcome {
         var steps: [Outcome] = []
         var skipped: [Int] = []
+        // A step's values are the routine file's, whatever brought the routine (a phrase).
+        var stepOptions = options
+        stepOptions.argumentSource = .argument
         for (index, step) in routine.steps.enumerated() {
-            let outcome = run(step.type, arguments: step.arguments, options: options)
+            let outcome = run(step.type, arguments: step.arguments, options: stepOptions)
             steps.append(outcome)
             let ok = outcome.status == .handled || outcome.status == .dryRun
             if ok { continue }

@@ -46,9 +46,13 @@ public struct Routine: Sendable, Equatable {
     /// The file it was read from.
     public var file: String
 
-    /// The routine as `say` matches it: an action of no plugin, with no parameters.
+    /// The routine as `say` matches it: an action of no plugin, with no parameters, understood
+    /// by its phrases and by its title ("evening stretch" runs "Evening stretch"), in any language.
     public var action: RegisteredAction {
-        RegisteredAction(type: type, title: title, subtitle: subtitle, icon: icon, pluginID: "", phrases: phrases)
+        let byTitle = Phrase(language: nil, template: title)
+        let usable = !title.contains("{") && !phrases.contains { $0.template.lowercased() == title.lowercased() }
+        return RegisteredAction(type: type, title: title, subtitle: subtitle, icon: icon, pluginID: "",
+                                phrases: phrases + (usable ? [byTitle] : []))
     }
 
     /// How the menu shows it.
