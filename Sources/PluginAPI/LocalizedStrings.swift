@@ -71,10 +71,16 @@ public struct LocalizedStrings: Sendable {
         tables.contains { $0[key] != nil }
     }
 
-    /// "nl-NL.UTF-8@euro" → "nl_NL"; "C" and "POSIX" → "en".
+    /// "nl-NL.UTF-8@euro" → "nl_NL"; a script modifier becomes the script ("sr_RS@latin" →
+    /// "sr_Latn"); "C" and "POSIX" → "en".
     static func normalize(_ language: String) -> String {
         let base = language.prefix { $0 != "." && $0 != "@" }.replacingOccurrences(of: "-", with: "_")
-        return base.isEmpty || base == "C" || base == "POSIX" ? "en" : base
+        if base.isEmpty || base == "C" || base == "POSIX" { return "en" }
+        if let at = language.firstIndex(of: "@"),
+           let script = ["latin": "Latn", "cyrillic": "Cyrl", "devanagari": "Deva"][language[language.index(after: at)...].lowercased()] {
+            return String(base.prefix { $0 != "_" }) + "_" + script
+        }
+        return base
     }
 
     static func lprojNames(_ language: String) -> [String] {

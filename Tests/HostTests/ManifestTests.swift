@@ -219,6 +219,10 @@ struct StringsAndVariablesTests {
         ("nl_NL.UTF-8", ["nl_NL", "nl-NL", "nl"]),
         ("pt-BR", ["pt-BR", "pt_BR", "pt"]),
         ("de_DE@euro", ["de_DE", "de-DE", "de"]),
+        // A script modifier keeps the script (Serbian in Latin letters is not Cyrillic Serbian).
+        ("sr_RS@latin", ["sr_Latn", "sr-Latn", "sr"]),
+        ("sr@latin", ["sr_Latn", "sr-Latn", "sr"]),
+        ("uz_UZ.UTF-8@cyrillic", ["uz_Cyrl", "uz-Cyrl", "uz"]),
         ("en", ["en"]),
         ("C", []),
         ("POSIX", []),

@@ -240,4 +240,12 @@ struct LocalizedStringsTests {
     func fill(template: String, values: [String: String], expected: String) {
         #expect(LocalizedStrings.fill(template, values) == expected)
     }
+
+    @Test("a locale becomes a language: charset and @euro dropped, a script modifier kept as the script", arguments: [
+        ("nl-NL.UTF-8@euro", "nl_NL"), ("sr_RS@latin", "sr_Latn"), ("sr@latin", "sr_Latn"), ("C", "en"), ("POSIX", "en"), ("", "en"),
+    ])
+    func normalize(locale: String, expected: String) {
+        #expect(LocalizedStrings.normalize(locale) == expected)
+        #expect(LocalizedStrings.lprojNames(LocalizedStrings.normalize(locale)).last == String(expected.prefix { $0 != "_" }))
+    }
 }

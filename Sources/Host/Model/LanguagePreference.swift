@@ -69,15 +69,28 @@ public struct LanguagePreference: Sendable, Equatable {
         language.flatMap(normalize).map(variants) ?? []
     }
 
-    /// `nl_NL.UTF-8@euro` → `nl_NL`, `NL` → `nl`, `nl-nl` → `nl-NL`; nil for empty, `C` and `POSIX`.
+    /// `nl_NL.UTF-8@euro` → `nl_NL`, `NL` → `nl`, `nl-nl` → `nl-NL`; a script modifier becomes
+    /// the script (`sr_RS@latin` → `sr_Latn`, as `.lproj` names write it); nil for empty, `C` and
+    /// `POSIX`.
     package static func normalize(_ raw: String) -> String? {
-        let name = String(raw.trimmingCharacters(in: .whitespaces).prefix { $0 != "." && $0 != "@" })
+        let trimmed = raw.trimmingCharacters(in: .whitespaces)
+        let name = String(trimmed.prefix { $0 != "." && $0 != "@" })
         guard !name.isEmpty, name.uppercased() != "C", name.uppercased() != "POSIX" else { return nil }
+        if let script = scriptModifier(of: trimmed) {
+            return base(of: name) + "_" + script
+        }
         guard let separator = name.firstIndex(where: { $0 == "_" || $0 == "-" }) else { return name.lowercased() }
         // A region is two letters (`NL`) or three digits; a script is four letters (`Hant`).
         let rest = name[name.index(after: separator)...]
         let region = rest.count == 2 ? rest.uppercased() : rest.count == 4 ? rest.prefix(1).uppercased() + rest.dropFirst().lowercased() : String(rest)
         return name[..<separator].lowercased() + String(name[separator]) + region
+    }
+
+    /// The script a POSIX locale's modifier names (`@latin` → `Latn`, `@cyrillic` → `Cyrl`), or nil
+    /// (`@euro` names none).
+    static func scriptModifier(of locale: String) -> String? {
+        guard let at = locale.firstIndex(of: "@") else { return nil }
+        return ["latin": "Latn", "cyrillic": "Cyrl", "devanagari": "Deva"][locale[locale.index(after: at)...].lowercased()]
     }
 
     /// The language without its region, lower-cased: `nl_NL` → `nl`, `NL` → `nl`.
