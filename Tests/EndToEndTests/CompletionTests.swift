@@ -113,7 +113,7 @@ struct CompletionTests {
         // A namespace handler is not a type one can type.
         #expect(fixture.complete("standfit-host run ") == [
             "com.fixture.kinds.baddata", "com.fixture.kinds.echo", "com.fixture.kinds.fallback", "com.fixture.kinds.shown",
-            "com.fixture.kinds.status",
+            "com.fixture.kinds.stale", "com.fixture.kinds.status",
         ])
         #expect(fixture.complete("standfit-host run echo ") == ["flag=", "number=", "ratio=", "text=", "note="])
         #expect(fixture.complete("standfit-host run echo flag=") == ["true", "false"])

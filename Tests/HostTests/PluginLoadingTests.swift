@@ -118,6 +118,15 @@ struct PluginLoadingTests {
         #expect(run(plugins, "baddata", showsData: false) == run(plugins, "baddata"))
     }
 
+    @Test("a context kept past its call answers STANDFIT_ERR_UNSUPPORTED, does nothing and reads empty; it never reaches another call's answer")
+    func staleContext() {
+        let plugins = load([FixturePlugins.url("kinds.so")])
+        #expect(run(plugins, "com.fixture.kinds.stale").message == "first call")
+        for _ in 0..<3 {
+            #expect(run(plugins, "com.fixture.kinds.stale").message == "late call: -4, type []")
+        }
+    }
+
     @Test("standfit.reply/1 tells a handler whether its data is shown, and data not shown is dropped")
     func replyExtension() {
         let plugins = load([FixturePlugins.url("kinds.so")])

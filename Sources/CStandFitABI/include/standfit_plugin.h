@@ -99,7 +99,9 @@ typedef struct standfit_param {
 
 typedef struct standfit_invocation standfit_invocation;
 
-/* The context a handler receives as its first argument. Valid only during the handler call. */
+/* The context a handler receives as its first argument. Valid only during the handler call: kept
+   and used afterwards, its functions return STANDFIT_ERR_UNSUPPORTED and do nothing, and its
+   strings are empty (the host never frees a context's memory under a late caller). */
 struct standfit_invocation {
     standfit_abi_header abi;
     const char *type;           /* the type the user asked for (for namespace and fallback handlers

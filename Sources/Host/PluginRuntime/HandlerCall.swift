@@ -18,17 +18,17 @@ struct HandlerCall {
         for (index, argument) in invocation.arguments.enumerated() where argument != nil {
             provided |= 1 << UInt32(index)
         }
+        let context = ContextSlots.shared.take()
         let status = invocation.requestedType.withCString { type in
             userInfo.withCString { userInfo in
                 invocation.locale.withCString { locale in
-                    var context = standfit_invocation(
+                    context.initialize(to: standfit_invocation(
                         abi: .host(for: standfit_invocation.self),
                         type: type, user_info_json: userInfo, provided: provided, locale: locale,
                         host_data: Unmanaged.passUnretained(collector).toOpaque(),
-                        set_message: setMessage, set_data_json: setDataJSON)
-                    return withUnsafePointer(to: &context) { context in
-                        handler.call(context: context, arguments: invocation.arguments)
-                    }
+                        set_message: setMessage, set_data_json: setDataJSON))
+                    defer { ContextSlots.end(context) }
+                    return handler.call(context: context, arguments: invocation.arguments)
                 }
             }
         }
@@ -52,7 +52,7 @@ struct HandlerCall {
         table.initialize(to: standfit_reply_ext(
             abi: .host(for: standfit_reply_ext.self),
             shows_data: { context in
-                guard let collector = ReplyCollector.from(context) else { return STANDFIT_ERR_INVALID_ARGUMENT }
+                guard let collector = ReplyCollector.from(context) else { return ReplyCollector.refusal(context) }
                 return collector.showsData ? 1 : 0
             }))
         return UnsafePointer(table)
@@ -64,13 +64,13 @@ struct HandlerCall {
         table.initialize(to: standfit_donations_ext(
             abi: .host(for: standfit_donations_ext.self),
             set_donation_id: { context, id in
-                guard let collector = ReplyCollector.from(context) else { return STANDFIT_ERR_INVALID_ARGUMENT }
+                guard let collector = ReplyCollector.from(context) else { return ReplyCollector.refusal(context) }
                 guard let id = collector.donationIdentifier(id, calling: "set_donation_id") else { return STANDFIT_ERR_INVALID_ARGUMENT }
                 collector.donationID = id
                 return STANDFIT_OK
             },
             withdraw_donations: { context, id in
-                guard let collector = ReplyCollector.from(context) else { return STANDFIT_ERR_INVALID_ARGUMENT }
+                guard let collector = ReplyCollector.from(context) else { return ReplyCollector.refusal(context) }
                 guard let id = collector.donationIdentifier(id, calling: "withdraw_donations") else { return STANDFIT_ERR_INVALID_ARGUMENT }
                 if collector.withdrawnDonations.contains(id) { return STANDFIT_OK }
                 guard collector.withdrawnDonations.count < ReplyCollector.withdrawalLimit else {
@@ -126,6 +126,12 @@ final class ReplyCollector {
         return id
     }
 
+    /// What a context function answers when its context has no call: STANDFIT_ERR_UNSUPPORTED for
+    /// one whose handler returned (a plugin kept `ctx`), STANDFIT_ERR_INVALID_ARGUMENT for NULL.
+    static func refusal(_ context: UnsafePointer<standfit_invocation>?) -> Int32 {
+        context == nil ? STANDFIT_ERR_INVALID_ARGUMENT : STANDFIT_ERR_UNSUPPORTED
+    }
+
     static func from(_ context: UnsafePointer<standfit_invocation>?) -> ReplyCollector? {
         guard let hostData = context?.pointee.host_data else { return nil }
         return Unmanaged<ReplyCollector>.fromOpaque(hostData).takeUnretainedValue()
@@ -134,7 +140,8 @@ final class ReplyCollector {
 
 /// `standfit_invocation.set_message`.
 private let setMessage: @convention(c) (UnsafePointer<standfit_invocation>?, UnsafePointer<CChar>?) -> Int32 = { context, text in
-    guard let collector = ReplyCollector.from(context), let text else { return STANDFIT_ERR_INVALID_ARGUMENT }
+    guard let collector = ReplyCollector.from(context) else { return ReplyCollector.refusal(context) }
+    guard let text else { return STANDFIT_ERR_INVALID_ARGUMENT }
     guard let message = String(validatingCString: text) else {
         collector.fault = "set a message that is not valid UTF-8"
         return STANDFIT_ERR_INVALID_ARGUMENT
@@ -145,7 +152,8 @@ private let setMessage: @convention(c) (UnsafePointer<standfit_invocation>?, Uns
 
 /// `standfit_invocation.set_data_json`.
 private let setDataJSON: @convention(c) (UnsafePointer<standfit_invocation>?, UnsafePointer<CChar>?) -> Int32 = { context, text in
-    guard let collector = ReplyCollector.from(context), let text else { return STANDFIT_ERR_INVALID_ARGUMENT }
+    guard let collector = ReplyCollector.from(context) else { return ReplyCollector.refusal(context) }
+    guard let text else { return STANDFIT_ERR_INVALID_ARGUMENT }
     guard let json = String(validatingCString: text) else {
         collector.fault = "attached data that is not valid UTF-8"
         return STANDFIT_ERR_INVALID_ARGUMENT
@@ -201,4 +209,41 @@ extension HandlerReply {
         }
         return reply
     }
+}
+
+/// Where handler contexts live: a ring of contexts that are never freed, so that a plugin that
+/// kept `ctx` and calls it after its handler returned (from a thread of its own, or in a later
+/// call) reaches memory that is still a context, whose call has ended: every function of it then
+/// answers STANDFIT_ERR_UNSUPPORTED and does nothing, and its strings are empty. A context is
+/// used again only 1,024 calls later.
+/// Rationale: a context on the stack, as before, left such a call reading whatever the stack
+/// held by then; no library keeps C structs alive for a foreign caller.
+final class ContextSlots: @unchecked Sendable {
+    static let shared = ContextSlots()
+    private static let count = 1_024
+    private let lock = NSLock()
+    private let slots = UnsafeMutablePointer<standfit_invocation>.allocate(capacity: ContextSlots.count)
+    private var next = 0
+
+    private init() {
+        for index in 0..<ContextSlots.count { ContextSlots.end(slots + index) }
+    }
+
+    /// The next context to fill for a call.
+    func take() -> UnsafeMutablePointer<standfit_invocation> {
+        lock.withLock {
+            defer { next = (next + 1) % ContextSlots.count }
+            return slots + next
+        }
+    }
+
+    /// Marks `context`'s call as ended: no collector, empty strings, functions that refuse.
+    static func end(_ context: UnsafeMutablePointer<standfit_invocation>) {
+        context.initialize(to: standfit_invocation(
+            abi: .host(for: standfit_invocation.self), type: empty, user_info_json: emptyObject, provided: 0,
+            locale: empty, host_data: nil, set_message: setMessage, set_data_json: setDataJSON))
+    }
+
+    nonisolated(unsafe) private static let empty = UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
+    nonisolated(unsafe) private static let emptyObject = UnsafeRawPointer(("{}" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
 }

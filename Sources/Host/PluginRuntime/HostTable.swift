@@ -101,7 +101,7 @@ enum ParameterChecksTable {
                 }
             },
             set_invalid_parameter: { context, param in
-                guard let collector = ReplyCollector.from(context) else { return STANDFIT_ERR_INVALID_ARGUMENT }
+                guard let collector = ReplyCollector.from(context) else { return ReplyCollector.refusal(context) }
                 guard let name = CText.string(param), collector.parameterNames.contains(name) else {
                     collector.warnings.append("passed set_invalid_parameter \(CText.quoted(param)), which is not one of the action's parameters (\(collector.parameterNames.joined(separator: ", ")))")
                     return STANDFIT_ERR_INVALID_ARGUMENT

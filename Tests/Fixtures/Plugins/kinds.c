@@ -58,6 +58,23 @@ static int32_t shown(const standfit_invocation *ctx) {
     return STANDFIT_STATUS_HANDLED;
 }
 
+/* Keeps its context past its call (a mistake): the next call uses the old one and says what the
+   host answered, and what the old context's type reads now. */
+static const standfit_invocation *kept;
+
+static int32_t stale(const standfit_invocation *ctx) {
+    char text[128];
+    if (kept) {
+        int32_t late = kept->set_message(kept, "written late");
+        snprintf(text, sizeof text, "late call: %d, type [%s]", (int)late, kept->type);
+    } else {
+        snprintf(text, sizeof text, "first call");
+    }
+    kept = ctx;
+    ctx->set_message(ctx, text);
+    return STANDFIT_STATUS_HANDLED;
+}
+
 #define P(name, kind, required, def) \
     { STANDFIT_HEADER(standfit_param), name, kind, required, def, NULL }
 
@@ -89,6 +106,8 @@ static const standfit_action actions[] = {
       0, STANDFIT_HANDLER(bad_data) },
     { STANDFIT_HEADER(standfit_action), "com.fixture.kinds.shown", "Shown", NULL, NULL, NULL,
       0, STANDFIT_HANDLER(shown) },
+    { STANDFIT_HEADER(standfit_action), "com.fixture.kinds.stale", "Stale", NULL, NULL, NULL,
+      0, STANDFIT_HANDLER(stale) },
 };
 
 #ifndef FIXTURE_VERSION
