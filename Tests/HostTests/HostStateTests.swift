@@ -114,6 +114,22 @@ struct HostStateTests {
         #expect(try state.donations().count == runs.count)
     }
 
+    @Test("runs decades apart (a clock once set to 1970): taking out the latest leaves a finite weight, and the group stays usable")
+    func decadesApart() throws {
+        let state = try HostState(directory: makeTemporaryDirectory(), keptDonations: 2)
+        let values = ["n": "1"]
+        try state.donate(Donation(type: "com.example.a", parameters: values, date: Date(timeIntervalSince1970: 60), plugin: "p", effect: "old"), minute: 1)
+        try state.donate(Donation(type: "com.example.a", parameters: values, date: Date(timeIntervalSince1970: 1_795_000_000), plugin: "p", effect: "new"), minute: 2)
+        #expect(try state.withdrawDonations(of: "p", effects: ["new"]) == 1)
+        let group = try #require(try state.donationGroups().first)
+        #expect(group.runs == 1 && group.weight == 1 && group.lastRun == Date(timeIntervalSince1970: 60))
+        // Donating again (and so pruning past the limit) goes on working.
+        for day in 1...3 {
+            try state.donate(Donation(type: "com.example.a", parameters: values, date: Date(timeIntervalSince1970: Double(day) * 86_400)), minute: 3)
+        }
+        #expect(try state.donationGroups().map(\.runs) == [2])
+    }
+
     @Test("migration v7 sums the runs of an older state, each at its local minute in the zone of the upgrade")
     func groupsMigrate() throws {
         let directory = makeTemporaryDirectory()

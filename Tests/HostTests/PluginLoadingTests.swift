@@ -118,7 +118,7 @@ struct PluginLoadingTests {
         #expect(run(plugins, "baddata", showsData: false) == run(plugins, "baddata"))
     }
 
-    @Test("a context kept past its call answers STANDFIT_ERR_UNSUPPORTED, does nothing and reads empty; it never reaches another call's answer")
+    @Test("a context kept past its call answers STANDFIT_ERR_UNSUPPORTED, does nothing and reads empty")
     func staleContext() {
         let plugins = load([FixturePlugins.url("kinds.so")])
         #expect(run(plugins, "com.fixture.kinds.stale").message == "first call")

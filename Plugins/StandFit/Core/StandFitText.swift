@@ -51,10 +51,10 @@ public struct StandFitText: Sendable {
     /// A note on one line of a list: each line break shown as " ↵ ", and a note longer than
     /// `StandFitApp.maximumNoteLength` (kept from before the limit) cut there with "…".
     public static func oneLine(_ note: String) -> String {
-        let lines = note.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        let cut = note.count > StandFitApp.maximumNoteLength ? String(note.prefix(StandFitApp.maximumNoteLength)) : note
+        let lines = cut.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         let joined = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ↵ ")
-        guard joined.count > StandFitApp.maximumNoteLength else { return joined }
-        return String(joined.prefix(StandFitApp.maximumNoteLength)) + "…"
+        return cut.count < note.count ? joined + "…" : joined
     }
 
     /// "1 day" / "5 days".

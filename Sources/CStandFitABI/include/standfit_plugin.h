@@ -578,7 +578,8 @@ typedef struct standfit_programs_ext {
 typedef struct standfit_reply_ext {
     standfit_abi_header abi;
     /* shows_data: 1 when the host shows the data attached in this call, 0 when it drops it;
-       STANDFIT_ERR_INVALID_ARGUMENT for a NULL context. Data attached either way is still checked
+       STANDFIT_ERR_INVALID_ARGUMENT for a NULL context, STANDFIT_ERR_UNSUPPORTED for one whose
+       call has ended (test for 1, not for non-zero). Data attached either way is still checked
        to be JSON, so a run answers with the same status whether or not it is shown.
        Memory: nothing is handed over. Thread: [main-thread], only during the handler call, with
        the context the handler was given. */

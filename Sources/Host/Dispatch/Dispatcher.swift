@@ -170,9 +170,12 @@ public struct Dispatcher {
                     if route == .fallback { outcome.fallback = fallbackType }
                     // A value answered at a prompt that the handler refused is asked again, with the
                     // refusal as the reason (as the host's own checks are); the others are kept.
+                    // (Only one the resolver will ask for again: required, with no declared default;
+                    // another would silently take its default, so the refusal stands.)
                     guard outcome.status == .invalidInput, let conversation = options.conversation,
                           let refused = outcome.parameter,
-                          resolution.parameters.contains(where: { $0.name == refused && $0.source == .prompt })
+                          resolution.parameters.contains(where: { $0.name == refused && $0.source == .prompt }),
+                          action.parameters.contains(where: { $0.name == refused && $0.required && $0.defaultValue == nil })
                     else { return outcome }
                     conversation.retry(outcome.message)
                     arguments = resolution.parameters.compactMap { parameter in

@@ -78,7 +78,10 @@ public struct DonationGroup: Sendable, Equatable {
         if date < lastRun {
             weight = max(0, weight - DonationGroup.decay(lastRun.timeIntervalSince(date)))
         } else if let latest {
-            weight = max(0, weight - 1) / DonationGroup.decay(lastRun.timeIntervalSince(latest.date))
+            let rescaled = max(0, weight - 1) / DonationGroup.decay(lastRun.timeIntervalSince(latest.date))
+            // Runs decades apart (a clock set to 1970) leave nothing to rescale: the newest left
+            // counts 1, as it would at its own time.
+            weight = rescaled.isFinite && rescaled > 0 ? rescaled : 1
             lastRun = latest.date
             titles = latest.titles
         }

@@ -26,25 +26,20 @@ public struct JSONText: Sendable, Hashable {
     }
 
     /// Why `text` is not accepted as data ("is not valid JSON", or how deep it nests), or nil.
-    /// Foundation's JSON scanner checks the whole document before decoding begins; decoding
-    /// it into a type that reads nothing is a check that builds no values.
+    /// The depth is counted first (one pass); then JSONSerialization parses the whole document,
+    /// escapes and numbers included (JSONDecoder's scanner leaves those to the values it is
+    /// asked for, so a document that reads nothing is not checked by it).
     public static func refusal(of text: String) -> String? {
         if text == "{}" { return nil }
-        if (try? JSONDecoder().decode(Scanned.self, from: Data(text.utf8))) != nil { return nil }
-        return JSONDepth.exceeds(text.utf8)
-            ? "nested deeper than \(JSONDepth.limit) levels (the most the host reads)"
-            : "that is not valid JSON"
+        if JSONDepth.exceeds(text.utf8) { return "nested deeper than \(JSONDepth.limit) levels (the most the host reads)" }
+        let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+        return parsed == nil ? "that is not valid JSON" : nil
     }
 
     /// Thrown when a worker's line carries data that is not a JSON document.
     public struct Refused: Error {
         public let reason: String
     }
-}
-
-/// Reads nothing: decoding into it only runs the scanner over the document.
-private struct Scanned: Decodable {
-    init(from decoder: any Decoder) throws {}
 }
 
 /// On the worker's answer line the text crosses as one JSON string, checked again on arrival
