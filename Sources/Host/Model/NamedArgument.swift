@@ -10,7 +10,9 @@ public struct NamedArgument: Hashable, Sendable {
 
     /// Parses `name=value` (the value may contain `=`); nil when there is no `=` or no name.
     public init?(parsing text: String) {
-        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { return nil }
+        // The first "=" as a scalar: a Character search misses one that a prepended mark
+        // (U+0600) joins into its grapheme ("؀=x"), which the fuzzer found.
+        guard let equals = text.unicodeScalars.firstIndex(of: "="), equals != text.startIndex else { return nil }
         name = String(text[..<equals])
         value = String(text[text.index(after: equals)...])
     }
