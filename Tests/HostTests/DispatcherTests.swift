@@ -252,6 +252,7 @@ struct ParameterBindingTests {
         #expect(NamedArgument(parsing: "=5") == nil)
         // A mark that joins the "=" into its grapheme still splits there (found by fuzz-coercion).
         #expect(NamedArgument(parsing: "\u{0600}=x,:n'") == NamedArgument(name: "\u{0600}", value: "x,:n'"))
+        #expect(NamedArgument(parsing: "count=\u{0304}:1=1") == NamedArgument(name: "count", value: "\u{0304}:1=1"))
     }
 }
 

@@ -14,6 +14,7 @@ public struct NamedArgument: Hashable, Sendable {
         // (U+0600) joins into its grapheme ("؀=x"), which the fuzzer found.
         guard let equals = text.unicodeScalars.firstIndex(of: "="), equals != text.startIndex else { return nil }
         name = String(text[..<equals])
-        value = String(text[text.index(after: equals)...])
+        // After the "=" scalar, not after its grapheme: a combining mark on it belongs to the value.
+        value = String(text.unicodeScalars[text.unicodeScalars.index(after: equals)...])
     }
 }
