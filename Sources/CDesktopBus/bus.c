@@ -234,9 +234,39 @@ static int on_activate_action(sd_bus_message *m, void *userdata, sd_bus_error *e
     return 1;
 }
 
+/* The platform-data key that names the one app whose picker Activate shows (menu --notify --app). */
+#define APP_KEY "standfit-app"
+
 static int on_activate(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     (void)error;
-    return deliver_call(userdata, m, (standfit_bus_event){ .kind = STANDFIT_BUS_ACTIVATE });
+    /* Platform data: only "standfit-app" (a string) is read; every other entry is skipped. */
+    char *app = NULL;
+    int r = p_sd_bus_message_enter_container(m, 'a', "{sv}");
+    if (r < 0) return r;
+    while ((r = p_sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
+        const char *key = NULL, *contents = NULL;
+        char type;
+        if ((r = p_sd_bus_message_read_basic(m, 's', &key)) < 0) break;
+        if ((r = p_sd_bus_message_peek_type(m, &type, &contents)) < 0) break;
+        if (app == NULL && strcmp(key, APP_KEY) == 0 && contents != NULL && strcmp(contents, "s") == 0) {
+            const char *value = NULL;
+            if ((r = p_sd_bus_message_enter_container(m, 'v', "s")) < 0) break;
+            if ((r = p_sd_bus_message_read_basic(m, 's', &value)) < 0) break;
+            if (value != NULL && strlen(value) <= NAME_LIMIT) app = strdup(value);
+            if ((r = p_sd_bus_message_exit_container(m)) < 0) break;
+        } else if ((r = p_sd_bus_message_skip(m, "v")) < 0) {
+            break;
+        }
+        if ((r = p_sd_bus_message_exit_container(m)) < 0) break;
+    }
+    if (r >= 0) r = p_sd_bus_message_exit_container(m);
+    if (r < 0) {
+        free(app);
+        return r;
+    }
+    deliver_call(userdata, m, (standfit_bus_event){ .kind = STANDFIT_BUS_ACTIVATE, .name = app });
+    free(app);
+    return 1;
 }
 
 static int on_open(sd_bus_message *m, void *userdata, sd_bus_error *error) {
@@ -510,7 +540,9 @@ static int send_activate(standfit_bus *bus, request *q) {
     sd_bus_message *m = NULL;
     int r = p_sd_bus_message_new_method_call(bus->bus, &m, q->destination, q->path, "org.freedesktop.Application", "Activate");
     if (r < 0) return r;
-    if ((r = p_sd_bus_message_open_container(m, 'a', "{sv}")) < 0 || (r = p_sd_bus_message_close_container(m)) < 0) {
+    if ((r = p_sd_bus_message_open_container(m, 'a', "{sv}")) < 0
+        || (q->app_name != NULL && (r = append_entry(m, APP_KEY, 's', q->app_name)) < 0)
+        || (r = p_sd_bus_message_close_container(m)) < 0) {
         p_sd_bus_message_unref(m);
         return r;
     }
@@ -849,11 +881,13 @@ void standfit_bus_notify(standfit_bus *bus, uint64_t token, const char *app_name
     enqueue(bus, q);
 }
 
-void standfit_bus_activate(standfit_bus *bus, uint64_t token, const char *application_id, const char *object_path) {
+void standfit_bus_activate(standfit_bus *bus, uint64_t token, const char *application_id, const char *object_path,
+                           const char *app) {
     request *q = calloc(1, sizeof *q);
     if (q == NULL) return;
     q->kind = REQUEST_ACTIVATE;
     q->token = token;
+    q->app_name = copy(app);
     q->destination = copy(application_id);
     q->path = copy(object_path);
     enqueue(bus, q);

@@ -34,14 +34,14 @@ enum CommandNotification {
         bus.show(DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon, buttons: 0))
     }
 
-    /// Asks the application on the session bus to show its picker (`Activate`), starting the
-    /// server through the bus when none runs.
-    static func showPicker(logger: Logger) throws(HostError) {
+    /// Asks the application on the session bus to show its picker (`Activate`), of `app`'s
+    /// quick actions alone when given, starting the server through the bus when none runs.
+    static func showPicker(app: String? = nil, logger: Logger) throws(HostError) {
         guard let bus = DesktopBus.start(logger: logger, owning: false) else {
             throw HostError(.desktopUnavailable, "menu --notify needs a session bus, and there is none (DBUS_SESSION_BUS_ADDRESS); run 'standfit-host menu' in a terminal instead.")
         }
         defer { bus.stop() }
-        if let failure = bus.activateApplication() {
+        if let failure = bus.activateApplication(app: app) {
             throw HostError(.desktopUnavailable, "menu --notify could not reach \(DesktopInstallation.applicationID) on the session bus (\(failure)); run 'standfit-host export desktop --install' so that the bus can start it, or 'standfit-host menu' in a terminal.")
         }
     }

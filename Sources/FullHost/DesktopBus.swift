@@ -123,7 +123,10 @@ final class DesktopBus: @unchecked Sendable {
                 DesktopRequest.activateAction(.key(name), parameters: arguments, bus: bus)
             }
         case STANDFIT_BUS_ACTIVATE:
-            answer(event.call, on: connection, from: sender, what: "Activate") { DesktopRequest.activate(bus: $0) }
+            let app = event.name.map { String(cString: $0) }
+            answer(event.call, on: connection, from: sender, what: "Activate" + (app.map { " (app \($0))" } ?? "")) {
+                DesktopRequest.activate(app: app, bus: $0)
+            }
         case STANDFIT_BUS_RUNNER_MATCH:
             let query = event.name.map { String(cString: $0) } ?? ""
             respond(event.call, on: connection) { bus, connection, call in
@@ -244,11 +247,12 @@ final class DesktopBus: @unchecked Sendable {
     }
 
     /// Asks the application (`org.freedesktop.Application.Activate` on its id, which the bus
-    /// starts when no server owns it) to show its picker: nil when it did, else why not.
-    func activateApplication() -> String? {
+    /// starts when no server owns it) to show its picker, of `app` alone when given: nil when
+    /// it did, else why not.
+    func activateApplication(app: String? = nil) -> String? {
         guard let connection = stopLock.withLock({ self.connection }) else { return "not on the session bus" }
         let (token, waiter) = beginCall()
-        standfit_bus_activate(connection, token, DesktopInstallation.applicationID, DesktopInstallation.objectPath)
+        standfit_bus_activate(connection, token, DesktopInstallation.applicationID, DesktopInstallation.objectPath, app)
         // Time for the bus to start a server first.
         guard wait(waiter, token: token, seconds: 30) else { return "the application did not answer" }
         return waiter.failure

@@ -4,6 +4,7 @@ import Glibc
 import HostDispatch
 import HostModel
 import HostSurfaces
+import HostMenu
 import Logging
 import PluginRuntime
 import StandFitHost
@@ -170,14 +171,17 @@ enum DesktopRequest {
 
 extension DesktopRequest {
     /// `Activate`: the quick-actions picker, as a notification whose buttons run the first
-    /// actions of the installed desktop file's menu.
-    static func activate(bus: DesktopBus) -> Answer {
+    /// actions of the installed desktop file's menu (of `app`'s menu alone, when its platform
+    /// data names one: an app's own desktop entry).
+    static func activate(app: String? = nil, bus: DesktopBus) -> Answer {
         let logger = bus.logger
         let served = serve(on: bus) { () -> Result<DesktopNotification, HostError> in
             do throws(HostError) {
                 let session = try installedSession(logger: logger)
-                let actions = try DesktopInstallation.actions(session: session)
-                return .success(.picker(actions: actions, applicationName: DesktopInstallation.applicationName,
+                let menu = try session.menu()
+                let apps = try app.map { name throws(HostError) in [try HostSession.app(named: name, in: menu)] }
+                let actions = DesktopInstallation.actions(of: menu, app: apps)
+                return .success(.picker(actions: actions, applicationName: apps?.first?.name ?? DesktopInstallation.applicationName,
                                         icon: actions.first?.item.icon, language: session.language, buttons: bus.buttonLimit()))
             } catch {
                 return .failure(error)

@@ -7,14 +7,17 @@ struct ListCommand: ParsableCommand {
         commandName: "list",
         abstract: "Show the quick actions in menu order.",
         discussion: """
-            Static items come first (the manifest's, then plugins' defaults), then dynamic items \
-            by rank. Dynamic items are the providers' stored answers (see 'refresh'); a provider \
-            runs only when it was never asked, changed version, or has an item that expired.
+            Every plugin is an app with a menu of its own, as each iOS app's icon has; so are your \
+            routines (app 'user'). In each app's menu, static items come first (the manifest's \
+            that run its actions, then the plugin's defaults), then dynamic items by rank; the \
+            limit counts per app. Dynamic items are the providers' stored answers (see 'refresh'); \
+            a provider runs only when it was never asked, changed version, or has an item that expired.
             """
     )
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var manifestOptions: ManifestOptions
+    @OptionGroup var appOptions: AppOptions
 
     @Flag(help: "Also show items the limit cut and items that were pruned, marked.")
     var all = false
@@ -23,7 +26,7 @@ struct ListCommand: ParsableCommand {
     var explain = false
 
     // Unconditional: "--limit -1" is a value to refuse in words, not an unknown option "-1".
-    @Option(parsing: .unconditional, help: "How many items the menu shows (default: menuLimit in config.json, else 4).")
+    @Option(parsing: .unconditional, help: "How many items each app's menu shows (default: menuLimit in config.json, else 4).")
     var limit: Int?
 
     func validate() throws {
@@ -34,7 +37,7 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
-        let menu = try session.menu(limit: limit)
+        let menu = try session.menu(limit: limit, app: appOptions.app)
         if global.json {
             Output.printJSON(menu.documents(all: all, explain: explain))
             return

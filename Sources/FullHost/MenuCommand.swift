@@ -16,9 +16,10 @@ struct MenuCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var manifestOptions: ManifestOptions
     @OptionGroup var isolation: IsolationOptions
+    @OptionGroup var appOptions: AppOptions
 
     // Unconditional: "--limit -1" is a value to refuse in words, not an unknown option "-1".
-    @Option(parsing: .unconditional, help: "How many items the menu shows (default: menuLimit in config.json, else 4).")
+    @Option(parsing: .unconditional, help: "How many items each app's menu shows (default: menuLimit in config.json, else 4).")
     var limit: Int?
 
     @Flag(help: "Show the quick actions as a desktop notification instead, through the application on the session bus (what the desktop file runs).")
@@ -39,7 +40,7 @@ struct MenuCommand: ParsableCommand {
 
     func run() throws {
         if notify {
-            try CommandNotification.showPicker(logger: global.logger)
+            try CommandNotification.showPicker(app: appOptions.app, logger: global.logger)
             // One document per command: the picker is on the desktop now.
             if global.json {
                 let language = LanguagePreference(explicit: manifestOptions.locale, environment: HostRequest.current.environment).language(fallback: nil)
@@ -48,7 +49,7 @@ struct MenuCommand: ParsableCommand {
             return
         }
         let session = try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
-        let entries = try session.menu(limit: limit).visible
+        let entries = try session.menu(limit: limit, app: appOptions.app).visible
         let text = HostText(language: session.language)
         guard !entries.isEmpty else {
             let message = text("menu.empty", ["path": "\(session.paths.configDirectory.path)/Info.plist"])
@@ -57,7 +58,8 @@ struct MenuCommand: ParsableCommand {
         }
         let rows = entries.map { TerminalMenu.Row(glyph: IconCatalog.glyph(for: $0.item.icon),
                                                   title: VisibleText.line($0.item.title),
-                                                  subtitle: $0.item.subtitle.map(VisibleText.line)) }
+                                                  subtitle: $0.item.subtitle.map(VisibleText.line),
+                                                  section: VisibleText.line($0.app.name)) }
         let menu = TerminalMenu(title: text("menu.title"), keys: text("menu.keys", ["count": "\(rows.count)"]), rows: rows,
                                 output: global.json ? STDERR_FILENO : STDOUT_FILENO)
         guard let chosen = try menu.choose() else {

@@ -60,6 +60,13 @@ struct ManifestOptions: ParsableArguments {
     }
 }
 
+/// `--app`, for the commands that show the menus: one app's menu instead of every app's.
+struct AppOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Show only this app's quick actions: a plugin's id or name (StandFit), or 'user' for your routines.",
+                               valueName: "id"))
+    var app: String?
+}
+
 /// `--isolate`, for the commands that run plugin code.
 struct IsolationOptions: ParsableArguments {
     @Flag(help: "Run plugins' handlers and providers in a worker process even when they are trusted.")

@@ -88,7 +88,11 @@ struct StandFitHostCommand: ParsableCommand {
             let language = LanguagePreference(explicit: (command as? TakesLocale)?.manifestOptions.locale,
                                               environment: HostRequest.current.environment).language(fallback: nil)
             Output.report(error, json: (command as? ReportsJSON)?.json ?? false, language: language)
-            return error.code == .desktopUnavailable ? Output.Status.unavailable : Output.Status.configuration
+            switch error.code {
+            case .desktopUnavailable: return Output.Status.unavailable
+            case .unknownApp: return Output.Status.unknownType
+            default: return Output.Status.configuration
+            }
         } catch {
             return report(error)
         }

@@ -8,6 +8,9 @@ struct TerminalMenu {
         var glyph: String
         var title: String
         var subtitle: String?
+        /// The app it belongs to: a line naming it comes before its first row when the menu
+        /// holds several apps' rows.
+        var section: String?
     }
 
     var title: String
@@ -61,12 +64,25 @@ struct TerminalMenu {
         }
     }
 
-    private var lineCount: Int { rows.count + 2 }
+    private var lineCount: Int { rows.count + 2 + headers.count }
+
+    /// The rows before which a section's name is drawn: where the section changes, when there
+    /// are several.
+    private var headers: [Int: String] {
+        guard Set(rows.map(\.section)).count > 1 else { return [:] }
+        var headers: [Int: String] = [:]
+        for (index, row) in rows.enumerated() where index == 0 || rows[index - 1].section != row.section {
+            headers[index] = row.section ?? ""
+        }
+        return headers
+    }
 
     private func draw(selected: Int, redraw: Bool) {
         var text = redraw ? "\u{1B}[\(lineCount)A" : ""
         text += "\r\u{1B}[2K\u{1B}[1m\(title)\u{1B}[0m\n"
+        let headers = headers
         for (index, row) in rows.enumerated() {
+            if let header = headers[index] { text += "\r\u{1B}[2K  \u{1B}[1m\(header)\u{1B}[0m\n" }
             let marker = index == selected ? "❯" : " "
             var line = "\(marker) \(index + 1). \(row.glyph) \(row.title)"
             if let subtitle = row.subtitle { line += " — \(subtitle)" }

@@ -2,6 +2,7 @@ import Foundation
 import HostModel
 import HostStorage
 import HostSurfaces
+import HostMenu
 
 /// `export desktop --install`: the application's `.desktop` file in `$XDG_DATA_HOME/applications/`,
 /// which puts the quick actions on the desktop's app-icon menu, the D-Bus service file that
@@ -124,11 +125,20 @@ public enum DesktopInstallation {
         return (runner, service)
     }
 
-    /// The session's visible items with the keys their desktop actions have: what
-    /// `ActivateAction` is asked to run, by key.
-    public static func actions(session: HostSession, limit: Int? = nil) throws(HostError) -> [(key: String, item: ShortcutItem)] {
-        let items = try session.menu(limit: limit).visible.map(\.item)
-        return Array(zip(DesktopEntry.actionIDs(for: items), items))
+    /// The session's visible items, every app's, with the keys their desktop actions have:
+    /// what `ActivateAction` is asked to run, by key; with `app`, that app's alone (with the
+    /// keys they have among every app's).
+    public static func actions(session: HostSession, limit: Int? = nil, app: String? = nil) throws(HostError) -> [(key: String, item: ShortcutItem)] {
+        let menu = try session.menu(limit: limit)
+        return actions(of: menu, app: try app.map { name throws(HostError) in [try HostSession.app(named: name, in: menu)] })
+    }
+
+    /// `menu`'s visible items with their desktop action keys (made unique among all of them),
+    /// of `apps` alone when given.
+    public static func actions(of menu: Menu, app apps: [MenuApp]?) -> [(key: String, item: ShortcutItem)] {
+        let visible = menu.visible
+        let keyed = zip(DesktopEntry.actionIDs(for: visible.map(\.item)), visible)
+        return keyed.filter { apps?.contains($0.1.app) ?? true }.map { (key: $0.0, item: $0.1.item) }
     }
 
     /// The desktop entry for the session's visible menu; its Exec lines carry `arguments`. Each

@@ -155,19 +155,64 @@ public struct HostSession {
     /// The static items: the manifest's, then the plugins' defaults.
     public var staticItems: [ShortcutItem] { manifest.items + routines.map(\.item) + plugins.staticItems }
 
-    /// The merged menu from the static items and the stored dynamic items. Plugin code runs
-    /// only for a provider never asked yet or with an expired item (`currentDynamicSources`).
+    /// The merged menu from the static items and the stored dynamic items, a menu per app.
+    /// Plugin code runs only for a provider never asked yet or with an expired item
+    /// (`currentDynamicSources`).
     public func menu(limit: Int? = nil) throws(HostError) -> Menu {
         let registry = plugins.registry, routines = routines
         let staticItems = staticItems
         let staticTypes = Set(staticItems.map(\.type))
+        let runnable = Dispatcher.runnableTypes(registry: registry, routines: routines)
+        // The type an item runs: a manifest item named with the app's own prefix runs the
+        // plugin's type of its last component (the dispatcher's step 5).
+        let canonical = { (type: String) -> String in
+            guard registry.handler(for: type) == nil, !routines.contains(where: { $0.type == type }), staticTypes.contains(type)
+            else { return type }
+            return Dispatcher.byLastComponent(of: type, among: runnable) ?? type
+        }
+        let app = { (item: ShortcutItem) in self.app(of: item, runs: canonical(item.type)) }
         var menu = Menu(staticItems: staticItems, dynamic: try currentDynamicSources(),
                         plugins: plugins.plugins.map { ($0.id, $0.version) },
                         isHandled: { Dispatcher.runs($0, registry: registry, routines: routines, staticItemTypes: staticTypes) },
-                        limit: limit ?? config.menuLimit)
-        // The built-in provider: what usually runs around now, when there is room for it.
-        if let suggested = suggestedItem() { menu.offer(suggested) }
+                        canonicalType: canonical, app: app, limit: limit ?? config.menuLimit)
+        // The built-in provider: what usually runs around now, when its app's menu has room.
+        if let suggested = suggestedItem() { menu.offer(suggested, app: app(suggested)) }
         return menu
+    }
+
+    /// The menu of the app `name` names (its id, or its name in any case), or every app's
+    /// when `name` is nil.
+    public func menu(limit: Int? = nil, app name: String?) throws(HostError) -> Menu {
+        let menu = try menu(limit: limit)
+        guard let name else { return menu }
+        return menu.only(try HostSession.app(named: name, in: menu))
+    }
+
+    /// The app of `menu` that `name` names: its id, or its name in any case.
+    public static func app(named name: String, in menu: Menu) throws(HostError) -> MenuApp {
+        let apps = menu.apps
+        guard let app = apps.first(where: { $0.id == name }) ?? apps.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+            let known = apps.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
+            throw HostError(.unknownApp, key: apps.isEmpty ? "menu.noApps" : "menu.unknownApp", ["app": name, "apps": known])
+        }
+        return app
+    }
+
+    /// The app `item` belongs to: the plugin whose default or provided item it is; else the
+    /// plugin that handles `type` (the type the item runs), or the routines' app; an item that
+    /// nothing runs belongs to its type's prefix.
+    func app(of item: ShortcutItem, runs type: String) -> MenuApp {
+        let pluginApp = { (id: String) in self.plugins.plugins.first { $0.id == id }.map { MenuApp(id: $0.id, name: $0.name) } }
+        if item.source == .routine || routines.contains(where: { $0.type == type }) {
+            return MenuApp(id: MenuApp.routinesID, name: HostText(language: language)("menu.routines"))
+        }
+        if item.source == .dynamic || (item.source == .static && !item.origin.hasPrefix("/")),
+           let app = pluginApp(item.origin) {
+            return app
+        }
+        if let id = plugins.registry.handler(for: type)?.pluginID, let app = pluginApp(id) { return app }
+        let prefix = String(type.prefix(upTo: type.lastIndex(of: ".") ?? type.endIndex))
+        return MenuApp(id: prefix, name: prefix)
     }
 
     /// The dispatcher over the plugins' actions and the static items.

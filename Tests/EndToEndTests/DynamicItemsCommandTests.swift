@@ -16,6 +16,7 @@ struct DynamicItemsCommandTests {
             """, stderr: ""))
         #expect(sandbox.run("refresh") == ProcessResult(status: 0, stdout: "com.fixture.kinds: 1 item\n", stderr: ""))
         #expect(sandbox.run("list", "--explain") == ProcessResult(status: 0, stdout: """
+            Kinds fixture (com.fixture.kinds): its own menu, at most 4 shown
             1. Echo Seven  (com.fixture.kinds.echo)
                  default item of plugin com.fixture.kinds
             2. Echo Dynamic — en  (com.fixture.kinds.echo)
@@ -76,7 +77,10 @@ struct DynamicItemsCommandTests {
         var gone = sandbox
         gone.pluginPath = [Fixtures.cExamplePlugin]
         #expect(gone.run("list", "--all").stdout == """
+            Hello (C example) (com.example.hello)
             1. Say Hello — to the world  (com.example.hello.greet)
+
+            com.fixture.kinds (com.fixture.kinds)
             -  Echo Dynamic — en  (com.fixture.kinds.echo)  pruned: plugin com.fixture.kinds, which provided it, is gone
 
             """)
@@ -95,6 +99,7 @@ struct DynamicItemsCommandTests {
         #expect(sandbox.run(["dynamic", "set", "-"], stdin: items)
             == ProcessResult(status: 0, stdout: "Stored 2 script items; see 'standfit-host list'.\n", stderr: ""))
         #expect(sandbox.run("list", "--explain").stdout == """
+            Kinds fixture (com.fixture.kinds): its own menu, at most 4 shown
             1. Seven again  (com.fixture.kinds.echo)
                  dynamic, from the script list (dynamic set), rank 2; replaces "Echo Seven" (default item of plugin com.fixture.kinds)
             2. Echo Nine — script  (com.fixture.kinds.echo)

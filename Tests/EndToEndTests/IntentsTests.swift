@@ -363,7 +363,7 @@ struct IntentsTests {
             try Data(json.utf8).write(to: shortcuts.appendingPathComponent(name))
         }
         try write("morning.json", #"{"type": "user.morning", "title": "Morning routine", "steps": [{"type": "com.standfit.logexercise", "parameters": {"exercise": "stretching", "count": 1}}, {"type": "com.standfit.viewstreak"}]}"#)
-        #expect(standFit.run("list").stdout.hasPrefix("1. Morning routine  (user.morning)\n"))
+        #expect(standFit.run("list").stdout.hasPrefix("Shortcuts (user)\n1. Morning routine  (user.morning)\n\nStandFit (com.standfit)\n2. Log Exercise"))
         #expect(standFit.run("run", "morning") == ProcessResult(status: 0, stdout: """
             Logged 1 second of stretching · +1 XP
             Achievement unlocked: First log

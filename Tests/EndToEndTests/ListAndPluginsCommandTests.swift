@@ -8,32 +8,62 @@ struct ListAndPluginsCommandTests {
     let examples = Fixtures.url("Manifests/examples.plist").path
     let appleSample = Fixtures.url("ApplicationShortcuts").path
 
-    @Test("without a manifest, list shows the plugins' default items")
+    @Test("without a manifest, list shows the plugins' default items, each plugin an app of its own")
     func pluginDefaults() {
         #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: """
+            Greeter (Swift example) (com.example.greeter)
             1. Greet the World  (com.example.greeter.greet)
+
+            Hello (C example) (com.example.hello)
             2. Say Hello — to the world  (com.example.hello.greet)
 
             """, stderr: ""))
     }
 
-    @Test("the manifest's items come first; the limit and --all mark what is hidden")
+    @Test("each app's menu: the manifest's items of its types first; the limit counts per app; --all marks what is hidden")
     func manifestOrderAndLimit() {
         #expect(sandbox.run("list", "--manifest", examples, "--define", "GREETEE=Ann") == ProcessResult(status: 0, stdout: """
+            Greeter (Swift example) (com.example.greeter)
             1. Greet Ann  (com.example.greeter.greet)
-            2. 5K Pace — 25 minutes  (com.example.hello.pace)
-            3. Greet the World  (com.example.greeter.greet)
+            2. Greet the World  (com.example.greeter.greet)
+
+            Hello (C example) (com.example.hello)
+            3. 5K Pace — 25 minutes  (com.example.hello.pace)
             4. Say Hello — to the world  (com.example.hello.greet)
 
             """, stderr: ""))
-        #expect(sandbox.run("list", "--manifest", examples, "--define", "GREETEE=Ann", "--limit", "2", "--all").stdout == """
+        #expect(sandbox.run("list", "--manifest", examples, "--define", "GREETEE=Ann", "--limit", "1", "--all").stdout == """
+            Greeter (Swift example) (com.example.greeter)
             1. Greet Ann  (com.example.greeter.greet)
+            -  Greet the World  (com.example.greeter.greet)  cut: beyond the limit of 1
+
+            Hello (C example) (com.example.hello)
             2. 5K Pace — 25 minutes  (com.example.hello.pace)
+            -  Say Hello — to the world  (com.example.hello.greet)  cut: beyond the limit of 1
+
+            com.example.weather (com.example.weather)
             -  Weather Today  (com.example.weather.today)  pruned: no plugin handles com.example.weather.today
-            -  Greet the World  (com.example.greeter.greet)  cut: beyond the limit of 2
-            -  Say Hello — to the world  (com.example.hello.greet)  cut: beyond the limit of 2
 
             """)
+        // One app's menu alone, by id or by name; a name no app has is refused with the apps there are.
+        #expect(sandbox.run("list", "--manifest", examples, "--define", "GREETEE=Ann", "--app", "com.example.hello") == ProcessResult(status: 0, stdout: """
+            1. 5K Pace — 25 minutes  (com.example.hello.pace)
+            2. Say Hello — to the world  (com.example.hello.greet)
+
+            """, stderr: ""))
+        #expect(sandbox.run("list", "--app", "greeter (swift EXAMPLE)").stdout == "1. Greet the World  (com.example.greeter.greet)\n")
+        #expect(sandbox.run("list", "--app", "com.nobody") == ProcessResult(status: 2, stdout: "", stderr: """
+            standfit-host: error: No app 'com.nobody' has quick actions here; name one of com.example.greeter (Greeter (Swift example)), com.example.hello (Hello (C example)) (see 'standfit-host list').
+
+            """))
+        #expect(sandbox.run("list", "--app", "com.nobody", "--locale", "nl", "--json") == ProcessResult(status: 2, stdout: """
+            {
+              "code" : "unknown-app",
+              "message" : "Er is geen app 'com.nobody' met snelle acties; noem er een van com.example.greeter (Greeter (Swift example)), com.example.hello (Hello (C example)) (zie 'standfit-host list').",
+              "status" : "error"
+            }
+
+            """, stderr: ""))
     }
 
     @Test("--limit takes a number of 1 or more; -1 is refused in words, not taken for an option")
@@ -41,7 +71,7 @@ struct ListAndPluginsCommandTests {
         // --limit -1 is a value refused in words, not an unknown option.
         #expect(sandbox.run("list", "--limit", "-1") == ProcessResult(status: 64, stdout: "", stderr: """
             Error: --limit must be 1 or more, got -1.
-            Usage: standfit-host list [--json] [--verbose] [--manifest <path>] [--define <NAME=VALUE> ...] [--locale <language>] [--require-trusted] [--all] [--explain] [--limit <limit>]
+            Usage: standfit-host list [--json] [--verbose] [--manifest <path>] [--define <NAME=VALUE> ...] [--locale <language>] [--require-trusted] [--app <id>] [--all] [--explain] [--limit <limit>]
               See 'standfit-host list --help' for more information.
 
             """))
@@ -49,9 +79,11 @@ struct ListAndPluginsCommandTests {
 
     @Test("list --json has every key for every item")
     func json() {
-        #expect(sandbox.run("list", "--manifest", examples, "--define", "GREETEE=Ann", "--limit", "1", "--json") == ProcessResult(status: 0, stdout: """
+        #expect(sandbox.run("list", "--manifest", examples, "--define", "GREETEE=Ann", "--limit", "1", "--app", "com.example.greeter", "--json") == ProcessResult(status: 0, stdout: """
             [
               {
+                "app" : "com.example.greeter",
+                "appName" : "Greeter (Swift example)",
                 "available" : true,
                 "icon" : "person.wave.2",
                 "origin" : "\(examples)",
@@ -75,9 +107,14 @@ struct ListAndPluginsCommandTests {
     @Test("an Apple Info.plist, localized from --locale and from LANG")
     func localizedAppleSample() {
         let expected = """
+            com.example.apple (com.example.apple)
             -  Zoeken — Zoek een item  (com.example.apple.First)  pruned: no plugin handles com.example.apple.First
             -  Delen — Deel een "item" met één tik  (com.example.apple.Second)  pruned: no plugin handles com.example.apple.Second
+
+            Greeter (Swift example) (com.example.greeter)
             1. Greet the World  (com.example.greeter.greet)
+
+            Hello (C example) (com.example.hello)
             2. Say Hello — to the world  (com.example.hello.greet)
 
             """
@@ -87,7 +124,7 @@ struct ListAndPluginsCommandTests {
         dutch.extraEnvironment = ["LANG": "nl_NL.UTF-8"]
         #expect(dutch.run(["list", "--all", "--manifest", appleSample] + define).stdout == expected)
         #expect(sandbox.run(["list", "--all", "--manifest", appleSample, "--locale", "en_US"] + define).stdout.hasPrefix(
-            "-  Search — Search for an item  (com.example.apple.First)"))
+            "com.example.apple (com.example.apple)\n-  Search — Search for an item  (com.example.apple.First)"))
     }
 
     @Test("the default manifest is $XDG_CONFIG_HOME/standfit/Info.plist")
@@ -97,7 +134,7 @@ struct ListAndPluginsCommandTests {
                                          to: sandbox.configDirectory.appendingPathComponent("Info.plist"))
         var sandbox = sandbox
         sandbox.extraEnvironment = ["GREETEE": "Env"]
-        #expect(sandbox.run("list", "--limit", "1") == ProcessResult(status: 0, stdout: "1. Greet Env  (com.example.greeter.greet)\n", stderr: ""))
+        #expect(sandbox.run("list", "--limit", "1", "--app", "com.example.greeter") == ProcessResult(status: 0, stdout: "1. Greet Env  (com.example.greeter.greet)\n", stderr: ""))
         #expect(sandbox.run("run", "com.example.greeter.greet") == ProcessResult(status: 0, stdout: "Hello, Env. Hello, Env.\n", stderr: ""))
     }
 

@@ -50,6 +50,15 @@ struct OneVoiceTests {
         #expect(sandbox.run("run", "nl.me.StandFit.LogExercise", "--manifest", manifest.path)
             == ProcessResult(status: 0, stdout: "Logged 12 squats · +12 XP\nAchievement unlocked: First log\n", stderr: ""))
         #expect(sandbox.run("run", "nl.me.StandFit.viewstreak", "--manifest", manifest.path).stdout.hasPrefix("Streak: 1 day\n"))
+        // Now that StandFit provides items, the manifest's items show the live text of the types
+        // they run (the provider's twin takes each one's place), and none of StandFit's is cut.
+        #expect(sandbox.run("list", "--manifest", manifest.path) == ProcessResult(status: 0, stdout: """
+            1. View Streak — 1 day  (com.standfit.viewstreak)
+            2. Log Squats — 12 reps  (com.standfit.logexercise)
+            3. Log Exercise  (com.standfit.logexercise)
+            4. View Progress  (com.standfit.viewprogress)
+
+            """, stderr: ""))
         // Its donation is the type that ran.
         #expect(sandbox.run("donations").stdout == """
             2026-11-22 14:05:00  com.standfit.logexercise  count=12  exercise=squats
@@ -58,19 +67,21 @@ struct OneVoiceTests {
             """)
         // An item whose last component nothing has is still pruned, and doctor says why.
         let unhandled = try writeManifest("Other.plist", viewStreakType: "nl.me.StandFit.viewstreek")
-        // (The manifest's item takes one of the four places: issue 35's menu per app.)
+        // The manifest's item of StandFit's type is StandFit's, the same quick action as the
+        // provider's twin, which takes its place with its live text (issue 35's menu per app).
         #expect(sandbox.run("list", "--manifest", unhandled.path, "--explain").stdout == """
+            nl.me.StandFit (nl.me.StandFit): its own menu, at most 4 shown
             -  My Streak  (nl.me.StandFit.viewstreek)  pruned: no plugin handles nl.me.StandFit.viewstreek
                  from the manifest \(unhandled.path)
-            1. Twelve Squats  (nl.me.StandFit.LogExercise)
-                 from the manifest \(unhandled.path)
+
+            StandFit (com.standfit): its own menu, at most 4 shown
+            1. Log Squats — 12 reps  (com.standfit.logexercise)
+                 dynamic, from plugin com.standfit's provider, rank 2; replaces "Twelve Squats" (from the manifest \(unhandled.path))
             2. Log Exercise  (com.standfit.logexercise)
                  default item of plugin com.standfit
             3. View Streak — 1 day  (com.standfit.viewstreak)
                  dynamic, from plugin com.standfit's provider, rank 1, true until 2026-11-23 00:00:00+01:00
-            4. Log Squats — 12 reps  (com.standfit.logexercise)
-                 dynamic, from plugin com.standfit's provider, rank 2
-            -  View Progress  (com.standfit.viewprogress)  cut: beyond the limit of 4
+            4. View Progress  (com.standfit.viewprogress)
                  dynamic, from plugin com.standfit's provider, rank 3
 
             """)

@@ -53,7 +53,10 @@ struct RegistryAndTrustTests {
         #expect(echo.result.status == 0)
         #expect(echo.files == (warm ? [] : [kinds.path]))
         #expect(sandbox.run("list", "--all").stdout == """
+            StandFit (com.standfit)
             1. Log Exercise  (com.standfit.logexercise)
+
+            Kinds fixture (com.fixture.kinds)
             2. Echo Seven  (com.fixture.kinds.echo)
             3. Echo Dynamic — en  (com.fixture.kinds.echo)
 

@@ -266,6 +266,7 @@ struct StandFitCommandTests {
         // Saturday 24 October 2026, 23:30 in Amsterdam (summer time); the night after has 25 hours.
         #expect(at("2026-10-24T21:30:00Z").run("run", "logexercise", "exercise=squats", "count=10").status == 0)
         #expect(at("2026-10-24T21:59:00Z").run("list", "--explain").stdout == """
+            StandFit (com.standfit): its own menu, at most 4 shown
             1. Log Exercise  (com.standfit.logexercise)
                  default item of plugin com.standfit
             2. View Streak — 1 day  (com.standfit.viewstreak)
@@ -279,6 +280,7 @@ struct StandFitCommandTests {
         // Sunday 23:30 winter time (22:30 UTC): the streak waits for today's log.
         let sunday = at("2026-10-25T22:30:00Z")
         #expect(sunday.run("list", "--explain").stdout == """
+            StandFit (com.standfit): its own menu, at most 4 shown
             1. Log Exercise  (com.standfit.logexercise)
                  default item of plugin com.standfit
             2. View Streak — 1 day  (com.standfit.viewstreak)

@@ -361,6 +361,43 @@ struct MenuTests {
         ])
     }
 
+    @Test("each app has a menu of its own: the limit counts per app, apps in the order of their first item, a manifest item of the app's prefix is the same quick action as the type it runs")
+    func menuPerApp() {
+        let mine = MenuApp(id: "p", name: "Mine"), other = MenuApp(id: "q", name: "Other")
+        let statics = [
+            ShortcutItem(type: "q.hello", title: "Hello", origin: "q"),
+            ShortcutItem(type: "app.one", title: "One (manifest)", origin: "/m/Info.plist"),
+            ShortcutItem(type: "a.two", title: "Two", origin: "p"),
+        ]
+        let provider = DynamicSource(source: "p", pluginVersion: "1", items: [
+            ShortcutItem(type: "a.one", title: "One — live", source: .dynamic, origin: "p"),
+            ShortcutItem(type: "a.two", title: "Two — live", userInfo: ["n": .int(2)], source: .dynamic, origin: "p"),
+        ])
+        let menu = Menu(staticItems: statics, dynamic: [provider], isHandled: { _ in true },
+                        canonicalType: { $0 == "app.one" ? "a.one" : $0 },
+                        app: { $0.type.hasPrefix("q.") ? other : mine }, limit: 2)
+        // Other's one item does not take one of Mine's two places; One's live twin takes the
+        // manifest item's place.
+        #expect(menu.entries.map(\.item.title) == ["Hello", "One — live", "Two", "Two — live"])
+        #expect(menu.visible.map(\.item.title) == ["Hello", "One — live", "Two"])
+        #expect(menu.apps == [other, mine])
+        #expect(menu.only(mine).entries.map(\.item.title) == ["One — live", "Two", "Two — live"])
+        #expect(menu.textLines(all: true) == [
+            "Other (q)",
+            "1. Hello  (q.hello)",
+            "",
+            "Mine (p)",
+            "2. One — live  (a.one)",
+            "3. Two  (a.two)",
+            "-  Two — live  (a.two)  cut: beyond the limit of 2",
+        ])
+        // A suggestion joins its app's menu only while that menu has room.
+        var offered = menu
+        offered.offer(ShortcutItem(type: "q.bye", title: "Bye", source: .suggestion), app: other)
+        offered.offer(ShortcutItem(type: "a.three", title: "Three", source: .suggestion), app: mine)
+        #expect(offered.visible.map(\.item.title) == ["Hello", "Bye", "One — live", "Two"])
+    }
+
     @Test("the first registration of a type wins")
     func duplicatePolicy() {
         var registry = ActionRegistry()

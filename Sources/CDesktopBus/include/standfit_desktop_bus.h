@@ -26,7 +26,8 @@ typedef enum standfit_bus_event_kind {
        parameter values the `av` parameter carried as an a{sv} (each value as text). `call` must
        be answered with standfit_bus_reply exactly once. */
     STANDFIT_BUS_ACTIVATE_ACTION = 1,
-    /* org.freedesktop.Application.Activate. `call` must be answered exactly once. */
+    /* org.freedesktop.Application.Activate: `name` is the app its platform data names
+       ("standfit-app", a string), or NULL for every app. `call` must be answered exactly once. */
     STANDFIT_BUS_ACTIVATE = 2,
     /* org.freedesktop.Application.Open: `count` URIs in `values`. `call` must be answered once. */
     STANDFIT_BUS_OPEN = 3,
@@ -129,8 +130,10 @@ void standfit_bus_close_notification(standfit_bus *bus, uint32_t id);
 void standfit_bus_capabilities(standfit_bus *bus, uint64_t token);
 
 /* Calls org.freedesktop.Application.Activate on `application_id` at `object_path`, from any
-   thread, letting the bus start it; the answer comes as a STANDFIT_BUS_CALLED event with `token`. */
-void standfit_bus_activate(standfit_bus *bus, uint64_t token, const char *application_id, const char *object_path);
+   thread, letting the bus start it; with `app` not NULL its platform data names that one app
+   ("standfit-app"). The answer comes as a STANDFIT_BUS_CALLED event with `token`. */
+void standfit_bus_activate(standfit_bus *bus, uint64_t token, const char *application_id, const char *object_path,
+                           const char *app);
 
 /* Stops the bus thread (answers already queued are sent first; calls answered later are
    released, their callers getting the bus's NoReply), releases the name and closes the

@@ -1,6 +1,29 @@
 import HostModel
 
+/// The app a menu item belongs to. As on iOS, where each app's icon has its own quick actions,
+/// every plugin is an app with a menu of its own, and so are the user's routines ("Shortcuts").
+public struct MenuApp: Hashable, Sendable {
+    /// The plugin's id, or `MenuApp.routinesID` for the user's routines.
+    public var id: String
+    /// What a person reads: the plugin's name, or "Shortcuts".
+    public var name: String
+
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
+
+    /// The id of the routines' app: their types are `user.NAME`.
+    public static let routinesID = "user"
+}
+
 /// The merged quick actions in menu order, with why each is where it is.
+///
+/// Each item belongs to one app (`MenuApp`): a plugin's default and provided items to that
+/// plugin, a manifest item or a script-list item to the plugin whose action it runs (an iOS
+/// manifest's `$(PRODUCT_BUNDLE_IDENTIFIER).viewstreak` to the app that handles `viewstreak`),
+/// a routine to the routines' app. Every app has a menu of its own, so one app's items never
+/// push another app's off the menu; apps follow in the order their first item comes.
 ///
 /// Rules, in order:
 /// 1. Static items first, in manifest order, then the plugins' default items in plugin load
@@ -12,10 +35,11 @@ import HostModel
 /// 3. A dynamic item with the identity of a static item takes that item's place and replaces
 ///    its title, subtitle and icon (it is the newer word on the same action: "View Streak"
 ///    becomes "View Streak — 5 days"); with the identity of an earlier dynamic item it is
-///    shadowed by that one.
+///    shadowed by that one. An item's identity is the type it runs (`canonicalType`: a manifest
+///    item named with the app's own prefix runs the plugin's type) and its userInfo.
 /// 4. Pruned, never shown: items whose type no plugin handles (exactly or by namespace), and
 ///    every item of a provider whose plugin is gone or changed version since it answered.
-/// 5. The first `limit` remaining items are shown; the rest are cut.
+/// 5. The first `limit` remaining items of each app are shown; the rest are cut.
 public struct Menu: Sendable {
     public struct Entry: Sendable, Equatable {
         public var item: ShortcutItem
@@ -26,15 +50,36 @@ public struct Menu: Sendable {
         public var withinLimit: Bool
         /// Items with the same identity that this one shadowed or replaced.
         public var shadowed: [ShortcutItem]
+        /// The app whose menu it is in.
+        public var app: MenuApp
 
         public var available: Bool { pruned == nil }
     }
 
+    /// Every item, grouped by app (apps in the order their first item comes), each app's in
+    /// its menu order.
     public var entries: [Entry]
+    /// How many items each app's menu shows.
     public var limit: Int
 
-    /// The items a menu shows: not pruned and within the limit.
+    /// The items a menu shows: not pruned and within their app's limit, grouped by app.
     public var visible: [Entry] { entries.filter { $0.available && $0.withinLimit } }
+
+    /// The apps with at least one item, in menu order.
+    public var apps: [MenuApp] {
+        var seen = Set<MenuApp>()
+        return entries.map(\.app).filter { seen.insert($0).inserted }
+    }
+
+    /// The app of the single-app menus of tests and of callers that group nothing.
+    public static let anyApp = MenuApp(id: "", name: "")
+
+    /// Only `app`'s items.
+    public func only(_ app: MenuApp) -> Menu {
+        var menu = self
+        menu.entries = entries.filter { $0.app == app }
+        return menu
+    }
 
     /// The default number of items shown, as on iOS.
     public static let defaultLimit = HostConfig.defaultMenuLimit
@@ -43,7 +88,8 @@ public struct Menu: Sendable {
     /// script list first, then providers in plugin load order (`plugins`: id and version, in
     /// load order); a provider's items are pruned when its plugin is gone or changed version.
     public init(staticItems: [ShortcutItem], dynamic: [DynamicSource], plugins: [(id: String, version: String)],
-                isHandled: (String) -> Bool, limit: Int) {
+                isHandled: (String) -> Bool, canonicalType: (String) -> String = { $0 },
+                app: (ShortcutItem) -> MenuApp = { _ in Menu.anyApp }, limit: Int) {
         var order: [String: Int] = [:], versions: [String: String] = [:]
         for (index, plugin) in plugins.enumerated() where order[plugin.id] == nil {
             order[plugin.id] = index
@@ -51,8 +97,8 @@ public struct Menu: Sendable {
         }
         let rank = { (source: DynamicSource) in source.source == DynamicSource.script ? -1 : (order[source.source] ?? Int.max) }
         let sources = dynamic.sorted { (rank($0), $0.source) < (rank($1), $1.source) }
-        self.init(staticItems: staticItems, dynamic: sources, isHandled: isHandled,
-                  prune: { Menu.staleness(of: $0, versions: versions) }, limit: limit)
+        self.init(staticItems: staticItems, dynamic: sources, isHandled: isHandled, canonicalType: canonicalType,
+                  app: app, prune: { Menu.staleness(of: $0, versions: versions) }, limit: limit)
     }
 
     /// Why all of `source`'s items are pruned, or nil: its plugin is gone, or changed version
@@ -70,19 +116,29 @@ public struct Menu: Sendable {
 
     /// - Parameters:
     ///   - dynamic: each source's items, script list first, then providers in load order.
+    ///   - canonicalType: the type an item's type runs (the identity's type): itself, or for a
+    ///     manifest item named with the app's own prefix the plugin's type it runs.
+    ///   - app: the app an item belongs to.
     ///   - prune: why a source's items are all pruned (its plugin is gone or changed), or nil.
     public init(staticItems: [ShortcutItem], dynamic: [DynamicSource] = [],
-                isHandled: (String) -> Bool, prune: (DynamicSource) -> String? = { _ in nil },
-                limit: Int = Menu.defaultLimit) {
+                isHandled: (String) -> Bool, canonicalType: (String) -> String = { $0 },
+                app: (ShortcutItem) -> MenuApp = { _ in Menu.anyApp },
+                prune: (DynamicSource) -> String? = { _ in nil }, limit: Int = Menu.defaultLimit) {
         self.limit = limit
         entries = []
+        func identity(_ item: ShortcutItem) -> ShortcutItem.Identity {
+            ShortcutItem.Identity(type: canonicalType(item.type), userInfo: item.userInfo)
+        }
+        func entry(_ item: ShortcutItem, _ rank: Int?, _ pruned: String?) -> Entry {
+            Entry(item: item, rank: rank, pruned: pruned, withinLimit: false, shadowed: [], app: app(item))
+        }
         var index: [ShortcutItem.Identity: Int] = [:]
         for item in staticItems {
-            if let earlier = index[item.identity] {
+            if let earlier = index[identity(item)] {
                 entries[earlier].shadowed.append(item)
             } else {
-                index[item.identity] = entries.count
-                entries.append(Entry(item: item, rank: nil, pruned: nil, withinLimit: false, shadowed: []))
+                index[identity(item)] = entries.count
+                entries.append(entry(item, nil, nil))
             }
         }
         var ranked: [(rank: Int, order: Int, item: ShortcutItem)] = []
@@ -91,7 +147,7 @@ public struct Menu: Sendable {
             let reason = prune(source)
             for (offset, item) in source.items.enumerated() {
                 if let reason {
-                    prunedEntries.append(Entry(item: item, rank: offset + 1, pruned: reason, withinLimit: false, shadowed: []))
+                    prunedEntries.append(entry(item, offset + 1, reason))
                 } else {
                     ranked.append((offset + 1, order, item))
                 }
@@ -99,7 +155,7 @@ public struct Menu: Sendable {
         }
         ranked.sort { ($0.rank, $0.order) < ($1.rank, $1.order) }
         for (rank, _, item) in ranked {
-            if let earlier = index[item.identity] {
+            if let earlier = index[identity(item)] {
                 if entries[earlier].rank == nil {
                     // Rule 3: the dynamic item takes the static item's place.
                     let replaced = entries[earlier].item
@@ -110,25 +166,35 @@ public struct Menu: Sendable {
                     entries[earlier].shadowed.append(item)
                 }
             } else {
-                index[item.identity] = entries.count
-                entries.append(Entry(item: item, rank: rank, pruned: nil, withinLimit: false, shadowed: []))
+                index[identity(item)] = entries.count
+                entries.append(entry(item, rank, nil))
             }
         }
         entries += prunedEntries
-        var shown = 0
+        // Each app's items together, apps in the order their first item comes (a stable sort).
+        var appOrder: [MenuApp: Int] = [:]
+        for entry in entries where appOrder[entry.app] == nil { appOrder[entry.app] = appOrder.count }
+        entries = entries.enumerated()
+            .sorted { (appOrder[$0.element.app]!, $0.offset) < (appOrder[$1.element.app]!, $1.offset) }
+            .map(\.element)
+        var shown: [MenuApp: Int] = [:]
         for position in entries.indices {
             if entries[position].pruned == nil && !isHandled(entries[position].item.type) {
                 entries[position].pruned = "no plugin handles \(entries[position].item.type)"
             }
             guard entries[position].available else { continue }
-            entries[position].withinLimit = shown < limit
-            if shown < limit { shown += 1 }
+            let count = shown[entries[position].app, default: 0]
+            entries[position].withinLimit = count < limit
+            shown[entries[position].app] = count + 1
         }
     }
 
-    /// Adds `item` at the end when the menu has room for it and shows nothing like it.
-    public mutating func offer(_ item: ShortcutItem) {
-        guard visible.count < limit, !entries.contains(where: { $0.item.identity == item.identity }) else { return }
-        entries.append(Entry(item: item, rank: nil, pruned: nil, withinLimit: true, shadowed: []))
+    /// Adds `item` to `app`'s menu, after its other items, when that menu has room for it and
+    /// no menu shows anything like it.
+    public mutating func offer(_ item: ShortcutItem, app: MenuApp) {
+        guard visible.filter({ $0.app == app }).count < limit,
+              !entries.contains(where: { $0.item.identity == item.identity }) else { return }
+        let position = (entries.lastIndex { $0.app == app }).map { $0 + 1 } ?? entries.endIndex
+        entries.insert(Entry(item: item, rank: nil, pruned: nil, withinLimit: true, shadowed: [], app: app), at: position)
     }
 }

@@ -14,6 +14,7 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
             case pluginUntrustworthy = "plugin-untrustworthy"
             case startedByPlugin = "started-by-plugin"
             case desktopUnavailable = "desktop-unavailable"
+            case unknownApp = "unknown-app"
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -42,6 +43,8 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
         /// What the command needs of the desktop (a session bus, the application on it) is not
         /// there: exit 69, as for a warm server that is required and absent.
         public static let desktopUnavailable = Code(.desktopUnavailable)
+        /// `--app` names no app that has quick actions here: exit 2, as a type nothing handles.
+        public static let unknownApp = Code(.unknownApp)
 
         public var description: String { value.rawValue }
     }

@@ -14,6 +14,9 @@ extension HostText {
     "menu.empty" = "No quick actions to show; add items to {path} or install a plugin (see 'standfit-host plugins').";
     "menu.cancelled" = "No quick action was chosen.";
     "menu.notified" = "The quick actions are shown in a notification.";
+    "menu.routines" = "Shortcuts";
+    "menu.unknownApp" = "No app '{app}' has quick actions here; name one of {apps} (see 'standfit-host list').";
+    "menu.noApps" = "No app '{app}' has quick actions here, nor does any other; install a plugin or add items to the manifest (see 'standfit-host plugins').";
     "picker.question" = "Choose a quick action.";
     "picker.none" = "There are no quick actions.";
 
@@ -214,6 +217,9 @@ extension HostText {
     "menu.empty" = "Er zijn geen snelle acties om te tonen; zet items in {path} of installeer een plug-in (zie 'standfit-host plugins').";
     "menu.cancelled" = "Er is geen snelle actie gekozen.";
     "menu.notified" = "De snelle acties staan in een melding.";
+    "menu.routines" = "Opdrachten";
+    "menu.unknownApp" = "Er is geen app '{app}' met snelle acties; noem er een van {apps} (zie 'standfit-host list').";
+    "menu.noApps" = "Er is geen app '{app}' met snelle acties, en ook geen andere; installeer een plug-in of zet items in het manifest (zie 'standfit-host plugins').";
     "picker.question" = "Kies een snelle actie.";
     "picker.none" = "Er zijn geen snelle acties.";
 

@@ -53,5 +53,10 @@ public struct ShortcutItem: Hashable, Sendable, Codable {
     public struct Identity: Hashable, Sendable {
         public var type: String
         public var userInfo: [String: JSONValue]
+
+        public init(type: String, userInfo: [String: JSONValue]) {
+            self.type = type
+            self.userInfo = userInfo
+        }
     }
 }

@@ -7,7 +7,7 @@ import HostModel
 public enum ScriptItems {
     /// Keys an item may have; the ones `list --json` computes are accepted and ignored.
     static let keys: Set<String> = ["type", "title", "subtitle", "icon", "userInfo", "validUntil"]
-    static let computedKeys: Set<String> = ["source", "origin", "rank", "available", "withinLimit", "pruned", "shadows"]
+    static let computedKeys: Set<String> = ["app", "appName", "source", "origin", "rank", "available", "withinLimit", "pruned", "shadows"]
 
     /// Parses `data` read from `origin` (a path, or "stdin").
     public static func parse(_ data: Data, origin: String) throws(HostError) -> [ShortcutItem] {

@@ -6,15 +6,18 @@ import HostMenu
 /// `list`: the menu as text and as JSON, and `--explain`'s account of each item.
 extension Menu {
     /// One object per item with every key present (`null` where absent), so scripts can rely
-    /// on the shape: `type`, `title`, `subtitle`, `icon`, `userInfo`, `source`, `origin`,
-    /// `rank`, `available`, `withinLimit`, `validUntil` (ISO 8601 UTC, or null for an item that
-    /// holds until its provider is asked again); with `--explain` also `pruned` and `shadows`.
+    /// on the shape: `type`, `title`, `subtitle`, `icon`, `userInfo`, `app` (the app's id: a
+    /// plugin's, or `user` for routines), `appName`, `source`, `origin`, `rank`, `available`,
+    /// `withinLimit` (within its app's limit), `validUntil` (ISO 8601 UTC, or null for an item
+    /// that holds until its provider is asked again); with `--explain` also `pruned` and `shadows`.
     public struct ItemDocument: Encodable, Equatable {
         public var type: String
         public var title: String
         public var subtitle: String?
         public var icon: String?
         public var userInfo: [String: JSONValue]
+        public var app: String
+        public var appName: String
         public var source: String
         public var origin: String
         public var rank: Int?
@@ -43,6 +46,8 @@ extension Menu {
             try container.encode(subtitle, forKey: .subtitle)
             try container.encode(icon, forKey: .icon)
             try container.encode(userInfo, forKey: .userInfo)
+            try container.encode(app, forKey: .app)
+            try container.encode(appName, forKey: .appName)
             try container.encode(source, forKey: .source)
             try container.encode(origin, forKey: .origin)
             try container.encode(rank, forKey: .rank)
@@ -56,7 +61,7 @@ extension Menu {
         }
 
         enum CodingKeys: String, CodingKey {
-            case type, title, subtitle, icon, userInfo, source, origin, rank, available, withinLimit, validUntil, pruned, shadows
+            case type, title, subtitle, icon, userInfo, app, appName, source, origin, rank, available, withinLimit, validUntil, pruned, shadows
         }
     }
 
@@ -69,7 +74,8 @@ extension Menu {
         listed(all: all || explain).map { entry in
             ItemDocument(
                 type: entry.item.type, title: entry.item.title, subtitle: entry.item.subtitle,
-                icon: entry.item.icon, userInfo: entry.item.userInfo, source: entry.item.source.rawValue,
+                icon: entry.item.icon, userInfo: entry.item.userInfo, app: entry.app.id, appName: entry.app.name,
+                source: entry.item.source.rawValue,
                 origin: entry.item.origin, rank: entry.rank, available: entry.available,
                 withinLimit: entry.withinLimit, validUntil: entry.item.validUntil,
                 explanation: explain ? ItemDocument.Explanation(
@@ -82,11 +88,20 @@ extension Menu {
 
     /// One line per item: `1. Title — Subtitle  (type)`, then what `--all` adds; with
     /// `explain`, every item and an indented line saying where it came from and why it is
-    /// where it is, and until when it holds (in `timeZone`).
+    /// where it is, and until when it holds (in `timeZone`). Items of several apps come under
+    /// a line naming each app (with `explain`, always, with its limit), apps a blank line apart.
     public func textLines(all: Bool, explain: Bool = false, timeZone: TimeZone = .current) -> [String] {
         var number = 0
         var lines: [String] = []
-        for entry in listed(all: all || explain) {
+        let listed = listed(all: all || explain)
+        let grouped = Set(listed.map(\.app)).count > 1 || explain
+        var app: MenuApp?
+        for entry in listed {
+            if grouped && entry.app != app && entry.app != Menu.anyApp {
+                if app != nil { lines.append("") }
+                lines.append("\(entry.app.name) (\(entry.app.id))" + (explain ? ": its own menu, at most \(limit) shown" : ""))
+            }
+            app = entry.app
             var line: String
             if entry.available && entry.withinLimit {
                 number += 1
