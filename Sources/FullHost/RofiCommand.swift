@@ -23,6 +23,7 @@ struct RofiCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var manifestOptions: ManifestOptions
+    @OptionGroup var appOptions: AppOptions
 
     @Flag(help: "Print the quick actions' names, one per line, for dmenu.")
     var dmenu = false
@@ -48,7 +49,7 @@ struct RofiCommand: ParsableCommand {
 
     func run() throws {
         let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
-        let actions = try DesktopInstallation.actions(session: session)
+        let actions = try DesktopInstallation.actions(session: session, app: appOptions.app)
         if dmenu {
             for action in actions { Output.show(DesktopNotification.name(of: action.item)) }
             return

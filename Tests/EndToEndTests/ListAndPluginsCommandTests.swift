@@ -52,6 +52,7 @@ struct ListAndPluginsCommandTests {
 
             """, stderr: ""))
         #expect(sandbox.run("list", "--app", "greeter (swift EXAMPLE)").stdout == "1. Greet the World  (com.example.greeter.greet)\n")
+        #expect(sandbox.run("rofi", "--dmenu", "--app", "com.example.hello") == ProcessResult(status: 0, stdout: "Say Hello — to the world\n", stderr: ""))
         #expect(sandbox.run("list", "--app", "com.nobody") == ProcessResult(status: 2, stdout: "", stderr: """
             standfit-host: error: No app 'com.nobody' has quick actions here; name one of com.example.greeter (Greeter (Swift example)), com.example.hello (Hello (C example)) (see 'standfit-host list').
 
