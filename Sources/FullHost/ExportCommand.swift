@@ -3,6 +3,7 @@ import Foundation
 import StandFitHost
 import HostModel
 import HostSurfaces
+import HostMenu
 
 /// `export desktop`: the quick actions as a freedesktop `.desktop` file.
 struct ExportCommand: ParsableCommand {
@@ -59,20 +60,27 @@ struct ExportCommand: ParsableCommand {
     struct Desktop: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "desktop",
-            abstract: "Write a .desktop file whose Actions= are the visible quick actions.",
+            abstract: "Write .desktop files whose Actions= are the visible quick actions, one per app.",
             discussion: """
-                Without --output or --install the file is printed. --install writes \
-                $XDG_DATA_HOME/applications/org.standfit.Host.desktop, which desktops launch \
-                through D-Bus (DBusActivatable), and the service file \
+                The host's entry (org.standfit.Host) has the quick actions of the app the host \
+                bundles (StandFit); every other app with quick actions (a plugin, your routines) \
+                has an entry of its own, org.standfit.Host.<app id>.desktop. Without --output or \
+                --install the host's entry is printed (with --app, that app's). --install writes \
+                them all into $XDG_DATA_HOME/applications/ (the host's is launched through D-Bus: \
+                DBusActivatable) and the service file \
                 $XDG_DATA_HOME/dbus-1/services/org.standfit.Host.service that starts the warm \
-                server for them; it keeps the file current with the options it was installed \
-                with (--manifest, --define, --locale): every change of the dynamic items \
-                rewrites it.
+                server for them; it keeps them current with the options it was installed with \
+                (--manifest, --define, --locale): every change of the dynamic items rewrites them, \
+                and removes the entry of an app that no longer has items.
                 """
         )
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var manifestOptions: ManifestOptions
+
+        @Option(help: ArgumentHelp("Print or write this app's own entry instead of the host's (a plugin's id or name, or 'user').",
+                                   valueName: "id"))
+        var app: String?
 
         @Option(help: ArgumentHelp("Write the file here.", valueName: "path"))
         var output: String?
@@ -84,6 +92,9 @@ struct ExportCommand: ParsableCommand {
             if install && output != nil {
                 throw ValidationError("Give either --output PATH or --install, not both.")
             }
+            if install && app != nil {
+                throw ValidationError("--install writes every app's entry; give --app only to print or write one app's (--output).")
+            }
         }
 
         struct Document: Encodable {
@@ -93,30 +104,54 @@ struct ExportCommand: ParsableCommand {
             var service: String?
             var actions: [String]
             var text: String
+            /// With --install, the other apps' entries: each `app`, `path`, `actions`.
+            var apps: [AppEntry]?
+        }
+
+        struct AppEntry: Encodable {
+            var app: String
+            var path: String
+            var actions: [String]
         }
 
         func run() throws {
             let executable = Executable.command.path
-            let (entry, path, service) = try { () throws(HostError) -> (DesktopEntry, String?, String?) in
+            let (files, path, service) = try { () throws(HostError) -> ([DesktopInstallation.EntryFile], String?, String?) in
                 let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
                 let record = DesktopInstallation.record(for: session, executable: executable, server: Executable.url.path)
                 if install {
-                    try DesktopInstallation.install(session: session, executable: executable, server: Executable.url.path)
-                    return (try DesktopInstallation.entry(session: session, executable: executable, arguments: record.arguments,
-                                                          dbusActivatable: true),
-                            record.path, record.serviceFile)
+                    let installed = try DesktopInstallation.install(session: session, executable: executable, server: Executable.url.path)
+                    return (try DesktopInstallation.entries(session: session, executable: executable, arguments: record.arguments,
+                                                            installed: true),
+                            installed.path, installed.serviceFile)
                 }
-                let entry = try DesktopInstallation.entry(session: session, executable: executable, arguments: record.arguments)
+                let all = try DesktopInstallation.entries(session: session, executable: executable, arguments: record.arguments)
+                var files = all
+                if let app {
+                    let wanted = try HostSession.app(named: app, in: session.menu())
+                    // A bundled app's actions are the host's entry.
+                    files = all.filter { $0.app == wanted }
+                    if files.isEmpty { files = [all[0]] }
+                }
                 if let output {
-                    try DesktopInstallation.write(entry, to: URL(fileURLWithPath: output))
+                    try DesktopInstallation.write(files[0].entry, to: URL(fileURLWithPath: output))
                 }
-                return (entry, output, nil)
+                return (Array(files.prefix(1)), output, nil)
             }()
+            let entry = files[0].entry
+            let directory = path.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+            let apps = install ? files.dropFirst().compactMap { file in
+                file.app.flatMap { app in directory.map { AppEntry(app: app.id, path: $0.appendingPathComponent(file.fileName).path,
+                                                                   actions: file.entry.actions.map(\.id)) } }
+            } : nil
             if global.json {
-                Output.printJSON(Document(path: path, service: service, actions: entry.actions.map(\.id), text: entry.text))
+                Output.printJSON(Document(path: path, service: service, actions: entry.actions.map(\.id), text: entry.text, apps: apps))
             } else if let path {
-                let count = "\(entry.actions.count) action\(entry.actions.count == 1 ? "" : "s")"
-                Console.current.print(service.map { "Wrote \(path) with \(count), and \($0)." } ?? "Wrote \(path) with \(count).")
+                let count = { (entry: DesktopEntry) in "\(entry.actions.count) action\(entry.actions.count == 1 ? "" : "s")" }
+                Console.current.print(service.map { "Wrote \(path) with \(count(entry)), and \($0)." } ?? "Wrote \(path) with \(count(entry)).")
+                for (app, file) in zip(apps ?? [], files.dropFirst()) {
+                    Console.current.print("Wrote \(app.path) with \(count(file.entry)) (\(file.app?.name ?? app.app)).")
+                }
             } else {
                 Console.current.write(entry.text)
             }

@@ -37,6 +37,9 @@ public enum DesktopInstallation {
         /// The D-Bus service file, and the full host its Exec line starts as the server.
         public var serviceFile: String?
         public var server: String?
+        /// The entries of the apps that have one of their own, beside the host's (nil in a
+        /// record of a version that wrote the host's alone).
+        public var appFiles: [String]?
         /// The options the entry's menu was made with: the manifest (absolute), its defines,
         /// the language, and whether only trusted plugins load.
         public var manifest: String?
@@ -98,7 +101,7 @@ public enum DesktopInstallation {
     /// `runnerPath` on the application id (the bus starts the server when needed), `Config`
     /// included (API DBus2).
     public static func runnerText(session: HostSession) throws(HostError) -> String {
-        runnerText(icon: try entry(session: session, executable: "", localized: false).icon)
+        runnerText(icon: try entries(session: session, executable: "", localized: false)[0].entry.icon)
     }
 
     static func runnerText(icon: String?) -> String {
@@ -141,29 +144,77 @@ public enum DesktopInstallation {
         return keyed.filter { apps?.contains($0.1.app) ?? true }.map { (key: $0.0, item: $0.1.item) }
     }
 
-    /// The desktop entry for the session's visible menu; its Exec lines carry `arguments`. Each
-    /// action's name comes in every other language the host, the manifest (its `.lproj`
-    /// directories) and the stored dynamic items have (`Name[nl]=`), where it differs.
-    public static func entry(session: HostSession, executable: String, arguments: [String] = [],
-                             dbusActivatable: Bool = false, limit: Int? = nil, localized: Bool = true) throws(HostError) -> DesktopEntry {
-        let items = try session.menu(limit: limit).visible.map(\.item)
-        var entry = DesktopEntry.export(items: items, executable: executable, applicationName: applicationName,
-                                        options: arguments, dbusActivatable: dbusActivatable, iconFile: iconFile)
-        guard localized else { return entry }
-        // An item is the same in another language when its type and userInfo are: its action id
-        // depends on the menu's order, which another language's stored items need not share.
-        let identity = { (item: ShortcutItem) in "\(item.type)\u{0}\(JSONValue.object(item.userInfo).jsonText)" }
-        for (language, other) in otherLanguageSessions(of: session) {
-            guard let names = try? other.menu(limit: limit).visible.map(\.item) else { continue }
-            let translated = Dictionary(names.map { (identity($0), DesktopNotification.name(of: $0)) },
-                                        uniquingKeysWith: { first, _ in first })
-            for (index, item) in items.enumerated() {
-                if let name = translated[identity(item)], name != entry.actions[index].name {
-                    entry.actions[index].localizedNames[language] = name
-                }
+    /// One desktop file: the host's entry or an app's own.
+    public struct EntryFile: Sendable {
+        /// The app whose own entry it is; nil for the host's (`org.standfit.Host`).
+        public var app: MenuApp?
+        /// Its name in `applications/`.
+        public var fileName: String
+        public var entry: DesktopEntry
+    }
+
+    /// The desktop entries for the session's menus, a menu per app as a dock shows apps: first
+    /// the host's (`org.standfit.Host`), with the quick actions of the apps the host bundles
+    /// (StandFit's); then one for each other app that has items (a plugin, the routines), named
+    /// after it, its `menu` opening that app's menu alone. Their Exec lines carry `arguments`;
+    /// `installed` entries need no terminal (`run --notify`, `menu --notify`) and the host's is
+    /// D-Bus activatable. Action ids are unique across all the entries, so `ActivateAction`
+    /// finds any. Each action's name comes in every other language the host, the manifest (its
+    /// `.lproj` directories) and the stored dynamic items have (`Name[nl]=`), where it differs.
+    public static func entries(session: HostSession, executable: String, arguments: [String] = [],
+                               installed: Bool = false, limit: Int? = nil, localized: Bool = true) throws(HostError) -> [EntryFile] {
+        let visible = try session.menu(limit: limit).visible
+        let bundled = Set(session.plugins.plugins.filter(\.isBundled).map(\.id))
+        var groups: [(app: MenuApp?, actions: [(id: String, item: ShortcutItem)])] = [(nil, [])]
+        for (id, shown) in zip(DesktopEntry.actionIDs(for: visible.map(\.item)), visible) {
+            let app: MenuApp? = bundled.contains(shown.app.id) ? nil : shown.app
+            if let index = groups.firstIndex(where: { $0.app == app }) {
+                groups[index].actions.append((id, shown.item))
+            } else {
+                groups.append((app, [(id, shown.item)]))
             }
         }
-        return entry
+        let translations = localized ? translatedNames(of: session, limit: limit) : []
+        return groups.map { app, actions in
+            var entry = DesktopEntry.export(items: actions.map(\.item), executable: executable,
+                                            applicationName: app?.name ?? applicationName, options: arguments,
+                                            dbusActivatable: installed && app == nil, notify: installed,
+                                            menuArguments: app.map { ["--app", $0.id] } ?? [],
+                                            actionIDs: actions.map(\.id), iconFile: iconFile)
+            for (language, names) in translations {
+                for (index, action) in actions.enumerated() {
+                    if let name = names[identity(of: action.item)], name != entry.actions[index].name {
+                        entry.actions[index].localizedNames[language] = name
+                    }
+                }
+            }
+            return EntryFile(app: app, fileName: app.map { appFileName(of: $0) } ?? fileName, entry: entry)
+        }
+    }
+
+    /// An item is the same in another language when its type and userInfo are: its action id
+    /// depends on the menu's order, which another language's stored items need not share.
+    private static func identity(of item: ShortcutItem) -> String {
+        "\(item.type)\u{0}\(JSONValue.object(item.userInfo).jsonText)"
+    }
+
+    /// The visible items' names in every other language (`otherLanguageSessions`), by identity.
+    private static func translatedNames(of session: HostSession, limit: Int?) -> [(String, [String: String])] {
+        otherLanguageSessions(of: session).compactMap { language, other in
+            guard let items = try? other.menu(limit: limit).visible.map(\.item) else { return nil }
+            return (language, Dictionary(items.map { (identity(of: $0), DesktopNotification.name(of: $0)) },
+                                         uniquingKeysWith: { first, _ in first }))
+        }
+    }
+
+    /// An app's own desktop file: `org.standfit.Host.<app id>.desktop` (`org.standfit.Host.user`
+    /// for the routines), a character outside `[A-Za-z0-9._-]` written `_`.
+    public static func appFileName(of app: MenuApp) -> String {
+        let id = String(app.id.unicodeScalars.map { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
+                ? Character(scalar) : "_"
+        })
+        return "\(applicationID).\(id).desktop"
     }
 
     /// The languages the host speaks itself; a desktop file names its actions in each.
@@ -260,29 +311,50 @@ public enum DesktopInstallation {
     /// and remembers them with the session's options.
     @discardableResult
     public static func install(session: HostSession, executable: String, server: String) throws(HostError) -> Record {
-        let record = record(for: session, executable: executable, server: server)
+        var record = record(for: session, executable: executable, server: server)
         // The providers' items in the entry's language: stored now, they are kept current in it
         // (every refresh asks again in each language stored). Other languages' dynamic items are
         // named where they are stored already; storing them here would ask every provider once
         // more per language on every refresh from now on, and keep a warm worker per language.
         _ = session.storeProvidedItems(of: nil)
-        let entry = try entry(session: session, executable: executable, arguments: record.arguments, dbusActivatable: true)
         try write(serviceText(server: server), to: serviceURL(paths: session.paths), what: "D-Bus service file")
-        try write(entry, to: URL(fileURLWithPath: record.path))
+        let earlier = try? installation(session: session)
+        record.appFiles = try write(entries(session: session, executable: executable, arguments: record.arguments, installed: true),
+                                    host: record.path, replacing: earlier?.appFiles ?? [])
         // The file an earlier installation wrote elsewhere, or under the name earlier versions used.
-        let earlier = (try? installation(session: session))?.map(\.path)
         let earlierName = defaultURL(paths: session.paths).deletingLastPathComponent().appendingPathComponent(earlierFileName).path
-        for old in [earlier, earlierName].compactMap({ $0 }) where old != record.path {
+        for old in [earlier?.path, earlierName].compactMap({ $0 }) where old != record.path {
             try? FileManager.default.removeItem(atPath: old)
         }
+        try remember(record, in: session.state)
+        return record
+    }
+
+    /// Writes `files`: the host's entry at `host`, each app's beside it; removes the app
+    /// entries of `replacing` that are no longer written (an app without items, or gone).
+    /// The app entries' paths.
+    private static func write(_ files: [EntryFile], host: String, replacing earlier: [String]) throws(HostError) -> [String] {
+        let directory = URL(fileURLWithPath: host).deletingLastPathComponent()
+        var written: [String] = []
+        for file in files {
+            let url = file.app == nil ? URL(fileURLWithPath: host) : directory.appendingPathComponent(file.fileName)
+            try write(file.entry, to: url)
+            if file.app != nil { written.append(url.path) }
+        }
+        for old in earlier where !written.contains(old) {
+            try? FileManager.default.removeItem(atPath: old)
+        }
+        return written
+    }
+
+    private static func remember(_ record: Record, in state: HostState) throws(HostError) {
         let text: String
         do {
             text = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
         } catch {
             throw HostError(.io, "Cannot record the desktop installation: \(error)", cause: error)
         }
-        try session.state.setSetting(settingKey, text)
-        return record
+        try state.setSetting(settingKey, text)
     }
 
     /// What the installed file was made with, when one is installed. A record of an earlier
@@ -326,10 +398,14 @@ public enum DesktopInstallation {
 
     /// Rewrites the installed file, if one is installed, from the menu its options give.
     static func update(session: HostSession) throws(HostError) {
-        guard let record = try installation(session: session) else { return }
+        guard var record = try installation(session: session) else { return }
         let installed = try self.session(for: record, from: session)
-        try write(entry(session: installed, executable: record.executable, arguments: record.arguments,
-                        dbusActivatable: record.serviceFile != nil),
-                  to: URL(fileURLWithPath: record.path))
+        let appFiles = try write(entries(session: installed, executable: record.executable, arguments: record.arguments,
+                                         installed: record.serviceFile != nil),
+                                 host: record.path, replacing: record.appFiles ?? [])
+        if appFiles != record.appFiles ?? [] {
+            record.appFiles = appFiles
+            try remember(record, in: session.state)
+        }
     }
 }

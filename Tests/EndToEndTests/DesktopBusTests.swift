@@ -281,6 +281,56 @@ struct DesktopBusTests {
         ])
     }
 
+    @Test("every app with quick actions has a desktop entry of its own (issue 35): the routines' beside StandFit's, its menu --notify --app shows that app's picker, and it goes when the app has no items",
+          .needs(.dbusDaemon, .python3, .pythonGI, .desktopFileValidate))
+    func entryPerApp() throws {
+        let (sandbox, bus, record) = try Self.sandboxWithNotifications()
+        defer { bus.stop() }
+        let shortcuts = sandbox.configDirectory.appendingPathComponent("shortcuts")
+        try FileManager.default.createDirectory(at: shortcuts, withIntermediateDirectories: true)
+        try Data(#"{"type": "user.morning", "title": "Morning routine", "steps": [{"type": "com.standfit.logexercise", "arguments": {"exercise": "squats", "count": 10}}]}"#.utf8)
+            .write(to: shortcuts.appendingPathComponent("morning.json"))
+        let applications = sandbox.dataHome.appendingPathComponent("applications")
+        let host = applications.appendingPathComponent("\(Self.applicationID).desktop")
+        let routines = applications.appendingPathComponent("\(Self.applicationID).user.desktop")
+        let service = sandbox.dataHome.appendingPathComponent("dbus-1/services/\(Self.applicationID).service")
+        #expect(sandbox.run("export", "desktop", "--install") == ProcessResult(status: 0, stdout: """
+            Wrote \(host.path) with 1 action, and \(service.path).
+            Wrote \(routines.path) with 1 action (Shortcuts).
+
+            """, stderr: ""))
+        // The routine is not one of StandFit's actions: it is in an entry of its own.
+        #expect(try DesktopFile(parsing: String(contentsOf: host, encoding: .utf8))["Desktop Entry"]?["Actions"] == "com-standfit-logexercise;")
+        let client = Fixtures.hostBinary.path
+        #expect(try String(contentsOf: routines, encoding: .utf8) == """
+            [Desktop Entry]
+            Type=Application
+            Version=1.4
+            Name=Shortcuts
+            Icon=view-list
+            Exec=\(client) menu --notify --app user
+            Terminal=false
+            Categories=Utility;
+            Actions=user-morning;
+
+            [Desktop Action user-morning]
+            Name=Morning routine
+            Icon=view-list
+            Exec=\(client) run --notify -- user.morning
+
+            """)
+        #expect(runProcess(ExternalTool.desktopFileValidate.url, arguments: [routines.path]) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        // Its launcher shows that app's picker alone.
+        #expect(sandbox.run("menu", "--notify", "--app", "user") == ProcessResult(status: 0, stdout: "", stderr: ""))
+        #expect(eventually { Self.shown(record).count == 1 })
+        #expect(Self.shown(record) == ["Shortcuts | Choose a quick action. | view-list | 1 | org.standfit.Host | user-morning=Morning routine"])
+        // Without the routine, the next change of the menu takes its entry away.
+        try FileManager.default.removeItem(at: shortcuts.appendingPathComponent("morning.json"))
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: routines.path))
+        #expect(FileManager.default.fileExists(atPath: host.path))
+    }
+
     @Test("menu --notify with nothing on the bus to start says how to install it", .needs(.dbusDaemon))
     func menuNotifyWithoutService() throws {
         let (sandbox, bus) = try Self.sandboxOnBus()

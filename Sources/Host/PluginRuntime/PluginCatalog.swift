@@ -179,7 +179,8 @@ public struct PluginCatalog {
         let entities = record.entities.map { EntityProvider(record: $0, pluginID: id) }
         let info = PluginInfo(id: id, name: record.name, version: record.version, abiMajor: record.abiMajor,
                               abiMinor: record.abiMinor, path: candidate.path, types: [],
-                              isTrusted: candidate.isTrusted, runsInProcess: executor.runsInProcess(candidate),
+                              isTrusted: candidate.isTrusted, isBundled: candidate.isBundled,
+                              runsInProcess: executor.runsInProcess(candidate),
                               initMilliseconds: record.initMilliseconds, programs: record.programs)
         if !candidate.isBundled, let reason = builder.reservation(against: info, types: actions.map(\.type)) {
             builder.refuse(PluginRefusal(path: candidate.path, reason: reason))

@@ -13,6 +13,9 @@ public struct PluginInfo: Sendable, Equatable {
     public var types: [String]
     /// Bundled with the host or pinned by the user.
     public var isTrusted: Bool = false
+    /// Bundled with the host (StandFit): its app's quick actions are the host's own desktop
+    /// entry's (`org.standfit.Host`); every other app has an entry of its own.
+    public var isBundled: Bool = false
     /// Its handlers run in the host's process (trusted, and no `--isolate`), else in a worker.
     public var runsInProcess: Bool = true
     /// How long its `init` took when it was scanned, in milliseconds.

@@ -20,12 +20,18 @@ extension DesktopEntry {
     ///
     /// `iconFile` gives an item's icon as an image file (an absolute path), where it has one;
     /// otherwise its icon's theme name is used.
+    ///   - notify: the Exec lines run with `--notify` and no terminal (an installed entry); by
+    ///     default when the entry is D-Bus activatable.
+    ///   - menuArguments: more arguments for the entry's own `menu` command (`--app ID`).
+    ///   - actionIDs: each item's action id (by default `actionIDs(for: items)`).
     public static func export(items: [ShortcutItem], executable: String, applicationName: String,
-                              options: [String] = [], dbusActivatable: Bool = false,
+                              options: [String] = [], dbusActivatable: Bool = false, notify: Bool? = nil,
+                              menuArguments: [String] = [], actionIDs ids: [String]? = nil,
                               iconFile: (ShortcutItem) -> String? = { _ in nil }) -> DesktopEntry {
-        let actions = zip(actionIDs(for: items), items).map { id, item in
+        let notify = notify ?? dbusActivatable
+        let actions = zip(ids ?? actionIDs(for: items), items).map { id, item in
             // `--` ends the options, so no type (not even one starting with "-") reads as one.
-            var exec = [executable, "run"] + (dbusActivatable ? ["--notify"] : []) + options
+            var exec = [executable, "run"] + (notify ? ["--notify"] : []) + options
             if !item.userInfo.isEmpty { exec += ["--user-info", userInfoArgument(item.userInfo)] }
             exec += ["--", item.type]
             return Action(id: id, name: DesktopNotification.name(of: item), icon: iconFile(item) ?? IconCatalog.themeName(for: item.icon),
@@ -34,8 +40,8 @@ extension DesktopEntry {
         return DesktopEntry(
             name: applicationName,
             icon: items.first.flatMap(iconFile) ?? IconCatalog.themeName(for: items.first?.icon) ?? fallbackIcon,
-            exec: [executable, "menu"] + (dbusActivatable ? ["--notify"] : []) + options,
-            terminal: !dbusActivatable,
+            exec: [executable, "menu"] + (notify ? ["--notify"] : []) + options + menuArguments,
+            terminal: !notify,
             categories: ["Utility"],
             actions: actions,
             dbusActivatable: dbusActivatable)
