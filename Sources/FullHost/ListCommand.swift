@@ -42,7 +42,7 @@ struct ListCommand: ParsableCommand {
             Output.printJSON(menu.documents(all: all, explain: explain))
             return
         }
-        let lines = menu.textLines(all: all, explain: explain, timeZone: session.request.timeZone)
+        let lines = menu.textLines(all: all, explain: explain, timeZone: session.request.timeZone, iconNote: HostSession.iconNote(of:))
         if lines.isEmpty {
             Output.printError("No quick actions to show; add items to \(session.paths.configDirectory.path)/Info.plist or install a plugin (see 'standfit-host plugins').")
         }

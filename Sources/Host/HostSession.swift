@@ -198,6 +198,19 @@ public struct HostSession {
         return app
     }
 
+    /// Whether `item` has an icon that shows as a plain bullet: a name no catalog knows
+    /// (`IconCatalog`) that is no image file beside its manifest either.
+    public static func iconIsUnknown(_ item: ShortcutItem) -> Bool {
+        guard let icon = item.icon, !icon.isEmpty else { return false }
+        return !IconCatalog.isKnown(icon) && DesktopInstallation.iconFile(of: item) == nil
+    }
+
+    /// What `list --explain` says of an item whose icon shows as a plain bullet, or nil.
+    public static func iconNote(of item: ShortcutItem) -> String? {
+        guard iconIsUnknown(item), let icon = item.icon else { return nil }
+        return "icon '\(icon)' is no icon name the host knows, so it shows as a plain bullet (closest: \(IconCatalog.closest(to: icon).joined(separator: ", ")))"
+    }
+
     /// The app `item` belongs to: the plugin whose default or provided item it is; else the
     /// plugin that handles `type` (the type the item runs), or the routines' app; an item that
     /// nothing runs belongs to its type's prefix.

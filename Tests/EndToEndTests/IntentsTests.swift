@@ -31,8 +31,10 @@ struct IntentsTests {
         }
         #expect(standFit.run("run", "logexercise", "exercise=Plank", "--dry-run") == ProcessResult(status: 0, stdout: """
             Log Exercise (com.standfit.logexercise) would run with:
-              exercise = plank (Plank)  [argument, from “Plank”]
+              exercise = plank (Plank)  [argument, from 'Plank']
               count    = 60  [value-default]
+              seconds  = (not set)
+              minutes  = (not set)
               note     = (not set)
               at       = (not set)
             Nothing ran (--dry-run).
@@ -43,6 +45,8 @@ struct IntentsTests {
             Log Exercise (com.standfit.logexercise) would run with:
               exercise = pushups (Push-Ups)  [argument]
               count    = 12  [value-default]
+              seconds  = (not set)
+              minutes  = (not set)
               note     = (not set)
               at       = (not set)
             Nothing ran (--dry-run).
@@ -60,7 +64,7 @@ struct IntentsTests {
             == ProcessResult(status: 0, stdout: "Painted 3 coats of blue (gloss)\n", stderr: paintWarnings))
         #expect(paint.run("run", "paint", "colour=Scarlet", "coats=1", "--dry-run").stdout == """
             Paint (com.fixture.intents.paint) would run with:
-              colour = red (Red)  [argument, from “Scarlet”]
+              colour = red (Red)  [argument, from 'Scarlet']
               coats  = 1  [argument]
               finish = (not set)
             Nothing ran (--dry-run).
@@ -112,14 +116,14 @@ struct IntentsTests {
             >
             """)
         tmux.send("pushy", "Enter")
-        #expect(tmux.wait(for: "Nothing is called").contains("Nothing is called “pushy”; choose a number from 1 to 10, or a name."))
+        #expect(tmux.wait(for: "Nothing is called").contains("Nothing is called 'pushy'; choose a number from 1 to 10, or a name."))
         tmux.send("1", "Enter")
         #expect(tmux.wait(for: "How many? (1–3600) [10]").hasSuffix("How many? (1–3600) [10]\n>"))
         tmux.send("ten", "Enter")
-        #expect(tmux.wait(for: "Expected").contains("Expected a number from 1 to 3600, got \"ten\".\nHow many? (1–3600) [10]"))
+        #expect(tmux.wait(for: "Expected").contains("Expected a number from 1 to 3600, got 'ten'.\nHow many? (1–3600) [10]"))
         // Out of range is asked again too, as a word is.
         tmux.send("--", "-5", "Enter")  // ("--": a key, not an option of send-keys)
-        #expect(tmux.wait(for: "got \"-5\"").contains("Expected a number from 1 to 3600, got \"-5\".\nHow many? (1–3600) [10]"))
+        #expect(tmux.wait(for: "got '-5'").contains("Expected a number from 1 to 3600, got '-5'.\nHow many? (1–3600) [10]"))
         tmux.send("Enter")
         #expect(tmux.wait(for: "EXIT=").hasSuffix("Logged 10 push-ups · +15 XP\nEXIT=0"))
     }
@@ -146,6 +150,8 @@ struct IntentsTests {
             Log Exercise (com.standfit.logexercise) would run with:
               exercise = plank (Plank)  [phrase]
               count    = 60  [value-default]
+              seconds  = (not set)
+              minutes  = (not set)
               note     = (not set)
               at       = (not set)
             Nothing ran (--dry-run).
@@ -162,13 +168,13 @@ struct IntentsTests {
         #expect(standFit.run("say", "noteer 12 opdrukken 2 uur geleden", "--locale", "nl").stdout == "12 push-ups gelogd (12:05) · +18 XP\n")
         #expect(standFit.run("say", "log 20 squats soonish").stderr.hasPrefix("standfit-host: at: 'soonish' is not a time StandFit reads; give"))
         #expect(standFit.run("say", "lg 15 pushups") == ProcessResult(status: 2, stdout: "", stderr: """
-            standfit-host: No action understands "lg 15 pushups"; the closest phrases are "log {count} {exercise}" (Log Exercise), "log {count} {exercise} {at}" (Log Exercise) and "do {count} {exercise}" (Log Exercise).
+            standfit-host: No action understands 'lg 15 pushups'; the closest phrases are "log {count} {exercise}" (Log Exercise), "log {count} {exercise} {at}" (Log Exercise) and "do {count} {exercise}" (Log Exercise).
 
             """))
         // No action found: the sentence is given as such, and there is no type.
         let lost = standFit.run("say", "lg 15 pushups", "--json")
         #expect(lost.status == 2)
-        #expect(canonicalJSON(lost.stdout) == #"{"message":"No action understands \"lg 15 pushups\"; the closest phrases are \"log {count} {exercise}\" (Log Exercise), \"log {count} {exercise} {at}\" (Log Exercise) and \"do {count} {exercise}\" (Log Exercise).","sentence":"lg 15 pushups","status":"unknown-type","suggestions":["log {count} {exercise}","log {count} {exercise} {at}","do {count} {exercise}"]}"#)
+        #expect(canonicalJSON(lost.stdout) == #"{"message":"No action understands 'lg 15 pushups'; the closest phrases are \"log {count} {exercise}\" (Log Exercise), \"log {count} {exercise} {at}\" (Log Exercise) and \"do {count} {exercise}\" (Log Exercise).","sentence":"lg 15 pushups","status":"unknown-type","suggestions":["log {count} {exercise}","log {count} {exercise} {at}","do {count} {exercise}"]}"#)
         let bare = standFit.run("say", "log exercise", "--no-input", "--json")
         #expect(bare.status == 3)
         #expect(canonicalJSON(bare.stdout) == #"{"message":"Missing required parameter 'exercise' for com.standfit.logexercise; pass exercise=VALUE.","needsValue":"exercise","parameter":"exercise","plugin":"com.standfit","status":"invalid-input","suggestions":["pushups","squats","burpees","plank","lunges","calfraises","stretching","jumpingjacks","wallsit","situps"],"type":"com.standfit.logexercise"}"#)
@@ -211,12 +217,12 @@ struct IntentsTests {
     @Test("say: an ambiguous sentence is listed without a terminal and asked about on one", .needs(.tmux))
     func sayAmbiguous() throws {
         #expect(paint.run("say", "hello bob") == ProcessResult(status: 2, stdout: "", stderr: paintWarnings + """
-            standfit-host: "hello bob" could mean Greet: name=bob or Wave: who=bob; say it more precisely or run one with 'standfit-host run'.
+            standfit-host: 'hello bob' could mean Greet: name=bob or Wave: who=bob; say it more precisely or run one with 'standfit-host run'.
 
             """))
         let tmux = try TmuxSession(command: paint.shellCommand(["say", "hello bob"]))
         #expect(tmux.wait(for: "> ").hasSuffix("""
-            “hello bob” could mean several things; which one?
+            'hello bob' could mean several things; which one?
               1. Greet: name=bob
               2. Wave: who=bob
             >
@@ -355,6 +361,63 @@ struct IntentsTests {
             """)
     }
 
+    @Test("say: a timed exercise's time with its unit (issue 35): a minute, 30 seconds, two minutes, een minuut; a counted exercise refuses a time in words; seconds and minutes together are refused")
+    func durations() {
+        #expect(standFit.run("say", "log a minute of plank")
+            == ProcessResult(status: 0, stdout: "Logged 60 seconds of plank · +12 XP\nAchievement unlocked: First log\n", stderr: ""))
+        #expect(standFit.run("say", "log 30 seconds of plank").stdout == "Logged 30 seconds of plank · +6 XP\n")
+        #expect(standFit.run("say", "do two minutes of wall sit").stdout == "Logged 120 seconds of wall sit · +24 XP\n")
+        #expect(standFit.run("say", "noteer een minuut plank", "--locale", "nl").stdout == "60 seconden plank gelogd · +12 XP\n")
+        #expect(standFit.run("say", "log a minute of plank", "--dry-run").stdout == """
+            Log Exercise (com.standfit.logexercise) would run with:
+              exercise = plank (Plank)  [phrase]
+              count    = 60  [value-default]
+              seconds  = (not set)
+              minutes  = 1  [phrase]
+              note     = (not set)
+              at       = (not set)
+            Nothing ran (--dry-run).
+
+            """)
+        #expect(standFit.run("say", "log a minute of squats") == ProcessResult(status: 3, stdout: "", stderr: """
+            standfit-host: minutes: squats are counted, not timed; say how many, such as 'log 15 squats'.
+
+            """))
+        #expect(standFit.run("say", "noteer twee minuten squats", "--locale", "nl") == ProcessResult(status: 3, stdout: "", stderr: """
+            standfit-host: minutes: squats worden geteld, niet getimed; zeg hoeveel, zoals 'noteer 15 squats'.
+
+            """))
+        #expect(standFit.run("run", "logexercise", "exercise=plank", "seconds=45", "minutes=1")
+            == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: minutes: give seconds or minutes, not both.\n"))
+        // "log 20 squats" is still a count, and "log a squat" one.
+        #expect(standFit.run("say", "log a squat").stdout == "Logged 1 squat · +1 XP\n")
+    }
+
+    @Test("a routine's title by language (issue 35): shown in the run's language, said in any")
+    func routineTitles() throws {
+        let shortcuts = standFit.configDirectory.appendingPathComponent("shortcuts")
+        try FileManager.default.createDirectory(at: shortcuts, withIntermediateDirectories: true)
+        try Data(#"{"type": "user.evening", "title": {"en": "Evening stretch", "nl": "Avondrek"}, "subtitle": {"en": "Two minutes", "nl": "Twee minuten"}, "steps": [{"type": "com.standfit.logexercise", "parameters": {"exercise": "stretching", "count": 120}}]}"#.utf8)
+            .write(to: shortcuts.appendingPathComponent("evening.json"))
+        #expect(standFit.run("list", "--app", "user") == ProcessResult(status: 0, stdout: "1. Evening stretch — Two minutes  (user.evening)\n", stderr: ""))
+        #expect(standFit.run("list", "--app", "user", "--locale", "nl_BE").stdout == "1. Avondrek — Twee minuten  (user.evening)\n")
+        #expect(standFit.run("say", "avondrek") == ProcessResult(status: 0, stdout: """
+            Logged 120 seconds of stretching · +12 XP
+            Achievement unlocked: First log
+            Evening stretch: ran 1 step.
+
+            """, stderr: ""))
+        #expect(standFit.run("say", "evening stretch", "--locale", "nl").stdout.hasSuffix("Avondrek: 1 stap uitgevoerd.\n"))
+        // A language of neither falls back to English; an empty title in any language is refused.
+        #expect(standFit.run("list", "--app", "user", "--locale", "de").stdout == "1. Evening stretch — Two minutes  (user.evening)\n")
+        try Data(#"{"type": "user.blank", "title": {"en": "Blank", "nl": " "}, "steps": [{"type": "com.standfit.viewstreak"}]}"#.utf8)
+            .write(to: shortcuts.appendingPathComponent("blank.json"))
+        #expect(standFit.run("list", "--app", "user").stderr == """
+            standfit-host: warning: Shortcut \(shortcuts.path)/blank.json has an empty title; give it one to show in menus.
+
+            """)
+    }
+
     @Test("routines: listed, run step by step with each outcome, stopped by a failing step unless it continues")
     func routines() throws {
         let shortcuts = standFit.configDirectory.appendingPathComponent("shortcuts")
@@ -379,6 +442,8 @@ struct IntentsTests {
             Log Exercise (com.standfit.logexercise) would run with:
               exercise = stretching (Stretching)  [argument]
               count    = 1  [argument]
+              seconds  = (not set)
+              minutes  = (not set)
               note     = (not set)
               at       = (not set)
             Nothing ran (--dry-run).

@@ -38,6 +38,58 @@ struct OneVoiceTests {
             """))
     }
 
+    @Test("an icon no catalog knows (issue 35): list --explain says so with the closest names, doctor lists it as a problem in the run's language, an icon file beside the manifest is no problem")
+    func unknownIcons() throws {
+        let directory = sandbox.root.appendingPathComponent("icons")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("<svg xmlns='http://www.w3.org/2000/svg'/>".utf8).write(to: directory.appendingPathComponent("squat.svg"))
+        let manifest = directory.appendingPathComponent("Info.plist")
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict><key>UIApplicationShortcutItems</key><array>
+            <dict><key>UIApplicationShortcutItemType</key><string>com.standfit.logexercise</string>
+                  <key>UIApplicationShortcutItemTitle</key><string>Ten Squats</string>
+                  <key>UIApplicationShortcutItemIconType</key><string>UIApplicationShortcutIconTypeBogus</string>
+                  <key>UIApplicationShortcutItemUserInfo</key><dict><key>exercise</key><string>squats</string><key>count</key><integer>10</integer></dict></dict>
+            <dict><key>UIApplicationShortcutItemType</key><string>com.standfit.viewprogress</string>
+                  <key>UIApplicationShortcutItemTitle</key><string>Progress</string>
+                  <key>UIApplicationShortcutItemIconFile</key><string>squat</string></dict>
+            </array></dict></plist>
+            """.utf8).write(to: manifest)
+        let closest = "UIApplicationShortcutIconTypeCloud, UIApplicationShortcutIconTypeHome, UIApplicationShortcutIconTypeLove"
+        #expect(sandbox.run("list", "--manifest", manifest.path, "--explain").stdout == """
+            StandFit (com.standfit): its own menu, at most 4 shown
+            1. Ten Squats  (com.standfit.logexercise)
+                 from the manifest \(manifest.path); icon 'UIApplicationShortcutIconTypeBogus' is no icon name the host knows, so it shows as a plain bullet (closest: \(closest))
+            2. Progress  (com.standfit.viewprogress)
+                 from the manifest \(manifest.path)
+            3. Log Exercise  (com.standfit.logexercise)
+                 default item of plugin com.standfit
+
+            """)
+        struct Report: Decodable {
+            struct Problem: Decodable, Equatable { var area: String; var message: String }
+            var problems: [Problem]
+        }
+        let english = sandbox.run("doctor", "--manifest", manifest.path, "--json")
+        #expect(english.status == 1)
+        #expect(try JSONDecoder().decode(Report.self, from: Data(english.stdout.utf8)).problems == [Report.Problem(area: "manifest", message: """
+            \(manifest.path): the item com.standfit.logexercise has the icon 'UIApplicationShortcutIconTypeBogus', which is no SF Symbol, \
+            UIApplicationShortcutIconType or freedesktop icon name the host knows, nor an image beside the manifest, so menus show a \
+            plain bullet; the closest known names are \(closest).
+            """)])
+        let dutch = sandbox.run("doctor", "--manifest", manifest.path, "--locale", "nl")
+        #expect(dutch.status == 1)
+        #expect(dutch.stdout.hasSuffix("""
+            1 probleem:
+              - \(manifest.path): het item com.standfit.logexercise heeft het pictogram 'UIApplicationShortcutIconTypeBogus', dat geen \
+            SF Symbol, UIApplicationShortcutIconType of freedesktop-pictogramnaam is die de host kent, en ook geen afbeelding naast het \
+            manifest, dus menu's tonen een gewoon bolletje; de dichtstbijzijnde bekende namen zijn \(closest).
+
+            """))
+    }
+
     @Test("a manifest item named with the app's own prefix runs by its last component, with its userInfo, and the menu shows it")
     func appPrefix() throws {
         let manifest = try writeManifest()
@@ -140,6 +192,8 @@ struct OneVoiceTests {
             Oefening loggen (com.standfit.logexercise) zou worden uitgevoerd met:
               exercise = squats (Squats)  [argument]
               count    = 3  [argument]
+              seconds  = (niet ingesteld)
+              minutes  = (niet ingesteld)
               note     = (niet ingesteld)
               at       = (niet ingesteld)
             Er is niets uitgevoerd (--dry-run).
@@ -191,14 +245,14 @@ struct OneVoiceTests {
         tmux.send("99", "Enter")
         #expect(tmux.wait(for: "Er is geen 99").contains("Er is geen 99; kies een nummer van 1 tot en met 10, of een naam."))
         tmux.send("hurdle", "Enter")
-        #expect(tmux.wait(for: "met de naam").contains("Er is niets met de naam “hurdle”; kies een nummer van 1 tot en met 10, of een naam."))
+        #expect(tmux.wait(for: "met de naam").contains("Er is niets met de naam 'hurdle'; kies een nummer van 1 tot en met 10, of een naam."))
         tmux.send("squats", "Enter")
         tmux.wait(for: "Hoeveel?")
         tmux.send("veel", "Enter")
-        #expect(tmux.wait(for: "Verwacht").contains("Verwacht een geheel getal van 1 tot en met 3600, kreeg \"veel\".\nHoeveel? (1–3600) [15]"))
+        #expect(tmux.wait(for: "Verwacht").contains("Verwacht een geheel getal van 1 tot en met 3600, kreeg 'veel'.\nHoeveel? (1–3600) [15]"))
         // Out of range is asked again too.
         tmux.send("0", "Enter")
-        #expect(tmux.wait(for: "kreeg \"0\"").contains("Verwacht een geheel getal van 1 tot en met 3600, kreeg \"0\".\nHoeveel? (1–3600) [15]"))
+        #expect(tmux.wait(for: "kreeg '0'").contains("Verwacht een geheel getal van 1 tot en met 3600, kreeg '0'.\nHoeveel? (1–3600) [15]"))
         tmux.send("12", "Enter")
         #expect(tmux.wait(for: "EXIT=").hasSuffix("12 squats gelogd · +12 XP\nPrestatie behaald: Eerste log\nEXIT=0"))
     }

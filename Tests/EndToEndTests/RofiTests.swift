@@ -61,11 +61,11 @@ struct RofiTests {
         #expect(sandbox.run("run", "undo").stdout == "Removed 5 burpees logged at 14:05 · −10 XP\nAchievement taken back: First log\n")
         let lost = rofi(2).run(["rofi", "fly to the moon"])
         #expect(lost.status == 0)
-        #expect(lost.stdout.hasPrefix("\0prompt\u{1F}StandFit\n\0use-hot-keys\u{1F}true\n\0message\u{1F}No action understands \"fly to the moon\"; the closest phrases are "))
+        #expect(lost.stdout.hasPrefix("\0prompt\u{1F}StandFit\n\0use-hot-keys\u{1F}true\n\0message\u{1F}No action understands 'fly to the moon'; the closest phrases are "))
         #expect(lost.stdout.contains("\nLog Exercise\0icon\u{1F}list-add\u{1F}info\u{1F}\(Self.logExercise)\n"))
         // rofi reads the message as Pango markup: what the user typed cannot become markup.
         let marked = rofi(2).run(["rofi", "fly <b>&</b> land"])
-        #expect(marked.stdout.contains("\0message\u{1F}No action understands \"fly &lt;b&gt;&amp;&lt;/b&gt; land\";"))
+        #expect(marked.stdout.contains("\0message\u{1F}No action understands 'fly &lt;b&gt;&amp;&lt;/b&gt; land';"))
     }
 
     @Test("a row whose title and userInfo hold a newline, U+001F, DEL and a bidi mark stays one row and runs with its userInfo intact")

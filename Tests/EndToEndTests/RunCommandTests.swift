@@ -79,7 +79,7 @@ struct RunCommandTests {
     @Test("a parameter of the wrong kind exits 3 naming it")
     func badParameter() {
         #expect(sandbox.run("run", "com.example.greeter.greet", "name=Ada", "times=ten") == ProcessResult(
-            status: 3, stdout: "", stderr: "standfit-host: times: expected an integer, got \"ten\".\n"))
+            status: 3, stdout: "", stderr: "standfit-host: times: expected an integer, got 'ten'.\n"))
     }
 
     @Test("a missing required parameter exits 3, and --json names it")

@@ -94,7 +94,7 @@ struct StandFitCommandTests {
         #expect(unknown.stderr == "standfit-host: exercise: no exercise is called 'yoga'; choose one of squats, pushups, plank, lunges, calfraises, stretching, jumpingjacks, wallsit, burpees, situps.\n")
         let ten = sandbox.run("run", "logexercise", "exercise=squats", "count=ten")
         #expect(ten.status == 3)
-        #expect(ten.stderr == "standfit-host: count: expected an integer, got \"ten\".\n")
+        #expect(ten.stderr == "standfit-host: count: expected an integer, got 'ten'.\n")
         _ = sandbox.run("run", "logexercise", "exercise=squats")
         #expect(sandbox.run("run", "loglast").stdout == "Logged 15 squats · +15 XP\n")
         #expect(sandbox.run("run", "undo").stdout == "Removed 15 squats logged at 14:05 · −15 XP\n")

@@ -195,9 +195,9 @@ struct ParameterBindingTests {
 
     @Test("a wrong value names the parameter, the kind and the value")
     func wrongKind() {
-        #expect(failure(["exercise=squats", "count=ten"]) == .init(message: #"count: expected an integer, got "ten"."#, parameter: "count"))
-        #expect(failure(["exercise=squats", "strict=maybe"])?.message == #"strict: expected true or false, got "maybe"."#)
-        #expect(failure(["exercise=squats", "weight=heavy"])?.message == #"weight: expected a number, got "heavy"."#)
+        #expect(failure(["exercise=squats", "count=ten"]) == .init(message: "count: expected an integer, got 'ten'.", parameter: "count"))
+        #expect(failure(["exercise=squats", "strict=maybe"])?.message == "strict: expected true or false, got 'maybe'.")
+        #expect(failure(["exercise=squats", "weight=heavy"])?.message == "weight: expected a number, got 'heavy'.")
         #expect(failure(["exercise=squats"], userInfo: ["count": .double(2.5)])?.message == "count: expected an integer, got 2.5 from the item's userInfo.")
     }
 

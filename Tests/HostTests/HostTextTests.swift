@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import TestSupport
 @testable import HostModel
 
 /// The host's own words and the language a run is in.
@@ -15,6 +17,47 @@ struct HostTextTests {
                 let placeholders = { (text: String) in Set(text.split(separator: "{", omittingEmptySubsequences: false).dropFirst().compactMap { $0.split(separator: "}").first }) }
                 #expect(placeholders(table[key] ?? "") == placeholders(text), "\(language): \(key)")
             }
+        }
+    }
+
+    /// Every table of words a user reads: the host's and StandFit's, each language.
+    static func tables() throws -> [(name: String, entries: [String: String])] {
+        var tables = HostText.languages.compactMap { language in HostText.parsed[language].map { ("host \(language)", $0) } }
+        for language in ["en", "nl"] {
+            let url = Fixtures.packageRoot.appendingPathComponent("Plugins/StandFit/Plugin/Localization/\(language).lproj/Localizable.strings")
+            let entries = try #require(try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil) as? [String: String],
+                                       "\(url.path) does not parse as a .strings table")
+            tables.append(("StandFit \(language)", entries))
+        }
+        return tables
+    }
+
+    @Test("one style in every table (issue 35): names and values quoted with ' (never “ ” or ‘ ’), a sentence with its way out ends with a period or a question mark, no doubled or trailing space; StandFit's tables agree as the host's do")
+    func oneStyle() throws {
+        let tables = try Self.tables()
+        #expect(tables.count == 4)
+        for (name, entries) in tables {
+            for (key, text) in entries.sorted(by: { $0.key < $1.key }) {
+                #expect(!text.contains { "“”‘’".contains($0) }, "\(name) \(key): \(text)")
+                // What the user typed or named is quoted with ', as run's refusals quote it; a
+                // phrase, words to say, with " as the closest phrases are listed.
+                #expect(!text.replacingOccurrences(of: "\"{phrase}", with: "").contains("\"{"), "\(name) \(key) quotes a value with \": \(text)")
+                #expect(!text.contains("  ") || key.hasPrefix("doctor.") || key.hasPrefix("xp.") || key.contains("didYouMean"),
+                        "\(name) \(key) has a doubled space: \(text)")
+                // A sentence (it starts with a capital or a placeholder) that names the way out
+                // after "; " is whole: it ends as a sentence ends.
+                if let first = text.first, first.isUppercase || first == "{", text.contains("; ") {
+                    #expect(text.hasSuffix(".") || text.hasSuffix("?") || text.hasSuffix("):"), "\(name) \(key) does not end as a sentence: \(text)")
+                }
+            }
+        }
+        // StandFit's Dutch has every key of its English, with the same placeholders.
+        let english = try #require(tables.first { $0.name == "StandFit en" }).entries
+        let dutch = try #require(tables.first { $0.name == "StandFit nl" }).entries
+        #expect(Set(dutch.keys) == Set(english.keys))
+        let placeholders = { (text: String) in Set(text.split(separator: "{", omittingEmptySubsequences: false).dropFirst().compactMap { $0.split(separator: "}").first }) }
+        for (key, text) in english {
+            #expect(placeholders(dutch[key] ?? "") == placeholders(text), "StandFit nl: \(key)")
         }
     }
 

@@ -44,12 +44,29 @@ public struct StandFitApp: Sendable {
     }
 
     /// Logs `count` of exercise `name`, now or at `at` (`LogTime`: "yesterday 18:00", "2h ago").
-    public func logExercise(_ name: String, count: Int?, note: String?, at: String? = nil) throws -> ActionResult {
+    /// Logs a set of `name`: `count` repetitions or seconds, or a time given as `seconds` or
+    /// `minutes` (said "30 seconds of plank", "a minute of plank"), which only a timed exercise
+    /// takes. A time is the amount logged, and `count` is then not read: the exercise brings its
+    /// latest count to every run that names it, so a count beside a time cannot be told from
+    /// one the user gave. Seconds and minutes together are refused.
+    public func logExercise(_ name: String, count: Int?, seconds: Int? = nil, minutes: Int? = nil, note: String?,
+                            at: String? = nil) throws -> ActionResult {
         guard let exercise = catalogue.match(name, names: text.names(in: catalogue)) else {
             let known = catalogue.exercises.map(\.id).joined(separator: ", ")
             return .invalidInput(text("error.unknownExercise", ["value": name, "known": known]), parameter: "exercise")
         }
-        let count = count ?? exercise.defaultCount
+        let time = minutes != nil ? "minutes" : seconds != nil ? "seconds" : nil
+        if let time {
+            guard seconds == nil || minutes == nil else {
+                return .invalidInput(text("error.amounts"), parameter: time)
+            }
+            guard exercise.unit == .seconds else {
+                return .invalidInput(text("error.untimed", ["exercise": text.name(exercise.id, count: 2), "parameter": time,
+                                                            "example": "\(exercise.defaultCount) \(text.name(exercise.id, count: exercise.defaultCount))"]),
+                                     parameter: time)
+            }
+        }
+        let count = seconds ?? minutes.map { $0 * 60 } ?? count ?? exercise.defaultCount
         guard (1...StandFitApp.maximumCount).contains(count) else {
             return .invalidInput(text("error.count", ["value": "\(count)", "max": "\(StandFitApp.maximumCount)"]), parameter: "count")
         }

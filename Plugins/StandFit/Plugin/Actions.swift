@@ -18,13 +18,17 @@ struct LogExercise: ShortcutAction {
     var exercise: String
     /// The host checks the range before the handler runs, says it when it asks, and asks again.
     @Parameter(title: "Count", prompt: localizedTitle("prompt.count"), range: 1...StandFitApp.maximumCount) var count: Int?
+    /// A timed exercise's time, as people say it: "30 seconds of plank", "a minute of plank".
+    @Parameter(title: "Seconds", range: 1...StandFitApp.maximumCount) var seconds: Int?
+    @Parameter(title: "Minutes", range: 1...(StandFitApp.maximumCount / 60)) var minutes: Int?
     @Parameter(title: "Note") var note: String?
     /// When it was done, for logging it afterwards: "yesterday 18:00", "2h ago", an ISO 8601 time.
     /// No habit: a suggestion never logs for "yesterday" again.
     @Parameter(title: "At", suggestible: false) var at: String?
 
     func perform(_ context: ActionContext) throws -> ActionResult {
-        try Environment.app(language: context.locale).logExercise(exercise, count: count, note: note, at: at)
+        try Environment.app(language: context.locale).logExercise(exercise, count: count, seconds: seconds, minutes: minutes,
+                                                                  note: note, at: at)
     }
 }
 
@@ -162,6 +166,16 @@ enum StandFitPhrases {
         Phrase("log {count} {exercise}", language: "nl"), Phrase("noteer {count} {exercise}", language: "nl"),
         Phrase("registreer {count} {exercise}", language: "nl"), Phrase("log mijn {exercise}", language: "nl"),
         Phrase("oefening loggen", language: "nl"),
+        // A timed exercise's time with its unit: "log 30 seconds of plank", "a minute of plank"
+        // ("a" is one), "noteer een minuut plank".
+        Phrase("log {seconds} seconds of {exercise}", language: "en"), Phrase("log {seconds} seconds {exercise}", language: "en"),
+        Phrase("log {minutes} minutes of {exercise}", language: "en"), Phrase("log {minutes} minute of {exercise}", language: "en"),
+        Phrase("log {minutes} minutes {exercise}", language: "en"), Phrase("log {minutes} minute {exercise}", language: "en"),
+        Phrase("do {seconds} seconds of {exercise}", language: "en"), Phrase("do {minutes} minutes of {exercise}", language: "en"),
+        Phrase("do {minutes} minute of {exercise}", language: "en"),
+        Phrase("noteer {seconds} seconden {exercise}", language: "nl"), Phrase("log {seconds} seconden {exercise}", language: "nl"),
+        Phrase("noteer {minutes} minuten {exercise}", language: "nl"), Phrase("noteer {minutes} minuut {exercise}", language: "nl"),
+        Phrase("log {minutes} minuten {exercise}", language: "nl"), Phrase("log {minutes} minuut {exercise}", language: "nl"),
     ]
     static let logLast: [Phrase] = [
         Phrase("log the same again", language: "en"), Phrase("log last exercise", language: "en"),

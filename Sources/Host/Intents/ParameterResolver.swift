@@ -126,7 +126,7 @@ public struct ParameterResolver {
             }
             let coerced = input.json.flatMap { ArgumentCoercion.coerce($0, to: parameter.kind) }
                 ?? (input.json == nil ? ArgumentCoercion.coerce(input.text, to: parameter.kind) : nil)
-            let got = input.json.map { text("error.fromUserInfo", ["json": $0.jsonText]) } ?? "\"\(input.text)\""
+            let got = input.json.map { text("error.fromUserInfo", ["json": $0.jsonText]) } ?? "'\(input.text)'"
             guard let value = coerced else {
                 throw Failure(message: text("error.expected", ["parameter": parameter.name, "expectation": expectation(of: parameter.kind), "got": got]),
                               parameter: parameter.name)

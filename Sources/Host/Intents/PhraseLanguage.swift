@@ -12,6 +12,9 @@ public struct PhraseLanguage: Sendable {
     /// The word for 100 ("hundred"), with what may stand before it ("a", "one").
     public var hundred: String
     public var hundredPrefixes: [String]
+    /// Words that are one on their own, never inside a longer number: English's articles ("log a
+    /// minute of plank"); Dutch's "een" is a number word already.
+    public var articles: [String] = []
     /// How a unit joins a ten: English puts the ten first ("twenty-one", "twenty one"); Dutch
     /// puts the unit first, in one word ("eenentwintig", "tweeëntwintig").
     public var unitFirst: Bool
@@ -28,7 +31,7 @@ public struct PhraseLanguage: Sendable {
                     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
                     "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19],
             tens: ["twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90],
-            hundred: "hundred", hundredPrefixes: ["a", "one"], unitFirst: false, joiners: ["-", " "],
+            hundred: "hundred", hundredPrefixes: ["a", "one"], articles: ["a", "an"], unitFirst: false, joiners: ["-", " "],
             appPrefixes: ["{app}", "hey {app}", "ask {app} to"],
             appSuffixes: ["in {app}", "with {app}", "using {app}", "on {app}"]),
         "nl": PhraseLanguage(
@@ -57,6 +60,7 @@ public struct PhraseLanguage: Sendable {
     public func number(_ text: String) -> Int? {
         let word = text.lowercased()
         if let unit = units[word] { return unit }
+        if articles.contains(word) { return 1 }
         if let ten = tens[word] { return ten }
         if word == hundred || hundredPrefixes.contains(where: { "\($0) \(hundred)" == word }) { return 100 }
         for joiner in joiners {

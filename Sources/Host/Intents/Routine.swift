@@ -12,7 +12,10 @@ import HostModel
 /// Steps run in order and the routine stops at the first that is not handled, unless that step
 /// says `"continueOnFailure": true`. `"phrases"` are what `say` understands it by: a list for
 /// every language (`["log my workout"]`) or lists by language (`{"en": […], "nl": […]}`); a
-/// routine has no parameters, so its phrases have no `{placeholder}`.
+/// routine has no parameters, so its phrases have no `{placeholder}`. `"title"` and
+/// `"subtitle"` are text, or text by language (`{"en": "Morning routine", "nl": "Ochtendroutine"}`):
+/// the run's language's is shown (else English's, else the first by tag), and `say` knows the
+/// routine by each.
 public struct Routine: Sendable, Equatable {
     public struct Step: Sendable, Equatable, Decodable {
         public var type: String
@@ -37,10 +40,13 @@ public struct Routine: Sendable, Equatable {
     }
 
     public var type: String
+    /// The title in the run's language.
     public var title: String
     public var subtitle: String?
     public var icon: String?
     public var steps: [Step]
+    /// Its titles by language, when the file gives them so (`title` is one of them).
+    public var titles: [String: String] = [:]
     /// What `say` understands it by.
     public var phrases: [Phrase] = []
     /// The file it was read from.
@@ -49,10 +55,14 @@ public struct Routine: Sendable, Equatable {
     /// The routine as `say` matches it: an action of no plugin, with no parameters, understood
     /// by its phrases and by its title ("evening stretch" runs "Evening stretch"), in any language.
     public var action: RegisteredAction {
-        let byTitle = Phrase(language: nil, template: title)
-        let usable = !title.contains("{") && !phrases.contains { $0.template.lowercased() == title.lowercased() }
+        var byTitle: [Phrase] = []
+        for title in [title] + titles.keys.sorted().map({ titles[$0]! }) {
+            guard !title.contains("{"), !(phrases + byTitle).contains(where: { $0.template.lowercased() == title.lowercased() })
+            else { continue }
+            byTitle.append(Phrase(language: nil, template: title))
+        }
         return RegisteredAction(type: type, title: title, subtitle: subtitle, icon: icon, pluginID: "",
-                                phrases: phrases + (usable ? [byTitle] : []))
+                                phrases: phrases + byTitle)
     }
 
     /// How the menu shows it.
@@ -68,11 +78,39 @@ public struct Routine: Sendable, Equatable {
 public enum RoutineLoader {
     private struct File: Decodable {
         var type: String
-        var title: String
-        var subtitle: String?
+        var title: Localized
+        var subtitle: Localized?
         var icon: String?
         var steps: [Routine.Step]
         var phrases: Phrases?
+    }
+
+    /// `"title"`, `"subtitle"`: text, or text by language.
+    private struct Localized: Decodable {
+        var byLanguage: [String: String]
+        var every: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let every = try? container.decode(String.self) {
+                self.every = every
+                byLanguage = [:]
+            } else {
+                byLanguage = try container.decode([String: String].self)
+            }
+        }
+
+        /// The text for `language`: its own tag's (`nl_BE`, `nl-BE`), its base language's (`nl`),
+        /// English's, else the first by tag; "" when there is none.
+        func text(for language: String) -> String {
+            if let every { return every }
+            let keys = byLanguage.keys.sorted()
+            let folded = { (tag: String) in tag.lowercased().replacingOccurrences(of: "-", with: "_") }
+            let base = LanguagePreference.base(of: language)
+            let key = keys.first { folded($0) == folded(language) } ?? keys.first { folded($0) == base }
+                ?? keys.first { LanguagePreference.base(of: $0) == base } ?? keys.first { folded($0) == "en" } ?? keys.first
+            return key.flatMap { byLanguage[$0] } ?? ""
+        }
     }
 
     /// `"phrases"`: a list for every language, or lists by language.
@@ -103,8 +141,10 @@ public enum RoutineLoader {
             let path = directory.appendingPathComponent(name).path
             do {
                 let file = try JSONDecoder().decode(File.self, from: try Data(contentsOf: URL(fileURLWithPath: path)))
-                routines.append(Routine(type: file.type, title: file.title, subtitle: file.subtitle, icon: file.icon,
-                                        steps: file.steps, phrases: file.phrases?.phrases ?? [], file: path))
+                routines.append(Routine(type: file.type, title: file.title.text(for: language),
+                                        subtitle: file.subtitle.map { $0.text(for: language) }, icon: file.icon,
+                                        steps: file.steps, titles: file.title.byLanguage,
+                                        phrases: file.phrases?.phrases ?? [], file: path))
             } catch let error as DecodingError {
                 problems.append(text("routine.notRoutine", ["path": path, "why": describe(error, text)]))
             } catch {
@@ -149,7 +189,7 @@ public enum RoutineLoader {
         if let other = accepted.first(where: { $0.type == routine.type }) {
             return text("routine.typeTaken", ["path": file, "type": routine.type, "other": other.file])
         }
-        guard !routine.title.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !([routine.title] + routine.titles.values).contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
             return text("routine.emptyTitle", ["path": file])
         }
         guard !routine.steps.isEmpty else {

@@ -22,12 +22,12 @@ extension HostText {
 
     "prompt.question" = "{title}?";
     "prompt.needsValue" = "{title} needs a value.";
-    "prompt.expected" = "Expected {expectation}, got \"{answer}\".";
+    "prompt.expected" = "Expected {expectation}, got '{answer}'.";
     "prompt.chooseOne" = "Choose one: a number from 1 to {count}, or a name.";
     "prompt.noSuchNumber" = "There is no {number}; choose a number from 1 to {count}, or a name.";
-    "prompt.couldMean" = "“{answer}” could mean {choices}; be more precise.";
-    "prompt.nothingCalled" = "Nothing is called “{answer}”; choose a number from 1 to {count}, or a name.";
-    "prompt.whichOne" = "“{text}” could mean several; which one?";
+    "prompt.couldMean" = "'{answer}' could mean {choices}; be more precise.";
+    "prompt.nothingCalled" = "Nothing is called '{answer}'; choose a number from 1 to {count}, or a name.";
+    "prompt.whichOne" = "'{text}' could mean several; which one?";
 
     "expect.bool" = "true or false";
     "expect.int64" = "an integer";
@@ -47,7 +47,7 @@ extension HostText {
     "error.noParameters" = "{type} takes no parameters; remove '{name}=…'.";
     "error.unknownParameter" = "Unknown parameter '{name}' for {type}{hint}; it takes {names}.";
     "error.didYouMeanParameter" = " (did you mean '{name}'?)";
-    "error.valueCouldMean" = "{parameter}: \"{value}\" could mean {listed}; pass the one you mean.";
+    "error.valueCouldMean" = "{parameter}: '{value}' could mean {listed}; pass the one you mean.";
     "error.noValueCalled" = "{parameter}: no {noun} is called '{value}'; choose one of {listed}.";
     "error.value" = "value";
 
@@ -68,10 +68,10 @@ extension HostText {
     "state.read" = "The host's state {path} cannot be read ({cause}); move the file aside to start afresh.";
 
     "doctor.host" = "standfit-host {version} at {path}";
-    "server.in" = "Warm server: this command ran in it (pid {pid}, build {build}, {served} requests served, {workers} warm workers); every plugin runs in a warm worker, trusted or not";
+    "server.in" = "Warm server: this command ran in it (pid {pid}, build {build}, {served} requests served, {workers} warm workers); every plugin runs in a warm worker, trusted or not.";
     "server.unidentified" = "Warm server: none (the host's binary cannot be identified)";
-    "server.running" = "Warm server: running (pid {pid}, build {build}), but this command ran cold (mode {mode}); commands it serves run every plugin in a warm worker";
-    "server.none" = "Warm server: none of build {build} is running; {next}. Run cold, trusted plugins run in-process and the others in worker processes";
+    "server.running" = "Warm server: running (pid {pid}, build {build}), but this command ran cold (mode {mode}); commands it serves run every plugin in a warm worker.";
+    "server.none" = "Warm server: none of build {build} is running; {next}. Run cold, trusted plugins run in-process and the others in worker processes.";
     "server.next.auto" = "the next command starts one";
     "server.next.manual" = "none is started (mode manual); 'standfit-host serve' runs one";
     "server.next.off" = "every command runs cold (mode off)";
@@ -110,6 +110,7 @@ extension HostText {
     "doctor.fallback" = ", fallback {type}";
     "run.fellBack" = "No plugin handles '{type}'; ran the manifest's fallback {fallback}.";
     "doctor.manifestNone" = "Manifest: none ({path} holds no Info.plist or manifest.json)";
+    "doctor.unknownIcon" = "{path}: the item {type} has the icon '{icon}', which is no SF Symbol, UIApplicationShortcutIconType or freedesktop icon name the host knows, nor an image beside the manifest, so menus show a plain bullet; the closest known names are {closest}.";
     "doctor.routines" = "Routines ({path}): {routines}";
     "doctor.none" = "none";
     "doctor.neverShown" = "The manifest item '{title}' ({type}) is never shown: no plugin handles {type}; install the plugin that does, or remove the item from {path}.";
@@ -142,7 +143,7 @@ extension HostText {
     "routine.takes" = "it takes {names}";
     "routine.takesNone" = "it takes none";
     "routine.wrongKind" = "{at}: {name} expects {expectation}, got {value}; fix the value.";
-    "routine.notOneOf" = "{at}: {name} is \"{value}\", which is not one of {values}; fix the value.";
+    "routine.notOneOf" = "{at}: {name} is '{value}', which is not one of {values}; fix the value.";
     "decode.missing" = "{key} is missing";
     "decode.wrongType" = "{key} has the wrong type";
     "decode.notJSON" = "it is not valid JSON";
@@ -171,7 +172,7 @@ extension HostText {
     "dryrun.header" = "{title} ({type}) would run with:";
     "dryrun.none" = "no parameters";
     "dryrun.notSet" = "(not set)";
-    "dryrun.from" = ", from “{input}”";
+    "dryrun.from" = ", from '{input}'";
     "dryrun.nothingRan" = "Nothing ran (--dry-run).";
     "source.argument" = "argument";
     "source.userInfo" = "userInfo";
@@ -180,11 +181,11 @@ extension HostText {
     "source.value-default" = "value-default";
     "source.default" = "default";
 
-    "say.whichOne" = "“{sentence}” could mean several things; which one?";
+    "say.whichOne" = "'{sentence}' could mean several things; which one?";
     "say.chooseNumber" = "Choose a number from 1 to {count}.";
-    "say.noPhrases" = "No action understands \"{sentence}\", and no plugin declares phrases; run an action by its type with 'standfit-host run'.";
-    "say.closest" = "No action understands \"{sentence}\"; the closest phrases are {closest}.";
-    "say.ambiguous" = "\"{sentence}\" could mean {choices}; say it more precisely or run one with 'standfit-host run'.";
+    "say.noPhrases" = "No action understands '{sentence}', and no plugin declares phrases; run an action by its type with 'standfit-host run'.";
+    "say.closest" = "No action understands '{sentence}'; the closest phrases are {closest}.";
+    "say.ambiguous" = "'{sentence}' could mean {choices}; say it more precisely or run one with 'standfit-host run'.";
     "say.tooLong" = "That sentence has {words} words and {bytes} bytes; phrases such as \"log 20 squats\" are at most {wordLimit} words and {byteLimit} bytes, so say it shorter or run the action with 'standfit-host run'.";
 
     "suggest.ran.one" = "ran 1 time (frequency {frequency})";
@@ -225,12 +226,12 @@ extension HostText {
 
     "prompt.question" = "{title}?";
     "prompt.needsValue" = "{title} heeft een waarde nodig.";
-    "prompt.expected" = "Verwacht {expectation}, kreeg \"{answer}\".";
+    "prompt.expected" = "Verwacht {expectation}, kreeg '{answer}'.";
     "prompt.chooseOne" = "Kies er één: een nummer van 1 tot en met {count}, of een naam.";
     "prompt.noSuchNumber" = "Er is geen {number}; kies een nummer van 1 tot en met {count}, of een naam.";
-    "prompt.couldMean" = "“{answer}” kan {choices} zijn; wees preciezer.";
-    "prompt.nothingCalled" = "Er is niets met de naam “{answer}”; kies een nummer van 1 tot en met {count}, of een naam.";
-    "prompt.whichOne" = "“{text}” kan meerdere dingen zijn; welke bedoel je?";
+    "prompt.couldMean" = "'{answer}' kan {choices} zijn; wees preciezer.";
+    "prompt.nothingCalled" = "Er is niets met de naam '{answer}'; kies een nummer van 1 tot en met {count}, of een naam.";
+    "prompt.whichOne" = "'{text}' kan meerdere dingen zijn; welke bedoel je?";
 
     "expect.bool" = "true of false";
     "expect.int64" = "een geheel getal";
@@ -250,7 +251,7 @@ extension HostText {
     "error.noParameters" = "{type} heeft geen parameters; haal '{name}=…' weg.";
     "error.unknownParameter" = "Onbekende parameter '{name}' voor {type}{hint}; het kent {names}.";
     "error.didYouMeanParameter" = " (bedoel je '{name}'?)";
-    "error.valueCouldMean" = "{parameter}: \"{value}\" kan {listed} zijn; geef op welke je bedoelt.";
+    "error.valueCouldMean" = "{parameter}: '{value}' kan {listed} zijn; geef op welke je bedoelt.";
     "error.noValueCalled" = "{parameter}: er is geen {noun} met de naam '{value}'; kies uit {listed}.";
     "error.value" = "waarde";
 
@@ -271,10 +272,10 @@ extension HostText {
     "state.read" = "De toestand van de host, {path}, kan niet worden gelezen ({cause}); zet het bestand opzij om opnieuw te beginnen.";
 
     "doctor.host" = "standfit-host {version} in {path}";
-    "server.in" = "Warme server: deze opdracht draaide erin (pid {pid}, build {build}, {served} opdrachten beantwoord, {workers} warme werkprocessen); elke plug-in draait in een warm werkproces, vertrouwd of niet";
+    "server.in" = "Warme server: deze opdracht draaide erin (pid {pid}, build {build}, {served} opdrachten beantwoord, {workers} warme werkprocessen); elke plug-in draait in een warm werkproces, vertrouwd of niet.";
     "server.unidentified" = "Warme server: geen (het programma van de host is niet te herkennen)";
-    "server.running" = "Warme server: draait (pid {pid}, build {build}), maar deze opdracht draaide koud (modus {mode}); opdrachten die hij beantwoordt draaien elke plug-in in een warm werkproces";
-    "server.none" = "Warme server: er draait er geen van build {build}; {next}. Koud draaien vertrouwde plug-ins in het proces zelf en de andere in werkprocessen";
+    "server.running" = "Warme server: draait (pid {pid}, build {build}), maar deze opdracht draaide koud (modus {mode}); opdrachten die hij beantwoordt draaien elke plug-in in een warm werkproces.";
+    "server.none" = "Warme server: er draait er geen van build {build}; {next}. Koud draaien vertrouwde plug-ins in het proces zelf en de andere in werkprocessen.";
     "server.next.auto" = "de volgende opdracht start er een";
     "server.next.manual" = "er wordt er geen gestart (modus manual); 'standfit-host serve' start er een";
     "server.next.off" = "elke opdracht draait koud (modus off)";
@@ -313,6 +314,7 @@ extension HostText {
     "doctor.fallback" = ", terugval {type}";
     "run.fellBack" = "Geen plug-in voert '{type}' uit; de terugval van het manifest, {fallback}, is uitgevoerd.";
     "doctor.manifestNone" = "Manifest: geen ({path} bevat geen Info.plist of manifest.json)";
+    "doctor.unknownIcon" = "{path}: het item {type} heeft het pictogram '{icon}', dat geen SF Symbol, UIApplicationShortcutIconType of freedesktop-pictogramnaam is die de host kent, en ook geen afbeelding naast het manifest, dus menu's tonen een gewoon bolletje; de dichtstbijzijnde bekende namen zijn {closest}.";
     "doctor.routines" = "Routines ({path}): {routines}";
     "doctor.none" = "geen";
     "doctor.neverShown" = "Het manifestitem '{title}' ({type}) wordt nooit getoond: geen plug-in voert {type} uit; installeer de plug-in die dat doet, of haal het item weg uit {path}.";
@@ -345,7 +347,7 @@ extension HostText {
     "routine.takes" = "het kent {names}";
     "routine.takesNone" = "het heeft er geen";
     "routine.wrongKind" = "{at}: {name} verwacht {expectation}, kreeg {value}; pas de waarde aan.";
-    "routine.notOneOf" = "{at}: {name} is \"{value}\", en dat is niet een van {values}; pas de waarde aan.";
+    "routine.notOneOf" = "{at}: {name} is '{value}', en dat is niet een van {values}; pas de waarde aan.";
     "decode.missing" = "{key} ontbreekt";
     "decode.wrongType" = "{key} heeft het verkeerde type";
     "decode.notJSON" = "het is geen geldige JSON";
@@ -374,7 +376,7 @@ extension HostText {
     "dryrun.header" = "{title} ({type}) zou worden uitgevoerd met:";
     "dryrun.none" = "geen parameters";
     "dryrun.notSet" = "(niet ingesteld)";
-    "dryrun.from" = ", uit “{input}”";
+    "dryrun.from" = ", uit '{input}'";
     "dryrun.nothingRan" = "Er is niets uitgevoerd (--dry-run).";
     "source.argument" = "argument";
     "source.userInfo" = "userInfo";
@@ -383,11 +385,11 @@ extension HostText {
     "source.value-default" = "standaard van de gekozen waarde";
     "source.default" = "standaard";
 
-    "say.whichOne" = "“{sentence}” kan meerdere dingen betekenen; welke bedoel je?";
+    "say.whichOne" = "'{sentence}' kan meerdere dingen betekenen; welke bedoel je?";
     "say.chooseNumber" = "Kies een nummer van 1 tot en met {count}.";
-    "say.noPhrases" = "Geen actie begrijpt \"{sentence}\", en geen plug-in geeft zinnen op; voer een actie uit met 'standfit-host run TYPE'.";
-    "say.closest" = "Geen actie begrijpt \"{sentence}\"; de zinnen die er het dichtst bij komen zijn {closest}.";
-    "say.ambiguous" = "\"{sentence}\" kan {choices} betekenen; zeg het preciezer of voer er één uit met 'standfit-host run'.";
+    "say.noPhrases" = "Geen actie begrijpt '{sentence}', en geen plug-in geeft zinnen op; voer een actie uit met 'standfit-host run TYPE'.";
+    "say.closest" = "Geen actie begrijpt '{sentence}'; de zinnen die er het dichtst bij komen zijn {closest}.";
+    "say.ambiguous" = "'{sentence}' kan {choices} betekenen; zeg het preciezer of voer er één uit met 'standfit-host run'.";
     "say.tooLong" = "Die zin heeft {words} woorden en {bytes} bytes; zinnen als \"log 20 squats\" hebben er hoogstens {wordLimit} en {byteLimit}, dus zeg het korter of voer de actie uit met 'standfit-host run'.";
 
     "suggest.ran.one" = "1 keer uitgevoerd (frequentie {frequency})";

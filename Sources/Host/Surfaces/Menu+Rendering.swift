@@ -90,7 +90,9 @@ extension Menu {
     /// `explain`, every item and an indented line saying where it came from and why it is
     /// where it is, and until when it holds (in `timeZone`). Items of several apps come under
     /// a line naming each app (with `explain`, always, with its limit), apps a blank line apart.
-    public func textLines(all: Bool, explain: Bool = false, timeZone: TimeZone = .current) -> [String] {
+    /// `iconNote` says what is wrong with an item's icon, if anything.
+    public func textLines(all: Bool, explain: Bool = false, timeZone: TimeZone = .current,
+                          iconNote: (ShortcutItem) -> String? = { _ in nil }) -> [String] {
         var number = 0
         var lines: [String] = []
         let listed = listed(all: all || explain)
@@ -125,6 +127,7 @@ extension Menu {
                     style = style.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .colon)
                     reasons[0] += ", true until \(until.formatted(style))"
                 }
+                if let note = iconNote(entry.item) { reasons.append(note) }
                 for (position, shadowed) in entry.shadowed.enumerated() {
                     let verb = position == 0 && entry.rank != nil && shadowed.source == .static ? "replaces" : "shadows"
                     reasons.append("\(verb) \"\(shadowed.title)\" (\(Menu.describeOrigin(shadowed, rank: nil)))")
