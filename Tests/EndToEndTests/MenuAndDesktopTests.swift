@@ -26,9 +26,9 @@ struct MenuAndDesktopTests {
         tmux.send("Down")
         tmux.send("Up")
         tmux.send("Up")   // wraps to the last item
-        #expect(tmux.wait(for: "❯ 4.").contains("❯ 4. 📊 View Progress"))
+        #expect(tmux.wait(for: "❯ 4. 📊 View Progress").contains("❯ 4. 📊 View Progress"))
         tmux.send("Up")
-        #expect(tmux.wait(for: "❯ 3.").contains("❯ 3. 🏃 Log Squats — 20 reps"))
+        #expect(tmux.wait(for: "❯ 3. 🏃 Log Squats — 20 reps").contains("❯ 3. 🏃 Log Squats — 20 reps"))
         tmux.send("Enter")
         #expect(tmux.wait(for: "EXIT=") == """
             🏃 Log Squats — 20 reps
@@ -43,12 +43,12 @@ struct MenuAndDesktopTests {
         let digits = try TmuxSession(command: sandbox.shellCommand(["menu"]))
         digits.wait(for: "Esc or q to leave")
         digits.send("2")
-        #expect(digits.wait(for: "❯ 2.").contains("❯ 2. 🔥 View Streak — 1 day"))
+        #expect(digits.wait(for: "❯ 2. 🔥 View Streak — 1 day").contains("❯ 2. 🔥 View Streak — 1 day"))
         digits.send("Enter")
-        #expect(digits.wait(for: "EXIT=").hasSuffix("Streak: 1 day\nBest streak: 1 day · level 1 · 20 XP\nEXIT=0"))
+        #expect(digits.wait(for: "Streak: 1 day\nBest streak: 1 day · level 1 · 20 XP\nEXIT=0").hasSuffix("Streak: 1 day\nBest streak: 1 day · level 1 · 20 XP\nEXIT=0"))
         for key in ["Escape", "q"] {
             let tmux = try TmuxSession(command: sandbox.shellCommand(["menu", "--locale", "nl"]))
-            #expect(tmux.wait(for: "Esc or q to leave").contains("❯ 1. ➕ Oefening loggen"))
+            #expect(tmux.wait(for: "❯ 1. ➕ Oefening loggen").contains("❯ 1. ➕ Oefening loggen"))
             tmux.send(key)
             #expect(tmux.wait(for: "EXIT=") == "EXIT=0")
         }
@@ -62,16 +62,16 @@ struct MenuAndDesktopTests {
         asking.send("Enter")
         #expect(asking.wait(for: "10. Sit-Ups").hasPrefix("➕ Log Exercise\nWhich exercise?\n   1. Squats\n"))
         asking.send("lunges", "Enter")
-        #expect(asking.wait(for: "How many?").hasSuffix("> lunges\nHow many? (1–3600) [12]\n>"))
+        #expect(asking.wait(for: "> lunges\nHow many? (1–3600) [12]\n>").hasSuffix("> lunges\nHow many? (1–3600) [12]\n>"))
         asking.send("12", "Enter")
-        #expect(asking.wait(for: "EXIT=").hasSuffix("Logged 12 lunges · +14 XP\nEXIT=0"))
+        #expect(asking.wait(for: "Logged 12 lunges · +14 XP\nEXIT=0").hasSuffix("Logged 12 lunges · +14 XP\nEXIT=0"))
 
         let shortcuts = sandbox.configDirectory.appendingPathComponent("shortcuts")
         try FileManager.default.createDirectory(at: shortcuts, withIntermediateDirectories: true)
         try Data(#"{"type": "user.morning", "title": "Morning routine", "steps": [{"type": "com.standfit.logexercise", "parameters": {"exercise": "stretching", "count": 30}}, {"type": "com.standfit.viewstreak"}]}"#.utf8)
             .write(to: shortcuts.appendingPathComponent("morning.json"))
         let routine = try TmuxSession(command: sandbox.shellCommand(["menu"]))
-        #expect(routine.wait(for: "Esc or q to leave").contains("❯ 1. 📋 Morning routine"))
+        #expect(routine.wait(for: "❯ 1. 📋 Morning routine").contains("❯ 1. 📋 Morning routine"))
         routine.send("Enter")
         // Each step's answer, then the routine's, as `run morning` prints them.
         #expect(routine.wait(for: "EXIT=") == """
@@ -89,13 +89,13 @@ struct MenuAndDesktopTests {
         json.wait(for: "Esc or q to leave")
         json.send("3")
         json.send("Enter")
-        #expect(json.wait(for: "EXIT=").hasSuffix("EXIT=0"))
+        #expect(json.wait(for: "EXIT=0").hasSuffix("EXIT=0"))
         let outcome = try JSONSerialization.jsonObject(with: Data(contentsOf: document)) as? [String: Any]
         #expect(outcome?["status"] as? String == "handled" && outcome?["type"] as? String == "com.standfit.viewstreak")
         let leaving = try TmuxSession(command: sandbox.shellCommand(["menu", "--json"], stdoutTo: document))
         leaving.wait(for: "Esc or q to leave")
         leaving.send("q")
-        #expect(leaving.wait(for: "EXIT=").hasSuffix("EXIT=0"))
+        #expect(leaving.wait(for: "EXIT=0").hasSuffix("EXIT=0"))
         #expect(try String(contentsOf: document, encoding: .utf8) == """
             {
               "message" : "No quick action was chosen.",

@@ -260,7 +260,7 @@ struct WarmServerTests {
             return !workers.isEmpty
         }, "the server started no worker")
         tmux.send("C-c")
-        #expect(tmux.wait(for: "EXIT=").contains("EXIT=130"))
+        #expect(tmux.wait(for: "EXIT=130").contains("EXIT=130"))
         #expect(Self.eventually(10) { !workers.contains(where: ProcessTable.isAlive) }, "the worker outlived the cancel")
         #expect(Self.host(manual, "run", "com.zoo.plain.run") == ProcessResult(status: 0, stdout: "zoo plain ran\n", stderr: ""))
         #expect(ProcessTable.isAlive(server))
