@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HostDispatch
 import HostModel
+import HostMenu
 import HostSurfaces
 import StandFitHost
 
@@ -49,7 +50,11 @@ struct RofiCommand: ParsableCommand {
 
     func run() throws {
         let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
-        let actions = try DesktopInstallation.actions(session: session, app: appOptions.app)
+        let menu = try session.menu()
+        let wanted = try appOptions.app.map { name throws(HostError) in [try HostSession.app(named: name, in: menu)] }
+        let actions = DesktopInstallation.actions(of: menu, app: wanted)
+        // Each row's app, to head its rows in rofi's list.
+        let apps = Dictionary(menu.visible.map { ($0.item.identity, $0.app.name) }, uniquingKeysWith: { first, _ in first })
         if dmenu {
             for action in actions { Output.show(DesktopNotification.name(of: action.item)) }
             return
@@ -72,24 +77,34 @@ struct RofiCommand: ParsableCommand {
         let info = environment["ROFI_INFO"] ?? ""
         switch retv {
         case 1 where info.hasPrefix(RofiRow.prefix):
-            guard let row = RofiRow(info: info) else { return list(actions, message: nil) }
-            finish(row.run(in: session), row: row, session: session, actions: actions)
+            guard let row = RofiRow(info: info) else { return list(actions, apps: apps, message: nil) }
+            finish(row.run(in: session), row: row, session: session, actions: actions, apps: apps)
         case 2:
             // A sentence typed instead of a row.
             let sentence = selection.joined(separator: " ")
-            finish(session.say(sentence, options: Dispatcher.RunOptions(showsData: false)), row: nil, session: session, actions: actions)
+            finish(session.say(sentence, options: Dispatcher.RunOptions(showsData: false)), row: nil, session: session,
+                   actions: actions, apps: apps)
         default:
-            list(actions, message: nil)
+            list(actions, apps: apps, message: nil)
         }
     }
 
-    /// The quick actions as rofi rows, with `message` above them.
-    private func list(_ actions: [(key: String, item: ShortcutItem)], message: String?) {
+    /// The quick actions as rofi rows, with `message` above them; when they are several apps',
+    /// each app's rows under a row naming it in bold that cannot be chosen (rofi's
+    /// `nonselectable`; the rows are Pango markup then, every title escaped).
+    private func list(_ actions: [(key: String, item: ShortcutItem)], apps: [ShortcutItem.Identity: String], message: String?) {
         var lines = ["\0prompt\u{1F}\(DesktopInstallation.applicationName)", "\0use-hot-keys\u{1F}true"]
         if let message { lines.append("\0message\u{1F}\(RofiRow.markup(message))") }
+        let headed = Set(actions.map { apps[$0.item.identity] }).count > 1
+        if headed { lines.append("\0markup-rows\u{1F}true") }
+        var app: String?
         for (_, item) in actions {
+            if headed, let name = apps[item.identity], name != app {
+                lines.append("<b>\(RofiRow.markup(name))</b>\0nonselectable\u{1F}true")
+                app = name
+            }
             let row = RofiRow(type: item.type, arguments: [:], userInfo: item.userInfo.isEmpty ? nil : item.userInfo)
-            lines.append(row.line(text: DesktopNotification.name(of: item), icon: IconCatalog.themeName(for: item.icon)))
+            lines.append(row.line(text: DesktopNotification.name(of: item), icon: IconCatalog.themeName(for: item.icon), markup: headed))
         }
         Console.current.print(lines.joined(separator: "\n"))
     }
@@ -98,7 +113,7 @@ struct RofiCommand: ParsableCommand {
     /// notification; the values offered as rows when one is missing; the rows again under the
     /// message when it failed.
     private func finish(_ outcome: Outcome, row: RofiRow?, session: HostSession,
-                        actions: [(key: String, item: ShortcutItem)]) {
+                        actions: [(key: String, item: ShortcutItem)], apps: [ShortcutItem.Identity: String]) {
         if outcome.status == .invalidInput, let needs = outcome.needsValue, let offered = outcome.offered, !offered.isEmpty {
             var lines = ["\0prompt\u{1F}\(RofiRow.field(outcome.question ?? needs))"]
             let type = row?.type ?? outcome.type
@@ -114,7 +129,7 @@ struct RofiCommand: ParsableCommand {
         case .handled, .dryRun, .declined:
             CommandNotification.show(outcome, session: session, parameters: [], userInfo: row?.userInfo, logger: global.logger)
         case .invalidInput, .unknownType, .pluginFailed:
-            list(actions, message: outcome.message)
+            list(actions, apps: apps, message: outcome.message)
         }
     }
 }
@@ -148,11 +163,12 @@ struct RofiRow: Codable, Equatable {
         return RofiRow.prefix + ((try? encoder.encode(self)) ?? Data("{}".utf8)).base64URLEncoded
     }
 
-    /// `text` with its icon and this row as its info, in rofi's row syntax.
-    func line(text: String, icon: String?) -> String {
+    /// `text` with its icon and this row as its info, in rofi's row syntax (`text` escaped as
+    /// Pango markup when the rows are markup).
+    func line(text: String, icon: String?, markup: Bool = false) -> String {
         var options = ["info\u{1F}\(info)"]
         if let icon { options.insert("icon\u{1F}\(RofiRow.field(icon))", at: 0) }
-        return RofiRow.field(text) + "\0" + options.joined(separator: "\u{1F}")
+        return (markup ? RofiRow.markup(text) : RofiRow.field(text)) + "\0" + options.joined(separator: "\u{1F}")
     }
 
     /// Runs the row.

@@ -23,12 +23,15 @@ extension HostSession {
 
     /// What `query` matches: what the actions' phrases understand of it ("log 20 squats"), as
     /// exact matches, then the visible quick actions whose name holds every word of it, as
-    /// possible matches (those whose name starts with it ranked higher).
+    /// possible matches (those whose name starts with it ranked higher). Each match's subtext
+    /// is the app it belongs to (StandFit, a plugin, Shortcuts), as KRunner groups results.
     public func runnerMatches(_ query: String) throws(HostError) -> [RunnerMatch] {
         let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
         // A query longer than any phrase matches nothing, and costs nothing to say so.
         guard !trimmed.isEmpty, !PhraseMatcher.isTooLong(trimmed) else { return [] }
-        let actions = try DesktopInstallation.actions(session: self)
+        let menu = try menu()
+        let actions = DesktopInstallation.actions(of: menu, app: nil)
+        let apps = Dictionary(menu.visible.map { ($0.item.identity, $0.app.name) }, uniquingKeysWith: { first, _ in first })
         let icon = { (type: String) in
             IconCatalog.themeName(for: actions.first { $0.item.type == type }?.item.icon
                                   ?? self.staticItems.first { $0.type == type }?.icon) ?? DesktopEntry.fallbackIcon
@@ -37,7 +40,7 @@ extension HostSession {
         var matches = matcher.matches(trimmed).map { match in
             RunnerMatch(id: "phrase:" + RunnerPhrase(type: match.type, arguments: match.arguments).encoded,
                         text: match.summary, icon: icon(match.type), type: RunnerMatch.exact, relevance: 1,
-                        subtext: DesktopInstallation.applicationName)
+                        subtext: app(of: ShortcutItem(type: match.type, title: ""), runs: match.type).name)
         }
         let words = trimmed.lowercased().split(whereSeparator: \.isWhitespace)
         for (key, item) in actions {
@@ -46,7 +49,7 @@ extension HostSession {
             guard words.allSatisfy({ folded.contains($0) }) else { continue }
             matches.append(RunnerMatch(id: "action:" + key, text: name, icon: icon(item.type), type: RunnerMatch.possible,
                                        relevance: folded.hasPrefix(trimmed.lowercased()) ? 0.8 : 0.6,
-                                       subtext: DesktopInstallation.applicationName))
+                                       subtext: apps[item.identity] ?? DesktopInstallation.applicationName))
         }
         return matches
     }

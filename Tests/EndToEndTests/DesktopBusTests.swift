@@ -402,6 +402,16 @@ struct DesktopBusTests {
         #expect(call("Run", "action:com-standfit-viewstreak", "").status == 0)
         #expect(Self.logged(sandbox) == "squats|20\n")
         #expect(Self.serverLog(sandbox).contains(": handled: Streak: 1 day\\nBest streak: 1 day · level 1 · 20 XP\n"))
+        // A routine is an app of its own: its match says so (issue 35's menu per app).
+        let shortcuts = sandbox.configDirectory.appendingPathComponent("shortcuts")
+        try FileManager.default.createDirectory(at: shortcuts, withIntermediateDirectories: true)
+        try Data(#"{"type": "user.morning", "title": "Morning routine", "steps": [{"type": "com.standfit.viewstreak"}]}"#.utf8)
+            .write(to: shortcuts.appendingPathComponent("morning.json"))
+        #expect(call("Match", "morning routine") == ProcessResult(status: 0, stdout: """
+            ([('phrase:{"arguments":{},"type":"user.morning"}', 'Morning routine', 'view-list', 100, 1.0, {'subtext': <'Shortcuts'>, 'actions': <@as []>}), \
+            ('action:user-morning', 'Morning routine', 'view-list', 30, 0.80000000000000004, {'subtext': <'Shortcuts'>, 'actions': <@as []>})],)
+
+            """, stderr: ""))
         let stale = call("Run", "action:no-such-action", "")
         #expect(stale.status == 1)
         #expect(stale.stderr == "Error: GDBus.Error:org.standfit.Host.Error.UnknownAction: StandFit has no action 'no-such-action'; 'gapplication list-actions org.standfit.Host' lists the actions of the installed desktop file, and 'standfit-host list' the quick actions.\n")

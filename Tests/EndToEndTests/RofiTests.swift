@@ -39,6 +39,31 @@ struct RofiTests {
         ].joined(separator: "\n") + "\n", stderr: ""))
     }
 
+    @Test("several apps' rows come under a bold row naming each app, which cannot be chosen (issue 35); titles are then escaped as markup; --app lists one app's")
+    func appHeaders() throws {
+        let shortcuts = sandbox.configDirectory.appendingPathComponent("shortcuts")
+        try FileManager.default.createDirectory(at: shortcuts, withIntermediateDirectories: true)
+        try Data(#"{"type": "user.morning", "title": "Stretch & <go>", "steps": [{"type": "com.standfit.viewstreak"}]}"#.utf8)
+            .write(to: shortcuts.appendingPathComponent("morning.json"))
+        let morning = Self.info(#"{"arguments":{},"type":"user.morning"}"#)
+        #expect(sandbox.run("rofi") == ProcessResult(status: 0, stdout: [
+            "\0prompt\u{1F}StandFit",
+            "\0use-hot-keys\u{1F}true",
+            "\0markup-rows\u{1F}true",
+            "<b>Shortcuts</b>\0nonselectable\u{1F}true",
+            "Stretch &amp; &lt;go&gt;\0icon\u{1F}view-list\u{1F}info\u{1F}\(morning)",
+            "<b>StandFit</b>\0nonselectable\u{1F}true",
+            "Log Exercise\0icon\u{1F}list-add\u{1F}info\u{1F}\(Self.logExercise)",
+        ].joined(separator: "\n") + "\n", stderr: ""))
+        #expect(sandbox.run("rofi", "--app", "user") == ProcessResult(status: 0, stdout: [
+            "\0prompt\u{1F}StandFit",
+            "\0use-hot-keys\u{1F}true",
+            "Stretch & <go>\0icon\u{1F}view-list\u{1F}info\u{1F}\(morning)",
+        ].joined(separator: "\n") + "\n", stderr: ""))
+        // dmenu has no markup: its names stay plain.
+        #expect(sandbox.run("rofi", "--dmenu").stdout == "Stretch & <go>\nLog Exercise\n")
+    }
+
     @Test("a row whose required value is missing lists the values offered, most recent first; the one chosen runs and rofi closes")
     func missingValue() throws {
         #expect(sandbox.run("run", "logexercise", "exercise=plank", "count=30").status == 0)

@@ -266,9 +266,15 @@ package final class HelperProcess {
 
     /// The call answered and the child stays: what it wrote before answering is passed on
     /// (a worker flushes its output before it answers), and a cancel no longer concerns it.
-    func endCall() {
+    /// Returns whether it may serve another call: not when its request was cancelled before
+    /// this (the cancel may have killed it after it answered; a worker killed so and kept
+    /// would fail the next request's call with SIGKILL), nor when it has ended.
+    func endCall() -> Bool {
         link.release(pid)
-        guard output >= 0 else { return }
+        // After the release: a cancel from here on no longer kills it, and one before it has
+        // said so already (the flag is set under the same lock the kill is made in).
+        let reusable = !link.isCancelled && !hasEnded
+        guard output >= 0 else { return reusable }
         // What is in the pipe now, at most 4 × 16 chunks: a plugin thread that writes without
         // pause between calls cannot hold the request here.
         for _ in 0..<4 {
@@ -278,6 +284,7 @@ package final class HelperProcess {
         }
         flushOutput()
         reportDroppedOutput()
+        return reusable
     }
 
     private func reportDroppedOutput() {

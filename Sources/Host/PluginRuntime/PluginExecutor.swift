@@ -251,9 +251,10 @@ package final class PluginExecutor {
         case .success(let answer) where answer.reply.loadFailure == nil:
             if case .failure? = answer.provided {
                 workers.discard(worker)
-            } else {
-                worker.process.endCall()
+            } else if worker.process.endCall() {
                 workers.release(worker)
+            } else {
+                workers.discard(worker)
             }
         default:
             workers.discard(worker)
