@@ -121,9 +121,7 @@ struct ExportCommand: ParsableCommand {
                 let record = DesktopInstallation.record(for: session, executable: executable, server: Executable.url.path)
                 if install {
                     let installed = try DesktopInstallation.install(session: session, executable: executable, server: Executable.url.path)
-                    return (try DesktopInstallation.entries(session: session, executable: executable, arguments: record.arguments,
-                                                            installed: true),
-                            installed.path, installed.serviceFile)
+                    return (installed.files, installed.record.path, installed.record.serviceFile)
                 }
                 let all = try DesktopInstallation.entries(session: session, executable: executable, arguments: record.arguments)
                 var files = all

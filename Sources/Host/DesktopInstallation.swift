@@ -307,10 +307,11 @@ public enum DesktopInstallation {
                       defines: options.defines, locale: options.locale, requireTrusted: options.requireTrusted)
     }
 
-    /// Installs the desktop file (D-Bus activatable) and the service file that starts `server`,
-    /// and remembers them with the session's options.
+    /// Installs the desktop files (the host's D-Bus activatable, each other app's beside it) and
+    /// the service file that starts `server`, and remembers them with the session's options:
+    /// the record and the files written.
     @discardableResult
-    public static func install(session: HostSession, executable: String, server: String) throws(HostError) -> Record {
+    public static func install(session: HostSession, executable: String, server: String) throws(HostError) -> (record: Record, files: [EntryFile]) {
         var record = record(for: session, executable: executable, server: server)
         // The providers' items in the entry's language: stored now, they are kept current in it
         // (every refresh asks again in each language stored). Other languages' dynamic items are
@@ -319,15 +320,15 @@ public enum DesktopInstallation {
         _ = session.storeProvidedItems(of: nil)
         try write(serviceText(server: server), to: serviceURL(paths: session.paths), what: "D-Bus service file")
         let earlier = try? installation(session: session)
-        record.appFiles = try write(entries(session: session, executable: executable, arguments: record.arguments, installed: true),
-                                    host: record.path, replacing: earlier?.appFiles ?? [])
+        let files = try entries(session: session, executable: executable, arguments: record.arguments, installed: true)
+        record.appFiles = try write(files, host: record.path, replacing: earlier?.appFiles ?? [])
         // The file an earlier installation wrote elsewhere, or under the name earlier versions used.
         let earlierName = defaultURL(paths: session.paths).deletingLastPathComponent().appendingPathComponent(earlierFileName).path
         for old in [earlier?.path, earlierName].compactMap({ $0 }) where old != record.path {
             try? FileManager.default.removeItem(atPath: old)
         }
         try remember(record, in: session.state)
-        return record
+        return (record, files)
     }
 
     /// Writes `files`: the host's entry at `host`, each app's beside it; removes the app

@@ -285,11 +285,14 @@ public struct Doctor {
             lines.append(text("doctor.manifestMissing", ["path": place]))
             problem("manifest", error.message(in: text.language))
         }
+        /// An item of `path` whose icon menus would show as a plain bullet.
+        func unknownIcon(_ area: String, _ path: String, _ item: ShortcutItem) {
+            guard HostSession.iconIsUnknown(item), let icon = item.icon else { return }
+            problem(area, text("doctor.unknownIcon", ["path": path, "type": item.type, "icon": icon,
+                                                      "closest": IconCatalog.closest(to: icon).joined(separator: ", ")]))
+        }
         if let path = manifest.path {
-            for item in manifest.items where HostSession.iconIsUnknown(item) {
-                problem("manifest", text("doctor.unknownIcon", ["path": path, "type": item.type, "icon": item.icon ?? "",
-                                                               "closest": IconCatalog.closest(to: item.icon ?? "").joined(separator: ", ")]))
-            }
+            for item in manifest.items { unknownIcon("manifest", path, item) }
             report.manifest = ManifestSummary(path: path, items: manifest.items.count, fallbackType: manifest.fallbackType)
             lines.append(text(manifest.items.count == 1 ? "doctor.manifest.one" : "doctor.manifest.many", ["path": path, "count": "\(manifest.items.count)"])
                          + (manifest.fallbackType.map { text("doctor.fallback", ["type": $0]) } ?? ""))
@@ -300,10 +303,7 @@ public struct Doctor {
         let read = RoutineLoader.load(directory: paths.configDirectory.appendingPathComponent("shortcuts"), registry: plugins.registry,
                                       language: text.language)
         report.routines = read.routines.map { RoutineSummary(type: $0.type, title: $0.title, steps: $0.steps.count) }
-        for routine in read.routines where HostSession.iconIsUnknown(routine.item) {
-            problem("routine", text("doctor.unknownIcon", ["path": routine.file, "type": routine.type, "icon": routine.item.icon ?? "",
-                                                           "closest": IconCatalog.closest(to: routine.item.icon ?? "").joined(separator: ", ")]))
-        }
+        for routine in read.routines { unknownIcon("routine", routine.file, routine.item) }
         lines.append(text("doctor.routines", ["path": paths.configDirectory.appendingPathComponent("shortcuts").path,
                                               "routines": read.routines.isEmpty ? text("doctor.none") : read.routines.map(\.type).joined(separator: ", ")]))
         for message in read.problems { problem("routine", message) }

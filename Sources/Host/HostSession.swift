@@ -162,13 +162,10 @@ public struct HostSession {
         let registry = plugins.registry, routines = routines
         let staticItems = staticItems
         let staticTypes = Set(staticItems.map(\.type))
-        let runnable = Dispatcher.runnableTypes(registry: registry, routines: routines)
         // The type an item runs: a manifest item named with the app's own prefix runs the
         // plugin's type of its last component (the dispatcher's step 5).
         let canonical = { (type: String) -> String in
-            guard registry.handler(for: type) == nil, !routines.contains(where: { $0.type == type }), staticTypes.contains(type)
-            else { return type }
-            return Dispatcher.byLastComponent(of: type, among: runnable) ?? type
+            Dispatcher.target(of: type, registry: registry, routines: routines, staticItemTypes: staticTypes) ?? type
         }
         let app = { (item: ShortcutItem) in self.app(of: item, runs: canonical(item.type)) }
         var menu = Menu(staticItems: staticItems, dynamic: try currentDynamicSources(),

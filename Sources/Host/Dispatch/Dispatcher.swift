@@ -233,9 +233,17 @@ public struct Dispatcher {
     /// the app's own prefix that runs by its last component (step 5; dynamic items name the
     /// types their providers' plugins handle). The manifest's fallback does not count.
     public static func runs(_ type: String, registry: ActionRegistry, routines: [Routine], staticItemTypes: Set<String>) -> Bool {
-        registry.handler(for: type) != nil || routines.contains { $0.type == type }
-            || (staticItemTypes.contains(type)
-                && byLastComponent(of: type, among: runnableTypes(registry: registry, routines: routines)) != nil)
+        target(of: type, registry: registry, routines: routines, staticItemTypes: staticItemTypes) != nil
+    }
+
+    /// The type a menu item of `type` runs, as `runs` decides it: `type` itself when a plugin
+    /// handles it or a routine has it, the registered type of its last component for a static
+    /// item of the app's own prefix (step 5), nil when nothing runs it. The menu counts two items
+    /// that run the same type with the same userInfo as one quick action.
+    public static func target(of type: String, registry: ActionRegistry, routines: [Routine], staticItemTypes: Set<String>) -> String? {
+        if registry.handler(for: type) != nil || routines.contains(where: { $0.type == type }) { return type }
+        guard staticItemTypes.contains(type) else { return nil }
+        return byLastComponent(of: type, among: runnableTypes(registry: registry, routines: routines))
     }
 
     /// The one type of `runnable` whose last component is `type`'s, case-insensitively, when
