@@ -41,9 +41,32 @@ extension HostSession {
             if let version = source.pluginVersion, version != versions[id] { return true }
             return source.items.contains { $0.hasExpired(at: now) }
         }
+        // One language per menu: a provider that answered only in other languages is asked in
+        // this one (and kept current in it from then on), as one never asked would be.
+        let mine = HostState.languageKey(language)
+        let untranslated = plugins.providers.map(\.pluginID).filter { id in
+            !due.contains(id) && stored[id].map { $0.language != nil && $0.language != mine } == true
+        }
+        if !untranslated.isEmpty {
+            logger.debug("Asking the dynamic providers of \(untranslated.joined(separator: ", ")) in \(language): they answered in other languages only")
+            let (reports, changed) = storeProvidedItems(of: untranslated, languages: .run)
+            for report in reports where report.itemCount == nil {
+                // Failing: an empty answer in this language, so it is not asked on every list.
+                do throws(HostError) {
+                    try state.replaceItems(source: report.pluginID, language: language, pluginVersion: versions[report.pluginID],
+                                           items: [], at: request.wallClock)
+                } catch {
+                    logger.warning("\(error.message)")
+                }
+            }
+            if changed || reports.contains(where: { $0.itemCount == nil }) {
+                sources = try state.dynamicSources(language: language)
+                if changed { afterRun.itemsChanged() }
+            }
+        }
         if !due.isEmpty {
             logger.debug("Asking the dynamic providers of \(due.joined(separator: ", ")): never asked, changed version, or an item expired")
-            var (reports, changed) = storeProvidedItems(of: due, storedLanguagesOnly: true)
+            var (reports, changed) = storeProvidedItems(of: due, languages: .stored)
             for report in reports where report.itemCount == nil {
                 do throws(HostError) {
                     // In every language at once, so no other language's session asks again.
@@ -74,11 +97,19 @@ extension HostSession {
         }
     }
 
+    /// In which languages `storeProvidedItems` asks a provider.
+    enum ProvidedLanguages {
+        /// The run's, then every other it has answered in.
+        case runAndStored
+        /// Those it has answered in (the run's only when none).
+        case stored
+        /// The run's alone.
+        case run
+    }
+
     /// Asks the providers and stores their answers; whether the stored items changed. Items
-    /// that have expired already are not stored. With `storedLanguagesOnly`, a provider is asked
-    /// in the languages it has answered in (the run's only when none), so showing a menu in
-    /// another language does not add that language for good.
-    func storeProvidedItems(of pluginIDs: [String]?, storedLanguagesOnly: Bool = false) -> (reports: [RefreshReport], changed: Bool) {
+    /// that have expired already are not stored.
+    func storeProvidedItems(of pluginIDs: [String]?, languages asked: ProvidedLanguages = .runAndStored) -> (reports: [RefreshReport], changed: Bool) {
         var reports: [RefreshReport] = []
         var changed = false
         let versions = Dictionary(plugins.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
@@ -86,9 +117,12 @@ extension HostSession {
             let id = provider.pluginID
             var languages = [language]
             do {
-                let stored = try state.languages(of: id)
-                languages = storedLanguagesOnly && !stored.isEmpty && !stored.contains(language) ? stored
-                    : [language] + stored.filter { $0 != language }
+                let stored = try state.languages(of: id), mine = HostState.languageKey(language)
+                switch asked {
+                case .run: break
+                case .stored where !stored.isEmpty && !stored.contains(mine): languages = stored
+                case .stored, .runAndStored: languages = [language] + stored.filter { $0 != mine }
+                }
             } catch {
                 logger.warning("\(error.message)")
             }

@@ -123,7 +123,7 @@ public struct HostSession {
         for problem in read.problems { logger.warning("\(problem)") }
         let state = state, language = language
         loaded.executor.refreshLanguages = { id in
-            [language] + ((try? state.languages(of: id)) ?? []).filter { $0 != language }
+            [language] + ((try? state.languages(of: id)) ?? []).filter { $0 != HostState.languageKey(language) }
         }
     }
 

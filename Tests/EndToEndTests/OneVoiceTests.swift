@@ -178,6 +178,33 @@ struct OneVoiceTests {
             """)
     }
 
+    @Test("one language per menu (issue 33): items a run stored with --locale nl show for LANG=nl_NL and nl_BE, English ones for en_US, never a mix", .needs(.sqlite3))
+    func oneLanguagePerMenu() {
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=25", "--locale", "nl").status == 0)
+        var dutch = sandbox
+        dutch.extraEnvironment["LANG"] = "nl_NL.UTF-8"
+        let dutchMenu = """
+            1. Oefening loggen  (com.standfit.logexercise)
+            2. Reeks bekijken — 1 dag  (com.standfit.viewstreak)
+            3. Squats loggen — 25 herhalingen  (com.standfit.logexercise)
+            4. Voortgang bekijken  (com.standfit.viewprogress)
+
+            """
+        #expect(dutch.run("list") == ProcessResult(status: 0, stdout: dutchMenu, stderr: ""))
+        dutch.extraEnvironment["LANG"] = "nl_BE.UTF-8"
+        #expect(dutch.run("list").stdout == dutchMenu)
+        var english = sandbox
+        english.extraEnvironment["LANG"] = "en_US.UTF-8"
+        #expect(english.run("list").stdout == """
+            1. Log Exercise  (com.standfit.logexercise)
+            2. View Streak — 1 day  (com.standfit.viewstreak)
+            3. Log Squats — 25 reps  (com.standfit.logexercise)
+            4. View Progress  (com.standfit.viewprogress)
+
+            """)
+        #expect(sandbox.query(.state, "SELECT DISTINCT language FROM dynamicSource ORDER BY language") == ["en", "nl"])
+    }
+
     @Test("the host's own words are Dutch too: errors, dry runs, suggestions; the locale in any case, LANGUAGE honoured, an unsupported one answered in English, dates included, and said under --verbose")
     func dutchEverywhere() {
         var dutch = sandbox

@@ -156,4 +156,35 @@ struct HostStateTests {
         #expect(Self.same(try reopened.donationGroups(), Self.groups(of: runs)))
         #expect(try reopened.donationGroups().map(\.runs).reduce(0, +) == 300)
     }
+
+    @Test("dynamic items are stored by language alone (issue 33): nl_NL and nl are one; migration v8 merges an older state's regional rows, the newest answer kept")
+    func languagesMerge() throws {
+        let directory = makeTemporaryDirectory()
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        let item = { (title: String) in ShortcutItem(type: "com.example.a", title: title, source: .dynamic, origin: "p") }
+        do {
+            let state = try HostState(directory: directory)
+            try state.replaceItems(source: "p", language: "nl_NL", pluginVersion: "1", items: [item("Dutch")], at: start)
+            #expect(try state.languages(of: "p") == ["nl"])
+            #expect(try state.dynamicSources(language: "nl-BE").map { $0.items.map(\.title) } == [["Dutch"]])
+            try state.replaceItems(source: "p", language: "en", pluginVersion: "1", items: [item("English")], at: start)
+            #expect(try state.dynamicSources(language: "en_US").map { $0.items.map(\.title) } == [["English"]])
+        }
+        let database = directory.appendingPathComponent("state.sqlite").path
+        // As a state written before v8 had it: the raw tags, an older "nl" beside a newer "nl_NL".
+        let downgrade = runProcess(ExternalTool.sqlite3.url, arguments: [database, """
+            PRAGMA foreign_keys = ON;
+            INSERT INTO dynamicSource (source, language, pluginVersion, updatedAt) VALUES ('p', 'nl_NL', '2', \(start.timeIntervalSince1970 + 60));
+            INSERT INTO dynamicItem (source, language, rank, type, title, userInfo) VALUES ('p', 'nl_NL', 1, 'com.example.a', 'Nederlands', '{}');
+            INSERT INTO dynamicSource (source, language, pluginVersion, updatedAt) VALUES ('p', 'en_US', '2', \(start.timeIntervalSince1970 - 60));
+            INSERT INTO dynamicItem (source, language, rank, type, title, userInfo) VALUES ('p', 'en_US', 1, 'com.example.a', 'Older English', '{}');
+            DELETE FROM grdb_migrations WHERE identifier = 'v8'
+            """])
+        #expect(downgrade.status == 0, "\(downgrade.stderr)")
+        let reopened = try HostState(directory: directory)
+        #expect(try reopened.languages(of: "p") == ["en", "nl"])
+        #expect(try reopened.dynamicSources(language: "nl").map { $0.items.map(\.title) } == [["Nederlands"]])
+        #expect(try reopened.dynamicSources(language: "en").map { $0.items.map(\.title) } == [["English"]])
+        #expect(runProcess(ExternalTool.sqlite3.url, arguments: [database, "SELECT count(*) FROM dynamicItem"]).stdout == "2\n")
+    }
 }

@@ -10,11 +10,15 @@ public struct DynamicSource: Sendable, Equatable {
     /// The provider's version when it answered; nil for the script list.
     public var pluginVersion: String?
     public var items: [ShortcutItem]
+    /// The language the items are in (`HostState.languageKey`'s form; "" for the script list),
+    /// when the state says it.
+    public var language: String?
 
-    public init(source: String, pluginVersion: String?, items: [ShortcutItem]) {
+    public init(source: String, pluginVersion: String?, items: [ShortcutItem], language: String? = nil) {
         self.source = source
         self.pluginVersion = pluginVersion
         self.items = items
+        self.language = language
     }
 }
 

@@ -4,9 +4,17 @@ import HostModel
 
 // Dynamic items.
 extension HostState {
+    /// What items in `language` are stored under: the language alone (`nl_NL`, `nl-BE` and
+    /// `nl` are all `nl`), so that a menu shows one language whichever way the user's locale
+    /// names it. The host speaks no regional variant, so nothing of its own is lost.
+    public static func languageKey(_ language: String) -> String {
+        LanguagePreference.base(of: language)
+    }
+
     /// Replaces everything `source` offers in `language` with `items`, in one transaction.
     public func replaceItems(source: String, language: String, pluginVersion: String?,
                              items: [ShortcutItem], at date: Date) throws(HostError) {
+        let language = HostState.languageKey(language)
         try write("store the dynamic items of '\(source)'") { db in
             try db.execute(sql: "DELETE FROM dynamicSource WHERE source = ? AND language = ?",
                            arguments: [source, language])
@@ -43,7 +51,7 @@ extension HostState {
         return removed
     }
 
-    /// Languages `source` has stored items in.
+    /// Languages `source` has stored items in (as `languageKey` names them).
     public func languages(of source: String) throws(HostError) -> [String] {
         try read { db in
             try String.fetchAll(db, sql: "SELECT language FROM dynamicSource WHERE source = ? ORDER BY language",
@@ -54,7 +62,8 @@ extension HostState {
     /// Each source's stored items for `language`: the rows in that language, or else the
     /// source's most recent answer in another one (better a title in English than none).
     public func dynamicSources(language: String) throws(HostError) -> [DynamicSource] {
-        try read { db in
+        let language = HostState.languageKey(language)
+        return try read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT source, language, pluginVersion FROM dynamicSource
                 ORDER BY source, language = ? DESC, language = '' DESC, updatedAt DESC
@@ -72,7 +81,7 @@ extension HostState {
                                  source: .dynamic, origin: source,
                                  validUntil: (item["validUntil"] as Double?).map(Date.init(timeIntervalSince1970:)))
                 }
-                chosen.append(DynamicSource(source: source, pluginVersion: row["pluginVersion"], items: items))
+                chosen.append(DynamicSource(source: source, pluginVersion: row["pluginVersion"], items: items, language: rowLanguage))
             }
             return chosen
         }

@@ -148,6 +148,33 @@ public struct HostState: Sendable {
             }
             try HostState.regroupDonations(db)
         }
+        migrator.registerMigration("v8") { db in
+            // Dynamic items are stored by language alone (languageKey): rows an earlier version
+            // stored under a region's tag (nl_NL, en_US) become the language's, the newest answer
+            // kept where several were.
+            let rows = try Row.fetchAll(db, sql: "SELECT source, language, pluginVersion, updatedAt FROM dynamicSource ORDER BY source, updatedAt DESC")
+            var kept = Set<[String]>()
+            for row in rows {
+                let source: String = row["source"], language: String = row["language"]
+                let key = HostState.languageKey(language)
+                // Foreign keys are not enforced while a migration runs: items go with their rows by hand.
+                func remove(_ language: String) throws {
+                    try db.execute(sql: "DELETE FROM dynamicItem WHERE source = ? AND language = ?", arguments: [source, language])
+                    try db.execute(sql: "DELETE FROM dynamicSource WHERE source = ? AND language = ?", arguments: [source, language])
+                }
+                guard kept.insert([source, key]).inserted else {
+                    // An older answer; one already under the key was replaced by the kept one.
+                    if language != key { try remove(language) }
+                    continue
+                }
+                guard key != language else { continue }
+                try remove(key)
+                try db.execute(sql: "INSERT INTO dynamicSource (source, language, pluginVersion, updatedAt) VALUES (?, ?, ?, ?)",
+                               arguments: [source, key, row["pluginVersion"] as String?, row["updatedAt"] as Double])
+                try db.execute(sql: "UPDATE dynamicItem SET language = ? WHERE source = ? AND language = ?", arguments: [key, source, language])
+                try db.execute(sql: "DELETE FROM dynamicSource WHERE source = ? AND language = ?", arguments: [source, language])
+            }
+        }
         return migrator
     }
 
