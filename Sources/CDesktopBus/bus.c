@@ -333,7 +333,7 @@ static void build_vtable(void) {
     const sd_bus_vtable table[] = {
         SD_BUS_VTABLE_START(0),
         SD_BUS_METHOD("Activate", "a{sv}", "", on_activate, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_METHOD("Open", "assa{sv}", "", on_open, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("Open", "asa{sv}", "", on_open, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("ActivateAction", "sava{sv}", "", on_activate_action, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_VTABLE_END
     };

@@ -13,7 +13,7 @@ struct RofiCommand: ParsableCommand {
         commandName: "rofi",
         abstract: "The quick actions for rofi (script mode) and dmenu.",
         discussion: """
-            rofi: rofi -show standfit -modes "standfit:standfit-host rofi". rofi runs this command \
+            rofi: rofi -show standfit -modi "standfit:standfit-host rofi" -show-icons. rofi runs this command \
             for the list, and again with the row chosen (ROFI_RETV, ROFI_INFO); a sentence typed \
             instead ("log 20 squats") runs as 'say' runs it. A missing value is asked as a second \
             list of the values offered. The outcome is shown as a notification; a failure stays in \

@@ -188,8 +188,30 @@ public enum DesktopInstallation {
                     }
                 }
             }
+            // What launchers' search finds the app by: its actions, in every language named.
+            let described = { (language: String, names: [String]) -> (String?, [String]) in
+                let text = HostText(language: language)
+                // The titles, without what a subtitle says of now ("View Streak", not "— 1 day").
+                let names = names.map { $0.components(separatedBy: " — ")[0] }
+                return (names.isEmpty ? nil : text("desktop.comment", ["actions": text.list(names)]),
+                        keywords(names + [text("desktop.keyword")]))
+            }
+            (entry.comment, entry.keywords) = described(session.language, entry.actions.map(\.name))
+            for language in Set(entry.actions.flatMap(\.localizedNames.keys)).union(HostText.languages)
+                where LanguagePreference.base(of: language) != LanguagePreference.base(of: session.language) {
+                let names = entry.actions.map { $0.localizedNames[language] ?? $0.name }
+                (entry.localizedComments[language], entry.localizedKeywords[language]) = described(language, names)
+            }
             return EntryFile(app: app, fileName: app.map { appFileName(of: $0) } ?? fileName, entry: entry)
         }
+    }
+
+    /// The words of `names` a search may be typed as: each word of three letters or more, once,
+    /// in the order they come, at most 16.
+    static func keywords(_ names: [String]) -> [String] {
+        var seen = Set<String>()
+        let words = names.flatMap { $0.split { !$0.isLetter && $0 != "-" }.map(String.init) }
+        return Array(words.filter { $0.count >= 3 && seen.insert($0.lowercased()).inserted }.prefix(16))
     }
 
     /// An item is the same in another language when its type and userInfo are: its action id

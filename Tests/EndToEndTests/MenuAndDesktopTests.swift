@@ -223,6 +223,14 @@ struct MenuAndDesktopTests {
         let log = try #require(desktop["Desktop Action com-standfit-logexercise"])
         #expect(log["Name[nl]"] == "Oefening loggen")
         #expect(log["Name[de]"] == nil)
+        // Launchers' search finds the app by its actions (issue 33): Comment and Keywords in every
+        // language the actions are named in (German only where the manifest says it).
+        let entry = try #require(desktop["Desktop Entry"])
+        #expect(entry["Comment"] == "Quick actions: Undo Last Log, Log Exercise, View Streak and Log Squats")
+        #expect(entry["Comment[nl]"] == "Snelle acties: Laatste log wissen, Oefening loggen, Reeks bekijken en Squats loggen")
+        #expect(entry["Comment[de]"] == "Quick actions: Letzten Eintrag löschen, Log Exercise, View Streak and Log Squats")
+        #expect(entry["Keywords"] == "Undo;Last;Log;Exercise;View;Streak;Squats;quick;actions;")
+        #expect(entry["Keywords[nl]"] == "Laatste;log;wissen;Oefening;loggen;Reeks;bekijken;Squats;snelle;acties;")
     }
 
     func validate(_ file: URL) -> ProcessResult {

@@ -15,6 +15,8 @@ extension HostText {
     "menu.cancelled" = "No quick action was chosen.";
     "menu.notified" = "The quick actions are shown in a notification.";
     "menu.routines" = "Shortcuts";
+    "desktop.comment" = "Quick actions: {actions}";
+    "desktop.keyword" = "quick actions";
     "menu.unknownApp" = "No app '{app}' has quick actions here; name one of {apps} (see 'standfit-host list').";
     "menu.noApps" = "No app '{app}' has quick actions here, nor does any other; install a plugin or add items to the manifest (see 'standfit-host plugins').";
     "picker.question" = "Choose a quick action.";
@@ -219,6 +221,8 @@ extension HostText {
     "menu.cancelled" = "Er is geen snelle actie gekozen.";
     "menu.notified" = "De snelle acties staan in een melding.";
     "menu.routines" = "Opdrachten";
+    "desktop.comment" = "Snelle acties: {actions}";
+    "desktop.keyword" = "snelle acties";
     "menu.unknownApp" = "Er is geen app '{app}' met snelle acties; noem er een van {apps} (zie 'standfit-host list').";
     "menu.noApps" = "Er is geen app '{app}' met snelle acties, en ook geen andere; installeer een plug-in of zet items in het manifest (zie 'standfit-host plugins').";
     "picker.question" = "Kies een snelle actie.";

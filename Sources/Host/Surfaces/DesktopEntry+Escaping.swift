@@ -92,6 +92,12 @@ extension DesktopEntry {
         return parts.count <= 2 && letters(parts[0], 2...3) && (parts.count == 1 || letters(parts[1], 2...3))
     }
 
+    /// A `Keywords=` list, each word a locale string with `;` escaped; nil for no words.
+    static func keywordsValue(_ words: [String]) -> String? {
+        let values = words.map { localeStringValue($0).replacingOccurrences(of: ";", with: "\\;") }.filter { !$0.isEmpty }
+        return values.isEmpty ? nil : values.map { $0 + ";" }.joined()
+    }
+
     static func localeStringValue(_ value: String) -> String {
         let scalars = value.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }
         return stringValue(String(String.UnicodeScalarView(scalars)))

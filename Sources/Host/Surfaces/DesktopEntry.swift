@@ -29,6 +29,11 @@ public struct DesktopEntry: Hashable, Sendable {
 
     public var name: String
     public var comment: String?
+    /// The comment in other languages, by locale: `Comment[nl]=` keys.
+    public var localizedComments: [String: String] = [:]
+    /// Words a launcher's search finds the entry by (`Keywords=`), and by locale (`Keywords[nl]=`).
+    public var keywords: [String] = []
+    public var localizedKeywords: [String: [String]] = [:]
     /// An icon theme name or an absolute path to an icon file.
     public var icon: String?
     /// The command line as argv: the program, then its arguments, unquoted.
@@ -77,6 +82,16 @@ public struct DesktopEntry: Hashable, Sendable {
         if let comment = comment.map(Self.localeStringValue), !comment.isEmpty,
            comment.lowercased() != name.lowercased() {
             lines.append("Comment=\(comment)")
+            for (locale, text) in localizedComments.sorted(by: { $0.key < $1.key }) where Self.isValidLocale(locale) {
+                let text = Self.localeStringValue(text)
+                if !text.isEmpty, text != comment, text.lowercased() != name.lowercased() { lines.append("Comment[\(locale)]=\(text)") }
+            }
+        }
+        if let words = Self.keywordsValue(keywords) {
+            lines.append("Keywords=\(words)")
+            for (locale, list) in localizedKeywords.sorted(by: { $0.key < $1.key }) where Self.isValidLocale(locale) {
+                if let localized = Self.keywordsValue(list), localized != words { lines.append("Keywords[\(locale)]=\(localized)") }
+            }
         }
         if let icon = Self.iconValue(icon) { lines.append("Icon=\(icon)") }
         lines.append("Exec=\(Self.execLine(exec))")
