@@ -146,9 +146,11 @@ final class DesktopBus: @unchecked Sendable {
             let match = event.name.map { String(cString: $0) } ?? ""
             answer(event.call, on: connection, from: sender, what: "KRunner Run '\(match)'") { DesktopRequest.runnerRun(match, bus: $0) }
         case STANDFIT_BUS_RUNNER_CONFIG:
-            respond(event.call, on: connection) { bus, connection, call in
-                let words = DesktopRequest.runnerTriggerWords(bus: bus)
-                withCStrings(words) { standfit_bus_reply_runner_config(connection, call, 3, $0, words.count) }
+            // No trigger words: a query may start with any word an action's phrase, title or
+            // entity has ("squats", "streak", "history", "twenty"), and the phrase matcher answers
+            // an unrelated one at once; KRunner sends every query of three letters or more.
+            respond(event.call, on: connection) { _, connection, call in
+                standfit_bus_reply_runner_config(connection, call, 3, nil, 0)
             }
         case STANDFIT_BUS_OPEN:
             answer(event.call, on: connection, from: sender, what: "Open") { _ in

@@ -215,19 +215,6 @@ extension DesktopRequest {
         return served?.result ?? []
     }
 
-    /// KRunner's `Config`: the words a query must start with.
-    static func runnerTriggerWords(bus: DesktopBus) -> [String] {
-        let served = serve(on: bus) { () -> [String] in
-            do throws(HostError) {
-                return try installedSession(logger: bus.logger).runnerTriggerWords()
-            } catch {
-                bus.logger.warning("KRunner Config: \(error.message)")
-                return []
-            }
-        }
-        return served?.result ?? []
-    }
-
     /// KRunner's `Run`: runs the match as `ActivateAction` would, and shows the outcome.
     static func runnerRun(_ match: String, bus: DesktopBus) -> Answer {
         if match.hasPrefix("action:") {

@@ -1,6 +1,7 @@
 import Foundation
 import HostModel
 import HostIntents
+import HostDispatch
 import HostSurfaces
 
 /// KRunner (`org.kde.krunner1`): what a typed query matches, for the desktop's search.
@@ -21,10 +22,12 @@ extension HostSession {
         public static let possible: Int32 = 30
     }
 
-    /// What `query` matches: what the actions' phrases understand of it ("log 20 squats"), as
-    /// exact matches, then the visible quick actions whose name holds every word of it, as
-    /// possible matches (those whose name starts with it ranked higher). Each match's subtext
-    /// is the app it belongs to (StandFit, a plugin, Shortcuts), as KRunner groups results.
+    /// What `query` matches: what the actions' phrases understand of it ("log 20 squats"),
+    /// written as it was said ("Log 20 squats"), as exact matches when the action would take the
+    /// values and as possible ones saying why not when it would refuse them ("log -5 squats");
+    /// then the visible quick actions whose name holds every word of it, as possible matches
+    /// (those whose name starts with it ranked higher). Each match's subtext is the app it
+    /// belongs to (StandFit, a plugin, Shortcuts), as KRunner groups results, or the refusal.
     public func runnerMatches(_ query: String) throws(HostError) -> [RunnerMatch] {
         let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
         // A query longer than any phrase matches nothing, and costs nothing to say so.
@@ -36,43 +39,28 @@ extension HostSession {
             IconCatalog.themeName(for: actions.first { $0.item.type == type }?.item.icon
                                   ?? self.staticItems.first { $0.type == type }?.icon) ?? DesktopEntry.fallbackIcon
         }
-        let matcher = phraseMatcher
+        let matcher = phraseMatcher, dispatcher = dispatcher
         var matches = matcher.matches(trimmed).map { match in
-            RunnerMatch(id: "phrase:" + RunnerPhrase(type: match.type, arguments: match.arguments).encoded,
-                        text: match.summary, icon: icon(match.type), type: RunnerMatch.exact, relevance: 1,
-                        subtext: app(of: ShortcutItem(type: match.type, title: ""), runs: match.type).name)
+            // Resolved as a run would resolve it, running nothing: a value the action refuses
+            // (out of range, no such entity) makes no exact match.
+            let check = dispatcher.run(match.type, arguments: match.arguments,
+                                       options: Dispatcher.RunOptions(dryRun: true, argumentSource: .phrase, showsData: false))
+            let valid = check.status == .dryRun
+            return RunnerMatch(id: "phrase:" + RunnerPhrase(type: match.type, arguments: match.arguments).encoded,
+                               text: match.said, icon: icon(match.type), type: valid ? RunnerMatch.exact : RunnerMatch.possible,
+                               relevance: valid ? 1 : 0.5,
+                               subtext: valid ? app(of: ShortcutItem(type: match.type, title: ""), runs: match.type).name : check.message)
         }
         let words = trimmed.lowercased().split(whereSeparator: \.isWhitespace)
         for (key, item) in actions {
             let name = DesktopNotification.name(of: item)
             let folded = name.lowercased()
             guard words.allSatisfy({ folded.contains($0) }) else { continue }
-            matches.append(RunnerMatch(id: "action:" + key, text: name, icon: icon(item.type), type: RunnerMatch.possible,
+            matches.append(RunnerMatch(id: "action:" + key, text: name, icon: IconCatalog.themeName(for: item.icon) ?? icon(item.type), type: RunnerMatch.possible,
                                        relevance: folded.hasPrefix(trimmed.lowercased()) ? 0.8 : 0.6,
                                        subtext: apps[item.identity] ?? DesktopInstallation.applicationName))
         }
         return matches
-    }
-
-    /// The words a query must start with for KRunner to ask: the first word of every phrase
-    /// in the session's language and of every visible action's title, lowercased, once each;
-    /// none (KRunner asks for every query) when a phrase starts with a placeholder ("{count}
-    /// squats"), which no word can announce.
-    public func runnerTriggerWords() throws(HostError) -> [String] {
-        let matcher = phraseMatcher
-        let phrases = matcher.actions.flatMap(\.phrases).filter { $0.applies(to: language) }.map(\.template)
-        if phrases.contains(where: { $0.hasPrefix("{") }) { return [] }
-        let titles = try DesktopInstallation.actions(session: self).map(\.item.title)
-        var seen = Set<String>()
-        let words = (phrases + titles).compactMap { text -> String? in
-            guard let word = text.lowercased().split(whereSeparator: \.isWhitespace).first.map(String.init),
-                  !word.hasPrefix("{"), seen.insert(word).inserted else { return nil }
-            return word
-        }
-        // "StandFit, log 20 squats", "hey StandFit, …": what `say` reads without the app's name.
-        let table = PhraseLanguage.table(for: language)
-        let apps = matcher.applications.values.sorted().flatMap { table?.appTriggerWords(named: $0) ?? [] }
-        return words + apps.filter { seen.insert($0).inserted }
     }
 }
 

@@ -97,12 +97,4 @@ public struct PhraseLanguage: Sendable {
         }
         return found ? rest : nil
     }
-
-    /// The first words a request naming `app` may start with ("standfit", "hey", "ask"), for
-    /// launchers that pass a query on only when it starts with a word they know (KRunner).
-    public func appTriggerWords(named app: String) -> [String] {
-        appPrefixes.compactMap { pattern in
-            pattern.split(whereSeparator: \.isWhitespace).first.map { $0 == "{app}" ? (app.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? app) : String($0) }?.lowercased()
-        }
-    }
 }

@@ -38,6 +38,19 @@ public struct PhraseMatcher {
         /// How many literal words the phrase matched: more is more specific.
         public var words: Int
 
+        /// The phrase with the values as they were said, its first letter capitalized: "Log 15
+        /// push-ups" for "log {count} {exercise}".
+        public var said: String {
+            let words = phrase.parts.map { part -> String in
+                switch part {
+                case .word(let word): word
+                case .placeholder(let name): arguments.first { $0.name == name }?.value ?? "{\(name)}"
+                }
+            }
+            let sentence = words.joined(separator: " ")
+            return sentence.prefix(1).uppercased() + sentence.dropFirst()
+        }
+
         /// "Log Exercise: count=15 exercise=push-ups".
         public var summary: String {
             arguments.isEmpty ? title : "\(title): " + arguments.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
