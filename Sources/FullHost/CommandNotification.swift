@@ -15,11 +15,11 @@ enum CommandNotification {
                      userInfo: [String: JSONValue]?, logger: Logger) {
         let items = ((try? session.menu().visible.map(\.item)) ?? []) + session.staticItems
         let item = items.first { $0.type == outcome.type && $0.userInfo == (userInfo ?? [:]) }
-            ?? items.first { $0.type == outcome.type }
+            ?? items.first { $0.type == outcome.type } ?? session.registeredItem(for: outcome.type)
         let asks = outcome.needsValue != nil && !(outcome.offered ?? []).isEmpty
         if let bus = WarmServer.running?.bus {
             let notification = DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon,
-                                                           buttons: asks ? bus.buttonLimit() : 0)
+                                                           buttons: asks ? bus.buttonLimit() : 0, language: session.language)
             let needs = outcome.needsValue, type = outcome.type
             bus.show(notification) { chosen in
                 guard let needs else { return }

@@ -90,7 +90,11 @@ final class DesktopBus: @unchecked Sendable {
         // notifications (the bus starts a server for a method call, not for a signal).
         let shown = calls.withLock { () -> [UInt32] in
             leaving = true
-            defer { pressed.removeAll() }
+            defer {
+                pressed.removeAll()
+                lateAnswers.removeAll()
+                answered.removeAll()
+            }
             return Array(pressed.keys)
         }
         for id in shown { standfit_bus_close_notification(connection, id) }
@@ -162,16 +166,40 @@ final class DesktopBus: @unchecked Sendable {
             finishCall(token: event.token, id: event.id, values: values, failure: failure)
         case STANDFIT_BUS_ACTION_INVOKED:
             let key = event.name.map { String(cString: $0) } ?? ""
-            guard let chosen = calls.withLock({ pressed.removeValue(forKey: event.id) }) else { return }
-            logger.info("Notification \(event.id): '\(key)' chosen")
+            let id = event.id
+            let (chosen, late) = calls.withLock { () -> ((@Sendable (String) -> Void)?, DesktopNotification?) in
+                guard let chosen = pressed.removeValue(forKey: id) else { return (nil, answered[id]) }
+                // Answered: a press from now on says so instead of running anything again.
+                if let late = lateAnswers.removeValue(forKey: id) {
+                    answered[id] = late
+                    if answered.count > 64, let oldest = answered.keys.min() { answered.removeValue(forKey: oldest) }
+                }
+                return (chosen, nil)
+            }
             let activity = activity
-            activity.begin()
-            Thread.detachNewThread {
-                chosen(key)
-                activity.end()
+            if let chosen {
+                logger.info("Notification \(id): '\(key)' chosen")
+                // The question is answered: it goes from the screen at once (dunst keeps it).
+                standfit_bus_close_notification(connection, id)
+                activity.begin()
+                Thread.detachNewThread {
+                    chosen(key)
+                    activity.end()
+                }
+            } else if let late {
+                logger.info("Notification \(id): '\(key)' chosen after it was answered")
+                activity.begin()
+                Thread.detachNewThread { [self] in
+                    show(late)
+                    activity.end()
+                }
             }
         case STANDFIT_BUS_NOTIFICATION_CLOSED:
-            calls.withLock { _ = pressed.removeValue(forKey: event.id) }
+            calls.withLock {
+                _ = pressed.removeValue(forKey: event.id)
+                _ = lateAnswers.removeValue(forKey: event.id)
+                _ = answered.removeValue(forKey: event.id)
+            }
         case STANDFIT_BUS_REFUSED:
             logger.warning("Refused a call from \(sender): \(event.name.map { String(cString: $0) } ?? "")")
         case STANDFIT_BUS_LOST:
@@ -194,6 +222,8 @@ final class DesktopBus: @unchecked Sendable {
         var failure: String?
         /// What a button of the notification runs, once its id is known.
         var chosen: (@Sendable (String) -> Void)?
+        /// What a press after the first shows.
+        var answered: DesktopNotification?
     }
 
     private let calls = NSLock()
@@ -204,10 +234,15 @@ final class DesktopBus: @unchecked Sendable {
     /// What each shown notification's buttons run, by notification id, until one is pressed or
     /// it is closed.
     private var pressed: [UInt32: @Sendable (String) -> Void] = [:]
+    /// What a press says on a notification answered already (closed at its first press, for a
+    /// server that keeps it anyway), by id, until it is closed; the most recent 64.
+    private var answered: [UInt32: DesktopNotification] = [:]
+    private var lateAnswers: [UInt32: DesktopNotification] = [:]
 
-    private func beginCall(chosen: (@Sendable (String) -> Void)? = nil) -> (UInt64, Waiter) {
+    private func beginCall(chosen: (@Sendable (String) -> Void)? = nil, answered: DesktopNotification? = nil) -> (UInt64, Waiter) {
         let waiter = Waiter()
         waiter.chosen = chosen
+        waiter.answered = answered
         return calls.withLock {
             defer { nextToken += 1 }
             waiting[nextToken] = waiter
@@ -224,7 +259,10 @@ final class DesktopBus: @unchecked Sendable {
         waiter.failure = failure
         if failure == nil, id != 0, let chosen = waiter.chosen {
             let kept = calls.withLock { () -> Bool in
-                if !leaving { pressed[id] = chosen }
+                if !leaving {
+                    pressed[id] = chosen
+                    lateAnswers[id] = waiter.answered
+                }
                 return !leaving
             }
             if !kept, let connection = stopLock.withLock({ stopping }) { standfit_bus_close_notification(connection, id) }
@@ -275,11 +313,15 @@ final class DesktopBus: @unchecked Sendable {
             logger.info("Not shown (off the bus): \(line)")
             return
         }
-        let (token, waiter) = beginCall(chosen: notification.buttons.isEmpty ? nil : chosen)
+        // The body is plain text: escaped where the server would read it as markup.
+        let body = notificationCapabilities().contains("body-markup")
+            ? DesktopNotification.markupEscaped(notification.body) : notification.body
+        let late = notification.answered.map { DesktopNotification(summary: notification.summary, body: $0, icon: notification.icon) }
+        let (token, waiter) = beginCall(chosen: notification.buttons.isEmpty ? nil : chosen, answered: late)
         let flat = notification.buttons.flatMap { [$0.key, $0.label] }
         withCStrings(flat) { actions in
             standfit_bus_notify(connection, token, DesktopInstallation.applicationName, 0, notification.icon,
-                                notification.summary, notification.body, actions, notification.buttons.count,
+                                notification.summary, body, actions, notification.buttons.count,
                                 notification.urgency.rawValue, DesktopInstallation.applicationID, -1)
         }
         guard wait(waiter, token: token, seconds: 5) else {

@@ -143,9 +143,10 @@ enum DesktopRequest {
                                                 icon: DesktopEntry.fallbackIcon, urgency: .critical), nil)
                 }
                 let item = action?.item ?? registeredTitle ?? session.staticItems.first { $0.type == outcome.type }
+                    ?? session.registeredItem(for: outcome.type)
                 let buttons = outcome.needsValue != nil && !(outcome.offered ?? []).isEmpty ? bus.buttonLimit() : 0
                 let notification = DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon,
-                                                               buttons: buttons)
+                                                               buttons: buttons, language: session.language)
                 return (.done("\(outcome.status.rawValue): \(outcome.message)"), notification, outcome.needsValue)
             } catch {
                 let notification = DesktopNotification(summary: DesktopInstallation.applicationName, body: error.message,

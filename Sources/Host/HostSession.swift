@@ -208,6 +208,13 @@ public struct HostSession {
         return "icon '\(icon)' is no icon name the host knows, so it shows as a plain bullet (closest: \(IconCatalog.closest(to: icon).joined(separator: ", ")))"
     }
 
+    /// What surfaces call `type` when no menu item names it: its action's title and icon, or a
+    /// routine's; nil for a type nothing runs (then the type itself is all there is).
+    public func registeredItem(for type: String) -> ShortcutItem? {
+        if let routine = routines.first(where: { $0.type == type }) { return routine.item }
+        return plugins.registry.handler(for: type).map { ShortcutItem(type: type, title: $0.title, subtitle: $0.subtitle, icon: $0.icon) }
+    }
+
     /// The app `item` belongs to: the plugin whose default or provided item it is; else the
     /// plugin that handles `type` (the type the item runs), or the routines' app; an item that
     /// nothing runs belongs to its type's prefix.

@@ -22,12 +22,12 @@ struct DesktopBusTests {
     }
 
     /// `sandboxOnBus` with the test notification server on the bus, recording in the returned file.
-    static func sandboxWithNotifications(press: String? = nil, capabilities: [String] = ["actions", "body"]) throws
+    static func sandboxWithNotifications(press: String? = nil, keeping: Bool = false, capabilities: [String] = ["actions", "body"]) throws
         -> (HostSandbox, SessionBus, URL) {
         let (sandbox, bus) = try sandboxOnBus()
         let record = sandbox.root.appendingPathComponent("notifications.jsonl")
         // A failure here leaves the bus to its deinit, which stops it.
-        try #require(bus.startNotificationServer(record: record, press: press, capabilities: capabilities),
+        try #require(bus.startNotificationServer(record: record, press: press, keeping: keeping, capabilities: capabilities),
                      "the test notification server did not start; see notifications.log in \(sandbox.root.path)")
         return (sandbox, bus, record)
     }
@@ -223,6 +223,27 @@ struct DesktopBusTests {
         ])
     }
 
+    @Test("an answered prompt is closed at once, and a second press on a server that keeps it says it was answered instead of running again (issue 33)",
+          .needs(.dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
+    func answeredPrompt() throws {
+        let (sandbox, bus, record) = try Self.sandboxWithNotifications(press: "Push-Ups", keeping: true)
+        defer { bus.stop() }
+        #expect(sandbox.run("run", "logexercise", "exercise=pushups", "count=12").status == 0)
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        #expect(eventually { Self.shown(record).count == 3 })
+        // Logged once, for the first press.
+        #expect(Self.logged(sandbox) == "pushups|12\npushups|12\n")
+        let shown = Self.shown(record)
+        #expect(shown.first == "Log Exercise | Which exercise? | list-add | 1 | org.standfit.Host | pushups=Push-Ups,squats=Squats,plank=Plank")
+        #expect(Set(shown.dropFirst()) == [
+            "Log Exercise | Logged 12 push-ups · +18 XP | list-add | 1 | org.standfit.Host | ",
+            "Log Exercise | This was answered already, and the first choice ran; start the action again to choose again. | list-add | 1 | org.standfit.Host | ",
+        ])
+        // The prompt was closed the moment it was answered.
+        #expect(SessionBus.notifications(in: record).contains { ($0["closed"] as? Int) == 1 })
+    }
+
     @Test("a notification server without buttons: the question names the values instead",
           .needs(.dbusDaemon, .gapplication, .python3, .pythonGI))
     func noButtons() throws {
@@ -336,6 +357,36 @@ struct DesktopBusTests {
         #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
         #expect(!FileManager.default.fileExists(atPath: routines.path))
         #expect(FileManager.default.fileExists(atPath: host.path))
+    }
+
+    @Test("notifications say what ran in words (issue 33): a body a markup server would read is escaped, a routine lists its steps' outcomes, an action outside the menu is titled by its name, not its type",
+          .needs(.dbusDaemon, .python3, .pythonGI))
+    func notificationWords() throws {
+        let (sandbox, bus, record) = try Self.sandboxWithNotifications(capabilities: ["actions", "body", "body-markup"])
+        defer { bus.stop() }
+        #expect(sandbox.run("run", "--notify", "logexercise", "exercise=squats", "count=5", "note=<i>relax</i> & stretch").status == 0)
+        #expect(sandbox.run("run", "--notify", "history").status == 0)
+        #expect(sandbox.run("run", "--notify", "achievements").status == 0)
+        let shortcuts = sandbox.configDirectory.appendingPathComponent("shortcuts")
+        try FileManager.default.createDirectory(at: shortcuts, withIntermediateDirectories: true)
+        try Data(#"{"type": "user.morning", "title": "Morning routine", "steps": [{"type": "com.standfit.logexercise", "parameters": {"exercise": "plank", "count": 30}}, {"type": "com.standfit.viewstreak"}]}"#.utf8)
+            .write(to: shortcuts.appendingPathComponent("morning.json"))
+        #expect(sandbox.run("run", "--notify", "user.morning").status == 0)
+        #expect(eventually { Self.shown(record).count == 4 })
+        let shown = Self.shown(record)
+        #expect(shown.first == "Log Exercise | Logged 5 squats · +5 XP\nAchievement unlocked: First log | list-add | 1 | org.standfit.Host | ")
+        // The note as typed, escaped for a server that reads markup.
+        #expect(shown[1].hasPrefix("History | "), "\(shown)")
+        #expect(shown[1].contains("5 squats — &lt;i&gt;relax&lt;/i&gt; &amp; stretch"), "\(shown)")
+        #expect(shown[2].hasPrefix("Achievements | "), "\(shown)")
+        #expect(shown.last == "Morning routine | Logged 30 seconds of plank · +6 XP\nStreak: 1 day\nBest streak: 1 day · level 1 · 11 XP\nMorning routine: ran 2 steps. | view-list | 1 | org.standfit.Host | ")
+        // A server that reads no markup gets the words as they are.
+        let (plain, plainBus, plainRecord) = try Self.sandboxWithNotifications()
+        defer { plainBus.stop() }
+        #expect(plain.run("run", "logexercise", "exercise=squats", "count=5", "note=<i>relax</i>").status == 0)
+        #expect(plain.run("run", "--notify", "history").status == 0)
+        #expect(eventually { Self.shown(plainRecord).count == 1 })
+        #expect(Self.shown(plainRecord).first?.contains("5 squats — <i>relax</i>") == true, "\(Self.shown(plainRecord))")
     }
 
     @Test("menu --notify with nothing on the bus to start says how to install it", .needs(.dbusDaemon))

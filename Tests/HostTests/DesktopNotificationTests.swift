@@ -39,10 +39,11 @@ struct DesktopNotificationTests {
     @Test("a missing value: the question, and at most as many buttons as allowed, in the offered order")
     func missingValue() {
         let outcome = missing(offered: [plank, pushups, squats, lunges])
-        #expect(DesktopNotification.outcome(outcome, title: "Log Exercise", icon: nil, buttons: 3)
-            == DesktopNotification(summary: "Log Exercise", body: "Which exercise?", icon: DesktopEntry.fallbackIcon, buttons: [
-                .init(key: "plank", label: "Plank"), .init(key: "pushups", label: "Push-Ups"), .init(key: "squats", label: "Squats"),
-            ]))
+        var asking = DesktopNotification(summary: "Log Exercise", body: "Which exercise?", icon: DesktopEntry.fallbackIcon, buttons: [
+            .init(key: "plank", label: "Plank"), .init(key: "pushups", label: "Push-Ups"), .init(key: "squats", label: "Squats"),
+        ])
+        asking.answered = "Dit is al beantwoord, en de eerste keuze is uitgevoerd; start de actie opnieuw om opnieuw te kiezen."
+        #expect(DesktopNotification.outcome(outcome, title: "Log Exercise", icon: nil, buttons: 3, language: "nl") == asking)
         #expect(DesktopNotification.outcome(outcome, title: "Log Exercise", icon: nil, buttons: 0).body
             == "Which exercise? Plank, Push-Ups, Squats, Lunges")
         // Nothing to offer: a failure like any other.
@@ -54,9 +55,10 @@ struct DesktopNotificationTests {
         let actions: [(key: String, item: ShortcutItem)] = [
             ("a", ShortcutItem(type: "a", title: "Log Exercise")), ("b", ShortcutItem(type: "b", title: "View Streak", subtitle: "3 days")),
         ]
-        #expect(DesktopNotification.picker(actions: actions, applicationName: "StandFit", icon: nil, language: "en", buttons: 3)
-            == DesktopNotification(summary: "StandFit", body: "Choose a quick action.", icon: DesktopEntry.fallbackIcon,
-                                   buttons: [.init(key: "a", label: "Log Exercise"), .init(key: "b", label: "View Streak — 3 days")]))
+        var picker = DesktopNotification(summary: "StandFit", body: "Choose a quick action.", icon: DesktopEntry.fallbackIcon,
+                                         buttons: [.init(key: "a", label: "Log Exercise"), .init(key: "b", label: "View Streak — 3 days")])
+        picker.answered = "This was answered already, and the first choice ran; start the action again to choose again."
+        #expect(DesktopNotification.picker(actions: actions, applicationName: "StandFit", icon: nil, language: "en", buttons: 3) == picker)
         #expect(DesktopNotification.picker(actions: actions, applicationName: "StandFit", icon: nil, language: "nl_NL", buttons: 0).body
             == "Kies een snelle actie. Log Exercise, View Streak — 3 days")
         #expect(DesktopNotification.picker(actions: [], applicationName: "StandFit", icon: nil, language: "nl", buttons: 3).body

@@ -84,12 +84,14 @@ public final class SessionBus: @unchecked Sendable {
 
     /// Starts the test notification server (Tests/Fixtures/Desktop/notification-server.py) on
     /// this bus, recording each notification in `record` as a JSON line; it presses the button
-    /// labelled `press` when one is shown, and reports `capabilities`. Waits until it owns its name.
-    public func startNotificationServer(record: URL, press: String? = nil,
+    /// labelled `press` when one is shown (with `keeping`, twice, as a server that keeps an
+    /// answered notification on screen and ignores CloseNotification would let a user press it
+    /// again), and reports `capabilities`. Waits until it owns its name.
+    public func startNotificationServer(record: URL, press: String? = nil, keeping: Bool = false,
                                         capabilities: [String] = ["actions", "body"]) -> Bool {
         let script = Fixtures.directory.appendingPathComponent("Desktop/notification-server.py").path
         var arguments = [script, record.path, "--capabilities", capabilities.joined(separator: ",")]
-        if let press { arguments += ["--press", press] }
+        if let press { arguments += [keeping ? "--press-twice" : "--press", press] }
         guard let child = spawnInBackground(ExternalTool.python3.path, arguments, environment: environment,
                                            log: sandbox.root.appendingPathComponent("notifications.log")) else { return false }
         helpers.append(child)

@@ -17,6 +17,7 @@ extension HostText {
     "menu.routines" = "Shortcuts";
     "desktop.comment" = "Quick actions: {actions}";
     "desktop.keyword" = "quick actions";
+    "notify.answered" = "This was answered already, and the first choice ran; start the action again to choose again.";
     "menu.unknownApp" = "No app '{app}' has quick actions here; name one of {apps} (see 'standfit-host list').";
     "menu.noApps" = "No app '{app}' has quick actions here, nor does any other; install a plugin or add items to the manifest (see 'standfit-host plugins').";
     "picker.question" = "Choose a quick action.";
@@ -223,6 +224,7 @@ extension HostText {
     "menu.routines" = "Opdrachten";
     "desktop.comment" = "Snelle acties: {actions}";
     "desktop.keyword" = "snelle acties";
+    "notify.answered" = "Dit is al beantwoord, en de eerste keuze is uitgevoerd; start de actie opnieuw om opnieuw te kiezen.";
     "menu.unknownApp" = "Er is geen app '{app}' met snelle acties; noem er een van {apps} (zie 'standfit-host list').";
     "menu.noApps" = "Er is geen app '{app}' met snelle acties, en ook geen andere; installeer een plug-in of zet items in het manifest (zie 'standfit-host plugins').";
     "picker.question" = "Kies een snelle actie.";

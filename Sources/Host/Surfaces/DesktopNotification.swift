@@ -24,6 +24,9 @@ public struct DesktopNotification: Sendable, Equatable {
     public var icon: String
     public var buttons: [Button]
     public var urgency: Urgency
+    /// What a press after the first says (a server that keeps the notification after it was
+    /// answered and closed): the first choice ran, and how to choose again.
+    public var answered: String?
 
     public init(summary: String, body: String, icon: String, buttons: [Button] = [], urgency: Urgency = .normal) {
         self.summary = summary
@@ -42,23 +45,35 @@ public struct DesktopNotification: Sendable, Equatable {
     /// a prompt would have asked, with the first offered values (most recent first) as buttons,
     /// `buttons` of them at most (0 where the server shows no actions: the values are named in
     /// the body instead); the key of each is the value's id. Failures are critical.
-    public static func outcome(_ outcome: Outcome, title: String, icon: String?, buttons: Int) -> DesktopNotification {
+    public static func outcome(_ outcome: Outcome, title: String, icon: String?, buttons: Int,
+                               language: String = "en") -> DesktopNotification {
         let icon = IconCatalog.themeName(for: icon) ?? DesktopEntry.fallbackIcon
+        // A routine says each step's outcome, then its own ("Morning routine: ran 2 steps.").
+        let message = ((outcome.steps ?? []).map(\.message).filter { !$0.isEmpty } + [outcome.message]).joined(separator: "\n")
         switch outcome.status {
         case .handled, .dryRun, .declined:
-            return DesktopNotification(summary: title, body: outcome.message, icon: icon)
+            return DesktopNotification(summary: title, body: message, icon: icon)
         case .invalidInput where outcome.needsValue != nil && !(outcome.offered ?? []).isEmpty:
             let offered = outcome.offered ?? []
             let question = outcome.question ?? outcome.message
             if buttons > 0 {
-                return DesktopNotification(summary: title, body: question, icon: icon,
-                                           buttons: offered.prefix(buttons).map { Button(key: $0.id, label: $0.title) })
+                var asking = DesktopNotification(summary: title, body: question, icon: icon,
+                                                 buttons: offered.prefix(buttons).map { Button(key: $0.id, label: $0.title) })
+                asking.answered = HostText(language: language)("notify.answered")
+                return asking
             }
             return DesktopNotification(summary: title, body: "\(question) \(offered.map(\.title).joined(separator: ", "))",
                                        icon: icon)
         case .invalidInput, .unknownType, .pluginFailed:
-            return DesktopNotification(summary: title, body: outcome.message, icon: icon, urgency: .critical)
+            return DesktopNotification(summary: title, body: message, icon: icon, urgency: .critical)
         }
+    }
+
+    /// `body` for a server that reads markup in bodies (`body-markup`): `&`, `<` and `>` as
+    /// entities, so that a note "<i>relax</i>" is shown as typed, never as italics or a link.
+    public static func markupEscaped(_ body: String) -> String {
+        body.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 
     /// The quick-actions picker (the application activated without an action): the first
@@ -74,8 +89,10 @@ public struct DesktopNotification: Sendable, Equatable {
             return DesktopNotification(summary: applicationName, body: none, icon: icon)
         }
         if buttons > 0 {
-            return DesktopNotification(summary: applicationName, body: question, icon: icon,
-                                       buttons: actions.prefix(buttons).map { Button(key: $0.key, label: name(of: $0.item)) })
+            var picker = DesktopNotification(summary: applicationName, body: question, icon: icon,
+                                             buttons: actions.prefix(buttons).map { Button(key: $0.key, label: name(of: $0.item)) })
+            picker.answered = text("notify.answered")
+            return picker
         }
         return DesktopNotification(summary: applicationName,
                                    body: "\(question) \(actions.map { name(of: $0.item) }.joined(separator: ", "))", icon: icon)

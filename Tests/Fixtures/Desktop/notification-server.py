@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """A notification server for the desktop tests: org.freedesktop.Notifications on the session bus.
 
-Usage: notification-server.py RECORD [--capabilities CAP,CAP] [--press LABEL]
+Usage: notification-server.py RECORD [--capabilities CAP,CAP] [--press LABEL | --press-twice LABEL]
 
 Each Notify call is appended to RECORD as one JSON line (summary, body, icon, actions as
 [key, label] pairs, urgency, desktop-entry), and each CloseNotification as {"closed": id}. RECORD is created empty once the name is owned, so a
 test waits for it. With --press LABEL, a notification with a button labelled LABEL gets
-ActionInvoked for that button's key, then NotificationClosed, as a user pressing it would.
+ActionInvoked for that button's key, then NotificationClosed, as a user pressing it would. With
+--press-twice LABEL, ActionInvoked twice and no NotificationClosed at all, as a server that keeps
+an answered notification on screen (and ignores CloseNotification) lets a user press it again.
 """
 import json
 import sys
@@ -35,6 +37,7 @@ INTERFACE = """
 record = sys.argv[1]
 capabilities = ["actions", "body"]
 press = None
+twice = False
 arguments = sys.argv[2:]
 while arguments:
     option = arguments.pop(0)
@@ -42,6 +45,9 @@ while arguments:
         capabilities = [name for name in arguments.pop(0).split(",") if name]
     elif option == "--press":
         press = arguments.pop(0)
+    elif option == "--press-twice":
+        press = arguments.pop(0)
+        twice = True
 next_id = [0]
 loop = GLib.MainLoop()
 connection = Gio.bus_get_sync(Gio.BusType.SESSION, None)
@@ -77,7 +83,10 @@ def call(conn, sender, path, interface, method, parameters, invocation):
         for key, label in pairs:
             if label == press:
                 GLib.timeout_add(50, emit, "ActionInvoked", GLib.Variant("(us)", (number, key)))
-                GLib.timeout_add(100, emit, "NotificationClosed", GLib.Variant("(uu)", (number, 2)))
+                if twice:
+                    GLib.timeout_add(400, emit, "ActionInvoked", GLib.Variant("(us)", (number, key)))
+                else:
+                    GLib.timeout_add(100, emit, "NotificationClosed", GLib.Variant("(uu)", (number, 2)))
                 break
 
 
