@@ -174,7 +174,9 @@ extension DesktopRequest {
     /// `Activate`: the quick-actions picker, as a notification whose buttons run the first
     /// actions of the installed desktop file's menu (of `app`'s menu alone, when its platform
     /// data names one: an app's own desktop entry).
-    static func activate(app: String? = nil, bus: DesktopBus) -> Answer {
+    ///
+    /// A picker with more actions than buttons pages: its last button shows the next page.
+    static func activate(app: String? = nil, page: Int = 0, bus: DesktopBus) -> Answer {
         let logger = bus.logger
         let served = serve(on: bus) { () -> Result<DesktopNotification, HostError> in
             do throws(HostError) {
@@ -183,14 +185,21 @@ extension DesktopRequest {
                 let apps = try app.map { name throws(HostError) in [try HostSession.app(named: name, in: menu)] }
                 let actions = DesktopInstallation.actions(of: menu, app: apps)
                 return .success(.picker(actions: actions, applicationName: apps?.first?.name ?? DesktopInstallation.applicationName,
-                                        icon: actions.first?.item.icon, language: session.language, buttons: bus.buttonLimit()))
+                                        icon: actions.first?.item.icon, language: session.language, buttons: bus.buttonLimit(),
+                                        page: page))
             } catch {
                 return .failure(error)
             }
         }
         switch served?.result {
         case .success(let picker):
-            bus.show(picker) { key in _ = activateAction(.key(key), parameters: [], bus: bus) }
+            bus.show(picker) { key in
+                if key.hasPrefix(DesktopNotification.morePrefix), let next = Int(key.dropFirst(DesktopNotification.morePrefix.count)) {
+                    _ = activate(app: app, page: next, bus: bus)
+                } else {
+                    _ = activateAction(.key(key), parameters: [], bus: bus)
+                }
+            }
             return .done("the picker, with \(picker.buttons.count) button\(picker.buttons.count == 1 ? "" : "s")")
         case .failure(let error):
             bus.show(DesktopNotification(summary: DesktopInstallation.applicationName, body: error.message,

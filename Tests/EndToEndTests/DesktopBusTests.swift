@@ -268,8 +268,24 @@ struct DesktopBusTests {
         #expect(activated == ProcessResult(status: 0, stdout: "()\n", stderr: ""))
         #expect(eventually { Self.shown(record).count == 2 })
         #expect(Self.shown(record) == [
-            "StandFit | Kies een snelle actie. | list-add | 1 | org.standfit.Host | com-standfit-logexercise=Oefening loggen,com-standfit-viewstreak=Reeks bekijken — 1 dag,com-standfit-logexercise-2=Squats loggen — 20 herhalingen",
+            "StandFit | Kies een snelle actie. | list-add | 1 | org.standfit.Host | com-standfit-logexercise=Oefening loggen,com-standfit-viewstreak=Reeks bekijken — 1 dag,standfit-more:1=Meer (2)…",
             "Reeks bekijken | Reeks: 1 dag\nBeste reeks: 1 dag · niveau 1 · 20 XP | emblem-important | 1 | org.standfit.Host | ",
+        ])
+    }
+
+    @Test("a picker with more actions than buttons offers the rest on a next page (issue 33): every quick action can be chosen",
+          .needs(.dbusDaemon, .gdbus, .python3, .pythonGI))
+    func pickerPages() throws {
+        let (sandbox, bus, record) = try Self.sandboxWithNotifications(press: "More (2)…")
+        defer { bus.stop() }
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        #expect(bus.run(.gdbus, ["call", "--session", "--dest", Self.applicationID, "--object-path", "/org/standfit/Host",
+                                 "--method", "org.freedesktop.Application.Activate", "{}"]).status == 0)
+        #expect(eventually { Self.shown(record).count == 2 })
+        #expect(Self.shown(record) == [
+            "StandFit | Choose a quick action. | list-add | 1 | org.standfit.Host | com-standfit-logexercise=Log Exercise,com-standfit-viewstreak=View Streak — 1 day,standfit-more:1=More (2)…",
+            "StandFit | Choose a quick action. | list-add | 1 | org.standfit.Host | com-standfit-logexercise-2=Log Squats — 20 reps,com-standfit-viewprogress=View Progress",
         ])
     }
 
@@ -301,7 +317,7 @@ struct DesktopBusTests {
         #expect(Self.shown(record) == [
             "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | list-add | 1 | org.standfit.Host | ",
             "Log Exercise | Which exercise? Squats, Push-Ups, Plank, Lunges, Calf Raises, Stretching, Jumping Jacks, Wall Sit, Burpees, Sit-Ups | list-add | 1 | org.standfit.Host | ",
-            "StandFit | Choose a quick action. | list-add | 1 | org.standfit.Host | com-standfit-logexercise=Log Exercise,com-standfit-viewstreak=View Streak — 1 day,com-standfit-logexercise-2=Log Squats — 20 reps",
+            "StandFit | Choose a quick action. | list-add | 1 | org.standfit.Host | com-standfit-logexercise=Log Exercise,com-standfit-viewstreak=View Streak — 1 day,standfit-more:1=More (2)…",
         ])
     }
 

@@ -50,6 +50,19 @@ struct DesktopNotificationTests {
         #expect(DesktopNotification.outcome(missing(offered: []), title: "Log Exercise", icon: nil, buttons: 3).urgency == .critical)
     }
 
+    @Test("a picker with more actions than buttons pages, its last button showing the rest, so every action can be chosen (issue 33); without buttons it says how to run one")
+    func pickerPages() {
+        let actions: [(key: String, item: ShortcutItem)] = ["a", "b", "c", "d", "e"].map { ($0, ShortcutItem(type: $0, title: $0.uppercased())) }
+        let pages = (0...2).map { DesktopNotification.picker(actions: actions, applicationName: "StandFit", icon: nil, language: "en", buttons: 3, page: $0) }
+        #expect(pages.map { $0.buttons.map(\.key) } == [["a", "b", "standfit-more:1"], ["c", "d", "standfit-more:2"], ["e"]])
+        #expect(pages.map { $0.buttons.map(\.label) } == [["A", "B", "More (3)…"], ["C", "D", "More (1)…"], ["E"]])
+        // As many actions as buttons: no page of more.
+        #expect(DesktopNotification.picker(actions: Array(actions.prefix(3)), applicationName: "StandFit", icon: nil, language: "nl", buttons: 3)
+            .buttons.map(\.key) == ["a", "b", "c"])
+        #expect(DesktopNotification.picker(actions: actions, applicationName: "StandFit", icon: nil, language: "en", buttons: 0).body
+            == "Choose a quick action. A, B, C, D, E. This notification server shows no buttons: run one from the app's menu in your launcher or dock, or with 'standfit-host menu' in a terminal.")
+    }
+
     @Test("the picker names actions as the desktop file does, in English and Dutch; none says so")
     func picker() {
         let actions: [(key: String, item: ShortcutItem)] = [
@@ -60,7 +73,7 @@ struct DesktopNotificationTests {
         picker.answered = "This was answered already, and the first choice ran; start the action again to choose again."
         #expect(DesktopNotification.picker(actions: actions, applicationName: "StandFit", icon: nil, language: "en", buttons: 3) == picker)
         #expect(DesktopNotification.picker(actions: actions, applicationName: "StandFit", icon: nil, language: "nl_NL", buttons: 0).body
-            == "Kies een snelle actie. Log Exercise, View Streak — 3 days")
+            == "Kies een snelle actie. Log Exercise, View Streak — 3 days. Deze meldingenserver toont geen knoppen: voer er een uit via het menu van de app in je starter of dock, of met 'standfit-host menu' in een terminal.")
         #expect(DesktopNotification.picker(actions: [], applicationName: "StandFit", icon: nil, language: "nl", buttons: 3).body
             == "Er zijn geen snelle acties.")
     }

@@ -22,6 +22,8 @@ extension HostText {
     "menu.noApps" = "No app '{app}' has quick actions here, nor does any other; install a plugin or add items to the manifest (see 'standfit-host plugins').";
     "picker.question" = "Choose a quick action.";
     "picker.none" = "There are no quick actions.";
+    "picker.more" = "More ({count})…";
+    "picker.typed" = "{question} {names}. This notification server shows no buttons: run one from the app's menu in your launcher or dock, or with 'standfit-host menu' in a terminal.";
 
     "prompt.question" = "{title}?";
     "prompt.needsValue" = "{title} needs a value.";
@@ -229,6 +231,8 @@ extension HostText {
     "menu.noApps" = "Er is geen app '{app}' met snelle acties, en ook geen andere; installeer een plug-in of zet items in het manifest (zie 'standfit-host plugins').";
     "picker.question" = "Kies een snelle actie.";
     "picker.none" = "Er zijn geen snelle acties.";
+    "picker.more" = "Meer ({count})…";
+    "picker.typed" = "{question} {names}. Deze meldingenserver toont geen knoppen: voer er een uit via het menu van de app in je starter of dock, of met 'standfit-host menu' in een terminal.";
 
     "prompt.question" = "{title}?";
     "prompt.needsValue" = "{title} heeft een waarde nodig.";

@@ -76,11 +76,16 @@ public struct DesktopNotification: Sendable, Equatable {
             .replacingOccurrences(of: ">", with: "&gt;")
     }
 
-    /// The quick-actions picker (the application activated without an action): the first
-    /// `buttons` of `actions` as buttons keyed by their desktop action keys and named as the
-    /// desktop file names them (title — subtitle); with no buttons, their names in the body.
+    /// The key of the picker's button that shows its next page: this prefix and the page.
+    public static let morePrefix = "standfit-more:"
+
+    /// The quick-actions picker (the application activated without an action), page `page`:
+    /// `actions` as buttons keyed by their desktop action keys and named as the desktop file
+    /// names them (title — subtitle), `buttons` of them at most; when more are left, the last
+    /// button shows the next page ("More (3)…", keyed `morePrefix` and the page), so every
+    /// action can be reached. With no buttons, every name is in the body, and how to run one.
     public static func picker(actions: [(key: String, item: ShortcutItem)], applicationName: String, icon: String?,
-                              language: String, buttons: Int) -> DesktopNotification {
+                              language: String, buttons: Int, page: Int = 0) -> DesktopNotification {
         let icon = IconCatalog.themeName(for: icon) ?? DesktopEntry.fallbackIcon
         let text = HostText(language: language)
         let question = text("picker.question")
@@ -89,13 +94,19 @@ public struct DesktopNotification: Sendable, Equatable {
             return DesktopNotification(summary: applicationName, body: none, icon: icon)
         }
         if buttons > 0 {
-            var picker = DesktopNotification(summary: applicationName, body: question, icon: icon,
-                                             buttons: actions.prefix(buttons).map { Button(key: $0.key, label: name(of: $0.item)) })
+            // Each page but the last keeps its last button for "more".
+            let perPage = actions.count > buttons ? max(1, buttons - 1) : buttons
+            let shown = actions.dropFirst(page * perPage).prefix(perPage)
+            var keys = shown.map { Button(key: $0.key, label: name(of: $0.item)) }
+            let left = actions.count - page * perPage - shown.count
+            if left > 0 { keys.append(Button(key: "\(morePrefix)\(page + 1)", label: text("picker.more", ["count": "\(left)"]))) }
+            var picker = DesktopNotification(summary: applicationName, body: question, icon: icon, buttons: keys)
             picker.answered = text("notify.answered")
             return picker
         }
         return DesktopNotification(summary: applicationName,
-                                   body: "\(question) \(actions.map { name(of: $0.item) }.joined(separator: ", "))", icon: icon)
+                                   body: text("picker.typed", ["question": question, "names": actions.map { name(of: $0.item) }.joined(separator: ", ")]),
+                                   icon: icon)
     }
 
     /// An item's name as the desktop file has it: the title, and the subtitle after a dash.
