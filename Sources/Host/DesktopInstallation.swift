@@ -46,6 +46,10 @@ public enum DesktopInstallation {
         public var defines: [String: String]
         public var locale: String?
         public var requireTrusted: Bool
+        /// Without `locale`, the language the installing command ran in: what every rewrite and
+        /// every request from the desktop is said in, whatever language the command that
+        /// changed the items later ran in (nil in a record of an earlier version).
+        public var language: String?
 
         /// The same options as command-line arguments, for the Exec lines.
         public var arguments: [String] {
@@ -62,15 +66,18 @@ public enum DesktopInstallation {
             var options = options
             options.manifestPath = manifest
             options.defines = defines
-            options.locale = locale
+            options.locale = locale ?? language
             options.requireTrusted = requireTrusted
             return options
         }
 
         /// Whether a session made with `options` shows the menu this installation shows.
         func matches(_ options: HostOptions) -> Bool {
-            options.manifestPath.map { options.request.url(forPath: $0).path } == manifest && options.defines == defines
-                && options.locale == locale && options.requireTrusted == requireTrusted
+            let base = { (tag: String?) in tag.map(LanguagePreference.base(of:)) }
+            let languageMatches = language == nil && locale == nil ? options.locale == nil
+                : base(options.locale ?? options.languagePreference.language(fallback: nil)) == base(locale ?? language)
+            return options.manifestPath.map { options.request.url(forPath: $0).path } == manifest && options.defines == defines
+                && languageMatches && options.requireTrusted == requireTrusted
         }
     }
 
@@ -326,7 +333,8 @@ public enum DesktopInstallation {
         return Record(path: defaultURL(paths: session.paths).path, executable: executable,
                       serviceFile: serviceURL(paths: session.paths).path, server: server,
                       manifest: options.manifestPath.map { options.request.url(forPath: $0).path },
-                      defines: options.defines, locale: options.locale, requireTrusted: options.requireTrusted)
+                      defines: options.defines, locale: options.locale, requireTrusted: options.requireTrusted,
+                      language: options.locale == nil ? session.language : nil)
     }
 
     /// Installs the desktop files (the host's D-Bus activatable, each other app's beside it) and

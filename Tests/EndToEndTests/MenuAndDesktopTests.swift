@@ -172,6 +172,26 @@ struct MenuAndDesktopTests {
         #expect(sandbox.run(Array(argv.dropFirst())) == ProcessResult(status: 0, stdout: "Logged 3 squats · +3 XP\n", stderr: ""))
     }
 
+    @Test("installed without --locale, the file stays in the language it was installed in when a command in another language rewrites it (issue 33)",
+          .needs(.desktopFileValidate))
+    func installKeepsLanguage() throws {
+        var english = sandbox
+        english.extraEnvironment["LANG"] = "en_US.UTF-8"
+        #expect(english.run("export", "desktop", "--install").status == 0)
+        var dutch = sandbox
+        dutch.extraEnvironment["LANG"] = "nl_NL.UTF-8"
+        #expect(dutch.run("run", "logexercise", "exercise=squats", "count=20").stdout == "20 squats gelogd · +20 XP\n")
+        #expect(dutch.run("refresh").status == 0)
+        let installed = sandbox.dataHome.appendingPathComponent("applications/org.standfit.Host.desktop")
+        let desktop = try DesktopFile(parsing: String(contentsOf: installed, encoding: .utf8))
+        #expect(desktop.groups.dropFirst().compactMap { $0["Name"] } == ["Log Exercise", "View Streak — 1 day", "Log Squats — 20 reps", "View Progress"])
+        #expect(desktop.groups.dropFirst().compactMap { $0["Name[nl]"] } == ["Oefening loggen", "Reeks bekijken — 1 dag", "Squats loggen — 20 herhalingen", "Voortgang bekijken"])
+        // The language is not put in the Exec lines: only an explicit --locale is.
+        let exec = try DesktopExecParser.parse(try #require(desktop["Desktop Entry"]?["Exec"]))
+        #expect(Array(exec.dropFirst()) == ["menu", "--notify"])
+        #expect(validate(installed) == ProcessResult(status: 0, stdout: "", stderr: ""))
+    }
+
     @Test("the installed file keeps the options it was installed with: a later plain command rewrites it in its language, from its manifest")
     func installKeepsOptions() throws {
         let manifest = sandbox.root.appendingPathComponent("manifest.json")
