@@ -92,7 +92,6 @@ final class DesktopBus: @unchecked Sendable {
             leaving = true
             defer {
                 pressed.removeAll()
-                lateAnswers.removeAll()
                 answered.removeAll()
             }
             return Array(pressed.keys)
@@ -168,13 +167,13 @@ final class DesktopBus: @unchecked Sendable {
             let key = event.name.map { String(cString: $0) } ?? ""
             let id = event.id
             let (chosen, late) = calls.withLock { () -> ((@Sendable (String) -> Void)?, DesktopNotification?) in
-                guard let chosen = pressed.removeValue(forKey: id) else { return (nil, answered[id]) }
+                guard let buttons = pressed.removeValue(forKey: id) else { return (nil, answered[id]) }
                 // Answered: a press from now on says so instead of running anything again.
-                if let late = lateAnswers.removeValue(forKey: id) {
+                if let late = buttons.answered {
                     answered[id] = late
                     if answered.count > 64, let oldest = answered.keys.min() { answered.removeValue(forKey: oldest) }
                 }
-                return (chosen, nil)
+                return (buttons.chosen, nil)
             }
             let activity = activity
             if let chosen {
@@ -197,7 +196,6 @@ final class DesktopBus: @unchecked Sendable {
         case STANDFIT_BUS_NOTIFICATION_CLOSED:
             calls.withLock {
                 _ = pressed.removeValue(forKey: event.id)
-                _ = lateAnswers.removeValue(forKey: event.id)
                 _ = answered.removeValue(forKey: event.id)
             }
         case STANDFIT_BUS_REFUSED:
@@ -233,11 +231,16 @@ final class DesktopBus: @unchecked Sendable {
     private var waiting: [UInt64: Waiter] = [:]
     /// What each shown notification's buttons run, by notification id, until one is pressed or
     /// it is closed.
-    private var pressed: [UInt32: @Sendable (String) -> Void] = [:]
+    private var pressed: [UInt32: Buttons] = [:]
     /// What a press says on a notification answered already (closed at its first press, for a
     /// server that keeps it anyway), by id, until it is closed; the most recent 64.
     private var answered: [UInt32: DesktopNotification] = [:]
-    private var lateAnswers: [UInt32: DesktopNotification] = [:]
+
+    /// A shown notification's buttons: what a press runs, and what a press after it says.
+    private struct Buttons {
+        var chosen: @Sendable (String) -> Void
+        var answered: DesktopNotification?
+    }
 
     private func beginCall(chosen: (@Sendable (String) -> Void)? = nil, answered: DesktopNotification? = nil) -> (UInt64, Waiter) {
         let waiter = Waiter()
@@ -259,10 +262,7 @@ final class DesktopBus: @unchecked Sendable {
         waiter.failure = failure
         if failure == nil, id != 0, let chosen = waiter.chosen {
             let kept = calls.withLock { () -> Bool in
-                if !leaving {
-                    pressed[id] = chosen
-                    lateAnswers[id] = waiter.answered
-                }
+                if !leaving { pressed[id] = Buttons(chosen: chosen, answered: waiter.answered) }
                 return !leaving
             }
             if !kept, let connection = stopLock.withLock({ stopping }) { standfit_bus_close_notification(connection, id) }
