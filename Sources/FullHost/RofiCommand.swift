@@ -54,7 +54,7 @@ struct RofiCommand: ParsableCommand {
         let wanted = try appOptions.app.map { name throws(HostError) in [try HostSession.app(named: name, in: menu)] }
         let actions = DesktopInstallation.actions(of: menu, app: wanted)
         // Each row's app, to head its rows in rofi's list.
-        let apps = Dictionary(menu.visible.map { ($0.item.identity, $0.app.name) }, uniquingKeysWith: { first, _ in first })
+        let apps = menu.appsOfVisibleItems.mapValues(\.name)
         if dmenu {
             for action in actions { Output.show(DesktopNotification.name(of: action.item)) }
             return

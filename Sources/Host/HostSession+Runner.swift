@@ -34,7 +34,7 @@ extension HostSession {
         guard !trimmed.isEmpty, !PhraseMatcher.isTooLong(trimmed) else { return [] }
         let menu = try menu()
         let actions = DesktopInstallation.actions(of: menu, app: nil)
-        let apps = Dictionary(menu.visible.map { ($0.item.identity, $0.app.name) }, uniquingKeysWith: { first, _ in first })
+        let apps = menu.appsOfVisibleItems.mapValues(\.name)
         let icon = { (type: String) in
             IconCatalog.themeName(for: actions.first { $0.item.type == type }?.item.icon
                                   ?? self.staticItems.first { $0.type == type }?.icon) ?? DesktopEntry.fallbackIcon

@@ -71,6 +71,12 @@ public struct Menu: Sendable {
         return entries.map(\.app).filter { seen.insert($0).inserted }
     }
 
+    /// The app of each item shown, by the item's identity: what a surface that lists the
+    /// shown items alone (rofi, KRunner) heads or labels them with.
+    public var appsOfVisibleItems: [ShortcutItem.Identity: MenuApp] {
+        Dictionary(visible.map { ($0.item.identity, $0.app) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The app of the single-app menus of tests and of callers that group nothing.
     public static let anyApp = MenuApp(id: "", name: "")
 
