@@ -11,30 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <systemd/sd-bus.h>
+#include "bus_private.h"
 
-#include "standfit_desktop_bus.h"
-
-/* The sd-bus functions used here, reached through dlopen("libsystemd.so.0") (see the header). */
-#define SD_FUNCTIONS(X) \
-    X(sd_bus_open_user) X(sd_bus_new) X(sd_bus_set_address) X(sd_bus_set_bus_client) X(sd_bus_start) \
-    X(sd_bus_flush_close_unref) X(sd_bus_add_object_vtable) X(sd_bus_request_name) X(sd_bus_process) \
-    X(sd_bus_get_fd) X(sd_bus_get_events) X(sd_bus_get_timeout) \
-    X(sd_bus_match_signal) X(sd_bus_call_async) X(sd_bus_error_set) \
-    X(sd_bus_message_read_basic) X(sd_bus_message_enter_container) X(sd_bus_message_exit_container) \
-    X(sd_bus_message_peek_type) X(sd_bus_message_skip) X(sd_bus_message_ref) X(sd_bus_message_unref) \
-    X(sd_bus_message_get_sender) X(sd_bus_message_is_method_error) X(sd_bus_message_get_error) \
-    X(sd_bus_reply_method_return) X(sd_bus_reply_method_error) X(sd_bus_message_new_method_call) \
-    X(sd_bus_message_append_basic) X(sd_bus_message_open_container) X(sd_bus_message_close_container) \
-    X(sd_bus_message_new_method_return) X(sd_bus_send) X(sd_bus_message_append_strv)
-
-#define DECLARE(name) static __typeof__(name) *p_##name;
-SD_FUNCTIONS(DECLARE)
-#undef DECLARE
-
-/* The vtable format marker libsystemd exports as data; SD_BUS_VTABLE_START takes its address. */
-static const unsigned *p_vtable_format;
-#define sd_bus_object_vtable_format (*p_vtable_format)
+#define DEFINE(name) __typeof__(name) *p_##name;
+SD_FUNCTIONS(DEFINE)
+#undef DEFINE
+const unsigned *p_vtable_format;
 
 static pthread_once_t loaded_once = PTHREAD_ONCE_INIT;
 static int loaded = 0;
@@ -52,60 +34,58 @@ static void load_libsystemd(void) {
     loaded = 1;
 }
 
-/* What the server asked of the bus, waiting for the bus thread. */
-typedef enum {
-    REQUEST_REPLY, REQUEST_NOTIFY, REQUEST_CAPABILITIES, REQUEST_ACTIVATE, REQUEST_REPLY_MATCHES, REQUEST_REPLY_CONFIG,
-    REQUEST_CLOSE
-} request_kind;
-
-/* One KRunner match, copied for the bus thread. */
-typedef struct match_row {
-    char *id, *text, *icon, *subtext;
-    int32_t type;
-    double relevance;
-} match_row;
-
-typedef struct request {
-    request_kind kind;
-    struct request *next;
-    sd_bus_message *call;
-    char *error_name, *message;
-    uint64_t token;
-    char *app_name, *icon, *summary, *body, *desktop_entry, *destination, *path;
-    char **actions;
-    size_t action_count;
-    uint32_t replaces_id;
-    uint8_t urgency;
-    int32_t timeout_ms;
-    match_row *matches;
-    size_t match_count;
-    int32_t min_letter_count;
-} request;
-
-struct standfit_bus {
-    sd_bus *bus;
-    standfit_bus_handler handler;
-    void *context;
-    int wake;
-    pthread_t thread;
-    pthread_mutex_t lock;
-    request *first, *last;
-    int stopping;
-    /* The bus thread has ended (stopped, or the connection was lost). */
-    int ended;
-    /* The bus thread was started (standfit_bus_run). */
-    int running;
-};
-
 /* A pending asynchronous call's answer goes to this. */
 typedef struct pending {
     standfit_bus *owner;
     uint64_t token;
 } pending;
 
-static char *copy(const char *text) { return text == NULL ? NULL : strdup(text); }
+char *bus_copy(const char *text) { return text == NULL ? NULL : strdup(text); }
 
-static void deliver(standfit_bus *bus, standfit_bus_event *event) {
+char **bus_copy_strings(const char *const *strings, size_t count) {
+    char **list = calloc(count + 1, sizeof(char *));
+    if (list == NULL) return NULL;
+    for (size_t i = 0; i < count; i++) list[i] = bus_copy(strings[i] ? strings[i] : "");
+    return list;
+}
+
+int bus_read_strings(sd_bus_message *m, char **strings, size_t *count) {
+    *count = 0;
+    int r = p_sd_bus_message_enter_container(m, 'a', "s");
+    if (r < 0) return r;
+    const char *text;
+    while ((r = p_sd_bus_message_read_basic(m, 's', &text)) > 0) {
+        if (*count < MAX_PARAMETERS) strings[(*count)++] = strdup(text);
+    }
+    if (r < 0) {
+        for (size_t i = 0; i < *count; i++) free(strings[i]);
+        *count = 0;
+        return r;
+    }
+    return p_sd_bus_message_exit_container(m);
+}
+
+request *bus_new_request(request_kind kind, void *call) {
+    request *q = calloc(1, sizeof *q);
+    if (q == NULL) return NULL;
+    q->kind = kind;
+    q->call = call;
+    return q;
+}
+
+void bus_copy_rows(request *q, size_t count, const char *const *ids, const char *const *texts, const char *const *icons,
+                   const char *const *subtexts) {
+    q->matches = calloc(count + 1, sizeof *q->matches);
+    if (q->matches == NULL) return;
+    q->match_count = count;
+    for (size_t i = 0; i < count; i++) {
+        q->matches[i] = (match_row){ .id = bus_copy(ids[i]), .text = bus_copy(texts ? texts[i] : NULL),
+                                     .icon = bus_copy(icons && icons[i] ? icons[i] : ""),
+                                     .subtext = bus_copy(subtexts ? subtexts[i] : NULL) };
+    }
+}
+
+void bus_deliver(standfit_bus *bus, standfit_bus_event *event) {
     event->bus = bus;
     bus->handler(bus->context, event);
 }
@@ -132,18 +112,11 @@ static char *read_basic_as_text(sd_bus_message *m, char type) {
     return strdup(out);
 }
 
-/* What a caller on the bus may send: an action name (a desktop action key or a type) and a
-   parameter name are short; a value is at most as long as one a command line carries whole.
-   Longer ones are refused with a sentence, never cut. */
-enum { MAX_PARAMETERS = 64, NAME_LIMIT = 256, VALUE_LIMIT = 16384 };
-
-/* Hands method call `m` to the server as `event` (its call and sender filled in here), keeping
-   a reference until the server answers it; sd-bus sends no reply meanwhile. */
-static int deliver_call(standfit_bus *bus, sd_bus_message *m, standfit_bus_event event) {
+int bus_deliver_call(standfit_bus *bus, sd_bus_message *m, standfit_bus_event event) {
     p_sd_bus_message_ref(m);
     event.call = m;
     event.sender = p_sd_bus_message_get_sender(m);
-    deliver(bus, &event);
+    bus_deliver(bus, &event);
     return 1;
 }
 
@@ -163,7 +136,7 @@ static int on_activate_action(sd_bus_message *m, void *userdata, sd_bus_error *e
                  "such as 'logexercise'.", name_size, NAME_LIMIT);
         standfit_bus_event event = { .kind = STANDFIT_BUS_REFUSED, .name = sentence,
                                      .sender = p_sd_bus_message_get_sender(m) };
-        deliver(bus, &event);
+        bus_deliver(bus, &event);
         return p_sd_bus_error_set(error, "org.freedesktop.DBus.Error.InvalidArgs", sentence);
     }
     if ((r = p_sd_bus_message_enter_container(m, 'a', "v")) < 0) return r;
@@ -219,7 +192,7 @@ static int on_activate_action(sd_bus_message *m, void *userdata, sd_bus_error *e
                  name, refusal, NAME_LIMIT, VALUE_LIMIT);
         standfit_bus_event event = { .kind = STANDFIT_BUS_REFUSED, .name = sentence,
                                      .sender = p_sd_bus_message_get_sender(m) };
-        deliver(bus, &event);
+        bus_deliver(bus, &event);
         for (size_t i = 0; i < count; i++) { free(keys[i]); free(values[i]); }
         return p_sd_bus_error_set(error, "org.freedesktop.DBus.Error.InvalidArgs", sentence);
     }
@@ -227,7 +200,7 @@ static int on_activate_action(sd_bus_message *m, void *userdata, sd_bus_error *e
         for (size_t i = 0; i < count; i++) { free(keys[i]); free(values[i]); }
         return r;
     }
-    deliver_call(bus, m, (standfit_bus_event){ .kind = STANDFIT_BUS_ACTIVATE_ACTION, .name = name,
+    bus_deliver_call(bus, m, (standfit_bus_event){ .kind = STANDFIT_BUS_ACTIVATE_ACTION, .name = name,
                                                .keys = (const char *const *)keys, .values = (const char *const *)values,
                                                .count = count });
     for (size_t i = 0; i < count; i++) { free(keys[i]); free(values[i]); }
@@ -264,66 +237,21 @@ static int on_activate(sd_bus_message *m, void *userdata, sd_bus_error *error) {
         free(app);
         return r;
     }
-    deliver_call(userdata, m, (standfit_bus_event){ .kind = STANDFIT_BUS_ACTIVATE, .name = app });
+    bus_deliver_call(userdata, m, (standfit_bus_event){ .kind = STANDFIT_BUS_ACTIVATE, .name = app });
     free(app);
     return 1;
 }
 
 static int on_open(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     (void)error;
-    standfit_bus *bus = userdata;
     char *uris[MAX_PARAMETERS];
     size_t count = 0;
-    int r = p_sd_bus_message_enter_container(m, 'a', "s");
+    int r = bus_read_strings(m, uris, &count);
     if (r < 0) return r;
-    const char *uri;
-    while (count < MAX_PARAMETERS && (r = p_sd_bus_message_read_basic(m, 's', &uri)) > 0) uris[count++] = strdup(uri);
-    deliver_call(bus, m, (standfit_bus_event){ .kind = STANDFIT_BUS_OPEN, .values = (const char *const *)uris, .count = count });
+    bus_deliver_call(userdata, m, (standfit_bus_event){ .kind = STANDFIT_BUS_OPEN, .values = (const char *const *)uris, .count = count });
     for (size_t i = 0; i < count; i++) free(uris[i]);
     return 1;
 }
-
-static int on_runner_match(sd_bus_message *m, void *userdata, sd_bus_error *error) {
-    (void)error;
-    const char *query = NULL;
-    int r = p_sd_bus_message_read_basic(m, 's', &query);
-    if (r < 0) return r;
-    return deliver_call(userdata, m, (standfit_bus_event){ .kind = STANDFIT_BUS_RUNNER_MATCH, .name = query });
-}
-
-static int on_runner_run(sd_bus_message *m, void *userdata, sd_bus_error *error) {
-    (void)error;
-    const char *match = NULL, *action = NULL;
-    int r;
-    if ((r = p_sd_bus_message_read_basic(m, 's', &match)) < 0 || (r = p_sd_bus_message_read_basic(m, 's', &action)) < 0) return r;
-    const char *values[1] = { action };
-    return deliver_call(userdata, m, (standfit_bus_event){ .kind = STANDFIT_BUS_RUNNER_RUN, .name = match, .values = values, .count = 1 });
-}
-
-static int on_runner_config(sd_bus_message *m, void *userdata, sd_bus_error *error) {
-    (void)error;
-    return deliver_call(userdata, m, (standfit_bus_event){ .kind = STANDFIT_BUS_RUNNER_CONFIG });
-}
-
-/* Actions: none (every match runs by its default action). */
-static int on_runner_actions(sd_bus_message *m, void *userdata, sd_bus_error *error) {
-    (void)userdata; (void)error;
-    sd_bus_message *reply = NULL;
-    int r = p_sd_bus_message_new_method_return(m, &reply);
-    if (r < 0) return r;
-    if ((r = p_sd_bus_message_open_container(reply, 'a', "(sss)")) >= 0 && (r = p_sd_bus_message_close_container(reply)) >= 0) {
-        r = p_sd_bus_send(NULL, reply, NULL);
-    }
-    p_sd_bus_message_unref(reply);
-    return r;
-}
-
-static int on_runner_teardown(sd_bus_message *m, void *userdata, sd_bus_error *error) {
-    (void)userdata; (void)error;
-    return p_sd_bus_reply_method_return(m, "");
-}
-
-static sd_bus_vtable runner_vtable[7];
 
 /* org.freedesktop.Application. Built once libsystemd is loaded (its first element points at
    libsystemd's format marker); sd-bus keeps the pointer, so it lives for the process. */
@@ -339,41 +267,37 @@ static void build_vtable(void) {
     };
     _Static_assert(sizeof table == sizeof application_vtable, "application_vtable's size");
     memcpy(application_vtable, table, sizeof table);
-    const sd_bus_vtable runner[] = {
-        SD_BUS_VTABLE_START(0),
-        SD_BUS_METHOD("Match", "s", "a(sssida{sv})", on_runner_match, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_METHOD("Run", "ss", "", on_runner_run, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_METHOD("Config", "", "a{sv}", on_runner_config, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_METHOD("Actions", "", "a(sss)", on_runner_actions, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_METHOD("Teardown", "", "", on_runner_teardown, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_VTABLE_END
-    };
-    _Static_assert(sizeof runner == sizeof runner_vtable, "runner_vtable's size");
-    memcpy(runner_vtable, runner, sizeof runner);
+    bus_build_runner_vtable();
+    bus_build_search_vtable();
 }
 
-static int on_notification_signal(sd_bus_message *m, void *userdata, sd_bus_error *error, int invoked) {
-    (void)error;
-    standfit_bus *bus = userdata;
+/* ActionInvoked (u, s), NotificationClosed (u, u) and NotificationReplied (u, s). */
+static int on_notification_signal(sd_bus_message *m, void *userdata, standfit_bus_event_kind kind) {
     uint32_t id = 0;
     if (p_sd_bus_message_read_basic(m, 'u', &id) < 0) return 0;
-    standfit_bus_event event = { .kind = invoked ? STANDFIT_BUS_ACTION_INVOKED : STANDFIT_BUS_NOTIFICATION_CLOSED,
-                                 .id = id, .sender = p_sd_bus_message_get_sender(m) };
-    const char *key = NULL;
-    if (invoked) {
-        if (p_sd_bus_message_read_basic(m, 's', &key) < 0) return 0;
-        event.name = key;
+    standfit_bus_event event = { .kind = kind, .id = id, .sender = p_sd_bus_message_get_sender(m) };
+    const char *text = NULL;
+    if (kind != STANDFIT_BUS_NOTIFICATION_CLOSED) {
+        if (p_sd_bus_message_read_basic(m, 's', &text) < 0) return 0;
+        event.name = text;
     }
-    deliver(bus, &event);
+    bus_deliver(userdata, &event);
     return 0;
 }
 
 static int on_action_invoked(sd_bus_message *m, void *userdata, sd_bus_error *error) {
-    return on_notification_signal(m, userdata, error, 1);
+    (void)error;
+    return on_notification_signal(m, userdata, STANDFIT_BUS_ACTION_INVOKED);
 }
 
 static int on_notification_closed(sd_bus_message *m, void *userdata, sd_bus_error *error) {
-    return on_notification_signal(m, userdata, error, 0);
+    (void)error;
+    return on_notification_signal(m, userdata, STANDFIT_BUS_NOTIFICATION_CLOSED);
+}
+
+static int on_notification_replied(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)error;
+    return on_notification_signal(m, userdata, STANDFIT_BUS_NOTIFICATION_REPLIED);
 }
 
 /* The text of a method error reply, or NULL. */
@@ -395,7 +319,7 @@ static int on_notified(sd_bus_message *m, void *userdata, sd_bus_error *error) {
         event.error = -EBADMSG;
         event.name = "the notification server answered Notify without an id";
     }
-    deliver(p->owner, &event);
+    bus_deliver(p->owner, &event);
     free(p);
     return 0;
 }
@@ -416,7 +340,7 @@ static int on_capabilities(sd_bus_message *m, void *userdata, sd_bus_error *erro
     }
     event.values = (const char *const *)names;
     event.count = count;
-    deliver(p->owner, &event);
+    bus_deliver(p->owner, &event);
     for (size_t i = 0; i < count; i++) free(names[i]);
     free(p);
     return 0;
@@ -424,7 +348,8 @@ static int on_capabilities(sd_bus_message *m, void *userdata, sd_bus_error *erro
 
 static void free_request(request *q) {
     free(q->error_name); free(q->message); free(q->app_name); free(q->icon); free(q->summary); free(q->body);
-    free(q->desktop_entry); free(q->destination); free(q->path);
+    free(q->desktop_entry); free(q->destination); free(q->path); free(q->reply_placeholder);
+    free(q->interface); free(q->member);
     for (size_t i = 0; i < q->match_count; i++) {
         free(q->matches[i].id); free(q->matches[i].text); free(q->matches[i].icon); free(q->matches[i].subtext);
     }
@@ -434,9 +359,7 @@ static void free_request(request *q) {
     free(q);
 }
 
-/* Appends one a{sv} entry: `key` and a variant of basic type `type` holding `value` (a pointer to
-   it, or the string itself for 's'). */
-static int append_entry(sd_bus_message *m, const char *key, char type, const void *value) {
+int bus_append_entry(sd_bus_message *m, const char *key, char type, const void *value) {
     const char contents[2] = { type, 0 };
     int r;
     if ((r = p_sd_bus_message_open_container(m, 'e', "sv")) < 0) return r;
@@ -447,8 +370,7 @@ static int append_entry(sd_bus_message *m, const char *key, char type, const voi
     return p_sd_bus_message_close_container(m);
 }
 
-/* Appends one a{sv} entry whose value is a string list (NULL-terminated `strings`). */
-static int append_strv_entry(sd_bus_message *m, const char *key, char **strings) {
+int bus_append_strv_entry(sd_bus_message *m, const char *key, char **strings) {
     int r;
     if ((r = p_sd_bus_message_open_container(m, 'e', "sv")) < 0) return r;
     if ((r = p_sd_bus_message_append_basic(m, 's', key)) < 0) return r;
@@ -480,10 +402,10 @@ static void fail_request(standfit_bus *bus, const request *q, int error, const c
     switch (q->kind) {
     case REQUEST_NOTIFY: event.kind = STANDFIT_BUS_NOTIFIED; break;
     case REQUEST_CAPABILITIES: event.kind = STANDFIT_BUS_CAPABILITIES; break;
-    case REQUEST_ACTIVATE: event.kind = STANDFIT_BUS_CALLED; break;
+    case REQUEST_ACTIVATE: case REQUEST_CALL: event.kind = STANDFIT_BUS_CALLED; break;
     default: return;
     }
-    deliver(bus, &event);
+    bus_deliver(bus, &event);
 }
 
 /* Sends one Notify call; its answer comes to on_notified. */
@@ -504,8 +426,10 @@ static int send_notify(standfit_bus *bus, request *q) {
     }
     if ((r = p_sd_bus_message_close_container(m)) < 0) goto done;
     if ((r = p_sd_bus_message_open_container(m, 'a', "{sv}")) < 0) goto done;
-    if ((r = append_entry(m, "urgency", 'y', &q->urgency)) < 0) goto done;
-    if (q->desktop_entry != NULL && (r = append_entry(m, "desktop-entry", 's', q->desktop_entry)) < 0) goto done;
+    if ((r = bus_append_entry(m, "urgency", 'y', &q->urgency)) < 0) goto done;
+    if (q->desktop_entry != NULL && (r = bus_append_entry(m, "desktop-entry", 's', q->desktop_entry)) < 0) goto done;
+    if (q->reply_placeholder != NULL &&
+        (r = bus_append_entry(m, "x-kde-reply-placeholder-text", 's', q->reply_placeholder)) < 0) goto done;
     if ((r = p_sd_bus_message_close_container(m)) < 0) goto done;
     if ((r = p_sd_bus_message_append_basic(m, 'i', &q->timeout_ms)) < 0) goto done;
     return call_async(bus, m, on_notified, q->token);
@@ -531,7 +455,7 @@ static int on_called(sd_bus_message *m, void *userdata, sd_bus_error *error) {
         event.error = -EIO;
         event.name = failure;
     }
-    deliver(p->owner, &event);
+    bus_deliver(p->owner, &event);
     free(p);
     return 0;
 }
@@ -541,55 +465,12 @@ static int send_activate(standfit_bus *bus, request *q) {
     int r = p_sd_bus_message_new_method_call(bus->bus, &m, q->destination, q->path, "org.freedesktop.Application", "Activate");
     if (r < 0) return r;
     if ((r = p_sd_bus_message_open_container(m, 'a', "{sv}")) < 0
-        || (q->app_name != NULL && (r = append_entry(m, APP_KEY, 's', q->app_name)) < 0)
+        || (q->app_name != NULL && (r = bus_append_entry(m, APP_KEY, 's', q->app_name)) < 0)
         || (r = p_sd_bus_message_close_container(m)) < 0) {
         p_sd_bus_message_unref(m);
         return r;
     }
     return call_async(bus, m, on_called, q->token);
-}
-
-/* Sends the reply to Match: a(sssida{sv}), each with its subtext and no actions. */
-static int send_matches(request *q) {
-    sd_bus_message *reply = NULL;
-    int r = p_sd_bus_message_new_method_return(q->call, &reply);
-    if (r < 0) return r;
-    if ((r = p_sd_bus_message_open_container(reply, 'a', "(sssida{sv})")) < 0) goto done;
-    for (size_t i = 0; i < q->match_count; i++) {
-        match_row *row = &q->matches[i];
-        if ((r = p_sd_bus_message_open_container(reply, 'r', "sssida{sv}")) < 0) goto done;
-        if ((r = p_sd_bus_message_append_basic(reply, 's', row->id)) < 0) goto done;
-        if ((r = p_sd_bus_message_append_basic(reply, 's', row->text)) < 0) goto done;
-        if ((r = p_sd_bus_message_append_basic(reply, 's', row->icon)) < 0) goto done;
-        if ((r = p_sd_bus_message_append_basic(reply, 'i', &row->type)) < 0) goto done;
-        if ((r = p_sd_bus_message_append_basic(reply, 'd', &row->relevance)) < 0) goto done;
-        if ((r = p_sd_bus_message_open_container(reply, 'a', "{sv}")) < 0) goto done;
-        if (row->subtext != NULL && (r = append_entry(reply, "subtext", 's', row->subtext)) < 0) goto done;
-        /* An empty list: KRunner shows no action buttons for the match. */
-        if ((r = append_strv_entry(reply, "actions", (char *[]){ NULL })) < 0) goto done;
-        if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
-        if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
-    }
-    if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
-    r = p_sd_bus_send(NULL, reply, NULL);
-done:
-    p_sd_bus_message_unref(reply);
-    return r;
-}
-
-/* Sends the reply to Config: a{sv} with MinLetterCount and TriggerWords. */
-static int send_config(request *q) {
-    sd_bus_message *reply = NULL;
-    int r = p_sd_bus_message_new_method_return(q->call, &reply);
-    if (r < 0) return r;
-    if ((r = p_sd_bus_message_open_container(reply, 'a', "{sv}")) < 0) goto done;
-    if ((r = append_entry(reply, "MinLetterCount", 'i', &q->min_letter_count)) < 0) goto done;
-    if (q->action_count > 0 && (r = append_strv_entry(reply, "TriggerWords", q->actions)) < 0) goto done;
-    if ((r = p_sd_bus_message_close_container(reply)) < 0) goto done;
-    r = p_sd_bus_send(NULL, reply, NULL);
-done:
-    p_sd_bus_message_unref(reply);
-    return r;
 }
 
 /* Carries out what the server queued, on the bus thread. */
@@ -616,7 +497,11 @@ static void drain(standfit_bus *bus) {
             break;
         case REQUEST_REPLY_MATCHES:
         case REQUEST_REPLY_CONFIG:
-            r = q->kind == REQUEST_REPLY_MATCHES ? send_matches(q) : send_config(q);
+        case REQUEST_REPLY_RUNNER_ACTIONS:
+        case REQUEST_REPLY_RESULTS:
+        case REQUEST_REPLY_METAS:
+            r = q->kind == REQUEST_REPLY_RESULTS || q->kind == REQUEST_REPLY_METAS ? bus_send_search_reply(q)
+                                                                                    : bus_send_runner_reply(q);
             if (r < 0) {
                 sd_bus_error e = SD_BUS_ERROR_MAKE_CONST("org.freedesktop.DBus.Error.Failed", strerror(-r));
                 p_sd_bus_reply_method_error(q->call, &e);
@@ -636,6 +521,13 @@ static void drain(standfit_bus *bus) {
         case REQUEST_ACTIVATE:
             r = send_activate(bus, q);
             break;
+        case REQUEST_CALL: {
+            sd_bus_message *m = NULL;
+            r = p_sd_bus_message_new_method_call(bus->bus, &m, q->destination, q->path, q->interface, q->member);
+            if (r >= 0 && (r = p_sd_bus_message_append_basic(m, 's', q->body ? q->body : "")) < 0) p_sd_bus_message_unref(m);
+            if (r >= 0) r = call_async(bus, m, on_called, q->token);
+            break;
+        }
         case REQUEST_CAPABILITIES:
             r = send_capabilities(bus, q);
             break;
@@ -688,7 +580,7 @@ static void *bus_thread(void *argument) {
     pthread_mutex_unlock(&bus->lock);
     if (lost < 0) {
         standfit_bus_event event = { .kind = STANDFIT_BUS_LOST, .error = lost, .name = strerror(-lost) };
-        deliver(bus, &event);
+        bus_deliver(bus, &event);
     }
     return NULL;
 }
@@ -713,6 +605,7 @@ static int open_session_bus(sd_bus **out) {
 }
 
 standfit_bus *standfit_bus_start(const char *application_id, const char *object_path, const char *runner_path,
+                                 const char *search_path,
                                  standfit_bus_handler handler, void *context,
                                  int *error, char *why, size_t why_size) {
     pthread_once(&loaded_once, load_libsystemd);
@@ -753,14 +646,22 @@ standfit_bus *standfit_bus_start(const char *application_id, const char *object_
         goto fail;
     }
     if (application_id != NULL && runner_path != NULL &&
-        (r = p_sd_bus_add_object_vtable(connection, NULL, runner_path, "org.kde.krunner1", runner_vtable, bus)) < 0) {
+        (r = p_sd_bus_add_object_vtable(connection, NULL, runner_path, "org.kde.krunner1", bus_runner_vtable, bus)) < 0) {
         snprintf(why, why_size, "cannot serve %s (%s)", runner_path, strerror(-r));
+        goto fail;
+    }
+    if (application_id != NULL && search_path != NULL &&
+        (r = p_sd_bus_add_object_vtable(connection, NULL, search_path, "org.gnome.Shell.SearchProvider2", bus_search_vtable,
+                                        bus)) < 0) {
+        snprintf(why, why_size, "cannot serve %s (%s)", search_path, strerror(-r));
         goto fail;
     }
     if ((r = p_sd_bus_match_signal(connection, NULL, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
                                    "org.freedesktop.Notifications", "ActionInvoked", on_action_invoked, bus)) < 0 ||
         (r = p_sd_bus_match_signal(connection, NULL, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-                                   "org.freedesktop.Notifications", "NotificationClosed", on_notification_closed, bus)) < 0) {
+                                   "org.freedesktop.Notifications", "NotificationClosed", on_notification_closed, bus)) < 0 ||
+        (r = p_sd_bus_match_signal(connection, NULL, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                                   "org.freedesktop.Notifications", "NotificationReplied", on_notification_replied, bus)) < 0) {
         snprintf(why, why_size, "cannot listen for notification signals (%s)", strerror(-r));
         goto fail;
     }
@@ -794,7 +695,7 @@ void standfit_bus_run(standfit_bus *bus) {
     pthread_mutex_unlock(&bus->lock);
 }
 
-static void enqueue(standfit_bus *bus, request *q) {
+void bus_enqueue(standfit_bus *bus, request *q) {
     pthread_mutex_lock(&bus->lock);
     if (bus->ended) {
         /* No bus thread to carry it out: a call is released (its caller gets NoReply from the bus),
@@ -814,71 +715,32 @@ static void enqueue(standfit_bus *bus, request *q) {
 }
 
 void standfit_bus_reply(standfit_bus *bus, void *call, const char *error_name, const char *message) {
-    request *q = calloc(1, sizeof *q);
+    request *q = bus_new_request(REQUEST_REPLY, call);
     if (q == NULL) return;
-    q->kind = REQUEST_REPLY;
-    q->call = call;
-    q->error_name = copy(error_name);
-    q->message = copy(message);
-    enqueue(bus, q);
-}
-
-void standfit_bus_reply_matches(standfit_bus *bus, void *call, size_t count, const char *const *ids,
-                                const char *const *texts, const char *const *icons, const int32_t *types,
-                                const double *relevances, const char *const *subtexts) {
-    request *q = calloc(1, sizeof *q);
-    if (q == NULL) return;
-    q->kind = REQUEST_REPLY_MATCHES;
-    q->call = call;
-    q->matches = calloc(count + 1, sizeof *q->matches);
-    if (q->matches != NULL) {
-        q->match_count = count;
-        for (size_t i = 0; i < count; i++) {
-            q->matches[i] = (match_row){ copy(ids[i]), copy(texts[i]), copy(icons[i] ? icons[i] : ""),
-                                         copy(subtexts[i]), types[i], relevances[i] };
-        }
-    }
-    enqueue(bus, q);
-}
-
-void standfit_bus_reply_runner_config(standfit_bus *bus, void *call, int32_t min_letter_count,
-                                      const char *const *trigger_words, size_t word_count) {
-    request *q = calloc(1, sizeof *q);
-    if (q == NULL) return;
-    q->kind = REQUEST_REPLY_CONFIG;
-    q->call = call;
-    q->min_letter_count = min_letter_count;
-    /* The words as a NULL-terminated list in `actions` (action_count is their number). */
-    q->actions = calloc(word_count + 1, sizeof(char *));
-    if (q->actions != NULL) {
-        q->action_count = word_count;
-        for (size_t i = 0; i < word_count; i++) q->actions[i] = copy(trigger_words[i]);
-    }
-    enqueue(bus, q);
+    q->error_name = bus_copy(error_name);
+    q->message = bus_copy(message);
+    bus_enqueue(bus, q);
 }
 
 void standfit_bus_notify(standfit_bus *bus, uint64_t token, const char *app_name, uint32_t replaces_id,
                          const char *icon, const char *summary, const char *body,
                          const char *const *actions, size_t action_count, uint8_t urgency,
-                         const char *desktop_entry, int32_t timeout_ms) {
-    request *q = calloc(1, sizeof *q);
+                         const char *desktop_entry, int32_t timeout_ms, const char *reply_placeholder) {
+    request *q = bus_new_request(REQUEST_NOTIFY, NULL);
     if (q == NULL) return;
-    q->kind = REQUEST_NOTIFY;
     q->token = token;
-    q->app_name = copy(app_name);
+    q->app_name = bus_copy(app_name);
     q->replaces_id = replaces_id;
-    q->icon = copy(icon);
-    q->summary = copy(summary);
-    q->body = copy(body);
-    q->desktop_entry = copy(desktop_entry);
+    q->icon = bus_copy(icon);
+    q->summary = bus_copy(summary);
+    q->body = bus_copy(body);
+    q->desktop_entry = bus_copy(desktop_entry);
     q->urgency = urgency;
     q->timeout_ms = timeout_ms;
-    q->actions = calloc(action_count * 2 + 1, sizeof(char *));
-    if (q->actions != NULL) {
-        q->action_count = action_count;
-        for (size_t i = 0; i < action_count * 2; i++) q->actions[i] = copy(actions[i] ? actions[i] : "");
-    }
-    enqueue(bus, q);
+    q->reply_placeholder = bus_copy(reply_placeholder);
+    q->actions = bus_copy_strings(actions, action_count * 2);
+    if (q->actions != NULL) q->action_count = action_count;
+    bus_enqueue(bus, q);
 }
 
 void standfit_bus_activate(standfit_bus *bus, uint64_t token, const char *application_id, const char *object_path,
@@ -887,10 +749,23 @@ void standfit_bus_activate(standfit_bus *bus, uint64_t token, const char *applic
     if (q == NULL) return;
     q->kind = REQUEST_ACTIVATE;
     q->token = token;
-    q->app_name = copy(app);
-    q->destination = copy(application_id);
-    q->path = copy(object_path);
-    enqueue(bus, q);
+    q->app_name = bus_copy(app);
+    q->destination = bus_copy(application_id);
+    q->path = bus_copy(object_path);
+    bus_enqueue(bus, q);
+}
+
+void standfit_bus_call_with_string(standfit_bus *bus, uint64_t token, const char *destination, const char *path,
+                                   const char *interface, const char *method, const char *argument) {
+    request *q = bus_new_request(REQUEST_CALL, NULL);
+    if (q == NULL) return;
+    q->token = token;
+    q->destination = bus_copy(destination);
+    q->path = bus_copy(path);
+    q->interface = bus_copy(interface);
+    q->member = bus_copy(method);
+    q->body = bus_copy(argument);
+    bus_enqueue(bus, q);
 }
 
 void standfit_bus_close_notification(standfit_bus *bus, uint32_t id) {
@@ -898,7 +773,7 @@ void standfit_bus_close_notification(standfit_bus *bus, uint32_t id) {
     if (q == NULL) return;
     q->kind = REQUEST_CLOSE;
     q->replaces_id = id;
-    enqueue(bus, q);
+    bus_enqueue(bus, q);
 }
 
 void standfit_bus_capabilities(standfit_bus *bus, uint64_t token) {
@@ -906,7 +781,7 @@ void standfit_bus_capabilities(standfit_bus *bus, uint64_t token) {
     if (q == NULL) return;
     q->kind = REQUEST_CAPABILITIES;
     q->token = token;
-    enqueue(bus, q);
+    bus_enqueue(bus, q);
 }
 
 void standfit_bus_stop(standfit_bus *bus) {

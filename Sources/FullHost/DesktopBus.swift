@@ -32,6 +32,8 @@ final class DesktopBus: @unchecked Sendable {
     private let lost: @Sendable () -> Void
     /// The environment the desktop's requests run with (`DesktopRequest.environment(startedByBus:)`).
     let requestEnvironment: [String]
+    /// The matches of the latest searches, for GNOME's `GetResultMetas`.
+    let searchResults = SearchResults()
 
     private init(logger: Logger, activity: Activity, requestEnvironment: [String], lost: @escaping @Sendable () -> Void) {
         self.logger = logger
@@ -54,7 +56,7 @@ final class DesktopBus: @unchecked Sendable {
         // lives (a started connection is never freed), hence the retained reference.
         let context = Unmanaged.passRetained(bus).toOpaque()
         guard let connection = standfit_bus_start(owning ? DesktopInstallation.applicationID : nil, DesktopInstallation.objectPath,
-                                                  DesktopInstallation.runnerPath,
+                                                  DesktopInstallation.runnerPath, DesktopInstallation.searchProviderPath,
                                                   { context, event in
                                                       guard let context, let event else { return }
                                                       Unmanaged<DesktopBus>.fromOpaque(context).takeUnretainedValue().handle(event.pointee)
@@ -130,31 +132,9 @@ final class DesktopBus: @unchecked Sendable {
             answer(event.call, on: connection, from: sender, what: "Activate" + (app.map { " (app \($0))" } ?? "")) {
                 DesktopRequest.activate(app: app, bus: $0)
             }
-        case STANDFIT_BUS_RUNNER_MATCH:
-            let query = event.name.map { String(cString: $0) } ?? ""
-            respond(event.call, on: connection) { bus, connection, call in
-                let matches = DesktopRequest.runnerMatches(query, bus: bus)
-                withCStrings(matches.map(\.id)) { ids in
-                    withCStrings(matches.map(\.text)) { texts in
-                        withCStrings(matches.map(\.icon)) { icons in
-                            withCStrings(matches.map { $0.subtext ?? "" }) { subtexts in
-                                standfit_bus_reply_matches(connection, call, matches.count, ids, texts, icons,
-                                                           matches.map(\.type), matches.map(\.relevance), subtexts)
-                            }
-                        }
-                    }
-                }
-            }
-        case STANDFIT_BUS_RUNNER_RUN:
-            let match = event.name.map { String(cString: $0) } ?? ""
-            answer(event.call, on: connection, from: sender, what: "KRunner Run '\(match)'") { DesktopRequest.runnerRun(match, bus: $0) }
-        case STANDFIT_BUS_RUNNER_CONFIG:
-            // No trigger words: a query may start with any word an action's phrase, title or
-            // entity has ("squats", "streak", "history", "twenty"), and the phrase matcher answers
-            // an unrelated one at once; KRunner sends every query of three letters or more.
-            respond(event.call, on: connection) { _, connection, call in
-                standfit_bus_reply_runner_config(connection, call, 3, nil, 0)
-            }
+        case STANDFIT_BUS_RUNNER_MATCH, STANDFIT_BUS_RUNNER_RUN, STANDFIT_BUS_RUNNER_CONFIG, STANDFIT_BUS_RUNNER_ACTIONS,
+             STANDFIT_BUS_SEARCH, STANDFIT_BUS_SEARCH_METAS, STANDFIT_BUS_SEARCH_ACTIVATE, STANDFIT_BUS_SEARCH_LAUNCH:
+            handleSearch(event, sender: sender)
         case STANDFIT_BUS_OPEN:
             answer(event.call, on: connection, from: sender, what: "Open") { _ in
                 .refused(.notSupported, "StandFit opens no files; run one of its quick actions instead ('gapplication list-actions \(DesktopInstallation.applicationID)' lists them).")
@@ -163,21 +143,25 @@ final class DesktopBus: @unchecked Sendable {
             let values = (0..<event.count).compactMap { event.values?[$0].map { String(cString: $0) } }
             let failure = event.error < 0 ? (event.name.map { String(cString: $0) } ?? "the call failed") : nil
             finishCall(token: event.token, id: event.id, values: values, failure: failure)
-        case STANDFIT_BUS_ACTION_INVOKED:
+        case STANDFIT_BUS_ACTION_INVOKED, STANDFIT_BUS_NOTIFICATION_REPLIED:
+            // A button's key, or the text typed into KDE's inline reply.
             let key = event.name.map { String(cString: $0) } ?? ""
-            let id = event.id
+            let id = event.id, replied = event.kind == STANDFIT_BUS_NOTIFICATION_REPLIED
+            // The reply field's own button only opens the field.
+            if !replied && key == DesktopNotification.replyKey { break }
             let (chosen, late) = calls.withLock { () -> ((@Sendable (String) -> Void)?, DesktopNotification?) in
-                guard let buttons = pressed.removeValue(forKey: id) else { return (nil, answered[id]) }
+                guard let buttons = pressed[id], let chosen = replied ? buttons.replied : buttons.chosen else { return (nil, answered[id]) }
+                pressed.removeValue(forKey: id)
                 // Answered: a press from now on says so instead of running anything again.
                 if let late = buttons.answered {
                     answered[id] = late
                     if answered.count > 64, let oldest = answered.keys.min() { answered.removeValue(forKey: oldest) }
                 }
-                return (buttons.chosen, nil)
+                return (chosen, nil)
             }
             let activity = activity
             if let chosen {
-                logger.info("Notification \(id): '\(key)' chosen")
+                logger.info("Notification \(id): '\(key)' \(replied ? "replied" : "chosen")")
                 // The question is answered: it goes from the screen at once (dunst keeps it).
                 standfit_bus_close_notification(connection, id)
                 activity.begin()
@@ -186,7 +170,7 @@ final class DesktopBus: @unchecked Sendable {
                     activity.end()
                 }
             } else if let late {
-                logger.info("Notification \(id): '\(key)' chosen after it was answered")
+                logger.info("Notification \(id): '\(key)' \(replied ? "replied" : "chosen") after it was answered")
                 activity.begin()
                 Thread.detachNewThread { [self] in
                     show(late)
@@ -222,6 +206,8 @@ final class DesktopBus: @unchecked Sendable {
         var chosen: (@Sendable (String) -> Void)?
         /// What a press after the first shows.
         var answered: DesktopNotification?
+        /// What a typed reply runs.
+        var replied: (@Sendable (String) -> Void)?
     }
 
     private let calls = NSLock()
@@ -238,14 +224,17 @@ final class DesktopBus: @unchecked Sendable {
 
     /// A shown notification's buttons: what a press runs, and what a press after it says.
     private struct Buttons {
-        var chosen: @Sendable (String) -> Void
+        var chosen: (@Sendable (String) -> Void)?
         var answered: DesktopNotification?
+        var replied: (@Sendable (String) -> Void)?
     }
 
-    private func beginCall(chosen: (@Sendable (String) -> Void)? = nil, answered: DesktopNotification? = nil) -> (UInt64, Waiter) {
+    private func beginCall(chosen: (@Sendable (String) -> Void)? = nil, answered: DesktopNotification? = nil,
+                           replied: (@Sendable (String) -> Void)? = nil) -> (UInt64, Waiter) {
         let waiter = Waiter()
         waiter.chosen = chosen
         waiter.answered = answered
+        waiter.replied = replied
         return calls.withLock {
             defer { nextToken += 1 }
             waiting[nextToken] = waiter
@@ -260,9 +249,9 @@ final class DesktopBus: @unchecked Sendable {
         waiter.id = id
         waiter.values = values
         waiter.failure = failure
-        if failure == nil, id != 0, let chosen = waiter.chosen {
+        if failure == nil, id != 0, waiter.chosen != nil || waiter.replied != nil {
             let kept = calls.withLock { () -> Bool in
-                if !leaving { pressed[id] = Buttons(chosen: chosen, answered: waiter.answered) }
+                if !leaving { pressed[id] = Buttons(chosen: waiter.chosen, answered: waiter.answered, replied: waiter.replied) }
                 return !leaving
             }
             if !kept, let connection = stopLock.withLock({ stopping }) { standfit_bus_close_notification(connection, id) }
@@ -304,8 +293,11 @@ final class DesktopBus: @unchecked Sendable {
     }
 
     /// Shows `notification`; a pressed button runs `chosen` with its key, on a thread of its
-    /// own. Without a notification server it is logged instead, and nothing fails.
-    func show(_ notification: DesktopNotification, chosen: (@Sendable (String) -> Void)? = nil) {
+    /// own, and a typed reply (where the server takes one, and the notification asks for one)
+    /// runs `replied` with the text. Without a notification server it is logged instead, and
+    /// nothing fails.
+    func show(_ notification: DesktopNotification, chosen: (@Sendable (String) -> Void)? = nil,
+              replied: (@Sendable (String) -> Void)? = nil) {
         let connection = stopLock.withLock { self.connection }
         let line = "\(notification.summary): \(notification.body)"
             + (notification.buttons.isEmpty ? "" : " [\(notification.buttons.map(\.label).joined(separator: " | "))]")
@@ -313,16 +305,19 @@ final class DesktopBus: @unchecked Sendable {
             logger.info("Not shown (off the bus): \(line)")
             return
         }
+        let capabilities = notificationCapabilities()
         // The body is plain text: escaped where the server would read it as markup.
-        let body = notificationCapabilities().contains("body-markup")
-            ? DesktopNotification.markupEscaped(notification.body) : notification.body
+        let body = capabilities.contains("body-markup") ? DesktopNotification.markupEscaped(notification.body) : notification.body
         let late = notification.answered.map { DesktopNotification(summary: notification.summary, body: $0, icon: notification.icon) }
-        let (token, waiter) = beginCall(chosen: notification.buttons.isEmpty ? nil : chosen, answered: late)
-        let flat = notification.buttons.flatMap { [$0.key, $0.label] }
-        withCStrings(flat) { actions in
+        let reply = replied != nil && capabilities.contains("inline-reply") ? notification.reply : nil
+        var buttons = notification.buttons.map { ($0.key, $0.label) }
+        if reply != nil { buttons.append((DesktopNotification.replyKey, notification.replyLabel)) }
+        let (token, waiter) = beginCall(chosen: notification.buttons.isEmpty ? nil : chosen, answered: late,
+                                        replied: reply == nil ? nil : replied)
+        withCStrings(buttons.flatMap { [$0.0, $0.1] }) { actions in
             standfit_bus_notify(connection, token, DesktopInstallation.applicationName, 0, notification.icon,
-                                notification.summary, body, actions, notification.buttons.count,
-                                notification.urgency.rawValue, DesktopInstallation.applicationID, -1)
+                                notification.summary, body, actions, buttons.count,
+                                notification.urgency.rawValue, DesktopInstallation.applicationID, -1, reply)
         }
         guard wait(waiter, token: token, seconds: 5) else {
             logger.info("Not shown (the notification server did not answer): \(line)")
@@ -335,8 +330,18 @@ final class DesktopBus: @unchecked Sendable {
         }
     }
 
+    /// Calls `method` of `interface` on `destination` at `path` with one string, letting the bus
+    /// start it: nil when it answered, else why not.
+    func callWithString(destination: String, path: String, interface: String, method: String, argument: String) -> String? {
+        guard let connection = stopLock.withLock({ self.connection }) else { return "not on the session bus" }
+        let (token, waiter) = beginCall()
+        standfit_bus_call_with_string(connection, token, destination, path, interface, method, argument)
+        guard wait(waiter, token: token, seconds: 10) else { return "\(destination) did not answer" }
+        return waiter.failure
+    }
+
     /// Serves one method call whose answer carries data, on a thread of its own: `body` answers it.
-    private func respond(_ call: UnsafeMutableRawPointer?, on connection: OpaquePointer?,
+    func respond(_ call: UnsafeMutableRawPointer?, on connection: OpaquePointer?,
                          _ body: @escaping @Sendable (DesktopBus, OpaquePointer, UnsafeMutableRawPointer) -> Void) {
         guard let call, let connection else { return }
         let pointer = UncheckedCall(call: call, connection: connection), activity = activity, bus = self
@@ -348,7 +353,7 @@ final class DesktopBus: @unchecked Sendable {
     }
 
     /// Serves one method call on a thread of its own and answers it.
-    private func answer(_ call: UnsafeMutableRawPointer?, on connection: OpaquePointer?, from sender: String, what: String,
+    func answer(_ call: UnsafeMutableRawPointer?, on connection: OpaquePointer?, from sender: String, what: String,
                         _ body: @escaping @Sendable (DesktopBus) -> DesktopRequest.Answer) {
         // A connection stopped meanwhile still takes the answer (its memory is kept).
         guard let call, let connection else { return }
@@ -371,7 +376,7 @@ final class DesktopBus: @unchecked Sendable {
 }
 
 /// Calls `body` with `strings` as an array of C strings, valid during the call.
-private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
+func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
     let copies = strings.map { strdup($0) }
     defer { copies.forEach { free($0) } }
     let pointers = copies.map { UnsafePointer($0) }

@@ -85,7 +85,7 @@ enum DesktopRequest {
 
     /// The session of the installed desktop file: the options it was installed with, else the
     /// default ones. Within `serve`.
-    private static func installedSession(logger: Logger) throws(HostError) -> HostSession {
+    static func installedSession(logger: Logger) throws(HostError) -> HostSession {
         let options = HostOptions(request: .current, executable: Executable.url, warm: Executable.warm)
         return try HostSession(options: DesktopInstallation.installedOptions(options), logger: logger)
     }
@@ -98,11 +98,13 @@ enum DesktopRequest {
         /// A type with the userInfo of the item it came from (a phrase KRunner matched, a
         /// `run --notify` whose missing value was chosen).
         case type(String, userInfo: [String: JSONValue]?)
+        /// A typed reply to type's question (KDE's inline reply), read as `say` reads it.
+        case reply(String, type: String)
 
         var name: String {
             switch self {
             case .key(let key): key
-            case .type(let type, _): type
+            case .type(let type, _), .reply(_, let type): type
             }
         }
     }
@@ -114,7 +116,7 @@ enum DesktopRequest {
     /// buttons that run the action again with the one chosen.
     static func activateAction(_ target: Target, parameters: [NamedArgument], bus: DesktopBus) -> Answer {
         let logger = bus.logger
-        let served = serve(on: bus) { () -> (Answer, DesktopNotification?, needs: String?) in
+        let served = serve(on: bus) { () -> (Answer, DesktopNotification?, needs: String?, type: String) in
             do throws(HostError) {
                 let session = try installedSession(logger: logger)
                 var action: (key: String, item: ShortcutItem)?
@@ -134,37 +136,48 @@ enum DesktopRequest {
                     userInfo = action.flatMap { $0.item.userInfo.isEmpty ? nil : $0.item.userInfo }
                 case .type(let named, let info):
                     (type, userInfo) = (named, info)
+                case .reply(_, let named):
+                    (type, userInfo) = (named, nil)
                 }
-                let outcome = session.run(type, named: parameters, userInfo: userInfo, options: Dispatcher.RunOptions(showsData: false))
+                let options = Dispatcher.RunOptions(showsData: false)
+                var outcome: Outcome
+                if case .reply(let text, _) = target {
+                    outcome = session.say(text, answering: type, options: options)
+                    if outcome.type.isEmpty { outcome.type = type }
+                } else {
+                    outcome = session.run(type, named: parameters, userInfo: userInfo, options: options)
+                }
                 if case .key(let key) = target, outcome.status == .unknownType, action == nil {
                     let message = "StandFit has no action '\(key)'; 'gapplication list-actions \(DesktopInstallation.applicationID)' lists the actions of the installed desktop file, and 'standfit-host list' the quick actions."
                     return (.refused(.unknownAction, message),
                             DesktopNotification(summary: DesktopInstallation.applicationName, body: message,
-                                                icon: DesktopEntry.fallbackIcon, urgency: .critical), nil)
+                                                icon: DesktopEntry.fallbackIcon, urgency: .critical), nil, key)
                 }
                 let item = action?.item ?? registeredTitle ?? session.staticItems.first { $0.type == outcome.type }
                     ?? session.registeredItem(for: outcome.type)
                 let buttons = outcome.needsValue != nil && !(outcome.offered ?? []).isEmpty ? bus.buttonLimit() : 0
                 let notification = DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon,
                                                                buttons: buttons, language: session.language)
-                return (.done("\(outcome.status.rawValue): \(outcome.message)"), notification, outcome.needsValue)
+                return (.done("\(outcome.status.rawValue): \(outcome.message)"), notification, outcome.needsValue, outcome.type)
             } catch {
                 let notification = DesktopNotification(summary: DesktopInstallation.applicationName, body: error.message,
                                                        icon: DesktopEntry.fallbackIcon, urgency: .critical)
-                return (.refused(.failed, error.message), notification, nil)
+                return (.refused(.failed, error.message), notification, nil, target.name)
             }
         }
         guard let served else {
             return .refused(.failed, "The server could not make a request for '\(target.name)' (out of descriptors or threads); try again, or run the action with 'standfit-host run' ('standfit-host list' shows the types).")
         }
         if !served.errors.isEmpty { logger.debug("'\(target.name)' wrote on stderr: \(served.errors)") }
-        let (answer, notification, needs) = served.result
+        let (answer, notification, needs, type) = served.result
         if let notification {
-            bus.show(notification) { chosen in
+            bus.show(notification, chosen: { chosen in
                 // A button carries the id of the value chosen for the missing parameter.
                 guard let needs else { return }
                 _ = activateAction(target, parameters: parameters + [NamedArgument(name: needs, value: chosen)], bus: bus)
-            }
+            }, replied: { text in
+                _ = activateAction(.reply(text, type: type), parameters: [], bus: bus)
+            })
         }
         return answer
     }
@@ -208,31 +221,5 @@ extension DesktopRequest {
         case nil:
             return .refused(.failed, "The server could not make a request for the picker (out of descriptors or threads); try again.")
         }
-    }
-}
-
-extension DesktopRequest {
-    /// KRunner's `Match`: what the query matches in the installed desktop file's session.
-    static func runnerMatches(_ query: String, bus: DesktopBus) -> [HostSession.RunnerMatch] {
-        let served = serve(on: bus) { () -> [HostSession.RunnerMatch] in
-            do throws(HostError) {
-                return try installedSession(logger: bus.logger).runnerMatches(query)
-            } catch {
-                bus.logger.warning("KRunner Match '\(query)': \(error.message)")
-                return []
-            }
-        }
-        return served?.result ?? []
-    }
-
-    /// KRunner's `Run`: runs the match as `ActivateAction` would, and shows the outcome.
-    static func runnerRun(_ match: String, bus: DesktopBus) -> Answer {
-        if match.hasPrefix("action:") {
-            return activateAction(.key(String(match.dropFirst("action:".count))), parameters: [], bus: bus)
-        }
-        if match.hasPrefix("phrase:"), let phrase = RunnerPhrase(encoded: String(match.dropFirst("phrase:".count))) {
-            return activateAction(.type(phrase.type, userInfo: nil), parameters: phrase.named, bus: bus)
-        }
-        return .refused(.unknownAction, "KRunner asked to run '\(match)', which is no match of StandFit's; search again.")
     }
 }

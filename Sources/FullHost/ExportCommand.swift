@@ -10,8 +10,52 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export the quick actions for other surfaces.",
-        subcommands: [Desktop.self, KRunner.self]
+        subcommands: [Desktop.self, KRunner.self, SearchProvider.self]
     )
+
+    /// `export search-provider`: GNOME Shell's search provider file, so that the overview's
+    /// search runs quick actions.
+    struct SearchProvider: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "search-provider",
+            abstract: "Write GNOME Shell's search provider file, so that the overview's search runs quick actions.",
+            discussion: """
+                GNOME Shell reads search providers from gnome-shell/search-providers/ of the \
+                system data directories only ($XDG_DATA_DIRS, not $XDG_DATA_HOME), so a per-user \
+                install writes it there as root: 'standfit-host export search-provider --output \
+                /usr/local/share/gnome-shell/search-providers/\(DesktopInstallation.searchProviderFileName)' \
+                with sudo (the package installs it under /usr/share). GNOME then asks the server \
+                (org.gnome.Shell.SearchProvider2, started by the bus) what a search such as \
+                "log 20 squats" matches, and shows the results under the app that \
+                'export desktop --install' installed.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: ArgumentHelp("Write the file here.", valueName: "path"))
+        var output: String?
+
+        struct Document: Encodable {
+            var status = "ok"
+            var path: String?
+            var text: String
+        }
+
+        func run() throws {
+            let text = DesktopInstallation.searchProviderText
+            if let output {
+                try DesktopInstallation.write(text, to: URL(fileURLWithPath: output), what: "search provider file")
+            }
+            if global.json {
+                Output.printJSON(Document(path: output, text: text))
+            } else if let output {
+                Console.current.print("Wrote \(output).")
+            } else {
+                Console.current.write(text)
+            }
+        }
+    }
 
     /// `export krunner`: KRunner's plugin file, so that KDE's search runs quick actions.
     struct KRunner: ParsableCommand {

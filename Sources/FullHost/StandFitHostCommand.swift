@@ -147,6 +147,7 @@ extension DonationsCommand.Clear: ReportsJSON { var json: Bool { global.json }; 
 extension ExportCommand.Desktop: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
 extension RofiCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
 extension ExportCommand.KRunner: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
+extension ExportCommand.SearchProvider: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
 extension PluginsCommand.Show: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
 extension PluginsCommand.Rescan: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
 extension PluginsCommand.Check: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }

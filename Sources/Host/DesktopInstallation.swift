@@ -22,6 +22,10 @@ public enum DesktopInstallation {
     public static let objectPath = "/org/standfit/Host"
     /// The object path `org.kde.krunner1` is served at (the KRunner plugin file names it).
     public static let runnerPath = "/org/standfit/Host/Runner"
+    /// The object path `org.gnome.Shell.SearchProvider2` is served at (the search provider file names it).
+    public static let searchProviderPath = "/org/standfit/Host/SearchProvider"
+    /// The search provider file's name, in `gnome-shell/search-providers/` of a system data directory.
+    public static let searchProviderFileName = "\(applicationID).search-provider.ini"
     /// The desktop file id: a `DBusActivatable` entry must be named after the application id.
     public static let fileName = "\(applicationID).desktop"
     /// What earlier versions installed, removed when the file is installed again.
@@ -125,6 +129,18 @@ public enum DesktopInstallation {
         ]
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// GNOME Shell's search provider file: GNOME asks `org.gnome.Shell.SearchProvider2` at
+    /// `searchProviderPath` on the application id (the bus starts the server when needed), and
+    /// shows the results under the app of `DesktopId` (the installed desktop file).
+    public static let searchProviderText = """
+        [Shell Search Provider]
+        DesktopId=\(fileName)
+        BusName=\(applicationID)
+        ObjectPath=\(searchProviderPath)
+        Version=2
+
+        """
 
     /// Installs KRunner's plugin file `text` (`runnerText`) and the D-Bus service file that
     /// starts `server` for it.
@@ -292,7 +308,7 @@ public enum DesktopInstallation {
 
     /// Writes `text` to `url`, replacing any file there in one rename, so a desktop never reads
     /// half a file.
-    static func write(_ text: String, to url: URL, what: String) throws(HostError) {
+    public static func write(_ text: String, to url: URL, what: String) throws(HostError) {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url, options: .atomic)
@@ -320,7 +336,7 @@ public enum DesktopInstallation {
     /// backslashes, no expansion); single quotes keep every other character as it is.
     static func serviceExecWord(_ word: String) -> String {
         let plain = word.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/._-+,:@".unicodeScalars.contains(scalar))
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/._-+,:@=".unicodeScalars.contains(scalar))
         }
         if plain && !word.isEmpty { return word }
         return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"

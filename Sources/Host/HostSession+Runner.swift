@@ -64,6 +64,41 @@ extension HostSession {
     }
 }
 
+extension HostSession {
+    /// An action KRunner offers beside a match (`Actions`, a button on every match).
+    public struct RunnerAction: Sendable, Equatable {
+        public var id: String
+        public var text: String
+        public var icon: String
+    }
+
+    /// The id of "Copy as a command".
+    public static let copyAction = "copy"
+
+    /// What KRunner offers beside every match: copying the command line that runs it.
+    public static func runnerActions(language: String) -> [RunnerAction] {
+        [RunnerAction(id: copyAction, text: HostText(language: language)("runner.copy"), icon: "edit-copy")]
+    }
+
+    /// The command line that runs match `id` (`Match`'s, GNOME search's) with `executable`:
+    /// `run` with the installation's options, the item's userInfo and the phrase's values, each
+    /// word quoted for a POSIX shell where it needs it; nil for an id that is no match.
+    public func runnerCommand(_ id: String, executable: String, options arguments: [String]) throws(HostError) -> String? {
+        var words = [executable, "run"] + arguments
+        if id.hasPrefix("phrase:"), let phrase = RunnerPhrase(encoded: String(id.dropFirst("phrase:".count))) {
+            words += ["--", phrase.type] + phrase.named.map { "\($0.name)=\($0.value)" }
+        } else if id.hasPrefix("action:"),
+                  let item = try DesktopInstallation.actions(session: self).first(where: { "action:" + $0.key == id })?.item {
+            if !item.userInfo.isEmpty { words += ["--user-info", JSONValue.object(item.userInfo).jsonText] }
+            words += ["--", item.type]
+        } else {
+            return nil
+        }
+        // The service file's quoting is a POSIX shell's too: single quotes where a word needs any.
+        return words.map(DesktopInstallation.serviceExecWord).joined(separator: " ")
+    }
+}
+
 /// A phrase match as KRunner carries it between `Match` and `Run`.
 public struct RunnerPhrase: Codable, Sendable, Equatable {
     public var type: String

@@ -7,7 +7,12 @@ extension HostSession {
     /// Understands `sentence` by the actions' phrases and runs the one it fits, with the words
     /// of the placeholders as its arguments. Several equally good fits are asked about on a
     /// terminal and listed otherwise; none answers with the closest phrases.
-    public func say(_ sentence: String, options: Dispatcher.RunOptions = Dispatcher.RunOptions()) -> Outcome {
+    ///
+    /// With `type`, the sentence answers that action's question (a typed reply to its prompt):
+    /// it is read by that action's phrases alone, whole ("log 20 squats") or as their endings
+    /// from the first placeholder on ("20 squats", "squats").
+    public func say(_ sentence: String, answering type: String? = nil,
+                    options: Dispatcher.RunOptions = Dispatcher.RunOptions()) -> Outcome {
         let text = HostText(language: language)
         guard !PhraseMatcher.isTooLong(sentence) else {
             return Outcome(status: .invalidInput, type: "", message: text("say.tooLong", [
@@ -15,7 +20,7 @@ extension HostSession {
                 "wordLimit": "\(PhraseMatcher.wordLimit)", "byteLimit": "\(PhraseMatcher.byteLimit)",
             ]))
         }
-        let matcher = phraseMatcher
+        let matcher = type.map { replyMatcher(for: $0) } ?? phraseMatcher
         let matches = matcher.matches(sentence)
         var options = options
         options.argumentSource = .phrase
@@ -54,5 +59,23 @@ extension HostSession {
         let applications = Dictionary(plugins.plugins.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         return PhraseMatcher(actions: plugins.registry.actions + routines.map(\.action), applications: applications,
                              language: language, entity: { plugins.entity($1, of: $0) }, query: plugins.calls.query)
+    }
+
+    /// What a reply to `type`'s question is read with: its phrases, and each one's ending from
+    /// its first placeholder on ("log {count} {exercise}" also as "{count} {exercise}").
+    func replyMatcher(for type: String) -> PhraseMatcher {
+        var matcher = phraseMatcher
+        matcher.actions = matcher.actions.filter { $0.type == type }.map { action in
+            var action = action
+            let endings = action.phrases.compactMap { phrase -> Phrase? in
+                let words = phrase.template.split(whereSeparator: \.isWhitespace)
+                guard let first = words.firstIndex(where: { $0.hasPrefix("{") }), first > 0 else { return nil }
+                return Phrase(language: phrase.language, template: words[first...].joined(separator: " "))
+            }
+            action.phrases += endings.filter { !action.phrases.contains($0) }
+            return action
+        }
+        matcher.applications = [:]
+        return matcher
     }
 }

@@ -22,13 +22,13 @@ struct DesktopBusTests {
     }
 
     /// `sandboxOnBus` with the test notification server on the bus, recording in the returned file.
-    static func sandboxWithNotifications(press: String? = nil, keeping: Bool = false, capabilities: [String] = ["actions", "body"]) throws
-        -> (HostSandbox, SessionBus, URL) {
+    static func sandboxWithNotifications(press: String? = nil, keeping: Bool = false, capabilities: [String] = ["actions", "body"],
+                                         reply: String? = nil) throws -> (HostSandbox, SessionBus, URL) {
         let (sandbox, bus) = try sandboxOnBus()
         let record = sandbox.root.appendingPathComponent("notifications.jsonl")
         // A failure here leaves the bus to its deinit, which stops it.
-        try #require(bus.startNotificationServer(record: record, press: press, keeping: keeping, capabilities: capabilities),
-                     "the test notification server did not start; see notifications.log in \(sandbox.root.path)")
+        try #require(bus.startNotificationServer(record: record, press: press, keeping: keeping, capabilities: capabilities, reply: reply),
+                     "the test notification server did not start; see notification-server.py.log in \(sandbox.root.path)")
         return (sandbox, bus, record)
     }
 
@@ -456,17 +456,17 @@ struct DesktopBusTests {
         // The bus starts the server for KRunner's first call.
         #expect(call("Match", "log 20 squats") == ProcessResult(status: 0, stdout: """
             ([('phrase:{"arguments":{"count":"20","exercise":"squats"},"type":"com.standfit.logexercise"}', \
-            'Log 20 squats', 'list-add', 100, 1.0, {'subtext': <'StandFit'>, 'actions': <@as []>})],)
+            'Log 20 squats', 'list-add', 100, 1.0, {'subtext': <'StandFit'>, 'actions': <['copy']>})],)
 
             """, stderr: ""))
         // Nothing logged: the quick actions are Log Exercise alone, so "view" names none.
         #expect(call("Match", "view").stdout == "(@a(sssida{sv}) [],)\n")
         #expect(call("Match", "nothing like it").stdout == "(@a(sssida{sv}) [],)\n")
-        #expect(call("Actions").stdout == "(@a(sss) [],)\n")
+        #expect(call("Actions").stdout == "([('copy', 'Copy as a command', 'edit-copy')],)\n")
         // A value the action would refuse is no exact match: a possible one that says why (issue 33).
         #expect(call("Match", "log -5 squats") == ProcessResult(status: 0, stdout: """
             ([('phrase:{"arguments":{"count":"-5","exercise":"squats"},"type":"com.standfit.logexercise"}', 'Log -5 squats', \
-            'list-add', 30, 0.5, {'subtext': <'count: expected a number from 1 to 3600, got -5.'>, 'actions': <@as []>})],)
+            'list-add', 30, 0.5, {'subtext': <'count: expected a number from 1 to 3600, got -5.'>, 'actions': <['copy']>})],)
 
             """, stderr: ""))
         // No trigger words: KRunner asks for every query of three letters or more ("squats" too).
@@ -476,13 +476,13 @@ struct DesktopBusTests {
         // Logged: View Streak and View Progress are quick actions now (gdbus prints the dash as ? in
         // the C locale).
         #expect(call("Match", "view") == ProcessResult(status: 0, stdout: """
-            ([('action:com-standfit-viewstreak', 'View Streak ? 1 day', 'emblem-important', 30, 0.80000000000000004, {'subtext': <'StandFit'>, 'actions': <@as []>}), \
-            ('action:com-standfit-viewprogress', 'View Progress', 'x-office-spreadsheet', 30, 0.80000000000000004, {'subtext': <'StandFit'>, 'actions': <@as []>})],)
+            ([('action:com-standfit-viewstreak', 'View Streak ? 1 day', 'emblem-important', 30, 0.80000000000000004, {'subtext': <'StandFit'>, 'actions': <['copy']>}), \
+            ('action:com-standfit-viewprogress', 'View Progress', 'x-office-spreadsheet', 30, 0.80000000000000004, {'subtext': <'StandFit'>, 'actions': <['copy']>})],)
 
             """, stderr: ""))
         // A query may start with any word (no trigger words): "squats" finds the item that logs them.
         #expect(call("Match", "squats") == ProcessResult(status: 0, stdout: """
-            ([('action:com-standfit-logexercise-2', 'Log Squats ? 20 reps', 'emoji-activities', 30, 0.59999999999999998, {'subtext': <'StandFit'>, 'actions': <@as []>})],)
+            ([('action:com-standfit-logexercise-2', 'Log Squats ? 20 reps', 'emoji-activities', 30, 0.59999999999999998, {'subtext': <'StandFit'>, 'actions': <['copy']>})],)
 
             """, stderr: ""))
         #expect(call("Run", "action:com-standfit-viewstreak", "").status == 0)
@@ -494,8 +494,8 @@ struct DesktopBusTests {
         try Data(#"{"type": "user.morning", "title": "Morning routine", "steps": [{"type": "com.standfit.viewstreak"}]}"#.utf8)
             .write(to: shortcuts.appendingPathComponent("morning.json"))
         #expect(call("Match", "morning routine") == ProcessResult(status: 0, stdout: """
-            ([('phrase:{"arguments":{},"type":"user.morning"}', 'Morning routine', 'view-list', 100, 1.0, {'subtext': <'Shortcuts'>, 'actions': <@as []>}), \
-            ('action:user-morning', 'Morning routine', 'view-list', 30, 0.80000000000000004, {'subtext': <'Shortcuts'>, 'actions': <@as []>})],)
+            ([('phrase:{"arguments":{},"type":"user.morning"}', 'Morning routine', 'view-list', 100, 1.0, {'subtext': <'Shortcuts'>, 'actions': <['copy']>}), \
+            ('action:user-morning', 'Morning routine', 'view-list', 30, 0.80000000000000004, {'subtext': <'Shortcuts'>, 'actions': <['copy']>})],)
 
             """, stderr: ""))
         let stale = call("Run", "action:no-such-action", "")

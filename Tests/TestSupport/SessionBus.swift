@@ -87,13 +87,27 @@ public final class SessionBus: @unchecked Sendable {
     /// labelled `press` when one is shown (with `keeping`, twice, as a server that keeps an
     /// answered notification on screen and ignores CloseNotification would let a user press it
     /// again), and reports `capabilities`. Waits until it owns its name.
+    /// With `reply`, a notification that asks for an inline reply gets that text typed.
     public func startNotificationServer(record: URL, press: String? = nil, keeping: Bool = false,
-                                        capabilities: [String] = ["actions", "body"]) -> Bool {
-        let script = Fixtures.directory.appendingPathComponent("Desktop/notification-server.py").path
-        var arguments = [script, record.path, "--capabilities", capabilities.joined(separator: ",")]
+                                        capabilities: [String] = ["actions", "body"], reply: String? = nil) -> Bool {
+        var arguments = [record.path, "--capabilities", capabilities.joined(separator: ",")]
         if let press { arguments += [keeping ? "--press-twice" : "--press", press] }
-        guard let child = spawnInBackground(ExternalTool.python3.path, arguments, environment: environment,
-                                           log: sandbox.root.appendingPathComponent("notifications.log")) else { return false }
+        if let reply { arguments += ["--reply", reply] }
+        return startHelper("notification-server.py", arguments, record: record)
+    }
+
+    /// Starts the test clipboard manager (Tests/Fixtures/Desktop/clipboard.py, KDE's Klipper on
+    /// the bus), recording each text set in `record` as a JSON line. Waits until it owns its name.
+    public func startClipboard(record: URL) -> Bool {
+        startHelper("clipboard.py", [record.path], record: record)
+    }
+
+    /// Starts `script` of Tests/Fixtures/Desktop with python3 on this bus, until stop; waits
+    /// until it creates `record` (once it owns its name).
+    private func startHelper(_ script: String, _ arguments: [String], record: URL) -> Bool {
+        let path = Fixtures.directory.appendingPathComponent("Desktop/\(script)").path
+        guard let child = spawnInBackground(ExternalTool.python3.path, [path] + arguments, environment: environment,
+                                           log: sandbox.root.appendingPathComponent("\(script).log")) else { return false }
         helpers.append(child)
         return eventually(10) { FileManager.default.fileExists(atPath: record.path) }
     }

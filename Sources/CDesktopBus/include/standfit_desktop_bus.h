@@ -3,6 +3,9 @@
  * session bus through sd-bus (libsystemd), owning the application id and serving
  * org.freedesktop.Application on its object path, and calling org.freedesktop.Notifications.
  *
+ * It also serves KRunner's runner (org.kde.krunner1) and GNOME Shell's search provider
+ * (org.gnome.Shell.SearchProvider2) on the same connection.
+ *
  * sd-bus declares its objects with C macros (SD_BUS_VTABLE_START, SD_BUS_METHOD) that Swift
  * cannot import, and a connection must be used from one thread: this target owns that thread
  * (the bus thread) and turns everything into events handed to one callback, and everything the
@@ -57,6 +60,20 @@ typedef enum standfit_bus_event_kind {
     STANDFIT_BUS_RUNNER_RUN = 12,
     /* org.kde.krunner1.Config. Answer `call` with standfit_bus_reply_runner_config. */
     STANDFIT_BUS_RUNNER_CONFIG = 13,
+    /* org.kde.krunner1.Actions. Answer `call` with standfit_bus_reply_runner_actions. */
+    STANDFIT_BUS_RUNNER_ACTIONS = 14,
+    /* org.gnome.Shell.SearchProvider2.GetInitialResultSet or GetSubsearchResultSet: `count`
+       search terms in `values`. Answer `call` with standfit_bus_reply_results. */
+    STANDFIT_BUS_SEARCH = 15,
+    /* GetResultMetas: `count` result ids in `values`. Answer `call` with standfit_bus_reply_metas. */
+    STANDFIT_BUS_SEARCH_METAS = 16,
+    /* ActivateResult: `name` is the result id, `values` the terms. Answer `call` with standfit_bus_reply. */
+    STANDFIT_BUS_SEARCH_ACTIVATE = 17,
+    /* LaunchSearch: `values` are the terms. Answer `call` with standfit_bus_reply. */
+    STANDFIT_BUS_SEARCH_LAUNCH = 18,
+    /* org.freedesktop.Notifications.NotificationReplied (KDE's inline reply) for notification
+       `id`: `name` is the text typed. */
+    STANDFIT_BUS_NOTIFICATION_REPLIED = 19,
 } standfit_bus_event_kind;
 
 /* One event. Every pointer is valid only during the callback; copy what you keep. */
@@ -86,12 +103,13 @@ typedef void (*standfit_bus_handler)(void *context, const standfit_bus_event *ev
    starter's bus when D-Bus started this process), serves org.freedesktop.Application at
    `object_path`, asks for `application_id` (replacing an earlier owner that allows it, and
    allowing a later one to replace it). Nothing is delivered until standfit_bus_run starts the
-   bus thread, which calls `handler` with `context`. With `runner_path` not NULL it also serves org.kde.krunner1 there (Actions and
-   Teardown are answered here: no actions, nothing to tear down). With `application_id` NULL it
+   bus thread, which calls `handler` with `context`. With `runner_path` not NULL it also serves
+   org.kde.krunner1 there (Teardown is answered here: nothing to tear down), and with
+   `search_path` not NULL org.gnome.Shell.SearchProvider2. With `application_id` NULL it
    serves and owns nothing: a client's connection, for notifications and calls. Returns the connection, or NULL with `*error` a negative errno and `why` (of
    `why_size` bytes) a short sentence fragment: no libsystemd, no session bus, the name refused. */
 standfit_bus *standfit_bus_start(const char *application_id, const char *object_path, const char *runner_path,
-                                 standfit_bus_handler handler, void *context,
+                                 const char *search_path, standfit_bus_handler handler, void *context,
                                  int *error, char *why, size_t why_size);
 
 /* Starts delivering events (the bus thread): call it once the connection standfit_bus_start gave
@@ -104,10 +122,24 @@ void standfit_bus_reply(standfit_bus *bus, void *call, const char *error_name, c
 
 /* Answers a STANDFIT_BUS_RUNNER_MATCH call with `count` matches (krunner1's a(sssida{sv})): each
    an id, a text, an icon name, a type (KRunner's: 100 exact, 30 possible, …), a relevance from 0
-   to 1 and a subtext (NULL for none); no actions. From any thread, once. */
+   to 1, a subtext ("" for none) and whether the runner's actions (`action_count` ids) apply to
+   it. From any thread, once. */
 void standfit_bus_reply_matches(standfit_bus *bus, void *call, size_t count, const char *const *ids,
                                 const char *const *texts, const char *const *icons, const int32_t *types,
-                                const double *relevances, const char *const *subtexts);
+                                const double *relevances, const char *const *subtexts, const uint8_t *with_actions,
+                                const char *const *action_ids, size_t action_count);
+
+/* Answers a STANDFIT_BUS_RUNNER_ACTIONS call with `count` actions (a(sss)): an id, a text, an icon name. */
+void standfit_bus_reply_runner_actions(standfit_bus *bus, void *call, size_t count, const char *const *ids,
+                                       const char *const *texts, const char *const *icons);
+
+/* Answers a STANDFIT_BUS_SEARCH call with `count` result ids (as). */
+void standfit_bus_reply_results(standfit_bus *bus, void *call, const char *const *ids, size_t count);
+
+/* Answers a STANDFIT_BUS_SEARCH_METAS call with `count` metas (aa{sv}): each result's id, name,
+   description ("" for none) and icon name ("" for none). */
+void standfit_bus_reply_metas(standfit_bus *bus, void *call, size_t count, const char *const *ids,
+                              const char *const *names, const char *const *descriptions, const char *const *icons);
 
 /* Answers a STANDFIT_BUS_RUNNER_CONFIG call: MinLetterCount and `word_count` TriggerWords. */
 void standfit_bus_reply_runner_config(standfit_bus *bus, void *call, int32_t min_letter_count,
@@ -115,11 +147,13 @@ void standfit_bus_reply_runner_config(standfit_bus *bus, void *call, int32_t min
 
 /* Asks org.freedesktop.Notifications.Notify, from any thread; the answer comes as a
    STANDFIT_BUS_NOTIFIED event with `token`. `actions` holds `action_count` pairs (key, label),
-   flattened; `urgency` 0 low, 1 normal, 2 critical; `timeout_ms` -1 for the server's default. */
+   flattened; `urgency` 0 low, 1 normal, 2 critical; `timeout_ms` -1 for the server's default;
+   `reply_placeholder` not NULL asks for KDE's inline reply (its hint x-kde-reply-placeholder-text;
+   the "inline-reply" action among `actions`), answered as STANDFIT_BUS_NOTIFICATION_REPLIED. */
 void standfit_bus_notify(standfit_bus *bus, uint64_t token, const char *app_name, uint32_t replaces_id,
                          const char *icon, const char *summary, const char *body,
                          const char *const *actions, size_t action_count, uint8_t urgency,
-                         const char *desktop_entry, int32_t timeout_ms);
+                         const char *desktop_entry, int32_t timeout_ms, const char *reply_placeholder);
 
 /* Asks org.freedesktop.Notifications.CloseNotification for notification `id`, from any thread,
    without waiting for the answer (queued before a stop, it is still sent). */
@@ -134,6 +168,12 @@ void standfit_bus_capabilities(standfit_bus *bus, uint64_t token);
    ("standfit-app"). The answer comes as a STANDFIT_BUS_CALLED event with `token`. */
 void standfit_bus_activate(standfit_bus *bus, uint64_t token, const char *application_id, const char *object_path,
                            const char *app);
+
+/* Calls `method` of `interface` on `destination` at `path` with one string `argument`, from any
+   thread, letting the bus start the destination (Klipper's setClipboardContents). The answer
+   comes as a STANDFIT_BUS_CALLED event with `token`. */
+void standfit_bus_call_with_string(standfit_bus *bus, uint64_t token, const char *destination, const char *path,
+                                   const char *interface, const char *method, const char *argument);
 
 /* Stops the bus thread (answers already queued are sent first; calls answered later are
    released, their callers getting the bus's NoReply), releases the name and closes the

@@ -18,6 +18,11 @@ extension HostText {
     "desktop.comment" = "Quick actions: {actions}";
     "desktop.keyword" = "quick actions";
     "notify.answered" = "This was answered already, and the first choice ran; start the action again to choose again.";
+    "notify.reply" = "Or type it, such as '{example}'";
+    "notify.replyButton" = "Reply";
+    "runner.copy" = "Copy as a command";
+    "runner.copied" = "Copied '{command}'; paste it in a terminal or a script to run this again.";
+    "runner.noClipboard" = "The command is '{command}'; it could not be copied, since no clipboard manager (Klipper) answers on the session bus.";
     "menu.unknownApp" = "No app '{app}' has quick actions here; name one of {apps} (see 'standfit-host list').";
     "menu.noApps" = "No app '{app}' has quick actions here, nor does any other; install a plugin or add items to the manifest (see 'standfit-host plugins').";
     "picker.question" = "Choose a quick action.";
@@ -227,6 +232,11 @@ extension HostText {
     "desktop.comment" = "Snelle acties: {actions}";
     "desktop.keyword" = "snelle acties";
     "notify.answered" = "Dit is al beantwoord, en de eerste keuze is uitgevoerd; start de actie opnieuw om opnieuw te kiezen.";
+    "notify.reply" = "Of typ het, zoals '{example}'";
+    "notify.replyButton" = "Antwoorden";
+    "runner.copy" = "Kopiëren als opdracht";
+    "runner.copied" = "'{command}' is gekopieerd; plak het in een terminal of een script om dit nog eens te doen.";
+    "runner.noClipboard" = "De opdracht is '{command}'; kopiëren lukte niet, want geen klembordbeheerder (Klipper) antwoordt op de sessiebus.";
     "menu.unknownApp" = "Er is geen app '{app}' met snelle acties; noem er een van {apps} (zie 'standfit-host list').";
     "menu.noApps" = "Er is geen app '{app}' met snelle acties, en ook geen andere; installeer een plug-in of zet items in het manifest (zie 'standfit-host plugins').";
     "picker.question" = "Kies een snelle actie.";

@@ -27,6 +27,14 @@ public struct DesktopNotification: Sendable, Equatable {
     /// What a press after the first says (a server that keeps the notification after it was
     /// answered and closed): the first choice ran, and how to choose again.
     public var answered: String?
+    /// Where the server takes a typed reply (KDE's inline reply): the placeholder of its field.
+    /// A reply answers the question as `say` would ("20 squats").
+    public var reply: String?
+    /// The label of the button that opens the reply field.
+    public var replyLabel = "Reply"
+
+    /// The key of the inline-reply action, and the label of its button.
+    public static let replyKey = "inline-reply"
 
     public init(summary: String, body: String, icon: String, buttons: [Button] = [], urgency: Urgency = .normal) {
         self.summary = summary
@@ -59,7 +67,10 @@ public struct DesktopNotification: Sendable, Equatable {
             if buttons > 0 {
                 var asking = DesktopNotification(summary: title, body: question, icon: icon,
                                                  buttons: offered.prefix(buttons).map { Button(key: $0.id, label: $0.title) })
-                asking.answered = HostText(language: language)("notify.answered")
+                let text = HostText(language: language)
+                asking.answered = text("notify.answered")
+                asking.reply = text("notify.reply", ["example": offered[0].title.lowercased()])
+                asking.replyLabel = text("notify.replyButton")
                 return asking
             }
             return DesktopNotification(summary: title, body: "\(question) \(offered.map(\.title).joined(separator: ", "))",

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A notification server for the desktop tests: org.freedesktop.Notifications on the session bus.
 
-Usage: notification-server.py RECORD [--capabilities CAP,CAP] [--press LABEL | --press-twice LABEL]
+Usage: notification-server.py RECORD [--capabilities CAP,CAP] [--press LABEL | --press-twice LABEL] [--reply TEXT]
 
 Each Notify call is appended to RECORD as one JSON line (summary, body, icon, actions as
 [key, label] pairs, urgency, desktop-entry), and each CloseNotification as {"closed": id}. RECORD is created empty once the name is owned, so a
@@ -9,6 +9,9 @@ test waits for it. With --press LABEL, a notification with a button labelled LAB
 ActionInvoked for that button's key, then NotificationClosed, as a user pressing it would. With
 --press-twice LABEL, ActionInvoked twice and no NotificationClosed at all, as a server that keeps
 an answered notification on screen (and ignores CloseNotification) lets a user press it again.
+With --reply TEXT, a notification with the "inline-reply" action (KDE's inline reply) gets
+NotificationReplied with TEXT, then NotificationClosed, as a user typing TEXT would; its
+placeholder (the hint x-kde-reply-placeholder-text) is recorded as "replyPlaceholder".
 """
 import json
 import sys
@@ -30,6 +33,7 @@ INTERFACE = """
     </method>
     <signal name="ActionInvoked"><arg type="u"/><arg type="s"/></signal>
     <signal name="NotificationClosed"><arg type="u"/><arg type="u"/></signal>
+    <signal name="NotificationReplied"><arg type="u"/><arg type="s"/></signal>
   </interface>
 </node>
 """
@@ -38,6 +42,7 @@ record = sys.argv[1]
 capabilities = ["actions", "body"]
 press = None
 twice = False
+reply = None
 arguments = sys.argv[2:]
 while arguments:
     option = arguments.pop(0)
@@ -48,6 +53,8 @@ while arguments:
     elif option == "--press-twice":
         press = arguments.pop(0)
         twice = True
+    elif option == "--reply":
+        reply = arguments.pop(0)
 next_id = [0]
 loop = GLib.MainLoop()
 connection = Gio.bus_get_sync(Gio.BusType.SESSION, None)
@@ -78,8 +85,13 @@ def call(conn, sender, path, interface, method, parameters, invocation):
             out.write(json.dumps({
                 "id": number, "app": app, "summary": summary, "body": body, "icon": icon, "actions": pairs,
                 "urgency": hints.get("urgency"), "desktopEntry": hints.get("desktop-entry"),
+                **({"replyPlaceholder": hints["x-kde-reply-placeholder-text"]} if "x-kde-reply-placeholder-text" in hints else {}),
             }) + "\n")
         invocation.return_value(GLib.Variant("(u)", (number,)))
+        if reply is not None and any(key == "inline-reply" for key, _ in pairs):
+            GLib.timeout_add(50, emit, "NotificationReplied", GLib.Variant("(us)", (number, reply)))
+            GLib.timeout_add(100, emit, "NotificationClosed", GLib.Variant("(uu)", (number, 2)))
+            return
         for key, label in pairs:
             if label == press:
                 GLib.timeout_add(50, emit, "ActionInvoked", GLib.Variant("(us)", (number, key)))

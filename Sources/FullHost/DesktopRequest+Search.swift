@@ -1,0 +1,107 @@
+import Foundation
+import HostModel
+import HostSurfaces
+import StandFitHost
+
+/// The desktop's searches: KRunner (`org.kde.krunner1`) and GNOME Shell's search
+/// (`org.gnome.Shell.SearchProvider2`) ask the same question, what a typed query matches
+/// (`HostSession.runnerMatches`), and run a match as `ActivateAction` would.
+extension DesktopRequest {
+    /// What `query` matches in the installed desktop file's session.
+    static func runnerMatches(_ query: String, bus: DesktopBus) -> [HostSession.RunnerMatch] {
+        let served = serve(on: bus) { () -> [HostSession.RunnerMatch] in
+            do throws(HostError) {
+                return try installedSession(logger: bus.logger).runnerMatches(query)
+            } catch {
+                bus.logger.warning("Search '\(query)': \(error.message)")
+                return []
+            }
+        }
+        return served?.result ?? []
+    }
+
+    /// KRunner's `Actions`: what it offers beside every match, in the desktop's language.
+    static func runnerActions(bus: DesktopBus) -> [HostSession.RunnerAction] {
+        let served = serve(on: bus) { () -> String in
+            (try? installedSession(logger: bus.logger).language) ?? "en"
+        }
+        return HostSession.runnerActions(language: served?.result ?? "en")
+    }
+
+    /// GNOME's result set for `terms`: the matches' ids, each remembered for `GetResultMetas`.
+    static func searchResults(_ terms: [String], bus: DesktopBus) -> [String] {
+        let matches = runnerMatches(terms.joined(separator: " "), bus: bus)
+        bus.searchResults.remember(matches)
+        return matches.map(\.id)
+    }
+
+    /// KRunner's `Run` and GNOME's `ActivateResult`: runs match `match` as `ActivateAction` would
+    /// and shows the outcome; with `action` "copy", copies the command line that runs it instead.
+    static func runnerRun(_ match: String, action: String = "", bus: DesktopBus) -> Answer {
+        if action == HostSession.copyAction { return copyCommand(of: match, bus: bus) }
+        if match.hasPrefix("action:") {
+            return activateAction(.key(String(match.dropFirst("action:".count))), parameters: [], bus: bus)
+        }
+        if match.hasPrefix("phrase:"), let phrase = RunnerPhrase(encoded: String(match.dropFirst("phrase:".count))) {
+            return activateAction(.type(phrase.type, userInfo: nil), parameters: phrase.named, bus: bus)
+        }
+        return .refused(.unknownAction, "The desktop's search asked to run '\(match)', which is no match of StandFit's; search again.")
+    }
+
+    /// "Copy as a command": the command line that runs `match` goes to the clipboard (KDE's
+    /// Klipper, `setClipboardContents`), and a notification says so, naming the command (also
+    /// when there is no clipboard manager, so that it can still be read).
+    private static func copyCommand(of match: String, bus: DesktopBus) -> Answer {
+        let served = serve(on: bus) { () -> Result<(command: String, language: String)?, HostError> in
+            do throws(HostError) {
+                let session = try installedSession(logger: bus.logger)
+                let record = try DesktopInstallation.installation(session: session)
+                return .success(try session.runnerCommand(match, executable: record?.executable ?? Executable.command.path,
+                                                          options: record?.arguments ?? []).map { ($0, session.language) })
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch served?.result {
+        case .success(nil):
+            return .refused(.unknownAction, "The desktop's search asked to copy '\(match)', which is no match of StandFit's; search again.")
+        case .success(let (command, language)?):
+            let text = HostText(language: language)
+            let failure = bus.callWithString(destination: "org.kde.klipper", path: "/klipper", interface: "org.kde.klipper.klipper",
+                                             method: "setClipboardContents", argument: command)
+            let body = failure == nil ? text("runner.copied", ["command": command]) : text("runner.noClipboard", ["command": command])
+            bus.show(DesktopNotification(summary: DesktopInstallation.applicationName, body: body, icon: "edit-copy"))
+            return failure.map { .refused(.failed, text("runner.noClipboard", ["command": command]) + " (\($0))") } ?? .done("copied '\(command)'")
+        case .failure(let error):
+            return .refused(.failed, error.message)
+        case nil:
+            return .refused(.failed, "The server could not make a request to copy '\(match)' (out of descriptors or threads); try again.")
+        }
+    }
+}
+
+/// The matches of the desktop's latest searches, by id, for GNOME's `GetResultMetas` (which
+/// names results by the ids a result set gave): the most recent 256.
+///
+/// Rationale for `@unchecked Sendable`: every access is behind `lock`.
+final class SearchResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var matches: [String: HostSession.RunnerMatch] = [:]
+    private var order: [String] = []
+    static let limit = 256
+
+    func remember(_ found: [HostSession.RunnerMatch]) {
+        lock.withLock {
+            for match in found {
+                if matches.updateValue(match, forKey: match.id) == nil { order.append(match.id) }
+            }
+            while order.count > Self.limit { matches.removeValue(forKey: order.removeFirst()) }
+        }
+    }
+
+    /// The matches of `ids` remembered, in their order; an id not remembered (the server
+    /// restarted between the calls) is left out, as GNOME leaves out a result without a meta.
+    func metas(_ ids: [String]) -> [HostSession.RunnerMatch] {
+        lock.withLock { ids.compactMap { matches[$0] } }
+    }
+}

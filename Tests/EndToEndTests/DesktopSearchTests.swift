@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The desktop's searches and typed replies over a private session bus: GNOME Shell's search
+/// provider, KRunner's "Copy as a command", and KDE's inline reply to a prompt (issue 33).
+@Suite("The desktop's searches and replies over D-Bus")
+struct DesktopSearchTests {
+    static let applicationID = DesktopBusTests.applicationID
+    static let phrase = #"phrase:{"arguments":{"count":"20","exercise":"squats"},"type":"com.standfit.logexercise"}"#
+
+    /// Calls `method` of `interface` at `path` on the host, over `bus`.
+    static func call(_ bus: SessionBus, _ path: String, _ method: String, _ arguments: [String]) -> ProcessResult {
+        bus.run(.gdbus, ["call", "--session", "--dest", applicationID, "--object-path", path, "--method", method] + arguments)
+    }
+
+    static func search(_ bus: SessionBus, _ method: String, _ arguments: String...) -> ProcessResult {
+        call(bus, "/org/standfit/Host/SearchProvider", "org.gnome.Shell.SearchProvider2.\(method)", arguments)
+    }
+
+    @Test("GNOME Shell's search: the provider file as GNOME reads it; results from phrases and names, their metas, activating one runs it and notifies, LaunchSearch shows the picker",
+          .needs(.dbusDaemon, .gdbus, .python3, .pythonGI, .sqlite3))
+    func gnomeSearch() throws {
+        let (sandbox, bus, record) = try DesktopBusTests.sandboxWithNotifications()
+        defer { bus.stop() }
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        let text = """
+            [Shell Search Provider]
+            DesktopId=org.standfit.Host.desktop
+            BusName=org.standfit.Host
+            ObjectPath=/org/standfit/Host/SearchProvider
+            Version=2
+
+            """
+        #expect(sandbox.run("export", "search-provider") == ProcessResult(status: 0, stdout: text, stderr: ""))
+        let directory = sandbox.root.appendingPathComponent("system/gnome-shell/search-providers")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("org.standfit.Host.search-provider.ini")
+        #expect(sandbox.run("export", "search-provider", "--output", file.path)
+            == ProcessResult(status: 0, stdout: "Wrote \(file.path).\n", stderr: ""))
+        // Read as GNOME Shell's remoteSearch.js reads it: a key file whose DesktopId names an
+        // installed application that is shown (else the provider is skipped).
+        let reader = """
+            import sys
+            from gi.repository import GLib, Gio
+            keys = GLib.KeyFile()
+            keys.load_from_file(sys.argv[1], GLib.KeyFileFlags.NONE)
+            group = "Shell Search Provider"
+            app = Gio.DesktopAppInfo.new(keys.get_string(group, "DesktopId"))
+            print(keys.get_string(group, "BusName"), keys.get_string(group, "ObjectPath"), keys.get_integer(group, "Version"),
+                  app.get_name(), app.should_show())
+            """
+        #expect(bus.run(.python3, ["-c", reader, file.path])
+            == ProcessResult(status: 0, stdout: "org.standfit.Host /org/standfit/Host/SearchProvider 2 StandFit True\n", stderr: ""))
+        // The bus starts the server for the first search; nothing is logged yet, so the one quick
+        // action is Log Exercise.
+        #expect(Self.search(bus, "GetInitialResultSet", "['log', '20', 'squats']")
+            == ProcessResult(status: 0, stdout: "(['\(Self.phrase)'],)\n", stderr: ""))
+        #expect(Self.search(bus, "GetInitialResultSet", "['nothing', 'like', 'it']").stdout == "(@as [],)\n")
+        #expect(Self.search(bus, "GetInitialResultSet", "['exercise']").stdout == "(['action:com-standfit-logexercise'],)\n")
+        // A narrower search is answered afresh from its terms.
+        #expect(Self.search(bus, "GetSubsearchResultSet", "['action:com-standfit-logexercise']", "['log', '20', 'squats']").stdout
+            == "(['\(Self.phrase)'],)\n")
+        // Metas for the ids a result set gave; an id never given is left out.
+        #expect(Self.search(bus, "GetResultMetas", "['\(Self.phrase)', 'action:com-standfit-logexercise', 'action:unknown']")
+            == ProcessResult(status: 0, stdout: """
+                ([{'id': <'\(Self.phrase)'>, 'name': <'Log 20 squats'>, 'description': <'StandFit'>, 'gicon': <'list-add'>}, \
+                {'id': <'action:com-standfit-logexercise'>, 'name': <'Log Exercise'>, 'description': <'StandFit'>, 'gicon': <'list-add'>}],)
+
+                """, stderr: ""))
+        // A value the action would refuse is a result that says why.
+        #expect(Self.search(bus, "GetInitialResultSet", "['log', '-5', 'squats']").status == 0)
+        #expect(Self.search(bus, "GetResultMetas", #"['phrase:{"arguments":{"count":"-5","exercise":"squats"},"type":"com.standfit.logexercise"}']"#).stdout
+            == #"([{'id': <'phrase:{"arguments":{"count":"-5","exercise":"squats"},"type":"com.standfit.logexercise"}'>, 'name': <'Log -5 squats'>, 'description': <'count: expected a number from 1 to 3600, got -5.'>, 'gicon': <'list-add'>}],)"# + "\n")
+        // Activating a result runs it, and the outcome is a notification.
+        #expect(Self.search(bus, "ActivateResult", Self.phrase, "['log', '20', 'squats']", "0")
+            == ProcessResult(status: 0, stdout: "()\n", stderr: ""))
+        #expect(DesktopBusTests.logged(sandbox) == "squats|20\n")
+        #expect(eventually(10) { DesktopBusTests.shown(record).count == 1 })
+        #expect(DesktopBusTests.shown(record).first?.hasPrefix("Log Exercise | Logged 20 squats") == true, "\(DesktopBusTests.shown(record))")
+        // LaunchSearch opens the app: its picker.
+        #expect(Self.search(bus, "LaunchSearch", "['log']", "0") == ProcessResult(status: 0, stdout: "()\n", stderr: ""))
+        #expect(eventually(10) { DesktopBusTests.shown(record).count == 2 })
+        #expect(DesktopBusTests.shown(record).last?.hasPrefix("StandFit | Choose a quick action. |") == true, "\(DesktopBusTests.shown(record))")
+    }
+
+    @Test("KRunner's Copy as a command: the command line that runs the match goes to Klipper and runs as pasted; without a clipboard manager, the command is said",
+          .needs(.dbusDaemon, .gdbus, .python3, .pythonGI, .sqlite3))
+    func krunnerCopy() throws {
+        let (sandbox, bus, record) = try DesktopBusTests.sandboxWithNotifications()
+        defer { bus.stop() }
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        let desktop = try String(contentsOf: sandbox.dataHome.appendingPathComponent("applications/\(Self.applicationID).desktop"), encoding: .utf8)
+        let client = try #require(desktop.split(separator: "\n").first { $0.hasPrefix("Exec=") }?.dropFirst(5).split(separator: " ").first)
+        let command = "\(client) run -- com.standfit.logexercise count=20 exercise=squats"
+        func run(_ match: String, _ action: String) -> ProcessResult {
+            Self.call(bus, "/org/standfit/Host/Runner", "org.kde.krunner1.Run", [match, action])
+        }
+        // No clipboard manager yet: refused, and the notification names the command.
+        let refused = run(Self.phrase, "copy")
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("Error: GDBus.Error:org.freedesktop.DBus.Error.Failed: The command is '\(command)'; it could not be copied, since no clipboard manager (Klipper) answers on the session bus. ("), "\(refused)")
+        #expect(eventually(10) { DesktopBusTests.shown(record).count == 1 })
+        #expect(DesktopBusTests.shown(record) == ["StandFit | The command is '\(command)'; it could not be copied, since no clipboard manager (Klipper) answers on the session bus. | edit-copy | 1 | org.standfit.Host | "])
+        let clipboard = sandbox.root.appendingPathComponent("clipboard.jsonl")
+        try #require(bus.startClipboard(record: clipboard), "the test clipboard did not start; see clipboard.py.log in \(sandbox.root.path)")
+        #expect(run(Self.phrase, "copy") == ProcessResult(status: 0, stdout: "()\n", stderr: ""))
+        #expect(try String(contentsOf: clipboard, encoding: .utf8) == "\"\(command)\"\n")
+        #expect(eventually(10) { DesktopBusTests.shown(record).count == 2 })
+        #expect(DesktopBusTests.shown(record).last == "StandFit | Copied '\(command)'; paste it in a terminal or a script to run this again. | edit-copy | 1 | org.standfit.Host | ")
+        // Copying runs nothing; the pasted command does.
+        #expect(DesktopBusTests.logged(sandbox) == "")
+        let pasted = runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command], environment: sandbox.environment)
+        #expect(pasted.status == 0, "\(pasted)")
+        #expect(DesktopBusTests.logged(sandbox) == "squats|20\n")
+        // An item's command carries its userInfo: the item View Streak appeared with the log.
+        #expect(run("action:com-standfit-viewstreak", "copy").status == 0)
+        #expect(try String(contentsOf: clipboard, encoding: .utf8).split(separator: "\n").last
+            == "\"\(client) run -- com.standfit.viewstreak\"")
+        let unknown = run("nothing:at-all", "copy")
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr == "Error: GDBus.Error:org.standfit.Host.Error.UnknownAction: The desktop's search asked to copy 'nothing:at-all', which is no match of StandFit's; search again.\n")
+    }
+
+    @Test("KDE's inline reply: a prompt asks for a typed answer where the server takes one, and '20 squats' typed logs 20 squats; an answer that fits no phrase says the closest",
+          .needs(.dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
+    func inlineReply() throws {
+        let answers = [
+            ("20 squats", "squats|20\n", "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | list-add | 1 | org.standfit.Host | "),
+            ("twenty bananas", "", #"Log Exercise | No action understands 'twenty bananas'; the closest phrases are "{count} {exercise}" (Log Exercise), "do {count} {exercise}" (Log Exercise) and "log {count} {exercise}" (Log Exercise). | list-add | 2 | org.standfit.Host | "#),
+        ]
+        for (reply, logged, answer) in answers {
+            let (sandbox, bus, record) = try DesktopBusTests.sandboxWithNotifications(
+                capabilities: ["actions", "body", "inline-reply"], reply: reply)
+            defer { bus.stop() }
+            #expect(sandbox.run("export", "desktop", "--install").status == 0)
+            #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise"]).status == 0)
+            #expect(eventually(10) { DesktopBusTests.shown(record).count == 2 }, "\(DesktopBusTests.shown(record))")
+            // The question: the values as buttons, and the reply field with an example.
+            let notes = SessionBus.notifications(in: record).filter { $0["closed"] == nil }
+            #expect(notes.first?["replyPlaceholder"] as? String == "Or type it, such as 'squats'")
+            #expect(DesktopBusTests.shown(record) == [
+                "Log Exercise | Which exercise? | list-add | 1 | org.standfit.Host | squats=Squats,pushups=Push-Ups,plank=Plank,inline-reply=Reply",
+                answer,
+            ])
+            #expect(DesktopBusTests.logged(sandbox) == logged)
+        }
+    }
+}
