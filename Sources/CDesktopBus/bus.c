@@ -402,7 +402,7 @@ static void fail_request(standfit_bus *bus, const request *q, int error, const c
     switch (q->kind) {
     case REQUEST_NOTIFY: event.kind = STANDFIT_BUS_NOTIFIED; break;
     case REQUEST_CAPABILITIES: event.kind = STANDFIT_BUS_CAPABILITIES; break;
-    case REQUEST_ACTIVATE: case REQUEST_CALL: event.kind = STANDFIT_BUS_CALLED; break;
+    case REQUEST_ACTIVATE: case REQUEST_CALL: case REQUEST_ENVIRONMENT: event.kind = STANDFIT_BUS_CALLED; break;
     default: return;
     }
     bus_deliver(bus, &event);
@@ -458,6 +458,49 @@ static int on_called(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     bus_deliver(p->owner, &event);
     free(p);
     return 0;
+}
+
+/* The answer to Get(Manager, Environment): a variant holding `as`, handed on as the event's values. */
+static int on_environment(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)error;
+    pending *p = userdata;
+    standfit_bus_event event = { .kind = STANDFIT_BUS_CALLED, .token = p->token };
+    char *variables[MAX_ENVIRONMENT];
+    size_t count = 0;
+    const char *failure = error_text(m);
+    if (failure != NULL) {
+        event.error = -EIO;
+        event.name = failure;
+    } else if (p_sd_bus_message_enter_container(m, 'v', "as") >= 0 && p_sd_bus_message_enter_container(m, 'a', "s") >= 0) {
+        const char *variable;
+        while (count < MAX_ENVIRONMENT && p_sd_bus_message_read_basic(m, 's', &variable) > 0) variables[count++] = strdup(variable);
+    } else {
+        event.error = -EBADMSG;
+        event.name = "the user's service manager answered Environment with no string list";
+    }
+    event.values = (const char *const *)variables;
+    event.count = count;
+    bus_deliver(p->owner, &event);
+    for (size_t i = 0; i < count; i++) free(variables[i]);
+    free(p);
+    return 0;
+}
+
+/* Asks the user's service manager (systemd --user, whose environment is the session's activation
+   environment: dbus-update-activation-environment --systemd, environment.d) for its Environment
+   property, without starting it. */
+static int send_environment(standfit_bus *bus, request *q) {
+    sd_bus_message *m = NULL;
+    int r = p_sd_bus_message_new_method_call(bus->bus, &m, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
+                                             "org.freedesktop.DBus.Properties", "Get");
+    if (r < 0) return r;
+    if ((r = p_sd_bus_message_set_auto_start(m, 0)) < 0 ||
+        (r = p_sd_bus_message_append_basic(m, 's', "org.freedesktop.systemd1.Manager")) < 0 ||
+        (r = p_sd_bus_message_append_basic(m, 's', "Environment")) < 0) {
+        p_sd_bus_message_unref(m);
+        return r;
+    }
+    return call_async(bus, m, on_environment, q->token);
 }
 
 static int send_activate(standfit_bus *bus, request *q) {
@@ -520,6 +563,9 @@ static void drain(standfit_bus *bus) {
         }
         case REQUEST_ACTIVATE:
             r = send_activate(bus, q);
+            break;
+        case REQUEST_ENVIRONMENT:
+            r = send_environment(bus, q);
             break;
         case REQUEST_CALL: {
             sd_bus_message *m = NULL;
@@ -765,6 +811,13 @@ void standfit_bus_call_with_string(standfit_bus *bus, uint64_t token, const char
     q->interface = bus_copy(interface);
     q->member = bus_copy(method);
     q->body = bus_copy(argument);
+    bus_enqueue(bus, q);
+}
+
+void standfit_bus_session_environment(standfit_bus *bus, uint64_t token) {
+    request *q = bus_new_request(REQUEST_ENVIRONMENT, NULL);
+    if (q == NULL) return;
+    q->token = token;
     bus_enqueue(bus, q);
 }
 

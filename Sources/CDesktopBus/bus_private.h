@@ -29,7 +29,8 @@
     X(sd_bus_message_get_sender) X(sd_bus_message_is_method_error) X(sd_bus_message_get_error) \
     X(sd_bus_reply_method_return) X(sd_bus_reply_method_error) X(sd_bus_message_new_method_call) \
     X(sd_bus_message_append_basic) X(sd_bus_message_open_container) X(sd_bus_message_close_container) \
-    X(sd_bus_message_new_method_return) X(sd_bus_send) X(sd_bus_message_append_strv)
+    X(sd_bus_message_new_method_return) X(sd_bus_send) X(sd_bus_message_append_strv) \
+    X(sd_bus_message_set_auto_start)
 
 #define DECLARE(name) extern __typeof__(name) *p_##name;
 SD_FUNCTIONS(DECLARE)
@@ -43,11 +44,13 @@ extern const unsigned *p_vtable_format;
    parameter name are short; a value is at most as long as one a command line carries whole.
    Longer ones are refused with a sentence, never cut. */
 enum { MAX_PARAMETERS = 64, NAME_LIMIT = 256, VALUE_LIMIT = 16384 };
+/* The most variables read of the user's service manager's environment. */
+enum { MAX_ENVIRONMENT = 512 };
 
 /* What the server asked of the bus, waiting for the bus thread. The REQUEST_REPLY_* kinds answer
    a call with a body (else with an error saying why the body could not be made). */
 typedef enum {
-    REQUEST_REPLY, REQUEST_NOTIFY, REQUEST_CAPABILITIES, REQUEST_ACTIVATE, REQUEST_CALL, REQUEST_CLOSE,
+    REQUEST_REPLY, REQUEST_NOTIFY, REQUEST_CAPABILITIES, REQUEST_ACTIVATE, REQUEST_CALL, REQUEST_ENVIRONMENT, REQUEST_CLOSE,
     REQUEST_REPLY_MATCHES, REQUEST_REPLY_CONFIG, REQUEST_REPLY_RUNNER_ACTIONS,
     REQUEST_REPLY_RESULTS, REQUEST_REPLY_METAS
 } request_kind;

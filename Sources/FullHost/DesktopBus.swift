@@ -32,13 +32,16 @@ final class DesktopBus: @unchecked Sendable {
     private let lost: @Sendable () -> Void
     /// The environment the desktop's requests run with (`DesktopRequest.environment(startedByBus:)`).
     let requestEnvironment: [String]
+    /// Whether the bus started this server: its environment is then the bus's activation environment.
+    private let startedByBus: Bool
     /// The matches of the latest searches, for GNOME's `GetResultMetas`.
     let searchResults = SearchResults()
 
-    private init(logger: Logger, activity: Activity, requestEnvironment: [String], lost: @escaping @Sendable () -> Void) {
+    private init(logger: Logger, activity: Activity, startedByBus: Bool, lost: @escaping @Sendable () -> Void) {
         self.logger = logger
         self.activity = activity
-        self.requestEnvironment = requestEnvironment
+        self.startedByBus = startedByBus
+        self.requestEnvironment = DesktopRequest.environment(startedByBus: startedByBus)
         self.lost = lost
     }
 
@@ -47,9 +50,8 @@ final class DesktopBus: @unchecked Sendable {
     /// Not `owning`, it takes no name and serves nothing: a command's own connection, for a
     /// notification or a call.
     static func start(logger: Logger, owning: Bool = true, activity: Activity = .uncounted,
-                      requestEnvironment: [String] = DesktopRequest.environment(startedByBus: false),
-                      lost: @escaping @Sendable () -> Void = {}) -> DesktopBus? {
-        let bus = DesktopBus(logger: logger, activity: activity, requestEnvironment: requestEnvironment, lost: lost)
+                      startedByBus: Bool = false, lost: @escaping @Sendable () -> Void = {}) -> DesktopBus? {
+        let bus = DesktopBus(logger: logger, activity: activity, startedByBus: startedByBus, lost: lost)
         var error: Int32 = 0
         var why = [CChar](repeating: 0, count: 512)
         // The bus thread calls back with this object as its context for as long as the process
@@ -273,6 +275,25 @@ final class DesktopBus: @unchecked Sendable {
         standfit_bus_capabilities(connection, token)
         guard wait(waiter, token: token, seconds: 2), waiter.failure == nil else { return [] }
         return Set(waiter.values)
+    }
+
+    /// The variables that say the language, which a desktop request takes from the session.
+    private static let languageVariables: Set<String> = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"]
+
+    /// The environment a desktop request runs with now: `requestEnvironment`, its language that
+    /// of the desktop session where the server did not come from the bus. The session's is the
+    /// user's service manager's environment (what `dbus-update-activation-environment --systemd`
+    /// and environment.d set), asked at each request so that a change is followed; without a
+    /// service manager on the bus, or one that names no language, the server's own.
+    func currentRequestEnvironment() -> [String] {
+        guard !startedByBus, let connection = stopLock.withLock({ self.connection }) else { return requestEnvironment }
+        let (token, waiter) = beginCall()
+        standfit_bus_session_environment(connection, token)
+        guard wait(waiter, token: token, seconds: 2), waiter.failure == nil else { return requestEnvironment }
+        let name = { (variable: String) in String(variable.prefix { $0 != "=" }) }
+        let language = waiter.values.filter { Self.languageVariables.contains(name($0)) }
+        guard !language.isEmpty else { return requestEnvironment }
+        return requestEnvironment.filter { !Self.languageVariables.contains(name($0)) } + language
     }
 
     /// Asks the application (`org.freedesktop.Application.Activate` on its id, which the bus

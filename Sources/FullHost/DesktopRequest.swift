@@ -13,7 +13,8 @@ import WarmWire
 /// A request the desktop makes over the bus, served as the warm server serves a client's: on a
 /// thread of its own with its own facts (`RequestScope`), through the same session and
 /// dispatcher as `run`. The desktop has no terminal and no environment of its own to send, so
-/// the request has the desktop's environment as the server knows it (`environment(startedByBus:)`),
+/// the request has the desktop's environment as the server knows it (`environment(startedByBus:)`,
+/// its language the session's: `DesktopBus.currentRequestEnvironment`),
 /// the home directory as its working directory, no input, and its output kept for the answer.
 enum DesktopRequest {
     /// What a desktop request comes to.
@@ -48,7 +49,7 @@ enum DesktopRequest {
     /// it wrote on its standard output and error; nil when no request could be made.
     static func serve<T>(on bus: DesktopBus, _ body: () -> T) -> (result: T, output: String, errors: String)? {
         let home = HostRequest.fromProcess().homeDirectory
-        let request = WarmRequest(arguments: [], environment: bus.requestEnvironment, workingDirectory: home, umask: umask)
+        let request = WarmRequest(arguments: [], environment: bus.currentRequestEnvironment(), workingDirectory: home, umask: umask)
         let output = standfit_memfd_create("standfit-desktop-out"), errors = standfit_memfd_create("standfit-desktop-err")
         let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
         // The request's console owns (and closes) the descriptors it is given; these copies are

@@ -165,7 +165,7 @@ final class WarmServer: @unchecked Sendable {
         // nothing to do once the bus is gone.
         let busOnly = sockets.isEmpty
         bus = DesktopBus.start(logger: logger, activity: desktopActivity,
-                               requestEnvironment: DesktopRequest.environment(startedByBus: startedByBus),
+                               startedByBus: startedByBus,
                                lost: { [self] in if busOnly { stop(leavingBus: false) } })
         if busOnly && bus == nil {
             logger.info("Exiting: started for the session bus, but not on it")

@@ -146,4 +146,35 @@ struct DesktopSearchTests {
             #expect(DesktopBusTests.logged(sandbox) == logged)
         }
     }
+
+    @Test("one language per answer: a desktop request to a server a command started in English is answered in the session's language (the user's service manager's environment); KRunner's actions too",
+          .needs(.dbusDaemon, .gapplication, .gdbus, .python3, .pythonGI, .sqlite3))
+    func sessionLanguage() throws {
+        let (sandbox, bus, record) = try DesktopBusTests.sandboxWithNotifications()
+        defer { bus.stop() }
+        // No desktop file installed (KRunner alone): no language is recorded for the desktop.
+        var english = sandbox.environment
+        english["LANG"] = "en_US.UTF-8"
+        english["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        #expect(sandbox.server.start(environment: english) == nil)
+        // Listening first, then on the bus: no service file would start another.
+        #expect(eventually(10) { bus.owner(of: Self.applicationID) != nil })
+        let squats = "{'exercise': <'squats'>, 'count': <20>}"
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "com.standfit.logexercise", squats]).status == 0)
+        #expect(eventually(10) { DesktopBusTests.shown(record).count == 1 })
+        // The session is Dutch: the user's service manager says so.
+        let manager = sandbox.root.appendingPathComponent("service-manager.ready")
+        try #require(bus.startServiceManager(environment: ["LANG=nl_NL.UTF-8", "PATH=/usr/bin:/bin"], record: manager),
+                     "the test service manager did not start; see service-manager.py.log in \(sandbox.root.path)")
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "com.standfit.logexercise", squats]).status == 0)
+        #expect(eventually(10) { DesktopBusTests.shown(record).count == 2 })
+        #expect(DesktopBusTests.shown(record) == [
+            "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | list-add | 1 | org.standfit.Host | ",
+            "Oefening loggen | 20 squats gelogd · +20 XP | list-add | 1 | org.standfit.Host | ",
+        ])
+        // KRunner's actions too (gdbus prints the ë as ? in the C locale).
+        #expect(Self.call(bus, "/org/standfit/Host/Runner", "org.kde.krunner1.Actions", []).stdout
+            == "([('copy', 'Kopi?ren als opdracht', 'edit-copy')],)\n")
+        #expect(sandbox.run("server", "stop").status == 0)
+    }
 }

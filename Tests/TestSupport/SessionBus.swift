@@ -102,6 +102,12 @@ public final class SessionBus: @unchecked Sendable {
         startHelper("clipboard.py", [record.path], record: record)
     }
 
+    /// Starts the test service manager (Tests/Fixtures/Desktop/service-manager.py, systemd --user's
+    /// org.freedesktop.systemd1 on the bus), its environment `environment`. Waits until it owns its name.
+    public func startServiceManager(environment: [String], record: URL) -> Bool {
+        startHelper("service-manager.py", [record.path] + environment, record: record)
+    }
+
     /// Starts `script` of Tests/Fixtures/Desktop with python3 on this bus, until stop; waits
     /// until it creates `record` (once it owns its name).
     private func startHelper(_ script: String, _ arguments: [String], record: URL) -> Bool {

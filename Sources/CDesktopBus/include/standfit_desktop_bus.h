@@ -175,6 +175,12 @@ void standfit_bus_activate(standfit_bus *bus, uint64_t token, const char *applic
 void standfit_bus_call_with_string(standfit_bus *bus, uint64_t token, const char *destination, const char *path,
                                    const char *interface, const char *method, const char *argument);
 
+/* Asks the user's service manager (org.freedesktop.systemd1, not started for it) for its
+   environment, the session's activation environment, from any thread: the answer comes as a
+   STANDFIT_BUS_CALLED event with `token`, its `values` the NAME=VALUE strings (at most 512), or
+   `error` < 0 when there is none. */
+void standfit_bus_session_environment(standfit_bus *bus, uint64_t token);
+
 /* Stops the bus thread (answers already queued are sent first; calls answered later are
    released, their callers getting the bus's NoReply), releases the name and closes the
    connection. No event is delivered after it returns. From any thread but the bus
