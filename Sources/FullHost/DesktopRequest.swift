@@ -99,13 +99,15 @@ enum DesktopRequest {
         /// A type with the userInfo of the item it came from (a phrase KRunner matched, a
         /// `run --notify` whose missing value was chosen).
         case type(String, userInfo: [String: JSONValue]?)
-        /// A typed reply to type's question (KDE's inline reply), read as `say` reads it.
-        case reply(String, type: String)
+        /// A typed reply (KDE's inline reply), read as `say` reads it: to type's question, or
+        /// (type nil) to the picker, as any sentence.
+        case reply(String, type: String?)
 
         var name: String {
             switch self {
             case .key(let key): key
-            case .type(let type, _), .reply(_, let type): type
+            case .type(let type, _): type
+            case .reply(let text, let type): type ?? "'\(text)'"
             }
         }
     }
@@ -138,12 +140,12 @@ enum DesktopRequest {
                 case .type(let named, let info):
                     (type, userInfo) = (named, info)
                 case .reply(_, let named):
-                    (type, userInfo) = (named, nil)
+                    (type, userInfo) = (named ?? "", nil)
                 }
                 let options = Dispatcher.RunOptions(showsData: false)
                 var outcome: Outcome
-                if case .reply(let text, _) = target {
-                    outcome = session.say(text, answering: type, options: options)
+                if case .reply(let text, let named) = target {
+                    outcome = session.say(text, answering: named, options: options)
                     if outcome.type.isEmpty { outcome.type = type }
                 } else {
                     outcome = session.run(type, named: parameters, userInfo: userInfo, options: options)
@@ -157,7 +159,8 @@ enum DesktopRequest {
                 let item = action?.item ?? registeredTitle ?? session.staticItems.first { $0.type == outcome.type }
                     ?? session.registeredItem(for: outcome.type)
                 let buttons = outcome.needsValue != nil && !(outcome.offered ?? []).isEmpty ? bus.buttonLimit() : 0
-                let notification = DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon,
+                let title = item?.title ?? (outcome.type.isEmpty ? DesktopInstallation.applicationName : outcome.type)
+                let notification = DesktopNotification.outcome(outcome, title: title, icon: item?.icon,
                                                                buttons: buttons, language: session.language)
                 return (.done("\(outcome.status.rawValue): \(outcome.message)"), notification, outcome.needsValue, outcome.type)
             } catch {
@@ -200,20 +203,23 @@ extension DesktopRequest {
                 let actions = DesktopInstallation.actions(of: menu, app: apps)
                 return .success(.picker(actions: actions, applicationName: apps?.first?.name ?? DesktopInstallation.applicationName,
                                         icon: actions.first?.item.icon, language: session.language, buttons: bus.buttonLimit(),
-                                        page: page))
+                                        page: page, example: session.sentenceExample(of: actions.map(\.item.type))))
             } catch {
                 return .failure(error)
             }
         }
         switch served?.result {
         case .success(let picker):
-            bus.show(picker) { key in
+            bus.show(picker, chosen: { key in
                 if key.hasPrefix(DesktopNotification.morePrefix), let next = Int(key.dropFirst(DesktopNotification.morePrefix.count)) {
                     _ = activate(app: app, page: next, bus: bus)
                 } else {
                     _ = activateAction(.key(key), parameters: [], bus: bus)
                 }
-            }
+            }, replied: { text in
+                // A sentence typed instead of a choice runs as `say` runs it.
+                _ = activateAction(.reply(text, type: nil), parameters: [], bus: bus)
+            })
             return .done("the picker, with \(picker.buttons.count) button\(picker.buttons.count == 1 ? "" : "s")")
         case .failure(let error):
             bus.show(DesktopNotification(summary: DesktopInstallation.applicationName, body: error.message,

@@ -61,6 +61,20 @@ extension HostSession {
                              language: language, entity: { plugins.entity($1, of: $0) }, query: plugins.calls.query)
     }
 
+    /// A sentence `say` understands as it is, for showing what may be typed: the first phrase in
+    /// the session's language without placeholders ("show my streak") of the first of `types`
+    /// that has one; nil when none has.
+    public func sentenceExample(of types: [String]) -> String? {
+        let actions = phraseMatcher.actions
+        for type in types {
+            guard let action = actions.first(where: { $0.type == type }) else { continue }
+            if let phrase = action.phrases.first(where: { $0.applies(to: language) && !$0.template.contains("{") }) {
+                return phrase.template
+            }
+        }
+        return nil
+    }
+
     /// What a reply to `type`'s question is read with: its phrases, and each one's ending from
     /// its first placeholder on ("log {count} {exercise}" also as "{count} {exercise}").
     func replyMatcher(for type: String) -> PhraseMatcher {

@@ -122,7 +122,7 @@ struct DesktopSearchTests {
         #expect(unknown.stderr == "Error: GDBus.Error:org.standfit.Host.Error.UnknownAction: The desktop's search asked to copy 'nothing:at-all', which is no match of StandFit's; search again.\n")
     }
 
-    @Test("KDE's inline reply: a prompt asks for a typed answer where the server takes one, and '20 squats' typed logs 20 squats; an answer that fits no phrase says the closest",
+    @Test("KDE's inline reply: a prompt asks for a typed answer where the server takes one, and '20 squats' typed logs 20 squats; an answer that fits no phrase says the closest; the picker takes a sentence",
           .needs(.dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
     func inlineReply() throws {
         let answers = [
@@ -145,6 +145,20 @@ struct DesktopSearchTests {
             ])
             #expect(DesktopBusTests.logged(sandbox) == logged)
         }
+        // The picker (the app launched) takes a sentence as a typed reply, as `say` does.
+        let (sandbox, bus, record) = try DesktopBusTests.sandboxWithNotifications(
+            capabilities: ["actions", "body", "inline-reply"], reply: "log 20 squats")
+        defer { bus.stop() }
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        #expect(bus.run(.gapplication, ["launch", Self.applicationID]).status == 0)
+        #expect(eventually(10) { DesktopBusTests.shown(record).count == 2 }, "\(DesktopBusTests.shown(record))")
+        #expect(DesktopBusTests.shown(record) == [
+            "StandFit | Choose a quick action. | list-add | 1 | org.standfit.Host | com-standfit-logexercise=Log Exercise,inline-reply=Reply",
+            "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | list-add | 1 | org.standfit.Host | ",
+        ])
+        // Its example is a sentence an action understands as it is.
+        #expect(SessionBus.notifications(in: record).compactMap { $0["replyPlaceholder"] as? String } == ["Or type what to do, such as 'log exercise'"])
+        #expect(DesktopBusTests.logged(sandbox) == "squats|20\n")
     }
 
     @Test("one language per answer: a desktop request to a server a command started in English is answered in the session's language (the user's service manager's environment); KRunner's actions too",

@@ -43,6 +43,9 @@ struct DesktopNotificationTests {
             .init(key: "plank", label: "Plank"), .init(key: "pushups", label: "Push-Ups"), .init(key: "squats", label: "Squats"),
         ])
         asking.answered = "Dit is al beantwoord, en de eerste keuze is uitgevoerd; start de actie opnieuw om opnieuw te kiezen."
+        // Where the server takes a typed reply: its field, with the first value as the example.
+        asking.reply = "Of typ het, zoals 'plank'"
+        asking.replyLabel = "Antwoorden"
         #expect(DesktopNotification.outcome(outcome, title: "Log Exercise", icon: nil, buttons: 3, language: "nl") == asking)
         #expect(DesktopNotification.outcome(outcome, title: "Log Exercise", icon: nil, buttons: 0).body
             == "Which exercise? Plank, Push-Ups, Squats, Lunges")
@@ -71,7 +74,10 @@ struct DesktopNotificationTests {
         var picker = DesktopNotification(summary: "StandFit", body: "Choose a quick action.", icon: DesktopEntry.fallbackIcon,
                                          buttons: [.init(key: "a", label: "Log Exercise"), .init(key: "b", label: "View Streak — 3 days")])
         picker.answered = "This was answered already, and the first choice ran; start the action again to choose again."
+        picker.reply = "Or type what to do"
         #expect(DesktopNotification.picker(actions: actions, applicationName: "StandFit", icon: nil, language: "en", buttons: 3) == picker)
+        #expect(DesktopNotification.picker(actions: actions, applicationName: "StandFit", icon: nil, language: "nl", buttons: 3,
+                                           example: "toon mijn reeks").reply == "Of typ wat je wilt doen, zoals 'toon mijn reeks'")
         #expect(DesktopNotification.picker(actions: actions, applicationName: "StandFit", icon: nil, language: "nl_NL", buttons: 0).body
             == "Kies een snelle actie. Log Exercise, View Streak — 3 days. Deze meldingenserver toont geen knoppen: voer er een uit via het menu van de app in je starter of dock, of met 'standfit-host menu' in een terminal.")
         #expect(DesktopNotification.picker(actions: [], applicationName: "StandFit", icon: nil, language: "nl", buttons: 3).body

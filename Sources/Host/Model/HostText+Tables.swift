@@ -20,6 +20,8 @@ extension HostText {
     "notify.answered" = "This was answered already, and the first choice ran; start the action again to choose again.";
     "notify.reply" = "Or type it, such as '{example}'";
     "notify.replyButton" = "Reply";
+    "picker.reply" = "Or type what to do, such as '{example}'";
+    "picker.replyPlain" = "Or type what to do";
     "runner.copy" = "Copy as a command";
     "runner.copied" = "Copied '{command}'; paste it in a terminal or a script to run this again.";
     "runner.noClipboard" = "The command is '{command}'; it could not be copied, since no clipboard manager (Klipper) answers on the session bus.";
@@ -234,6 +236,8 @@ extension HostText {
     "notify.answered" = "Dit is al beantwoord, en de eerste keuze is uitgevoerd; start de actie opnieuw om opnieuw te kiezen.";
     "notify.reply" = "Of typ het, zoals '{example}'";
     "notify.replyButton" = "Antwoorden";
+    "picker.reply" = "Of typ wat je wilt doen, zoals '{example}'";
+    "picker.replyPlain" = "Of typ wat je wilt doen";
     "runner.copy" = "Kopiëren als opdracht";
     "runner.copied" = "'{command}' is gekopieerd; plak het in een terminal of een script om dit nog eens te doen.";
     "runner.noClipboard" = "De opdracht is '{command}'; kopiëren lukte niet, want geen klembordbeheerder (Klipper) antwoordt op de sessiebus.";

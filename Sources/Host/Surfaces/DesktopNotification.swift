@@ -95,8 +95,9 @@ public struct DesktopNotification: Sendable, Equatable {
     /// names them (title — subtitle), `buttons` of them at most; when more are left, the last
     /// button shows the next page ("More (3)…", keyed `morePrefix` and the page), so every
     /// action can be reached. With no buttons, every name is in the body, and how to run one.
+    /// With buttons it also takes a typed sentence (`reply`), such as `example`.
     public static func picker(actions: [(key: String, item: ShortcutItem)], applicationName: String, icon: String?,
-                              language: String, buttons: Int, page: Int = 0) -> DesktopNotification {
+                              language: String, buttons: Int, page: Int = 0, example: String? = nil) -> DesktopNotification {
         let icon = IconCatalog.themeName(for: icon) ?? DesktopEntry.fallbackIcon
         let text = HostText(language: language)
         let question = text("picker.question")
@@ -113,6 +114,8 @@ public struct DesktopNotification: Sendable, Equatable {
             if left > 0 { keys.append(Button(key: "\(morePrefix)\(page + 1)", label: text("picker.more", ["count": "\(left)"]))) }
             var picker = DesktopNotification(summary: applicationName, body: question, icon: icon, buttons: keys)
             picker.answered = text("notify.answered")
+            picker.reply = example.map { text("picker.reply", ["example": $0]) } ?? text("picker.replyPlain")
+            picker.replyLabel = text("notify.replyButton")
             return picker
         }
         return DesktopNotification(summary: applicationName,
