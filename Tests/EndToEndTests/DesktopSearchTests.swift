@@ -113,10 +113,14 @@ struct DesktopSearchTests {
         let pasted = runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command], environment: sandbox.environment)
         #expect(pasted.status == 0, "\(pasted)")
         #expect(DesktopBusTests.logged(sandbox) == "squats|20\n")
-        // An item's command carries its userInfo: the item View Streak appeared with the log.
-        #expect(run("action:com-standfit-viewstreak", "copy").status == 0)
-        #expect(try String(contentsOf: clipboard, encoding: .utf8).split(separator: "\n").last
-            == "\"\(client) run -- com.standfit.viewstreak\"")
+        // An item's command carries its userInfo, quoted for the shell: the item the log made
+        // ("Log Squats — 20 reps") runs as pasted.
+        let copied = run("action:com-standfit-logexercise-2", "copy")
+        #expect(copied == ProcessResult(status: 0, stdout: "()\n", stderr: ""))
+        let item = #"\#(client) run --user-info '{"count":20,"exercise":"squats"}' -- com.standfit.logexercise"#
+        #expect(try String(contentsOf: clipboard, encoding: .utf8).split(separator: "\n").last.map(String.init) == "\"\(item.replacingOccurrences(of: "\"", with: "\\\""))\"")
+        #expect(runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", item], environment: sandbox.environment).status == 0)
+        #expect(DesktopBusTests.logged(sandbox) == "squats|20\nsquats|20\n")
         let unknown = run("nothing:at-all", "copy")
         #expect(unknown.status == 1)
         #expect(unknown.stderr == "Error: GDBus.Error:org.standfit.Host.Error.UnknownAction: The desktop's search asked to copy 'nothing:at-all', which is no match of StandFit's; search again.\n")
