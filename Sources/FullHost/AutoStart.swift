@@ -11,12 +11,11 @@ import WarmWire
 /// closed, stdio on /dev/null, log in `$XDG_STATE_HOME/standfit/server.log`), so nothing of this
 /// command waits for it or is held open by it.
 enum AutoStart {
-    /// Whether a server is started after `command`: not after the helpers, the server's own
-    /// commands, or printing a completion script (help, --version and completion requests never
-    /// get here: they are not commands that ran).
+    /// Whether a server is started after `command`: not after one that says it starts none
+    /// (the helpers, the server's own commands, printing a completion script; help, --version
+    /// and completion requests never get here: they are not commands that ran).
     static func startsServer(after command: any ParsableCommand) -> Bool {
-        !(command is ServeCommand || command is ServerCommand.Status || command is ServerCommand.Stop
-          || command is ScanHelperCommand || command is HandlerWorkerCommand || command is CompletionCommand)
+        !CommandTraits.of(command).contains(.startsNoServer)
     }
 
     static func afterColdRun(_ command: any ParsableCommand, request: HostRequest) {

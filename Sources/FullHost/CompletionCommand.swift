@@ -7,7 +7,10 @@ import HostModel
 /// `completion bash|zsh|fish`: the completion script ArgumentParser generates for the whole
 /// command tree. Its static parts (subcommands, options) are in the script; `run`'s types,
 /// parameter names and values are asked of this binary on every TAB (`RunCompletion`).
-struct CompletionCommand: ParsableCommand {
+struct CompletionCommand: HostCommand {
+    /// Printing a completion script is no reason to start a server.
+    static let traits: CommandTraits = [.startsNoServer]
+
     static let configuration = CommandConfiguration(
         commandName: "completion",
         abstract: "Print the shell completion script for bash, zsh or fish.",

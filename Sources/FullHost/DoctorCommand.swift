@@ -5,7 +5,7 @@ import HostModel
 import WarmWire
 
 /// `doctor`: everything that decides what loads and runs, and what is wrong with it.
-struct DoctorCommand: ParsableCommand {
+struct DoctorCommand: ManifestCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Explain the state of every plugin, the registry cache, the state database, the settings, the manifest, the routines and permissions.",

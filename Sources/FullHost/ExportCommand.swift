@@ -6,7 +6,7 @@ import HostSurfaces
 import HostMenu
 
 /// `export desktop`: the quick actions as a freedesktop `.desktop` file.
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: HostCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export the quick actions for other surfaces.",
@@ -15,7 +15,7 @@ struct ExportCommand: ParsableCommand {
 
     /// `export search-provider`: GNOME Shell's search provider file, so that the overview's
     /// search runs quick actions.
-    struct SearchProvider: ParsableCommand {
+    struct SearchProvider: GlobalCommand {
         static let configuration = CommandConfiguration(
             commandName: "search-provider",
             abstract: "Write GNOME Shell's search provider file, so that the overview's search runs quick actions.",
@@ -58,7 +58,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// `export krunner`: KRunner's plugin file, so that KDE's search runs quick actions.
-    struct KRunner: ParsableCommand {
+    struct KRunner: ManifestCommand {
         static let configuration = CommandConfiguration(
             commandName: "krunner",
             abstract: "Write KRunner's plugin file, so that KDE's search (Alt+Space) runs quick actions.",
@@ -101,7 +101,7 @@ struct ExportCommand: ParsableCommand {
         }
     }
 
-    struct Desktop: ParsableCommand {
+    struct Desktop: ManifestCommand {
         static let configuration = CommandConfiguration(
             commandName: "desktop",
             abstract: "Write .desktop files whose Actions= are the visible quick actions, one per app.",

@@ -2,7 +2,7 @@ import ArgumentParser
 import StandFitHost
 import HostModel
 
-struct ListCommand: ParsableCommand {
+struct ListCommand: ManifestCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "Show the quick actions in menu order.",

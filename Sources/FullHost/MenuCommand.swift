@@ -6,7 +6,10 @@ import HostDispatch
 
 /// `menu`: the long-press menu in the terminal. Arrows or digits choose, Enter runs the item
 /// (with its userInfo, as a desktop click would), Esc or q leaves.
-struct MenuCommand: ParsableCommand {
+struct MenuCommand: ManifestCommand {
+    /// The full-screen menu drives the terminal: it runs in the client's own process.
+    static let traits: CommandTraits = [.runsCold]
+
     static let configuration = CommandConfiguration(
         commandName: "menu",
         abstract: "Choose a quick action from a menu in the terminal and run it.",

@@ -5,7 +5,7 @@ import HostModel
 import PluginRuntime
 
 /// `plugins`: what is on the plugin path, and the commands that manage it.
-struct PluginsCommand: ParsableCommand {
+struct PluginsCommand: HostCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins",
         abstract: "Show, check, trust and rescan the plugins on the plugin path.",
@@ -39,7 +39,9 @@ struct PluginsCommand: ParsableCommand {
         }
     }
 
-    struct Show: ParsableCommand {
+    struct Show: HostCommand {
+        var globalOptions: GlobalOptions? { options.global }
+
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show the plugins: id, version, ABI, path, types, how they run, and what was refused or quarantined and why."
@@ -53,7 +55,9 @@ struct PluginsCommand: ParsableCommand {
         }
     }
 
-    struct Rescan: ParsableCommand {
+    struct Rescan: HostCommand {
+        var globalOptions: GlobalOptions? { options.global }
+
         static let configuration = CommandConfiguration(
             commandName: "rescan",
             abstract: "Forget the registry cache and scan every plugin again, quarantined ones included."
@@ -68,7 +72,9 @@ struct PluginsCommand: ParsableCommand {
         }
     }
 
-    struct Check: ParsableCommand {
+    struct Check: HostCommand {
+        var globalOptions: GlobalOptions? { options.global }
+
         static let configuration = CommandConfiguration(
             commandName: "check",
             abstract: "Load one plugin in a helper process and report its ABI, types, parameters, items and every problem.",
@@ -98,7 +104,7 @@ struct PluginsCommand: ParsableCommand {
         }
     }
 
-    struct New: ParsableCommand {
+    struct New: GlobalCommand {
         static let configuration = CommandConfiguration(
             commandName: "new",
             abstract: "Write a plugin that builds, passes 'plugins check --strict' and runs, in C, Swift or Rust.",
@@ -185,7 +191,9 @@ struct PluginsCommand: ParsableCommand {
         }
     }
 
-    struct Trust: ParsableCommand {
+    struct Trust: HostCommand {
+        var globalOptions: GlobalOptions? { options.global }
+
         static let configuration = CommandConfiguration(
             commandName: "trust",
             abstract: "Pin a plugin's SHA-256: it then runs in the host's process, and loads only while its bytes match.",
@@ -210,7 +218,9 @@ struct PluginsCommand: ParsableCommand {
         }
     }
 
-    struct Untrust: ParsableCommand {
+    struct Untrust: HostCommand {
+        var globalOptions: GlobalOptions? { options.global }
+
         static let configuration = CommandConfiguration(
             commandName: "untrust",
             abstract: "Remove a plugin's pin: it runs in a worker again, and not at all under --require-trusted."
@@ -234,33 +244,3 @@ struct PluginsCommand: ParsableCommand {
         }
     }
 }
-
-/// The hidden modes the host starts itself in: they talk over the result pipe, not to people.
-struct ScanHelperCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "scan-helper", abstract: "Internal: scan plugins for the registry cache.", shouldDisplay: false)
-
-    @Flag(name: .shortAndLong) var verbose = false
-
-    func run() throws {
-        let status = ScanHelper.serve(request: .current, logger: GlobalOptions.logger(verbose: verbose))
-        if status != 0 { throw ExitCode(status) }
-    }
-}
-
-struct HandlerWorkerCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "handler-worker", abstract: "Internal: run one plugin call in isolation.", shouldDisplay: false)
-
-    @Flag(name: .shortAndLong) var verbose = false
-    /// A warm worker: keeps its plugin loaded and answers one call a line until stdin ends.
-    @Flag var warm = false
-
-    func run() throws {
-        let logger = GlobalOptions.logger(verbose: verbose)
-        let status = warm ? HandlerWorker.serveWarm(request: .current, logger: logger)
-            : HandlerWorker.serve(request: .current, logger: logger)
-        if status != 0 { throw ExitCode(status) }
-    }
-}
-extension PluginScaffold.Language: ExpressibleByArgument {}

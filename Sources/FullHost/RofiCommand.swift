@@ -8,7 +8,7 @@ import StandFitHost
 
 /// `rofi`: the quick actions for tiling-window-manager users, in rofi's script mode and as plain
 /// lines for dmenu (and `rofi -dmenu`, wofi, fzf).
-struct RofiCommand: ParsableCommand {
+struct RofiCommand: ManifestCommand {
     static let configuration = CommandConfiguration(
         commandName: "rofi",
         abstract: "The quick actions for rofi (script mode) and dmenu.",

@@ -2,7 +2,7 @@ import ArgumentParser
 import StandFitHost
 import HostModel
 
-struct RunCommand: ParsableCommand {
+struct RunCommand: ManifestCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run one quick action.",

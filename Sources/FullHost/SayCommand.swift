@@ -2,7 +2,7 @@ import ArgumentParser
 import StandFitHost
 import HostModel
 
-struct SayCommand: ParsableCommand {
+struct SayCommand: ManifestCommand {
     static let configuration = CommandConfiguration(
         commandName: "say",
         abstract: "Run the action a sentence asks for: say \"log 15 push-ups\".",

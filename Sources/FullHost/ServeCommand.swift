@@ -11,7 +11,9 @@ import WarmWire
 
 /// `serve`: the warm server in the foreground (what a supervisor runs); a cold command starts
 /// one in the background (`AutoStart`).
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: HostCommand {
+    static let traits = CommandTraits.process
+
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run the warm server in the foreground, so that commands answer in about a millisecond.",
@@ -147,133 +149,5 @@ extension WarmServer {
         let state = request.environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? request.homeDirectory + "/.local/state"
         return URL(fileURLWithPath: state).appendingPathComponent("standfit/server.log")
-    }
-}
-
-/// `server status` and `server stop`. Run through the warm path, the server answers about
-/// itself; run cold, there is no server of this build (or it is not used), and they say so.
-struct ServerCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "server",
-        abstract: "Show or stop the warm server.",
-        subcommands: [Status.self, Stop.self]
-    )
-
-    struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "status", abstract: "Show whether a warm server runs, and what it has done.")
-
-        @OptionGroup var global: GlobalOptions
-
-        struct Document: Encodable {
-            var running: Bool
-            var pid: Int32?
-            var build: String
-            var socket: String
-            /// Whether it also serves a socket a service manager passed (socket activation).
-            var socketActivated: Bool?
-            var uptimeSeconds: Int?
-            var requestsServed: Int?
-            var workers: Int?
-            /// Each warm worker: its plugin, language, pid and whether it is running a call.
-            var workerList: [Worker]?
-            var log: String
-            var message: String
-        }
-
-        struct Worker: Encodable {
-            var plugin: String
-            var language: String
-            var pid: Int32
-            var busy: Bool
-        }
-
-        func run() throws {
-            let request = HostRequest.current
-            let place = try ServerCommand.place(request: request)
-            let log = WarmServer.logFile(request: request).path
-            try ServerCommand.askServer(place)
-            guard let server = WarmServer.running else {
-                let message = "No server of this build is running (socket \(place.socketPath)); the next command starts one unless STANDFIT_SERVER or config.json's \"server\" is off or manual."
-                Output.report(global, Document(running: false, build: place.build, socket: place.socketPath, log: log, message: message),
-                              message: \.message)
-                throw ExitCode(1)
-            }
-            let uptime = Int(Date().timeIntervalSince(server.started))
-            let served = server.requestsServed
-            let workers = server.workers.summary.map {
-                Worker(plugin: $0.pluginID, language: $0.language, pid: $0.pid, busy: $0.busy)
-            }
-            let idleSeconds = Int(server.workers.idleTimeout.components.seconds)
-            var message = """
-                Server: running (pid \(getpid()), build \(place.build), up \(ServerCommand.duration(uptime)))
-                Socket: \(server.ownsSocket ? server.place.socketPath : "none of its own (another server of this build has it)")\(server.activation != nil ? "\nActivation: also serves the socket the service manager passed (LISTEN_FDS)" : "")
-                Requests served: \(served)
-                Workers: \(workers.count) of at most \(server.workers.limit) (each stopped after \(ServerCommand.duration(idleSeconds)) idle)
-                """
-            for worker in workers {
-                message += "\n  \(VisibleText.line(worker.plugin)) (\(VisibleText.line(worker.language))): pid \(worker.pid), \(worker.busy ? "running a call" : "idle")"
-            }
-            message += "\nLog: \(log)"
-            Output.report(global, Document(running: true, pid: getpid(), build: server.place.build, socket: server.place.socketPath,
-                                           socketActivated: server.activation != nil, uptimeSeconds: uptime, requestsServed: served, workers: workers.count,
-                                           workerList: workers, log: log, message: message),
-                          message: \.message)
-        }
-    }
-
-    struct Stop: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "stop", abstract: "Stop the warm server of this build once this command has answered.")
-
-        @OptionGroup var global: GlobalOptions
-
-        struct Document: Encodable {
-            var stopped: Bool
-            var pid: Int32?
-            var message: String
-        }
-
-        func run() throws {
-            let place = try ServerCommand.place(request: .current)
-            try ServerCommand.askServer(place)
-            guard let server = WarmServer.running else {
-                Output.report(global, Document(stopped: false, message: "No server of this build was running (socket \(place.socketPath))."),
-                              message: \.message)
-                return
-            }
-            server.stop()
-            Output.report(global, Document(stopped: true, pid: getpid(),
-                                           message: "Stopped the server (pid \(getpid())) after \(server.requestsServed) request\(server.requestsServed == 1 ? "" : "s")."),
-                          message: \.message)
-        }
-    }
-
-    static func place(request: HostRequest) throws(HostError) -> WarmPlace {
-        let executable = Executable.url.path
-        guard let place = WarmPlace(fullHost: executable, environment: { request.environment[$0] }) else {
-            throw HostError(.configInvalid, "Cannot identify the host's binary \(executable); install standfit-host again.")
-        }
-        return place
-    }
-
-    /// Run cold (STANDFIT_SERVER=off, say) while a server of this build runs: the server
-    /// answers, as it would have on the warm path.
-    static func askServer(_ place: WarmPlace) throws {
-        guard WarmServer.running == nil else { return }
-        let request = HostRequest.current
-        let forwarded = WarmRequest(arguments: Array(CommandLine.arguments.dropFirst()),
-                                    environment: request.environment.map { "\($0.key)=\($0.value)" },
-                                    workingDirectory: request.workingDirectory.path, umask: request.umask)
-        if case .exited(let status) = WarmClient.forward(forwarded, to: place) {
-            throw ExitCode(status)
-        }
-    }
-
-    /// 3 s, 4 min 12 s, 2 h 5 min.
-    static func duration(_ seconds: Int) -> String {
-        if seconds < 60 { return "\(seconds) s" }
-        if seconds < 3600 { return seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds / 60) min \(seconds % 60) s" }
-        return (seconds % 3600) / 60 == 0 ? "\(seconds / 3600) h" : "\(seconds / 3600) h \((seconds % 3600) / 60) min"
     }
 }

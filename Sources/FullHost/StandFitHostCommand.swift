@@ -44,10 +44,9 @@ struct StandFitHostCommand: ParsableCommand {
     /// trust` on itself, a log in the user's name), saying so: its exit status, or nil when the
     /// command may run. The host's own children (`serve`, the helpers) are not refused.
     private static func refuseInsidePlugin(_ command: any ParsableCommand) -> Int32? {
-        guard !(command is ServeCommand || command is ScanHelperCommand || command is HandlerWorkerCommand),
-              let ancestor = HostLineage.hostAncestor(of: getpid()) else { return nil }
+        guard !CommandTraits.of(command).contains(.hostProcess), let ancestor = HostLineage.hostAncestor(of: getpid()) else { return nil }
         Output.report(HostError(.startedByPlugin, "This command was started by plugin code (process \(ancestor) runs the host's plugins), and plugins may not drive the host; run standfit-host from your own shell, a launcher or the desktop."),
-                      json: (command as? ReportsJSON)?.json ?? false)
+                      json: (command as? any HostCommand)?.globalOptions?.json ?? false)
         return Output.Status.configuration
     }
 
@@ -79,15 +78,16 @@ struct StandFitHostCommand: ParsableCommand {
     /// status 5; the warm server runs commands through it too.
     static func execute(_ command: any ParsableCommand) -> Int32 {
         var command = command
-        if let asked = command as? ReportsJSON { before(asked) }
+        let declared = command as? any HostCommand
+        if let global = declared?.globalOptions { before(global) }
         do {
             try command.run()
             return 0
         } catch let error as HostError {
             // In the language the command would have answered in: its --locale, else the environment's.
-            let language = LanguagePreference(explicit: (command as? TakesLocale)?.manifestOptions.locale,
+            let language = LanguagePreference(explicit: declared?.languageOptions?.locale,
                                               environment: HostRequest.current.environment).language(fallback: nil)
-            Output.report(error, json: (command as? ReportsJSON)?.json ?? false, language: language)
+            Output.report(error, json: declared?.globalOptions?.json ?? false, language: language)
             switch error.code {
             case .desktopUnavailable: return Output.Status.unavailable
             case .unknownApp: return Output.Status.unknownType
@@ -100,7 +100,7 @@ struct StandFitHostCommand: ParsableCommand {
 
     /// What a command people run says before it runs: a warning for a `STANDFIT_SERVER` that
     /// names no mode, and under `--verbose` whether it runs in the warm server or cold.
-    private static func before(_ command: ReportsJSON) {
+    private static func before(_ command: GlobalOptions) {
         let request = HostRequest.current
         if let value = request.environment["STANDFIT_SERVER"], HostConfig.ServerMode(rawValue: value.lowercased()) == nil {
             Output.printError("warning: STANDFIT_SERVER is '\(value)', which names no mode, so it is ignored; set it to auto, manual, off or required, or unset it (config.json's \"server\" then applies).")
@@ -126,55 +126,3 @@ struct StandFitHostCommand: ParsableCommand {
         return code.rawValue
     }
 }
-
-/// A command people run, with the global options: its errors are reported as JSON under
-/// `--json`, and `--verbose` says first how it runs.
-protocol ReportsJSON {
-    var json: Bool { get }
-    var verbose: Bool { get }
-}
-
-extension RunCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-extension SayCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-extension ListCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-extension MenuCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-extension RefreshCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-extension SuggestCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-extension DynamicCommand.Set: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-extension DynamicCommand.Clear: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-extension DonationsCommand.List: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-extension DonationsCommand.Clear: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-extension ExportCommand.Desktop: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-extension RofiCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-extension ExportCommand.KRunner: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-extension ExportCommand.SearchProvider: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-extension PluginsCommand.Show: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
-extension PluginsCommand.Rescan: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
-extension PluginsCommand.Check: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
-extension PluginsCommand.Trust: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
-extension PluginsCommand.Untrust: ReportsJSON { var json: Bool { options.global.json }; var verbose: Bool { options.global.verbose } }
-extension DoctorCommand: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-extension PluginsCommand.New: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-extension ServerCommand.Status: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-extension ServerCommand.Stop: ReportsJSON { var json: Bool { global.json }; var verbose: Bool { global.verbose } }
-
-/// A command that takes `--locale` (with the manifest's options): an error it cannot start
-/// for is said in that language.
-protocol TakesLocale {
-    var manifestOptions: ManifestOptions { get }
-}
-
-extension DoctorCommand: TakesLocale {}
-extension DonationsCommand.List: TakesLocale {}
-extension DonationsCommand.Clear: TakesLocale {}
-extension SuggestCommand: TakesLocale {}
-extension DynamicCommand.Set: TakesLocale {}
-extension DynamicCommand.Clear: TakesLocale {}
-extension RefreshCommand: TakesLocale {}
-extension ExportCommand.KRunner: TakesLocale {}
-extension ExportCommand.Desktop: TakesLocale {}
-extension ListCommand: TakesLocale {}
-extension MenuCommand: TakesLocale {}
-extension RofiCommand: TakesLocale {}
-extension RunCommand: TakesLocale {}
-extension SayCommand: TakesLocale {}

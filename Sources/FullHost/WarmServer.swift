@@ -304,12 +304,10 @@ final class WarmServer: @unchecked Sendable {
 
     // MARK: One connection
 
-    /// Commands that must not run in the server: the full-screen menu drives the terminal in
-    /// the client's own process (cold), help is laid out for the client's terminal, and the
-    /// helpers and the server itself are processes of their own.
+    /// Commands that must not run in the server: those that say so (`CommandTraits.runsCold`),
+    /// and help, laid out for the client's terminal.
     static func runsCold(_ command: any ParsableCommand) -> Bool {
-        command is MenuCommand || command is ServeCommand || command is ScanHelperCommand
-            || command is HandlerWorkerCommand
+        CommandTraits.of(command).contains(.runsCold)
             // ArgumentParser's help command: help is laid out for the terminal's width, which
             // it reads from the process (COLUMNS, descriptor 1).
             || type(of: command).configuration.commandName == "help"
@@ -404,7 +402,7 @@ final class WarmServer: @unchecked Sendable {
             return
         case .success(let command):
             // server status and stop show no local time, and must reach the server whatever its mode.
-            let controlsServer = command is ServerCommand.Status || command is ServerCommand.Stop
+            let controlsServer = CommandTraits.of(command).contains(.controlsServer)
             if WarmServer.runsCold(command) || (!scope.zoneKnown && !controlsServer) {
                 connection.send(.runCold)
                 return

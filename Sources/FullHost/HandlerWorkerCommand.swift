@@ -1,0 +1,24 @@
+import ArgumentParser
+import StandFitHost
+import PluginRuntime
+
+/// The hidden mode a plugin call runs in (a worker process, sandboxed unless trusted): it talks
+/// over its pipes, not to people.
+struct HandlerWorkerCommand: HostCommand {
+    static let traits = CommandTraits.process
+
+    static let configuration = CommandConfiguration(
+        commandName: "handler-worker", abstract: "Internal: run one plugin call in isolation.", shouldDisplay: false)
+
+    @Flag(name: .shortAndLong) var verbose = false
+    /// A warm worker: keeps its plugin loaded and answers one call a line until stdin ends.
+    @Flag var warm = false
+
+    func run() throws {
+        let logger = GlobalOptions.logger(verbose: verbose)
+        let status = warm ? HandlerWorker.serveWarm(request: .current, logger: logger)
+            : HandlerWorker.serve(request: .current, logger: logger)
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+extension PluginScaffold.Language: ExpressibleByArgument {}

@@ -1,0 +1,17 @@
+import ArgumentParser
+import PluginRuntime
+
+/// The hidden mode the host scans plugins in (a helper process): it talks over the result pipe, not to people.
+struct ScanHelperCommand: HostCommand {
+    static let traits = CommandTraits.process
+
+    static let configuration = CommandConfiguration(
+        commandName: "scan-helper", abstract: "Internal: scan plugins for the registry cache.", shouldDisplay: false)
+
+    @Flag(name: .shortAndLong) var verbose = false
+
+    func run() throws {
+        let status = ScanHelper.serve(request: .current, logger: GlobalOptions.logger(verbose: verbose))
+        if status != 0 { throw ExitCode(status) }
+    }
+}

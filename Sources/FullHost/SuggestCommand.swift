@@ -1,0 +1,78 @@
+import ArgumentParser
+import StandFitHost
+import HostModel
+import HostIntents
+
+/// `suggest`: what to run next, from the donations, with why.
+struct SuggestCommand: ManifestCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "suggest",
+        abstract: "Suggest actions from past runs, ranked by frequency, recency and time of day.",
+        discussion: """
+            score = frequency × (1 + time of day) + recency, where frequency = log2(1 + runs, each \
+            halved per 14 days of age), recency halves every 48 hours since the last run, and time \
+            of day falls from 1 at the usual time to 0 two hours from it. The menu offers the best \
+            suggestion that ran at least twice and usually runs within an hour of now, when it has room.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var manifestOptions: ManifestOptions
+
+    @Option(help: "At most this many suggestions.")
+    var limit = 5
+
+    func run() throws {
+        let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
+        let ranked = try session.suggestions().prefix(limit)
+        let entries = ranked.map { suggestion in
+            Entry(title: suggestion.title(for: session.plugins.registry.handler(for: suggestion.type), language: session.language),
+                  suggestion: suggestion, parameters: session.typedValues(suggestion.parameters, of: suggestion.type),
+                  lastRun: DonationsCommand.localTime(suggestion.lastRun, session.request.timeZone, json: true))
+        }
+        if global.json {
+            Output.printJSON(Document(suggestions: entries))
+            return
+        }
+        guard !entries.isEmpty else {
+            Console.current.print(HostText(language: session.language)("suggest.nothing"))
+            return
+        }
+        let text = HostText(language: session.language)
+        for (index, entry) in entries.enumerated() {
+            let values = entry.suggestion.parameters.keys.sorted().map { "\($0)=\(entry.suggestion.parameters[$0]!)" }
+            Output.show("\(index + 1). \(entry.title)  (\(([entry.suggestion.type] + values).joined(separator: " ")))  \(text("suggest.score", ["score": String(format: "%.2f", entry.suggestion.score)]))")
+            Output.show("   \(entry.suggestion.reasons)")
+        }
+    }
+
+    struct Entry: Encodable {
+        var title: String
+        var suggestion: Suggestions.Suggestion
+        /// Its values as numbers, booleans or text by their parameters' kinds.
+        var parameters: [String: JSONValue]
+        /// When it last ran, with the user's UTC offset.
+        var lastRun: String
+
+        enum CodingKeys: String, CodingKey { case title, type, parameters, score, frequency, recency, timeOfDay, runs, lastRun, usualTime, reasons }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(title, forKey: .title)
+            try container.encode(suggestion.type, forKey: .type)
+            try container.encode(parameters, forKey: .parameters)
+            try container.encode((suggestion.score * 100).rounded() / 100, forKey: .score)
+            try container.encode((suggestion.frequency * 100).rounded() / 100, forKey: .frequency)
+            try container.encode((suggestion.recency * 100).rounded() / 100, forKey: .recency)
+            try container.encode((suggestion.timeOfDay * 100).rounded() / 100, forKey: .timeOfDay)
+            try container.encode(suggestion.runs, forKey: .runs)
+            try container.encode(lastRun, forKey: .lastRun)
+            try container.encode(suggestion.usualTime, forKey: .usualTime)
+            try container.encode(suggestion.reasons, forKey: .reasons)
+        }
+    }
+
+    struct Document: Encodable {
+        var suggestions: [Entry]
+    }
+}
