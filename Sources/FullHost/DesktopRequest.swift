@@ -62,7 +62,7 @@ enum DesktopRequest {
             return nil
         }
         let result = scope.run { () -> T in
-            let result = body()
+            let result = DesktopRewrite.afterRequest(body)
             Console.current.flush()
             return result
         }

@@ -3,6 +3,7 @@ import CHostSystem
 import Foundation
 import HostModel
 import PluginRuntime
+import StandFitHost
 
 @main
 struct StandFitHostCommand: ParsableCommand {
@@ -81,7 +82,8 @@ struct StandFitHostCommand: ParsableCommand {
         let declared = command as? any HostCommand
         if let global = declared?.globalOptions { before(global) }
         do {
-            try command.run()
+            // The installed desktop file follows what the command changed, once, at its end.
+            try DesktopRewrite.afterRequest { try command.run() }
             return 0
         } catch let error as HostError {
             // In the language the command would have answered in: its --locale, else the environment's.

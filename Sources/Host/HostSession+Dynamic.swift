@@ -188,10 +188,13 @@ extension HostSession {
             refresh: { storeProvidedItems(of: $0).changed },
             desktopInstalled: { DesktopInstallation.isInstalled(session: self) },
             rewriteDesktop: {
-                do throws(HostError) {
-                    try DesktopInstallation.update(session: self)
-                } catch {
-                    logger.warning("\(error.message)")
+                // Once, when the request is done (`DesktopRewrite`).
+                DesktopRewrite.mark {
+                    do throws(HostError) {
+                        try DesktopInstallation.update(session: self)
+                    } catch {
+                        logger.warning("\(error.message)")
+                    }
                 }
             })
     }
