@@ -161,7 +161,10 @@ public struct Doctor {
         // The state: one that cannot be opened stops every other command; here the plugins are
         // examined with an empty stand-in (so no pins), removed afterwards.
         let state: HostState
-        let standIn = FileManager.default.temporaryDirectory.appendingPathComponent("standfit-doctor-\(UUID().uuidString)")
+        // In the request's temporary directory (its TMPDIR), not the process's: in the warm
+        // server they differ.
+        let temporary = options.request.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let standIn = URL(fileURLWithPath: temporary, isDirectory: true).appendingPathComponent("standfit-doctor-\(UUID().uuidString)")
         var usesStandIn = false
         defer { if usesStandIn { try? FileManager.default.removeItem(at: standIn) } }
         do {

@@ -1,4 +1,5 @@
 import StandFitHost
+import Foundation
 import Testing
 import HostModel
 import HostMenu
@@ -284,7 +285,7 @@ struct MenuTests {
         #expect(menu.entries.map(\.available) == [true, false, true, true, true])
         #expect(menu.entries[2].shadowed.map(\.title) == ["Two again"])
         #expect(menu.visible.map(\.item.title) == ["One", "Two", "Two, other"])
-        #expect(menu.textLines(all: true) == [
+        #expect(menu.textLines(all: true, timeZone: TimeZone(identifier: "UTC")!) == [
             "1. One  (a.one)",
             "-  Gone  (gone.x)  pruned: no plugin handles gone.x",
             "2. Two  (a.two)",
@@ -324,7 +325,7 @@ struct MenuTests {
         let menu = menu(statics, [script, provider], limit: 2)
         #expect(menu.entries.map(\.item.title) == ["Log", "Streak!", "Log Squats"])
         #expect(menu.entries[1].shadowed.map(\.title) == ["View Streak", "View Streak"])
-        #expect(menu.textLines(all: false, explain: true) == [
+        #expect(menu.textLines(all: false, explain: true, timeZone: TimeZone(identifier: "UTC")!) == [
             "1. Log  (a.one)",
             "     default item of plugin p",
             "2. Streak!  (a.two)",
@@ -382,7 +383,7 @@ struct MenuTests {
         #expect(menu.visible.map(\.item.title) == ["Hello", "One — live", "Two"])
         #expect(menu.apps == [other, mine])
         #expect(menu.only(mine).entries.map(\.item.title) == ["One — live", "Two", "Two — live"])
-        #expect(menu.textLines(all: true) == [
+        #expect(menu.textLines(all: true, timeZone: TimeZone(identifier: "UTC")!) == [
             "Other (q)",
             "1. Hello  (q.hello)",
             "",

@@ -91,7 +91,7 @@ extension Menu {
     /// where it is, and until when it holds (in `timeZone`). Items of several apps come under
     /// a line naming each app (with `explain`, always, with its limit), apps a blank line apart.
     /// `iconNote` says what is wrong with an item's icon, if anything.
-    public func textLines(all: Bool, explain: Bool = false, timeZone: TimeZone = .current,
+    public func textLines(all: Bool, explain: Bool = false, timeZone: TimeZone,
                           iconNote: (ShortcutItem) -> String? = { _ in nil }) -> [String] {
         var number = 0
         var lines: [String] = []
