@@ -29,9 +29,15 @@ struct ABILayoutTests {
         var fields: [Field]
     }
 
-    /// The structs the header declares, in its order.
+    /// The structs the header declares, in its order: its own, then each extension header's
+    /// in the order it includes them.
     static func declaredStructs() throws -> [String] {
-        let text = try String(contentsOf: header, encoding: .utf8)
+        let own = try String(contentsOf: header, encoding: .utf8)
+        let included = try NSRegularExpression(pattern: #"^#include "(standfit_ext_\w+\.h)"$"#, options: [.anchorsMatchLines])
+        let text = try included.matches(in: own, range: NSRange(own.startIndex..., in: own)).reduce(own) { text, match in
+            let name = String(own[Range(match.range(at: 1), in: own)!])
+            return text + (try String(contentsOf: header.deletingLastPathComponent().appendingPathComponent(name), encoding: .utf8))
+        }
         let pattern = try NSRegularExpression(pattern: #"^(?:typedef )?struct (standfit_\w+) \{"#, options: [.anchorsMatchLines])
         return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
             String(text[Range($0.range(at: 1), in: text)!])

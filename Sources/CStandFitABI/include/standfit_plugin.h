@@ -1,7 +1,8 @@
 /*
  * standfit_plugin.h — the standfit-host plugin ABI, version 1.
  *
- * This header is the whole contract between standfit-host and its plugins. A plugin is a shared
+ * This header (with the extension headers it includes at its end, standfit_ext_*.h, one per
+ * extension) is the whole contract between standfit-host and its plugins. A plugin is a shared
  * object that exports exactly one function, `standfit_plugin_entry_v1`, and links against nothing
  * of the host: everything the host offers arrives as a table of function pointers at `init`.
  *
@@ -302,292 +303,22 @@ typedef struct standfit_plugin_entry {
    dlopen, before init. Thread: [main-thread]. */
 typedef const standfit_plugin_entry *(*standfit_plugin_entry_fn)(void);
 
-/* ---- Host extensions (through standfit_host.get_extension) ------------------------------- */
-
-/* "standfit.locale/1": the language of this run, for plugins that localize what they register
-   in init (action titles, static items). Handlers and providers get the same language in
-   standfit_invocation.locale and standfit_item_sink.locale. */
-#define STANDFIT_EXT_LOCALE "standfit.locale/1"
-
-typedef struct standfit_locale_ext {
-    standfit_abi_header abi;
-    /* language: the run's language ("nl", "en_US"): the first of the user's (--locale, LANGUAGE,
-       LC_ALL, LC_MESSAGES, LANG) that the host speaks, so that the host's words, the plugins'
-       and dates agree; English when it speaks none of them. Memory: host-owned, lives for the
-       process. */
-    const char *language;
-} standfit_locale_ext;
-
-/* "standfit.plugin-file/1": where the plugin's shared object is installed. A plugin finds the
-   resources installed beside it from here; dladdr and /proc/self/maps cannot tell, since the
-   host loads a plugin the user pinned from a sealed in-memory copy of its bytes. */
-#define STANDFIT_EXT_PLUGIN_FILE "standfit.plugin-file/1"
-
-typedef struct standfit_plugin_file_ext {
-    standfit_abi_header abi;
-    /* path: the absolute path of the plugin's .so, symlinks resolved.
-       Memory: host-owned, lives for the process. */
-    const char *path;
-} standfit_plugin_file_ext;
-
-/* "standfit.intents/1": what turns an action into an intent a person can talk to — entities
-   whose values a plugin looks up, matches and suggests; fixed choices; the question asked when a
-   value is missing; and phrases that invoke the action ("log {count} {exercise}").
-   Every function here is [main-thread], inside init, and refers to actions and entities this
-   plugin registered earlier in the same init. Plugins built before this extension never ask for
-   it and keep working: their parameters are plain values. */
-#define STANDFIT_EXT_INTENTS "standfit.intents/1"
-
-/* One value of an entity or of a fixed choice list. The host copies every field during the call
-   it is passed to. */
-typedef struct standfit_entity_value {
-    standfit_abi_header abi;
-    const char *id;            /* what the handler receives as the parameter's string; non-empty */
-    const char *title;         /* what people read and say ("Push-ups"); non-empty */
-    const char *synonyms;      /* other names separated by '|' ("push ups|pushups"), or NULL */
-    const char *defaults_json; /* a JSON object of defaults for the action's other parameters when
-                                  this value is chosen ({"count": 10}), or NULL */
-} standfit_entity_value;
-
-typedef struct standfit_entity_sink standfit_entity_sink;
-
-/* Where an entity query puts its values. Valid only during the query call. */
-struct standfit_entity_sink {
-    standfit_abi_header abi;
-    const char *locale; /* preferred language for titles; never NULL */
-    void *host_data;    /* opaque to the plugin */
-    void *entity_data;  /* the entity's plugin_data, as registered, so one query function can
-                           serve several entities */
-
-    /* add: appends one value, best first. Returns STANDFIT_OK, or STANDFIT_ERR_INVALID_ARGUMENT
-       for a missing id or title or defaults that are not a JSON object (the host logs which).
-       Memory: copied before returning. Thread: [main-thread], only during the query. */
-    int32_t (*add)(const standfit_entity_sink *sink, const standfit_entity_value *value);
-};
-
-/* A kind of thing a parameter can name, whose values the plugin knows at run time
-   (exercises, playlists, contacts). Each query returns STANDFIT_OK, or any other value to report
-   failure; the host keeps no values from a failed call. Thread: [main-thread]. */
-typedef struct standfit_entity {
-    standfit_abi_header abi;
-    const char *id;    /* reverse-DNS entity id, unique in the plugin ("com.standfit.exercise") */
-    const char *title; /* what one value is called ("Exercise"); host copies it */
-    void *plugin_data; /* handed back as sink->entity_data in every query; opaque to the host */
-
-    /* lookup: adds the one value whose id is `id`, or nothing when there is none. */
-    int32_t (*lookup)(const standfit_entity_sink *sink, const char *id);
-    /* match: adds the values whose title or synonyms match `text`, best first. Match as people
-       type: ignore case, spaces and punctuation ("Push-ups" = "push ups" = "pushups"). */
-    int32_t (*match)(const standfit_entity_sink *sink, const char *text);
-    /* suggest: adds the values to offer when the host asks which one, most likely first
-       (recently used ones, then the rest). */
-    int32_t (*suggest)(const standfit_entity_sink *sink);
-} standfit_entity;
-
-typedef struct standfit_intents_ext {
-    standfit_abi_header abi;
-
-    /* register_entity: declares an entity. Returns STANDFIT_OK; STANDFIT_ERR_DUPLICATE when this
-       plugin registered the id already; STANDFIT_ERR_INVALID_ARGUMENT for a malformed table (a
-       NULL query among the three). Memory: the table is copied; the functions must stay valid
-       for the life of the process. */
-    int32_t (*register_entity)(const standfit_host *host, const standfit_entity *entity);
-
-    /* set_parameter_entity: the values of string parameter `param` of action `type` are the
-       values of entity `entity_id`: the host resolves what people type or say through the
-       entity's queries and hands the handler the value's id. Returns STANDFIT_OK or
-       STANDFIT_ERR_INVALID_ARGUMENT (unknown action, parameter or entity, or a parameter that is
-       not STANDFIT_KIND_STRING). Memory: strings are copied. */
-    int32_t (*set_parameter_entity)(const standfit_host *host, const char *type, const char *param,
-                                    const char *entity_id);
-
-    /* set_parameter_choices: the values of string parameter `param` of action `type` are the
-       `count` values of `values` (an enumeration; no query runs, the host matches names and
-       synonyms itself). Returns STANDFIT_OK or STANDFIT_ERR_INVALID_ARGUMENT.
-       Memory: the array and its strings are copied; the array's stride is its element's
-       abi.struct_size. */
-    int32_t (*set_parameter_choices)(const standfit_host *host, const char *type, const char *param,
-                                     const standfit_entity_value *values, uint32_t count);
-
-    /* set_parameter_prompt: the question asked on a terminal when parameter `param` of `type`
-       has no value ("Which exercise?", "How many?"). A required parameter is always asked for;
-       an optional one with a prompt is asked too once the host is asking anyway (Enter keeps
-       its default). Returns STANDFIT_OK or STANDFIT_ERR_INVALID_ARGUMENT. Memory: copied. */
-    int32_t (*set_parameter_prompt)(const standfit_host *host, const char *type, const char *param,
-                                     const char *prompt);
-
-    /* register_phrase: a sentence that invokes `type`, with `{param}` placeholders
-       ("log {count} {exercise}", "log my {exercise}", "log exercise"), for `language` ("en",
-       "nl"; NULL for every language). Each placeholder names a parameter of the action, and the
-       phrase needs at least one word besides placeholders. Returns STANDFIT_OK or
-       STANDFIT_ERR_INVALID_ARGUMENT. Memory: copied. */
-    int32_t (*register_phrase)(const standfit_host *host, const char *type, const char *language,
-                               const char *phrase);
-} standfit_intents_ext;
-
-/* "standfit.item-lifetime/1": items that are true only until a given time ("View Streak — 5 days"
-   holds until local midnight). The host never shows an expired item: before a menu, list, rofi,
-   KRunner or desktop export it asks the provider again, and drops the item if that fails.
-   Items added with sink->add hold until the provider's plugin handles an action or `refresh` runs,
-   as before. Plugins built before this extension never ask for it and keep working. */
-#define STANDFIT_EXT_ITEM_LIFETIME "standfit.item-lifetime/1"
-
-typedef struct standfit_item_lifetime_ext {
-    standfit_abi_header abi;
-    /* add_until: as sink->add, for an item that holds until `valid_until`, in seconds since the
-       Unix epoch (UTC); from that second on it has expired. An item that has expired already is
-       accepted and never shown. Returns what sink->add returns. Memory: copied before returning.
-       Thread: [main-thread], only during provide, with the sink provide was given. */
-    int32_t (*add_until)(const standfit_item_sink *sink, const standfit_item *item, int64_t valid_until);
-} standfit_item_lifetime_ext;
-
-/* "standfit.action-traits/1": what the host should know about an action beyond its parameters.
-   Plugins built before this extension never ask for it; their actions have no traits. */
-#define STANDFIT_EXT_ACTION_TRAITS "standfit.action-traits/1"
-
-/* Runs of the action are never suggestion material: the host does not donate them, and
-   `suggest` and the menu never offer them (undo, delete, edit: what corrects a mistake). */
-#define STANDFIT_TRAIT_NOT_SUGGESTIBLE 1u
-
-typedef struct standfit_action_traits_ext {
-    standfit_abi_header abi;
-    /* set_action_traits: gives action `type`, registered earlier in this init, the STANDFIT_TRAIT_*
-       bits in `traits` (replacing any given before). Returns STANDFIT_OK, or
-       STANDFIT_ERR_INVALID_ARGUMENT for an action this plugin has not registered or an unknown bit.
-       Memory: `type` is copied. Thread: [main-thread], inside init. */
-    int32_t (*set_action_traits)(const standfit_host *host, const char *type, uint32_t traits);
-} standfit_action_traits_ext;
-
-/* "standfit.parameter-traits/1": what the host should know about one parameter of an action.
-   Plugins built before this extension never ask for it; their parameters have no traits. */
-#define STANDFIT_EXT_PARAMETER_TRAITS "standfit.parameter-traits/1"
-
-/* The parameter's value is never suggestion material: a run's donation leaves it out, so a
-   suggestion never brings it back (StandFit's `at`: a log of yesterday is not to be repeated
-   for yesterday). */
-#define STANDFIT_PARAM_TRAIT_NOT_SUGGESTIBLE 1u
-
-typedef struct standfit_parameter_traits_ext {
-    standfit_abi_header abi;
-    /* set_parameter_traits: gives parameter `param` of action `type`, registered earlier in this
-       init, the STANDFIT_PARAM_TRAIT_* bits in `traits` (replacing any given before). Returns
-       STANDFIT_OK, or STANDFIT_ERR_INVALID_ARGUMENT for an action or parameter this plugin has not
-       registered or an unknown bit, with a warning naming the plugin. Memory: strings are copied.
-       Thread: [main-thread], inside init. */
-    int32_t (*set_parameter_traits)(const standfit_host *host, const char *type, const char *param, uint32_t traits);
-} standfit_parameter_traits_ext;
-
-/* "standfit.donations/1": a run's donation (the record `suggest` learns from) named by what the
-   run did, so that a later run that undoes it can take it back, as INInteraction's identifier and
-   delete(with:) do on iOS: logging 20 squats names its donation "log/<its log's id>/42"; undoing
-   entry 42 withdraws that name, and that run no longer counts toward suggestions. Identifiers belong to the
-   plugin: one plugin never withdraws another's. Plugins built before this extension never ask for
-   it; their donations keep counting (less as they grow old; the oldest go past 5,000) until
-   `donations clear`. */
-#define STANDFIT_EXT_DONATIONS "standfit.donations/1"
-
-/* The most bytes of UTF-8 a donation identifier may have. */
-#define STANDFIT_DONATION_ID_MAX 200
-
-typedef struct standfit_donations_ext {
-    standfit_abi_header abi;
-    /* set_donation_id: names this run's donation `id` (1 to STANDFIT_DONATION_ID_MAX bytes of
-       UTF-8, no control characters), replacing any name set before in this call. It takes effect
-       only when the run is handled and donated (an action marked STANDFIT_TRAIT_NOT_SUGGESTIBLE
-       donates nothing). Returns STANDFIT_OK, or STANDFIT_ERR_INVALID_ARGUMENT for a NULL or
-       malformed id. Memory: copied before returning. Thread: [main-thread], only during the
-       handler call, with the context the handler was given. */
-    int32_t (*set_donation_id)(const standfit_invocation *ctx, const char *id);
-    /* withdraw_donations: the effect of this plugin's runs donated as `id` was undone; once this
-       run is handled the host forgets those donations (none is an answer too). Returns
-       STANDFIT_OK (also for an id withdrawn before in this call), or
-       STANDFIT_ERR_INVALID_ARGUMENT for a NULL or malformed id and for a 65th distinct id in one
-       call. Memory: as set_donation_id. Thread: as set_donation_id. */
-    int32_t (*withdraw_donations)(const standfit_invocation *ctx, const char *id);
-} standfit_donations_ext;
-
-/* "standfit.parameter-checks/1": what the host checks about a parameter's value before the
-   handler runs, and which parameter a handler's refusal is about. Plugins built before this
-   extension never ask for it; they check their values themselves, as before. */
-#define STANDFIT_EXT_PARAMETER_CHECKS "standfit.parameter-checks/1"
-
-typedef struct standfit_parameter_checks_ext {
-    standfit_abi_header abi;
-    /* set_parameter_range: the values of STANDFIT_KIND_INT64 or _DOUBLE parameter `param` of
-       action `type`, registered earlier in this init, lie from `minimum` to `maximum` (both
-       included). The host refuses any other value before the handler runs, as invalid input that
-       names the parameter ("minutes: expected a number from 1 to 180, got 500."), and says the
-       range when it asks for the value. Returns STANDFIT_OK, or STANDFIT_ERR_INVALID_ARGUMENT for
-       an unknown action or parameter, a parameter of another kind, bounds that are not finite or
-       not in order, or a default outside them. Memory: strings are copied.
-       Thread: [main-thread], inside init. */
-    int32_t (*set_parameter_range)(const standfit_host *host, const char *type, const char *param,
-                                   double minimum, double maximum);
-    /* set_invalid_parameter: the STANDFIT_STATUS_INVALID_INPUT this handler is about to return is
-       about parameter `param` of the action: `--json` gives it as "parameter", as for the values
-       the host refuses itself. Returns STANDFIT_OK, or STANDFIT_ERR_INVALID_ARGUMENT for a name
-       that is not one of the action's parameters. Memory: copied. Thread: [main-thread], only
-       during the handler call, with the context the handler was given. */
-    int32_t (*set_invalid_parameter)(const standfit_invocation *ctx, const char *param);
-} standfit_parameter_checks_ext;
-
-/* "standfit.clock/1": the run's "now". It is the system clock, unless the user fixed it with
-   STANDFIT_NOW (an ISO 8601 instant, for tests, demos and screenshots), so that every plugin and
-   the host agree on what "today" is. Plugins built before this extension read the clock
-   themselves. */
-#define STANDFIT_EXT_CLOCK "standfit.clock/1"
-
-typedef struct standfit_clock_ext {
-    standfit_abi_header abi;
-    /* now: the run's current time in seconds since the Unix epoch (UTC), with fractions.
-       The local time zone is the process's (TZ). Memory: nothing is handed over.
-       Thread: [main-thread], in init, handlers, providers and entity queries. */
-    double (*now)(const standfit_host *host);
-} standfit_clock_ext;
-
-/* "standfit.programs/1": the programs the plugin's code starts. A plugin the host runs
-   sandboxed (any plugin the user has not trusted) can execute no program at all, unless it
-   declares it here in init: `declare_program(host, "/usr/bin/notify-send")`. The handler
-   worker then lets exactly these files (and the dynamic loader each one names) be executed, and
-   what they run is inside the same sandbox: the same files, no Unix socket, no signal out.
-   `plugins` and `plugins check` show what a plugin declares. A trusted plugin runs in the
-   host's own rights and needs no declaration. */
-#define STANDFIT_EXT_PROGRAMS "standfit.programs/1"
-/* The most programs one plugin may declare. */
-#define STANDFIT_MAX_PROGRAMS 16
-
-typedef struct standfit_programs_ext {
-    standfit_abi_header abi;
-    /* declare_program: the plugin starts the program at `path`, an absolute path of at most 1,024
-       bytes without control characters (a script's interpreter is a program of its own: declare
-       it too). Returns STANDFIT_OK (also for a path declared before), or
-       STANDFIT_ERR_INVALID_ARGUMENT for a path that is not absolute or too long, or beyond
-       STANDFIT_MAX_PROGRAMS, with a warning naming the plugin; STANDFIT_ERR_NOT_IN_INIT after
-       init. Memory: copied.
-       Thread: [main-thread], inside init. */
-    int32_t (*declare_program)(const standfit_host *host, const char *path);
-} standfit_programs_ext;
-
-/* "standfit.reply/1": what the host does with a handler's reply. Data attached with set_data_json
-   is shown by `--json` (and a routine's steps under it); a plain run, a launcher or a desktop
-   action shows only the message, and the host drops the data. A handler whose data is large (a
-   year of history) may ask, and build and encode nothing no one will see. Plugins built before
-   this extension never ask; they attach their data as before. */
-#define STANDFIT_EXT_REPLY "standfit.reply/1"
-
-typedef struct standfit_reply_ext {
-    standfit_abi_header abi;
-    /* shows_data: 1 when the host shows the data attached in this call, 0 when it drops it;
-       STANDFIT_ERR_INVALID_ARGUMENT for a NULL context, STANDFIT_ERR_UNSUPPORTED for one whose
-       call has ended (test for 1, not for non-zero). Data attached either way is still checked
-       to be JSON, so a run answers with the same status whether or not it is shown.
-       Memory: nothing is handed over. Thread: [main-thread], only during the handler call, with
-       the context the handler was given. */
-    int32_t (*shows_data)(const standfit_invocation *ctx);
-} standfit_reply_ext;
-
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- Host extensions (through standfit_host.get_extension), a header each ---------------- */
+
+#include "standfit_ext_locale.h"
+#include "standfit_ext_plugin_file.h"
+#include "standfit_ext_intents.h"
+#include "standfit_ext_item_lifetime.h"
+#include "standfit_ext_action_traits.h"
+#include "standfit_ext_parameter_traits.h"
+#include "standfit_ext_donations.h"
+#include "standfit_ext_parameter_checks.h"
+#include "standfit_ext_clock.h"
+#include "standfit_ext_programs.h"
+#include "standfit_ext_reply.h"
 
 #endif /* STANDFIT_PLUGIN_H */
