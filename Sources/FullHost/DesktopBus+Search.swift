@@ -63,7 +63,9 @@ extension DesktopBus {
                 let metas = bus.searchResults.metas(strings)
                 withCStrings(metas.map(\.id)) { ids in
                     withCStrings(metas.map(\.text)) { names in
-                        withCStrings(metas.map { $0.subtext ?? "" }) { descriptions in
+                        // GNOME shows the results under the app already: a description that
+                        // would only name it again is left out (a routine's says "Shortcuts").
+                        withCStrings(metas.map { $0.subtext == DesktopInstallation.applicationName ? "" : $0.subtext ?? "" }) { descriptions in
                             withCStrings(metas.map(\.icon)) { icons in
                                 standfit_bus_reply_metas(connection, call, metas.count, ids, names, descriptions, icons)
                             }

@@ -46,6 +46,11 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     /// GLib for Python (the desktop's own launch path, `Gio.DesktopAppInfo.launch_action`, and a
     /// notification server in the test), for Debian's /usr/bin/python3.
     public static let pythonGI = ExternalTool("/usr/lib/python3/dist-packages/gi/__init__.py", package: "python3-gi", isProgram: false)
+    /// GNOME's own shell, its overview's search asking the search provider, on a virtual X
+    /// display, typed into with xdotool.
+    public static let gnomeShell = ExternalTool("/usr/bin/gnome-shell", package: "gnome-shell")
+    public static let xvfb = ExternalTool("/usr/bin/Xvfb", package: "xvfb")
+    public static let xdotool = ExternalTool("/usr/bin/xdotool", package: "xdotool")
 
     /// Rust's compiler and build tool, where rustup puts them (`~/.cargo/bin`) or Debian does.
     /// The Rust example, the Rust scaffold and the Rust mistake are built with them.

@@ -25,7 +25,10 @@ public struct ProcessResult: Sendable, Equatable, CustomStringConvertible {
 ///
 /// Rationale: posix_spawn rather than Foundation's Process, whose child-exit monitoring blocks
 /// in waitpid on a long-lived child when another of its children ends.
-public func spawnInBackground(_ tool: String, _ arguments: [String], environment: [String: String], log: URL?) -> pid_t? {
+///
+/// With `ownGroup`, it leads a process group of its own, so that `endGroup` ends what it started too.
+public func spawnInBackground(_ tool: String, _ arguments: [String], environment: [String: String], log: URL?,
+                              ownGroup: Bool = false) -> pid_t? {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -42,13 +45,27 @@ public func spawnInBackground(_ tool: String, _ arguments: [String], environment
     sigfillset(&all)
     posix_spawnattr_setsigmask(&attributes, &none)
     posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (ownGroup ? POSIX_SPAWN_SETPGROUP : 0)))
+    if ownGroup { posix_spawnattr_setpgroup(&attributes, 0) }
     let argv: [UnsafeMutablePointer<CChar>?] = ([tool] + arguments).map { strdup($0) } + [nil]
     let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { (argv + envp).forEach { free($0) } }
     var pid: pid_t = 0
     guard posix_spawn(&pid, tool, &actions, &attributes, argv, envp) == 0 else { return nil }
     return pid
+}
+
+/// Ends the process group `leader` leads (`spawnInBackground(ownGroup: true)`): SIGTERM to the
+/// group, SIGKILL after 10 s, the leader reaped, and whatever of the group is left killed.
+public func endGroup(_ leader: pid_t) {
+    kill(-leader, SIGTERM)
+    var status: Int32 = 0
+    let deadline = Date().addingTimeInterval(10)
+    while waitpid(leader, &status, WNOHANG) == 0 {
+        if Date() > deadline { kill(-leader, SIGKILL) }
+        usleep(2_000)
+    }
+    kill(-leader, SIGKILL)
 }
 
 /// Waits until `condition` holds, for at most `seconds`: whether it did.

@@ -12,18 +12,20 @@ public final class SessionBus: @unchecked Sendable {
     private let pid: pid_t
 
     /// Starts the bus for `sandbox` and waits until it listens; nil when it could not start.
-    public init?(sandbox: HostSandbox) {
+    /// With `system`, a stand-in for the system bus instead (GNOME Shell asks it for logind),
+    /// which starts nothing.
+    public init?(sandbox: HostSandbox, system: Bool = false) {
         self.sandbox = sandbox
-        let socket = sandbox.root.appendingPathComponent("bus").path
+        let socket = sandbox.root.appendingPathComponent(system ? "system-bus" : "bus").path
         address = "unix:path=\(socket)"
         let services = sandbox.dataHome.appendingPathComponent("dbus-1/services").path
         let configuration = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
             <busconfig>
-              <type>session</type>
+              <type>\(system ? "system" : "session")</type>
               <listen>\(address)</listen>
-              <servicedir>\(services)</servicedir>
+              \(system ? "" : "<servicedir>\(services)</servicedir>")
               <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
@@ -31,9 +33,9 @@ public final class SessionBus: @unchecked Sendable {
               </policy>
             </busconfig>
             """
-        let file = sandbox.root.appendingPathComponent("bus.conf")
+        let file = sandbox.root.appendingPathComponent(system ? "system-bus.conf" : "bus.conf")
         try? Data(configuration.utf8).write(to: file)
-        let log = sandbox.root.appendingPathComponent("bus.log")
+        let log = sandbox.root.appendingPathComponent(system ? "system-bus.log" : "bus.log")
         let tool = ExternalTool.dbusDaemon.path
         guard let child = spawnInBackground(tool, ["--config-file=\(file.path)", "--nofork", "--nopidfile"],
                                            environment: sandbox.environment, log: log) else { return nil }
