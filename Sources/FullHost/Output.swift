@@ -6,7 +6,7 @@ import HostModel
 /// The executable's one output path: stdout for results, stderr for errors, and the one place
 /// where outcomes and errors become exit statuses.
 enum Output {
-    /// Exit statuses, documented in the README and in `--help`.
+    /// Exit statuses, documented in docs/JSON.md and in `--help`.
     enum Status {
         static let handled: Int32 = 0
         static let declined: Int32 = 1

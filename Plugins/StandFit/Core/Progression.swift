@@ -4,7 +4,7 @@ import Foundation
 /// they happened gives every entry's XP and the moment each achievement was earned. So undo,
 /// delete and edit take back exactly what the log no longer supports, and nothing can drift.
 ///
-/// The rules (README, "XP and achievements"):
+/// The rules (docs/STANDFIT.md, "XP and achievements"):
 /// - A log earns its exercise's effort × count: XP per 10 reps or per 10 seconds (squats 10,
 ///   push-ups 15, burpees 20, …), rounded, at least 1.
 /// - The first log of a day earns a streak bonus of 2 XP for every day of the streak before it

@@ -8,7 +8,7 @@ import HostModel
 /// the handler worker that runs it, entered before the plugin is opened (its constructors run
 /// sandboxed too) and kept by everything it starts.
 ///
-/// What a sandboxed plugin can do (docs/ARCHITECTURE.md, README "Trust"):
+/// What a sandboxed plugin can do (docs/ARCHITECTURE.md, docs/PLUGINS.md):
 /// - read the system's files (`/usr`, `/lib*`, `/bin`, `/sbin`, `/etc`, `/opt`, its own
 ///   process's `/proc/self`, CPU and memory facts) and the directory its file is in;
 /// - execute no program but those it declared (`standfit.programs/1`) and their dynamic
