@@ -3,9 +3,12 @@
  * functions (opened with dlopen by bus.c), the queue of requests the bus thread carries out, and
  * the helpers every protocol uses to hand a call to the server and build its answer.
  *
- * bus.c owns the connection, its thread and queue, org.freedesktop.Application and the calls to
- * org.freedesktop.Notifications; runner.c serves KRunner (org.kde.krunner1); search_provider.c
- * serves GNOME Shell's search (org.gnome.Shell.SearchProvider2).
+ * bus.c owns the connection, its thread and queue; messages.c the helpers every file builds
+ * with; calls.c the calls made for the server (Activate on an application, the user's service
+ * manager's environment, a string call); application.c serves org.freedesktop.Application; notifications.c calls
+ * org.freedesktop.Notifications and hears its signals; runner.c serves KRunner
+ * (org.kde.krunner1); search_provider.c serves GNOME Shell's search
+ * (org.gnome.Shell.SearchProvider2).
  */
 #ifndef STANDFIT_BUS_PRIVATE_H
 #define STANDFIT_BUS_PRIVATE_H
@@ -126,6 +129,42 @@ void bus_enqueue(standfit_bus *bus, request *q);
 int bus_append_entry(sd_bus_message *m, const char *key, char type, const void *value);
 /* Appends one a{sv} entry whose value is a string list (NULL-terminated `strings`). */
 int bus_append_strv_entry(sd_bus_message *m, const char *key, char **strings);
+
+/* A pending asynchronous call's answer goes to this. */
+typedef struct pending {
+    standfit_bus *owner;
+    uint64_t token;
+} pending;
+
+/* The text of a method error reply, or NULL. */
+const char *bus_error_text(sd_bus_message *m);
+/* Sends method call `m` (released here) and has its answer go to `callback`, which gets a
+   `pending` naming `token` and frees it. Returns 0, or a negative errno. */
+int bus_call_async(standfit_bus *bus, sd_bus_message *m, sd_bus_message_handler_t callback, uint64_t token);
+/* The answer to a call made for the server: a STANDFIT_BUS_CALLED event. */
+int bus_on_called(sd_bus_message *m, void *userdata, sd_bus_error *error);
+
+/* Frees request `q` and what it holds (not its call). */
+void bus_free_request(request *q);
+
+/* The calls made for the server (calls.c), sent by the bus thread. */
+int bus_send_activate(standfit_bus *bus, request *q);
+int bus_send_environment(standfit_bus *bus, request *q);
+int bus_send_call(standfit_bus *bus, request *q);
+
+/* The platform-data key that names the one app whose picker Activate shows (menu --notify --app). */
+#define APP_KEY "standfit-app"
+
+/* org.freedesktop.Application (application.c): its vtable, built once libsystemd is loaded. */
+extern sd_bus_vtable bus_application_vtable[];
+void bus_build_application_vtable(void);
+
+/* org.freedesktop.Notifications (notifications.c): the signals listened for on the connection,
+   and the calls the bus thread sends. */
+int bus_listen_for_notifications(standfit_bus *bus);
+int bus_send_notify(standfit_bus *bus, request *q);
+int bus_send_capabilities(standfit_bus *bus, request *q);
+int bus_send_close(standfit_bus *bus, request *q);
 
 /* KRunner (runner.c): its vtable (built once libsystemd is loaded) and the bodies of its answers. */
 extern sd_bus_vtable bus_runner_vtable[];

@@ -57,10 +57,7 @@ struct GnomeShellTests {
             x("key", "Return")
             logged = eventually(15) { DesktopBusTests.logged(sandbox) == "squats|20\n" }
         }
-        #expect(logged, "nothing was logged; see gnome-shell.log and state/standfit/server.log in \(sandbox.root.path)")
-        // The server says what ran, once it has answered.
-        #expect(eventually(10) {
-            DesktopBusTests.serverLog(sandbox).contains(#"Search result 'phrase:{"arguments":{"count":"20","exercise":"squats"},"type":"com.standfit.logexercise"}'"#)
-        })
+        // Only the search result's activation logs (nothing else runs an action here).
+        #expect(logged, "nothing was logged; see gnome-shell.log and the server's log in \(sandbox.root.path)")
     }
 }
