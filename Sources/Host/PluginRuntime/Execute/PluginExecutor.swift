@@ -35,8 +35,8 @@ package final class PluginExecutor {
     /// language and those stored for it), so a worker can answer them in the same process.
     package var refreshLanguages: (_ pluginID: String) -> [String] = { _ in [] }
     private var loaded: [String: Result<LoadedPlugin, PluginRefusal>] = [:]
-    /// Provider answers a worker gave with its handler's reply, by plugin and language.
-    private var prefetched: [String: [String: HandlerWorker.ProviderAnswer]] = [:]
+    /// Provider answers a worker gave with its handler's reply, until the refresh takes them.
+    private var prefetched = PrefetchedItems()
 
     /// Names the plugin when trusted code run in this process crashes or exits.
     private let callGuard: CallGuard
@@ -91,7 +91,7 @@ package final class PluginExecutor {
                 return reply
             },
             provide: { [self] pluginID, locale in
-                if let answer = prefetched[pluginID]?[locale] { return answer.result(for: pluginID) }
+                if let answer = prefetched.take(pluginID, locale) { return answer.result(for: pluginID) }
                 return route(pluginID).provide(pluginID, locale)
             },
             query: { entity, query, locale in route(entity.pluginID).query(entity, query, locale) })
@@ -116,11 +116,12 @@ package final class PluginExecutor {
                     if let failure = reply.loadFailure { return HandlerReply(status: -1, fault: "could not be loaded (\(failure))") }
                     switch answer.provided {
                     case nil: break
-                    case .success(let provided): prefetched[action.pluginID] = provided
+                    case .success(let provided): prefetched.keep(provided, of: action.pluginID)
                     case .failure(let fault):
                         // The action took effect; only the provider's items are missing.
                         let words = "The dynamic provider of plugin '\(action.pluginID)' \(fault.words) after its action was handled; its previous items are kept."
-                        prefetched[action.pluginID] = Dictionary(uniqueKeysWithValues: request.provideLanguages.map { ($0, .failure(words)) })
+                        prefetched.keep(Dictionary(uniqueKeysWithValues: request.provideLanguages.map { ($0, .failure(words)) }),
+                                        of: action.pluginID)
                     }
                     return reply.reply ?? HandlerReply(status: -1, fault: "answered without running the handler")
                 }
@@ -366,5 +367,24 @@ extension PluginCalls {
                     return callGuard.around(entity.pluginID, "while it was asked for \(entity.record.title.lowercased()) values") { ask(query, locale) }
                 }
             })
+    }
+}
+
+/// The provider answers that come with a handler's reply, made explicit: a worker that ran a
+/// plugin's handler also asks that plugin's dynamic provider, in the languages the after-run
+/// refresh will store (`refreshLanguages`), so the refresh that follows the run costs no second
+/// worker start. The refresh's `provide` takes each answer, once; a plugin or language not
+/// prefetched is asked as usual.
+struct PrefetchedItems {
+    private var answers: [String: [String: HandlerWorker.ProviderAnswer]] = [:]
+
+    /// Keeps `answers` (by language) of plugin `pluginID`'s provider, replacing earlier ones.
+    mutating func keep(_ answers: [String: HandlerWorker.ProviderAnswer], of pluginID: String) {
+        self.answers[pluginID] = answers
+    }
+
+    /// The answer kept for `pluginID` in `locale`, removed: nil when there is none.
+    mutating func take(_ pluginID: String, _ locale: String) -> HandlerWorker.ProviderAnswer? {
+        answers[pluginID]?.removeValue(forKey: locale)
     }
 }
