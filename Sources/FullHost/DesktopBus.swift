@@ -18,7 +18,7 @@ import StandFitHost
 /// thread starts only once `start` has stored the connection; method calls are answered on the
 /// connection their event names.
 final class DesktopBus: @unchecked Sendable {
-    private var connection: OpaquePointer?
+    var connection: OpaquePointer?
     let logger: Logger
     /// How the server counts a request of the desktop's: begun on the bus thread before its own
     /// thread starts, ended when it is done (so the server neither exits nor counts as idle meanwhile).
@@ -27,13 +27,13 @@ final class DesktopBus: @unchecked Sendable {
         var end: @Sendable () -> Void
         static let uncounted = Activity(begin: {}, end: {})
     }
-    private let activity: Activity
+    let activity: Activity
     /// The connection ended under the server (the bus went away).
     private let lost: @Sendable () -> Void
     /// The environment the desktop's requests run with (`DesktopRequest.environment(startedByBus:)`).
     let requestEnvironment: [String]
     /// Whether the bus started this server: its environment is then the bus's activation environment.
-    private let startedByBus: Bool
+    let startedByBus: Bool
     /// The matches of the latest searches, for GNOME's `GetResultMetas`.
     let searchResults = SearchResults()
 
@@ -77,7 +77,7 @@ final class DesktopBus: @unchecked Sendable {
         return bus
     }
 
-    private let stopLock = NSLock()
+    let stopLock = NSLock()
     /// The connection being left, for the notifications answered while it stops.
     private var stopping: OpaquePointer?
 
@@ -197,7 +197,7 @@ final class DesktopBus: @unchecked Sendable {
     // MARK: Notifications
 
     /// An asynchronous call a request thread waits for.
-    private final class Waiter: @unchecked Sendable {
+    final class Waiter: @unchecked Sendable {
         // Rationale for `@unchecked Sendable`: written on the bus thread before `done` is
         // signalled, read by the waiting thread after.
         let done = DispatchSemaphore(value: 0)
@@ -231,7 +231,7 @@ final class DesktopBus: @unchecked Sendable {
         var replied: (@Sendable (String) -> Void)?
     }
 
-    private func beginCall(chosen: (@Sendable (String) -> Void)? = nil, answered: DesktopNotification? = nil,
+    func beginCall(chosen: (@Sendable (String) -> Void)? = nil, answered: DesktopNotification? = nil,
                            replied: (@Sendable (String) -> Void)? = nil) -> (UInt64, Waiter) {
         let waiter = Waiter()
         waiter.chosen = chosen
@@ -262,153 +262,9 @@ final class DesktopBus: @unchecked Sendable {
     }
 
     /// Waits for `waiter`; false after `seconds` (the answer is then dropped).
-    private func wait(_ waiter: Waiter, token: UInt64, seconds: Double) -> Bool {
+    func wait(_ waiter: Waiter, token: UInt64, seconds: Double) -> Bool {
         if waiter.done.wait(timeout: .now() + seconds) == .success { return true }
         calls.withLock { _ = waiting.removeValue(forKey: token) }
         return false
     }
-
-    /// What the notification server can do (`GetCapabilities`), empty without one.
-    func notificationCapabilities() -> Set<String> {
-        guard let connection = stopLock.withLock({ connection }) else { return [] }
-        let (token, waiter) = beginCall()
-        standfit_bus_capabilities(connection, token)
-        guard wait(waiter, token: token, seconds: 2), waiter.failure == nil else { return [] }
-        return Set(waiter.values)
-    }
-
-    /// The variables that say the language, which a desktop request takes from the session.
-    private static let languageVariables: Set<String> = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"]
-
-    /// The environment a desktop request runs with now: `requestEnvironment`, its language that
-    /// of the desktop session where the server did not come from the bus. The session's is the
-    /// user's service manager's environment (what `dbus-update-activation-environment --systemd`
-    /// and environment.d set), asked at each request so that a change is followed; without a
-    /// service manager on the bus, or one that names no language, the server's own.
-    func currentRequestEnvironment() -> [String] {
-        guard !startedByBus, let connection = stopLock.withLock({ self.connection }) else { return requestEnvironment }
-        let (token, waiter) = beginCall()
-        standfit_bus_session_environment(connection, token)
-        guard wait(waiter, token: token, seconds: 2), waiter.failure == nil else { return requestEnvironment }
-        let name = { (variable: String) in String(variable.prefix { $0 != "=" }) }
-        let language = waiter.values.filter { Self.languageVariables.contains(name($0)) }
-        guard !language.isEmpty else { return requestEnvironment }
-        return requestEnvironment.filter { !Self.languageVariables.contains(name($0)) } + language
-    }
-
-    /// Asks the application (`org.freedesktop.Application.Activate` on its id, which the bus
-    /// starts when no server owns it) to show its picker, of `app` alone when given: nil when
-    /// it did, else why not.
-    func activateApplication(app: String? = nil) -> String? {
-        guard let connection = stopLock.withLock({ self.connection }) else { return "not on the session bus" }
-        let (token, waiter) = beginCall()
-        standfit_bus_activate(connection, token, DesktopInstallation.applicationID, DesktopInstallation.objectPath, app)
-        // Time for the bus to start a server first.
-        guard wait(waiter, token: token, seconds: 30) else { return "the application did not answer" }
-        return waiter.failure
-    }
-
-    /// How many buttons a notification can have here: none where the server shows no actions.
-    func buttonLimit() -> Int {
-        notificationCapabilities().contains("actions") ? DesktopNotification.buttonLimit : 0
-    }
-
-    /// Shows `notification`; a pressed button runs `chosen` with its key, on a thread of its
-    /// own, and a typed reply (where the server takes one, and the notification asks for one)
-    /// runs `replied` with the text. Without a notification server it is logged instead, and
-    /// nothing fails.
-    func show(_ notification: DesktopNotification, chosen: (@Sendable (String) -> Void)? = nil,
-              replied: (@Sendable (String) -> Void)? = nil) {
-        let connection = stopLock.withLock { self.connection }
-        let line = "\(notification.summary): \(notification.body)"
-            + (notification.buttons.isEmpty ? "" : " [\(notification.buttons.map(\.label).joined(separator: " | "))]")
-        guard let connection else {
-            logger.info("Not shown (off the bus): \(line)")
-            return
-        }
-        let capabilities = notificationCapabilities()
-        // The body is plain text: escaped where the server would read it as markup.
-        let body = capabilities.contains("body-markup") ? DesktopNotification.markupEscaped(notification.body) : notification.body
-        let late = notification.answered.map { DesktopNotification(summary: notification.summary, body: $0, icon: notification.icon) }
-        let reply = replied != nil && capabilities.contains("inline-reply") ? notification.reply : nil
-        var buttons = notification.buttons.map { ($0.key, $0.label) }
-        if reply != nil { buttons.append((DesktopNotification.replyKey, notification.replyLabel)) }
-        let (token, waiter) = beginCall(chosen: notification.buttons.isEmpty ? nil : chosen, answered: late,
-                                        replied: reply == nil ? nil : replied)
-        withCStrings(buttons.flatMap { [$0.0, $0.1] }) { actions in
-            standfit_bus_notify(connection, token, DesktopInstallation.applicationName, 0, notification.icon,
-                                notification.summary, body, actions, buttons.count,
-                                notification.urgency.rawValue, DesktopInstallation.applicationID, -1, reply)
-        }
-        guard wait(waiter, token: token, seconds: 5) else {
-            logger.info("Not shown (the notification server did not answer): \(line)")
-            return
-        }
-        if let failure = waiter.failure {
-            logger.info("Not shown (\(failure)): \(line)")
-        } else {
-            logger.info("Notification \(waiter.id): \(line)")
-        }
-    }
-
-    /// Calls `method` of `interface` on `destination` at `path` with one string, letting the bus
-    /// start it: nil when it answered, else why not.
-    func callWithString(destination: String, path: String, interface: String, method: String, argument: String) -> String? {
-        guard let connection = stopLock.withLock({ self.connection }) else { return "not on the session bus" }
-        let (token, waiter) = beginCall()
-        standfit_bus_call_with_string(connection, token, destination, path, interface, method, argument)
-        guard wait(waiter, token: token, seconds: 10) else { return "\(destination) did not answer" }
-        return waiter.failure
-    }
-
-    /// Serves one method call whose answer carries data, on a thread of its own: `body` answers it.
-    func respond(_ call: UnsafeMutableRawPointer?, on connection: OpaquePointer?,
-                         _ body: @escaping @Sendable (DesktopBus, OpaquePointer, UnsafeMutableRawPointer) -> Void) {
-        guard let call, let connection else { return }
-        let pointer = UncheckedCall(call: call, connection: connection), activity = activity, bus = self
-        activity.begin()
-        Thread.detachNewThread {
-            body(bus, pointer.connection, pointer.call)
-            activity.end()
-        }
-    }
-
-    /// Serves one method call on a thread of its own and answers it.
-    func answer(_ call: UnsafeMutableRawPointer?, on connection: OpaquePointer?, from sender: String, what: String,
-                        _ body: @escaping @Sendable (DesktopBus) -> DesktopRequest.Answer) {
-        // A connection stopped meanwhile still takes the answer (its memory is kept).
-        guard let call, let connection else { return }
-        let logger = logger, activity = activity, bus = self
-        let pointer = UncheckedCall(call: call, connection: connection)
-        activity.begin()
-        Thread.detachNewThread {
-            defer { activity.end() }
-            let answer = body(bus)
-            switch answer {
-            case .done(let summary):
-                logger.info("\(what) from \(sender): \(summary)")
-                standfit_bus_reply(pointer.connection, pointer.call, nil, nil)
-            case .refused(let error, let message):
-                logger.info("\(what) from \(sender) refused: \(message)")
-                standfit_bus_reply(pointer.connection, pointer.call, error.rawValue, message)
-            }
-        }
-    }
-}
-
-/// Calls `body` with `strings` as an array of C strings, valid during the call.
-func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
-    let copies = strings.map { strdup($0) }
-    defer { copies.forEach { free($0) } }
-    let pointers = copies.map { UnsafePointer($0) }
-    return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
-}
-
-/// A method call and its connection, handed to the thread that answers it.
-///
-/// Rationale for `@unchecked Sendable`: the pointers are opaque to Swift; `standfit_bus_reply`
-/// may be called from any thread, once per call.
-private struct UncheckedCall: @unchecked Sendable {
-    var call: UnsafeMutableRawPointer
-    var connection: OpaquePointer
 }

@@ -1,0 +1,102 @@
+import CDesktopBus
+import Foundation
+import HostSurfaces
+import StandFitHost
+
+/// What the server asks of the desktop over its connection: notifications (with buttons and
+/// KDE's inline reply), the notification server's capabilities, Activate on the application,
+/// a string call (Klipper), and the session's language for a desktop request.
+extension DesktopBus {
+    /// What the notification server can do (`GetCapabilities`), empty without one.
+    func notificationCapabilities() -> Set<String> {
+        guard let connection = stopLock.withLock({ connection }) else { return [] }
+        let (token, waiter) = beginCall()
+        standfit_bus_capabilities(connection, token)
+        guard wait(waiter, token: token, seconds: 2), waiter.failure == nil else { return [] }
+        return Set(waiter.values)
+    }
+
+    /// The variables that say the language, which a desktop request takes from the session.
+    static let languageVariables: Set<String> = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"]
+
+    /// The environment a desktop request runs with now: `requestEnvironment`, its language that
+    /// of the desktop session where the server did not come from the bus. The session's is the
+    /// user's service manager's environment (what `dbus-update-activation-environment --systemd`
+    /// and environment.d set), asked at each request so that a change is followed; without a
+    /// service manager on the bus, or one that names no language, the server's own.
+    func currentRequestEnvironment() -> [String] {
+        guard !startedByBus, let connection = stopLock.withLock({ self.connection }) else { return requestEnvironment }
+        let (token, waiter) = beginCall()
+        standfit_bus_session_environment(connection, token)
+        guard wait(waiter, token: token, seconds: 2), waiter.failure == nil else { return requestEnvironment }
+        let name = { (variable: String) in String(variable.prefix { $0 != "=" }) }
+        let language = waiter.values.filter { Self.languageVariables.contains(name($0)) }
+        guard !language.isEmpty else { return requestEnvironment }
+        return requestEnvironment.filter { !Self.languageVariables.contains(name($0)) } + language
+    }
+
+    /// Asks the application (`org.freedesktop.Application.Activate` on its id, which the bus
+    /// starts when no server owns it) to show its picker, of `app` alone when given: nil when
+    /// it did, else why not.
+    func activateApplication(app: String? = nil) -> String? {
+        guard let connection = stopLock.withLock({ self.connection }) else { return "not on the session bus" }
+        let (token, waiter) = beginCall()
+        standfit_bus_activate(connection, token, DesktopInstallation.applicationID, DesktopInstallation.objectPath, app)
+        // Time for the bus to start a server first.
+        guard wait(waiter, token: token, seconds: 30) else { return "the application did not answer" }
+        return waiter.failure
+    }
+
+    /// How many buttons a notification can have here: none where the server shows no actions.
+    func buttonLimit() -> Int {
+        notificationCapabilities().contains("actions") ? DesktopNotification.buttonLimit : 0
+    }
+
+    /// Shows `notification`; a pressed button runs `chosen` with its key, on a thread of its
+    /// own, and a typed reply (where the server takes one, and the notification asks for one)
+    /// runs `replied` with the text. Without a notification server it is logged instead, and
+    /// nothing fails.
+    func show(_ notification: DesktopNotification, chosen: (@Sendable (String) -> Void)? = nil,
+              replied: (@Sendable (String) -> Void)? = nil) {
+        let connection = stopLock.withLock { self.connection }
+        let line = "\(notification.summary): \(notification.body)"
+            + (notification.buttons.isEmpty ? "" : " [\(notification.buttons.map(\.label).joined(separator: " | "))]")
+        guard let connection else {
+            logger.info("Not shown (off the bus): \(line)")
+            return
+        }
+        let capabilities = notificationCapabilities()
+        // The body is plain text: escaped where the server would read it as markup.
+        let body = capabilities.contains("body-markup") ? DesktopNotification.markupEscaped(notification.body) : notification.body
+        let late = notification.answered.map { DesktopNotification(summary: notification.summary, body: $0, icon: notification.icon) }
+        let reply = replied != nil && capabilities.contains("inline-reply") ? notification.reply : nil
+        var buttons = notification.buttons.map { ($0.key, $0.label) }
+        if reply != nil { buttons.append((DesktopNotification.replyKey, notification.replyLabel)) }
+        let (token, waiter) = beginCall(chosen: notification.buttons.isEmpty ? nil : chosen, answered: late,
+                                        replied: reply == nil ? nil : replied)
+        withCStrings(buttons.flatMap { [$0.0, $0.1] }) { actions in
+            standfit_bus_notify(connection, token, DesktopInstallation.applicationName, 0, notification.icon,
+                                notification.summary, body, actions, buttons.count,
+                                notification.urgency.rawValue, DesktopInstallation.applicationID, -1, reply)
+        }
+        guard wait(waiter, token: token, seconds: 5) else {
+            logger.info("Not shown (the notification server did not answer): \(line)")
+            return
+        }
+        if let failure = waiter.failure {
+            logger.info("Not shown (\(failure)): \(line)")
+        } else {
+            logger.info("Notification \(waiter.id): \(line)")
+        }
+    }
+
+    /// Calls `method` of `interface` on `destination` at `path` with one string, letting the bus
+    /// start it: nil when it answered, else why not.
+    func callWithString(destination: String, path: String, interface: String, method: String, argument: String) -> String? {
+        guard let connection = stopLock.withLock({ self.connection }) else { return "not on the session bus" }
+        let (token, waiter) = beginCall()
+        standfit_bus_call_with_string(connection, token, destination, path, interface, method, argument)
+        guard wait(waiter, token: token, seconds: 10) else { return "\(destination) did not answer" }
+        return waiter.failure
+    }
+}

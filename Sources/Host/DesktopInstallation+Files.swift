@@ -1,0 +1,111 @@
+import Foundation
+import HostModel
+import HostStorage
+import HostSurfaces
+import HostMenu
+
+/// The files a desktop installation writes: where each goes, the D-Bus service file, KRunner's
+/// plugin file and GNOME Shell's search provider file.
+extension DesktopInstallation {
+    /// `$XDG_DATA_HOME/applications/org.standfit.Host.desktop`.
+    public static func defaultURL(paths: HostPaths) -> URL {
+        paths.dataDirectory.deletingLastPathComponent()
+            .appendingPathComponent("applications", isDirectory: true)
+            .appendingPathComponent(fileName)
+    }
+
+    /// `$XDG_DATA_HOME/dbus-1/services/org.standfit.Host.service`, where the session bus looks
+    /// for what starts a name nobody owns yet.
+    public static func serviceURL(paths: HostPaths) -> URL {
+        paths.dataDirectory.deletingLastPathComponent()
+            .appendingPathComponent("dbus-1/services", isDirectory: true)
+            .appendingPathComponent("\(applicationID).service")
+    }
+
+    /// `$XDG_DATA_HOME/krunner/dbusplugins/org.standfit.Host.desktop`, where KRunner finds D-Bus runners.
+    public static func runnerURL(paths: HostPaths) -> URL {
+        paths.dataDirectory.deletingLastPathComponent()
+            .appendingPathComponent("krunner/dbusplugins", isDirectory: true)
+            .appendingPathComponent(fileName)
+    }
+
+    /// KRunner's plugin file for the server's runner, with the session's application icon:
+    /// KRunner asks `org.kde.krunner1` at
+    /// `runnerPath` on the application id (the bus starts the server when needed), `Config`
+    /// included (API DBus2).
+    public static func runnerText(session: HostSession) throws(HostError) -> String {
+        runnerText(icon: try entries(session: session, executable: "", localized: false)[0].entry.icon)
+    }
+
+    static func runnerText(icon: String?) -> String {
+        var lines = [
+            "[Desktop Entry]", "Type=Service", "Name=\(applicationName)",
+            "Comment=Quick actions: say what to do, such as \"log 20 squats\"",
+        ]
+        if let icon { lines.append("Icon=\(icon)") }
+        lines += [
+            "X-KDE-ServiceTypes=Plasma/Runner", "X-KDE-PluginInfo-Name=\(applicationID)",
+            "X-KDE-PluginInfo-EnabledByDefault=true", "X-Plasma-API-Minimum-Version=2.0", "X-Plasma-API=DBus2",
+            "X-Plasma-DBusRunner-Service=\(applicationID)", "X-Plasma-DBusRunner-Path=\(runnerPath)",
+            "X-Plasma-Request-Actions-Once=true",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// GNOME Shell's search provider file: GNOME asks `org.gnome.Shell.SearchProvider2` at
+    /// `searchProviderPath` on the application id (the bus starts the server when needed), and
+    /// shows the results under the app of `DesktopId` (the installed desktop file).
+    public static let searchProviderText = """
+        [Shell Search Provider]
+        DesktopId=\(fileName)
+        BusName=\(applicationID)
+        ObjectPath=\(searchProviderPath)
+        Version=2
+
+        """
+
+    /// Installs KRunner's plugin file `text` (`runnerText`) and the D-Bus service file that
+    /// starts `server` for it.
+    public static func installRunner(_ text: String, paths: HostPaths, server: String) throws(HostError) -> (runner: URL, service: URL) {
+        let runner = runnerURL(paths: paths), service = serviceURL(paths: paths)
+        try write(serviceText(server: server), to: service, what: "D-Bus service file")
+        try write(text, to: runner, what: "KRunner plugin file")
+        return (runner, service)
+    }
+
+    /// Writes `text` to `url`, replacing any file there in one rename, so a desktop never reads
+    /// half a file.
+    public static func write(_ text: String, to url: URL, what: String) throws(HostError) {
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        } catch {
+            throw HostError(.io, "Cannot write the \(what) \(url.path) (\(error.localizedDescription)); check that its directory is writable.", cause: error)
+        }
+    }
+
+    /// Writes the entry to `url`.
+    public static func write(_ entry: DesktopEntry, to url: URL) throws(HostError) {
+        try write(entry.text, to: url, what: "desktop file")
+    }
+
+    /// The D-Bus service file: the bus starts `server serve --dbus-activated` when something
+    /// asks for the application id and no server owns it.
+    public static func serviceText(server: String) -> String {
+        "[D-BUS Service]\nName=\(applicationID)\nExec=\(serviceExecWord(server)) serve --dbus-activated\n"
+    }
+
+    /// A word of a service file's Exec line, which the bus splits as a shell would: quoted when
+    /// it holds anything but plain path characters.
+    ///
+    /// Rationale: dbus-daemon parses Exec with its own shell-like splitter (quotes and
+    /// backslashes, no expansion); single quotes keep every other character as it is.
+    static func serviceExecWord(_ word: String) -> String {
+        let plain = word.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/._-+,:@=".unicodeScalars.contains(scalar))
+        }
+        if plain && !word.isEmpty { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}
