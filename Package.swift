@@ -78,10 +78,7 @@ let package = Package(
             name: "StandFitHost",
             dependencies: [
                 "HostModel", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents", "HostDispatch",
-                "HostSurfaces", "CStandFitABI", "CLibFFI", "CHostSystem",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "HostSurfaces", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Host",
             exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch", "Surfaces"]
@@ -105,8 +102,8 @@ let package = Package(
         .executableTarget(
             name: "standfit-host-full",
             dependencies: [
-                "WarmWire", "CDesktopBus", "CHostSystem", "StandFitHost", "HostModel", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents",
-                "HostDispatch", "HostSurfaces", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "WarmWire", "CWarmWire", "CDesktopBus", "CHostSystem", "StandFitHost", "HostModel", "HostStorage", "HostMenu", "PluginRuntime",
+                "HostIntents", "HostDispatch", "HostSurfaces", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/FullHost"
@@ -165,7 +162,7 @@ let package = Package(
             name: "HostTests",
             dependencies: [
                 "StandFitHost", "HostModel", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents",
-                "HostDispatch", "HostSurfaces", "CStandFitABI", "PluginAPI", "TestSupport",
+                "HostDispatch", "HostSurfaces", "PluginAPI", "TestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "PluginAPITests", dependencies: ["PluginAPI", "CLibFFI"]),
