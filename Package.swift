@@ -165,6 +165,12 @@ let package = Package(
                 "HostDispatch", "HostSurfaces", "PluginAPI", "TestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // A test target per library target, each importing only what it tests (and the layers
+        // under it); HostTests holds the composition's (StandFitHost) and what needs it whole.
+        .testTarget(name: "HostModelTests", dependencies: ["HostModel", "PluginAPI", "TestSupport"]),
+        .testTarget(name: "HostIntentsTests", dependencies: ["HostModel", "HostIntents"]),
+        .testTarget(name: "HostSurfacesTests", dependencies: ["HostModel", "HostSurfaces"]),
+        .testTarget(name: "PluginRuntimeTests", dependencies: ["PluginRuntime", "TestSupport"]),
         .testTarget(name: "PluginAPITests", dependencies: ["PluginAPI", "CLibFFI"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "StandFitTests", dependencies: ["StandFitCore", "PluginAPI", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
