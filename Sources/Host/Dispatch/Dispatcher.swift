@@ -224,37 +224,6 @@ public struct Dispatcher {
         Dispatcher.runnableTypes(registry: registry, routines: routines)
     }
 
-    public static func runnableTypes(registry: ActionRegistry, routines: [Routine]) -> [String] {
-        registry.actions.filter { !$0.isNamespace }.map(\.type) + routines.map(\.type)
-    }
-
-    /// Whether a menu item of `type` runs (the menu prunes it otherwise, and doctor says so): a
-    /// plugin handles it exactly or by namespace, a routine has it, or it is a static item of
-    /// the app's own prefix that runs by its last component (step 5; dynamic items name the
-    /// types their providers' plugins handle). The manifest's fallback does not count.
-    public static func runs(_ type: String, registry: ActionRegistry, routines: [Routine], staticItemTypes: Set<String>) -> Bool {
-        target(of: type, registry: registry, routines: routines, staticItemTypes: staticItemTypes) != nil
-    }
-
-    /// The type a menu item of `type` runs, as `runs` decides it: `type` itself when a plugin
-    /// handles it or a routine has it, the registered type of its last component for a static
-    /// item of the app's own prefix (step 5), nil when nothing runs it. The menu counts two items
-    /// that run the same type with the same userInfo as one quick action.
-    public static func target(of type: String, registry: ActionRegistry, routines: [Routine], staticItemTypes: Set<String>) -> String? {
-        if registry.handler(for: type) != nil || routines.contains(where: { $0.type == type }) { return type }
-        guard staticItemTypes.contains(type) else { return nil }
-        return byLastComponent(of: type, among: runnableTypes(registry: registry, routines: routines))
-    }
-
-    /// The one type of `runnable` whose last component is `type`'s, case-insensitively, when
-    /// `type` is a full type (has a dot) of another prefix; nil when none or several are.
-    public static func byLastComponent(of type: String, among runnable: [String]) -> String? {
-        guard type.contains(".") else { return nil }
-        let last = Suggester.lastComponent(of: type).lowercased()
-        let matches = Set(runnable.filter { Suggester.lastComponent(of: $0).lowercased() == last })
-        return matches.count == 1 ? matches.first : nil
-    }
-
     /// Registered full types, routine types and item types, without duplicates, in a stable order.
     package func knownTypes() -> [String] {
         var seen = Set<String>()
@@ -297,70 +266,5 @@ public struct Dispatcher {
         var outcome = Outcome(status: options.dryRun ? .dryRun : .handled, type: routine.type, message: message + ".")
         outcome.steps = steps
         return outcome
-    }
-
-    /// The answer to a name that matches several types.
-    public func ambiguousOutcome(_ name: String, candidates: [String]) -> Outcome {
-        let list = candidates.joined(separator: ", ")
-        return Outcome(status: .unknownType, type: name, message: text("type.ambiguous", ["name": name, "list": list]),
-                       suggestions: candidates)
-    }
-
-    /// The answer to a type nothing runs: did-you-mean, or where to look.
-    public func unknownOutcome(_ type: String) -> Outcome {
-        var candidates = registry.actions.map { Suggester.Candidate(type: $0.type, title: $0.title) }
-        candidates += routines.map { Suggester.Candidate(type: $0.type, title: $0.title) }
-        candidates += items.map { Suggester.Candidate(type: $0.type, title: $0.title) }
-        let suggestions = Suggester(candidates: candidates).suggestions(for: type)
-        let listed = items.contains { $0.type == type }
-        let message: String
-        if listed {
-            message = text("type.unhandled", ["type": type])
-        } else if suggestions.isEmpty {
-            message = text("type.unknown", ["type": type])
-        } else {
-            let described = suggestions.map { suggestion in
-                let title = registry.action(exactly: suggestion)?.title ?? items.first { $0.type == suggestion }?.title
-                return title.map { "\(suggestion) (\($0))" } ?? suggestion
-            }
-            message = text("type.didYouMean", ["type": type, "suggestions": text.list(described, or: true)])
-        }
-        return Outcome(status: .unknownType, type: type, message: message, suggestions: suggestions)
-    }
-
-    /// The answer to a handler's reply. A plugin's fault (a crash, an answer outside the ABI)
-    /// is a diagnostic for its author and stays one English sentence, as the runtime words it.
-    private func outcome(of reply: HandlerReply, action: RegisteredAction, type: String) -> Outcome {
-        let plugin = action.pluginID
-        if let fault = reply.fault {
-            return Outcome(status: .pluginFailed, type: type,
-                           message: "Plugin '\(plugin)' \(fault) while running \(type); report this to the plugin's author.",
-                           plugin: plugin)
-        }
-        let message = reply.message.flatMap { $0.isEmpty ? nil : $0 }
-        switch reply.status {
-        case 0:
-            var outcome = Outcome(status: .handled, type: type, message: message ?? text("outcome.ran", ["title": action.title]),
-                                  data: reply.data, plugin: plugin)
-            outcome.donationID = reply.donationID
-            outcome.withdrawnDonations = reply.withdrawnDonations
-            return outcome
-        case 1:
-            return Outcome(status: .declined, type: type, message: message ?? text("outcome.declined", ["title": action.title]),
-                           data: reply.data, plugin: plugin)
-        case 2:
-            let parameter = reply.parameter.flatMap { name in action.parameters.contains { $0.name == name } ? name : nil }
-            return Outcome(status: .invalidInput, type: type,
-                           message: message ?? text("outcome.refusedSilently", ["plugin": plugin, "type": type]),
-                           data: reply.data, parameter: parameter, plugin: plugin)
-        case 3:
-            return Outcome(status: .pluginFailed, type: type,
-                           message: text("outcome.failed", ["plugin": plugin, "type": type, "reason": message ?? text("outcome.noReason")]),
-                           data: reply.data, plugin: plugin)
-        default:
-            return Outcome(status: .pluginFailed, type: type,
-                           message: "Plugin '\(plugin)' returned status \(reply.status) from \(type), which is not a STANDFIT_STATUS_* code; report this to the plugin's author.",
-                           plugin: plugin)
-        }
     }
 }

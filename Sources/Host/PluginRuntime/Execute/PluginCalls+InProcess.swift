@@ -1,0 +1,52 @@
+import Foundation
+import Logging
+import HostModel
+
+extension EntityProvider {
+    /// Why this entity's values cannot be had: `words` follow "the plugin".
+    func unavailable(_ words: String) -> EntityFailure {
+        EntityFailure(message: "The \(record.title.lowercased()) values of plugin '\(pluginID)' are unavailable: the plugin \(words)")
+    }
+}
+
+extension PluginCalls {
+    /// Calls into plugins loaded in this process, each found by id through `plugin`, each call
+    /// inside `guard`.
+    static func inProcess(guard callGuard: CallGuard,
+                          _ plugin: @escaping (_ pluginID: String) -> Result<PluginCode, PluginFault>) -> PluginCalls {
+        PluginCalls(
+            perform: { action, invocation in
+                switch plugin(action.pluginID) {
+                case .failure(let problem):
+                    return HandlerReply(status: -1, fault: problem.words)
+                case .success(let code):
+                    guard let handler = code.handlers[action.type] else {
+                        return HandlerReply(status: -1, fault: "no longer registers \(action.type) (run 'standfit-host plugins rescan')")
+                    }
+                    return callGuard.around(action.pluginID, "while running \(action.type)") { handler.perform(invocation) }
+                }
+            },
+            provide: { pluginID, locale in
+                switch plugin(pluginID) {
+                case .failure(let problem):
+                    return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' is unavailable: the plugin \(problem.words); its previous items are kept."))
+                case .success(let code):
+                    guard let provide = code.provide else {
+                        return .failure(ProviderFailure(message: "Plugin '\(pluginID)' no longer has a dynamic provider; run 'standfit-host plugins rescan'."))
+                    }
+                    return callGuard.around(pluginID, "while its dynamic provider ran") { provide(locale) }
+                }
+            },
+            query: { entity, query, locale in
+                switch plugin(entity.pluginID) {
+                case .failure(let problem):
+                    return .failure(entity.unavailable(problem.words))
+                case .success(let code):
+                    guard let ask = code.queries[entity.record.id] else {
+                        return .failure(entity.unavailable("no longer registers entity \(entity.record.id) (run 'standfit-host plugins rescan')"))
+                    }
+                    return callGuard.around(entity.pluginID, "while it was asked for \(entity.record.title.lowercased()) values") { ask(query, locale) }
+                }
+            })
+    }
+}

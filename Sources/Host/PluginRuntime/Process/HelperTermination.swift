@@ -1,0 +1,53 @@
+import CHostSystem
+import Foundation
+import Glibc
+import Synchronization
+import HostModel
+
+// How a helper could not start, how it ended, and the words for both.
+
+/// Why a helper could not be started.
+enum HelperError: Error, CustomStringConvertible {
+    case system(String, Int32)
+    /// Every one of the warm server's `serverWorkers` workers stayed busy past the call's deadline.
+    case busy(Int)
+
+    var description: String {
+        switch self {
+        case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
+        case .busy(let limit): "all \(limit) of the warm server's workers stayed busy with other calls; try again, or raise serverWorkers in config.json"
+        }
+    }
+}
+
+extension HelperProcess.Termination {
+    /// How the child ended, as words that follow a plugin's name: "crashed with SIGSEGV
+    /// (segmentation fault)", "exited with status 3", "timed out after 5 s".
+    func describe(timeout: Double) -> String {
+        switch self {
+        case .exited(let code): "exited with status \(code)"
+        case .signaled(let number): "crashed with \(Signal.describe(number))"
+        case .timedOut: "timed out after \(Seconds.format(timeout)) s"
+        }
+    }
+}
+
+/// Names of the signals a faulty plugin dies of.
+enum Signal {
+    static func describe(_ number: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGILL: "SIGILL", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE",
+            SIGTRAP: "SIGTRAP", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGSYS: "SIGSYS", SIGPIPE: "SIGPIPE",
+        ]
+        let name = names[number] ?? "signal \(number)"
+        guard let text = strsignal(number) else { return name }
+        return "\(name) (\(String(cString: text).lowercased()))"
+    }
+}
+
+/// Seconds as people write them: "5", "0.5".
+package enum Seconds {
+    package static func format(_ value: Double) -> String {
+        value.rounded() == value ? String(Int(value)) : String(value)
+    }
+}
