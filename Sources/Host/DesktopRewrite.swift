@@ -21,12 +21,13 @@ public final class DesktopRewrite: @unchecked Sendable {
         self.discards = discards
     }
 
-    /// Runs `body` as one request; at its end, the one rewrite it marked, if any.
+    /// Runs `body` as one request; at its end, the one rewrite it marked, if any, however it
+    /// ended (a command that exits non-zero, such as a refresh with one failing provider, may
+    /// still have changed the items).
     public static func afterRequest<T>(_ body: () throws -> T) rethrows -> T {
         let request = DesktopRewrite()
-        let result = try $current.withValue(request) { try body() }
-        request.finish()
-        return result
+        defer { request.finish() }
+        return try $current.withValue(request) { try body() }
     }
 
     /// The stored items changed: `rewrite` is due (at the end of the request, once).

@@ -30,6 +30,17 @@ struct DesktopRewriteTests {
             }
         }
         #expect(counter.runs == ["rewrite"])
+        // A request that fails after changing the items (a refresh with one failing provider
+        // exits non-zero) still rewrites, once.
+        counter.runs = []
+        struct Failed: Error {}
+        #expect(throws: Failed.self) {
+            try DesktopRewrite.afterRequest {
+                DesktopRewrite.mark { counter.runs.append("after a failure") }
+                throw Failed()
+            }
+        }
+        #expect(counter.runs == ["after a failure"])
         // A request that changed nothing rewrites nothing.
         counter.runs = []
         DesktopRewrite.afterRequest {}
