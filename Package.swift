@@ -81,7 +81,15 @@ let package = Package(
                 "HostSurfaces", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Host",
-            exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch", "Surfaces"]
+            exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch", "Surfaces", "Desktop"]
+        ),
+        // A surface over the session: the desktop installation (the .desktop files, the D-Bus
+        // service, KRunner's and GNOME's files, kept current) and the desktop's search (KRunner,
+        // GNOME Shell). The composition wires it into the session (HostOptions.desktop).
+        .target(
+            name: "HostDesktop",
+            dependencies: ["StandFitHost", "HostModel", "HostStorage", "HostMenu", "HostSurfaces", "HostIntents", "HostDispatch"],
+            path: "Sources/Host/Desktop"
         ),
         // The socket calls Swift cannot write (SCM_RIGHTS, SO_PEERCRED, fork) and the client–server
         // protocol, without Foundation: the thin client links them statically.
@@ -102,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "standfit-host-full",
             dependencies: [
-                "WarmWire", "CWarmWire", "CDesktopBus", "CHostSystem", "StandFitHost", "HostModel", "HostStorage", "HostMenu", "PluginRuntime",
+                "WarmWire", "CWarmWire", "CDesktopBus", "CHostSystem", "StandFitHost", "HostDesktop", "HostModel", "HostStorage", "HostMenu", "PluginRuntime",
                 "HostIntents", "HostDispatch", "HostSurfaces", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

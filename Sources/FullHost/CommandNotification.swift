@@ -1,4 +1,5 @@
 import Foundation
+import HostDesktop
 import HostModel
 import HostSurfaces
 import Logging

@@ -1,5 +1,6 @@
 import CDesktopBus
 import Foundation
+import HostDesktop
 import HostSurfaces
 import StandFitHost
 

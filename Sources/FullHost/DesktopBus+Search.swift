@@ -1,5 +1,6 @@
 import CDesktopBus
 import Foundation
+import HostDesktop
 import StandFitHost
 
 /// The desktop's searches on the bus: KRunner's runner (`org.kde.krunner1`) and GNOME Shell's
@@ -15,7 +16,7 @@ extension DesktopBus {
             respond(event.call, on: connection) { bus, connection, call in
                 let matches = DesktopRequest.runnerMatches(name, bus: bus)
                 // Every match can be copied as a command.
-                let actions = HostSession.runnerActions(language: "en").map(\.id)
+                let actions = DesktopSearch.actions(language: "en").map(\.id)
                 withCStrings(matches.map(\.id)) { ids in
                     withCStrings(matches.map(\.text)) { texts in
                         withCStrings(matches.map(\.icon)) { icons in

@@ -1,4 +1,5 @@
 import Foundation
+import HostDesktop
 import HostModel
 import HostSurfaces
 import StandFitHost
@@ -8,10 +9,10 @@ import StandFitHost
 /// (`HostSession.runnerMatches`), and run a match as `ActivateAction` would.
 extension DesktopRequest {
     /// What `query` matches in the installed desktop file's session.
-    static func runnerMatches(_ query: String, bus: DesktopBus) -> [HostSession.RunnerMatch] {
-        let served = serve(on: bus) { () -> [HostSession.RunnerMatch] in
+    static func runnerMatches(_ query: String, bus: DesktopBus) -> [DesktopSearch.Match] {
+        let served = serve(on: bus) { () -> [DesktopSearch.Match] in
             do throws(HostError) {
-                return try installedSession(logger: bus.logger).runnerMatches(query)
+                return try DesktopSearch(installedSession(logger: bus.logger)).matches(query)
             } catch {
                 bus.logger.warning("Search '\(query)': \(error.message)")
                 return []
@@ -21,11 +22,11 @@ extension DesktopRequest {
     }
 
     /// KRunner's `Actions`: what it offers beside every match, in the desktop's language.
-    static func runnerActions(bus: DesktopBus) -> [HostSession.RunnerAction] {
+    static func runnerActions(bus: DesktopBus) -> [DesktopSearch.Action] {
         let served = serve(on: bus) { () -> String in
             (try? installedSession(logger: bus.logger).language) ?? "en"
         }
-        return HostSession.runnerActions(language: served?.result ?? "en")
+        return DesktopSearch.actions(language: served?.result ?? "en")
     }
 
     /// GNOME's result set for `terms`: the matches' ids, each remembered for `GetResultMetas`.
@@ -38,7 +39,7 @@ extension DesktopRequest {
     /// KRunner's `Run` and GNOME's `ActivateResult`: runs match `match` as `ActivateAction` would
     /// and shows the outcome; with `action` "copy", copies the command line that runs it instead.
     static func runnerRun(_ match: String, action: String = "", bus: DesktopBus) -> Answer {
-        if action == HostSession.copyAction { return copyCommand(of: match, bus: bus) }
+        if action == DesktopSearch.copyAction { return copyCommand(of: match, bus: bus) }
         if match.hasPrefix("action:") {
             return activateAction(.key(String(match.dropFirst("action:".count))), parameters: [], bus: bus)
         }
@@ -56,7 +57,7 @@ extension DesktopRequest {
             do throws(HostError) {
                 let session = try installedSession(logger: bus.logger)
                 let record = try DesktopInstallation.installation(session: session)
-                return .success(try session.runnerCommand(match, executable: record?.executable ?? Executable.command.path,
+                return .success(try DesktopSearch(session).command(match, executable: record?.executable ?? Executable.command.path,
                                                           options: record?.arguments ?? []).map { ($0, session.language) })
             } catch {
                 return .failure(error)
@@ -86,11 +87,11 @@ extension DesktopRequest {
 /// Rationale for `@unchecked Sendable`: every access is behind `lock`.
 final class SearchResults: @unchecked Sendable {
     private let lock = NSLock()
-    private var matches: [String: HostSession.RunnerMatch] = [:]
+    private var matches: [String: DesktopSearch.Match] = [:]
     private var order: [String] = []
     static let limit = 256
 
-    func remember(_ found: [HostSession.RunnerMatch]) {
+    func remember(_ found: [DesktopSearch.Match]) {
         lock.withLock {
             for match in found {
                 if matches.updateValue(match, forKey: match.id) == nil { order.append(match.id) }
@@ -101,7 +102,7 @@ final class SearchResults: @unchecked Sendable {
 
     /// The matches of `ids` remembered, in their order; an id not remembered (the server
     /// restarted between the calls) is left out, as GNOME leaves out a result without a meta.
-    func metas(_ ids: [String]) -> [HostSession.RunnerMatch] {
+    func metas(_ ids: [String]) -> [DesktopSearch.Match] {
         lock.withLock { ids.compactMap { matches[$0] } }
     }
 }

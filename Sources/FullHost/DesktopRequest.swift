@@ -1,5 +1,6 @@
 import CHostSystem
 import Foundation
+import HostDesktop
 import Glibc
 import HostDispatch
 import HostModel
@@ -87,7 +88,8 @@ enum DesktopRequest {
     /// The session of the installed desktop file: the options it was installed with, else the
     /// default ones. Within `serve`.
     static func installedSession(logger: Logger) throws(HostError) -> HostSession {
-        let options = HostOptions(request: .current, executable: Executable.url, warm: Executable.warm)
+        var options = HostOptions(request: .current, executable: Executable.url, warm: Executable.warm)
+        options.desktop = .installedFile
         return try HostSession(options: DesktopInstallation.installedOptions(options), logger: logger)
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HostDesktop
 import StandFitHost
 import HostModel
 import HostSurfaces

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HostDesktop
 import Logging
 import StandFitHost
 import WarmWire
@@ -53,10 +54,14 @@ struct ManifestOptions: ParsableArguments {
         for define in defines {
             if let pair = NamedArgument(parsing: define) { values[pair.name] = pair.value }
         }
-        return HostOptions(manifestPath: manifest, defines: values, locale: locale,
-                           request: .current, executable: Executable.url,
-                           isolate: isolate, requireTrusted: requireTrusted, verbose: global.verbose,
-                           warm: Executable.warm)
+        var options = HostOptions(manifestPath: manifest, defines: values, locale: locale,
+                                  request: .current, executable: Executable.url,
+                                  isolate: isolate, requireTrusted: requireTrusted, verbose: global.verbose,
+                                  warm: Executable.warm)
+        // The composition wires the desktop surface into the session: an installed desktop file
+        // follows what a command changes.
+        options.desktop = .installedFile
+        return options
     }
 }
 

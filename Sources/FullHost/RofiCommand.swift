@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HostDesktop
 import HostDispatch
 import HostModel
 import HostMenu

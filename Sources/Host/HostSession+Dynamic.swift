@@ -98,7 +98,7 @@ extension HostSession {
     }
 
     /// In which languages `storeProvidedItems` asks a provider.
-    enum ProvidedLanguages {
+    package enum ProvidedLanguages {
         /// The run's, then every other it has answered in.
         case runAndStored
         /// Those it has answered in (the run's only when none).
@@ -109,7 +109,7 @@ extension HostSession {
 
     /// Asks the providers and stores their answers; whether the stored items changed. Items
     /// that have expired already are not stored.
-    func storeProvidedItems(of pluginIDs: [String]?, languages asked: ProvidedLanguages = .runAndStored) -> (reports: [RefreshReport], changed: Bool) {
+    package func storeProvidedItems(of pluginIDs: [String]?, languages asked: ProvidedLanguages = .runAndStored) -> (reports: [RefreshReport], changed: Bool) {
         var reports: [RefreshReport] = []
         var changed = false
         let versions = Dictionary(plugins.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
@@ -186,12 +186,12 @@ extension HostSession {
                 }
             },
             refresh: { storeProvidedItems(of: $0).changed },
-            desktopInstalled: { DesktopInstallation.isInstalled(session: self) },
+            desktopInstalled: { options.desktop.isInstalled(self) },
             rewriteDesktop: {
                 // Once, when the request is done (`DesktopRewrite`).
                 DesktopRewrite.mark {
                     do throws(HostError) {
-                        try DesktopInstallation.update(session: self)
+                        try options.desktop.update(self)
                     } catch {
                         logger.warning("\(error.message)")
                     }

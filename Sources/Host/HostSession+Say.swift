@@ -54,7 +54,7 @@ extension HostSession {
 
     /// What `say` and KRunner match sentences with: the plugins' actions and the routines, each
     /// app known by its plugin's name ("… in StandFit").
-    var phraseMatcher: PhraseMatcher {
+    package var phraseMatcher: PhraseMatcher {
         let plugins = plugins
         let applications = Dictionary(plugins.plugins.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         return PhraseMatcher(actions: plugins.registry.actions + routines.map(\.action), applications: applications,

@@ -1,12 +1,29 @@
 import Foundation
 import Logging
 import HostModel
+import HostSurfaces
 import HostManifest
 import HostStorage
 import HostMenu
 import PluginRuntime
 import HostIntents
 import HostDispatch
+
+/// Keeping an installed desktop file current: whether one is installed, and rewriting it from the
+/// session's menu. The session knows no surface; the composition hands it this.
+public struct DesktopUpkeep: Sendable {
+    public var isInstalled: @Sendable (HostSession) -> Bool
+    public var update: @Sendable (HostSession) throws(HostError) -> Void
+
+    public init(isInstalled: @escaping @Sendable (HostSession) -> Bool,
+                update: @escaping @Sendable (HostSession) throws(HostError) -> Void) {
+        self.isInstalled = isInstalled
+        self.update = update
+    }
+
+    /// No desktop file to keep.
+    public static let none = DesktopUpkeep(isInstalled: { _ in false }, update: { _ in })
+}
 
 /// What a command was asked to do: the request's own facts (`HostRequest`) and the options of
 /// the command line.
@@ -35,6 +52,9 @@ public struct HostOptions: Sendable {
     public var warm: WarmResources?
     /// The warm server runs this command.
     public var inServer: Bool { warm != nil }
+    /// Keeping an installed desktop file current after the stored items changed: what the
+    /// composition wires in (HostDesktop's `DesktopUpkeep.installedFile`); none by default.
+    public var desktop: DesktopUpkeep = .none
 
     public init(manifestPath: String? = nil, defines: [String: String] = [:], locale: String? = nil,
                 request: HostRequest, executable: URL, isolate: Bool = false,
@@ -82,7 +102,7 @@ public struct HostSession {
     public let request: HostRequest
     /// What the command asked for.
     public let options: HostOptions
-    let logger: Logger
+    package let logger: Logger
 
     /// Loads the manifest and the plugins.
     public init(options: HostOptions, logger: Logger) throws(HostError) {
@@ -199,7 +219,7 @@ public struct HostSession {
     /// (`IconCatalog`) that is no image file beside its manifest either.
     public static func iconIsUnknown(_ item: ShortcutItem) -> Bool {
         guard let icon = item.icon, !icon.isEmpty else { return false }
-        return !IconCatalog.isKnown(icon) && DesktopInstallation.iconFile(of: item) == nil
+        return !IconCatalog.isKnown(icon) && DesktopEntry.iconFile(of: item) == nil
     }
 
     /// What `list --explain` says of an item whose icon shows as a plain bullet, or nil.
@@ -218,7 +238,7 @@ public struct HostSession {
     /// The app `item` belongs to: the plugin whose default or provided item it is; else the
     /// plugin that handles `type` (the type the item runs), or the routines' app; an item that
     /// nothing runs belongs to its type's prefix.
-    func app(of item: ShortcutItem, runs type: String) -> MenuApp {
+    package func app(of item: ShortcutItem, runs type: String) -> MenuApp {
         let pluginApp = { (id: String) in self.plugins.plugins.first { $0.id == id }.map { MenuApp(id: $0.id, name: $0.name) } }
         if item.source == .routine || routines.contains(where: { $0.type == type }) {
             return MenuApp(id: MenuApp.routinesID, name: HostText(language: language)("menu.routines"))

@@ -1,3 +1,4 @@
+import Foundation
 import HostModel
 
 /// The quick actions as a `.desktop` file: the Linux desktop's app-icon menu.
@@ -75,5 +76,20 @@ extension DesktopEntry {
             }
         }
         return String(result)
+    }
+}
+
+extension DesktopEntry {
+    /// A manifest item's icon as an image file beside its manifest
+    /// (`UIApplicationShortcutItemIconFile`: the name, or the name with `.png`, `@2x.png`,
+    /// `@3x.png` or `.svg`, as an app bundle holds it); nil for an icon the theme names.
+    public static func iconFile(of item: ShortcutItem) -> String? {
+        guard let icon = item.icon, !icon.isEmpty, item.source == .static, item.origin.hasPrefix("/"),
+              IconCatalog.themeName(for: icon) == nil, !icon.contains("/") || icon.hasPrefix("/") else { return nil }
+        let directory = URL(fileURLWithPath: item.origin).deletingLastPathComponent()
+        let candidates = icon.hasPrefix("/") ? [icon]
+            : ["", ".png", "@2x.png", "@3x.png", ".svg"].map { directory.appendingPathComponent(icon + $0).path }
+        var isDirectory: ObjCBool = false
+        return candidates.first { FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && !isDirectory.boolValue }
     }
 }

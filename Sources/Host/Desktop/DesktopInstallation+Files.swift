@@ -1,4 +1,5 @@
 import Foundation
+import StandFitHost
 import HostModel
 import HostStorage
 import HostSurfaces

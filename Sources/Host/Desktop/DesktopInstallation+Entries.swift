@@ -1,4 +1,5 @@
 import Foundation
+import StandFitHost
 import HostModel
 import HostStorage
 import HostSurfaces
@@ -59,7 +60,7 @@ extension DesktopInstallation {
                                             applicationName: app?.name ?? applicationName, options: arguments,
                                             dbusActivatable: installed && app == nil, notify: installed,
                                             menuArguments: app.map { ["--app", $0.id] } ?? [],
-                                            actionIDs: actions.map(\.id), iconFile: iconFile)
+                                            actionIDs: actions.map(\.id), iconFile: DesktopEntry.iconFile(of:))
             for (language, names) in translations {
                 for (index, action) in actions.enumerated() {
                     if let name = names[identity(of: action.item)], name != entry.actions[index].name {
@@ -147,18 +148,5 @@ extension DesktopInstallation {
             quiet.logLevel = .error
             return (try? HostSession(options: options, logger: quiet)).map { (language, $0) }
         }
-    }
-
-    /// A manifest item's icon as an image file beside its manifest
-    /// (`UIApplicationShortcutItemIconFile`: the name, or the name with `.png`, `@2x.png`,
-    /// `@3x.png` or `.svg`, as an app bundle holds it); nil for an icon the theme names.
-    static func iconFile(of item: ShortcutItem) -> String? {
-        guard let icon = item.icon, !icon.isEmpty, item.source == .static, item.origin.hasPrefix("/"),
-              IconCatalog.themeName(for: icon) == nil, !icon.contains("/") || icon.hasPrefix("/") else { return nil }
-        let directory = URL(fileURLWithPath: item.origin).deletingLastPathComponent()
-        let candidates = icon.hasPrefix("/") ? [icon]
-            : ["", ".png", "@2x.png", "@3x.png", ".svg"].map { directory.appendingPathComponent(icon + $0).path }
-        var isDirectory: ObjCBool = false
-        return candidates.first { FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && !isDirectory.boolValue }
     }
 }

@@ -3,11 +3,20 @@ import HostModel
 import HostIntents
 import HostDispatch
 import HostSurfaces
+import StandFitHost
 
-/// KRunner (`org.kde.krunner1`): what a typed query matches, for the desktop's search.
-extension HostSession {
-    /// One match, in KRunner's terms.
-    public struct RunnerMatch: Sendable, Equatable {
+/// The desktop's search over a session: what a typed query matches, for KRunner
+/// (`org.kde.krunner1`) and GNOME Shell's search (`org.gnome.Shell.SearchProvider2`), and the
+/// command line that runs a match.
+public struct DesktopSearch {
+    public let session: HostSession
+
+    public init(_ session: HostSession) {
+        self.session = session
+    }
+
+    /// One match, in KRunner's terms (GNOME takes its id, text, icon and subtext).
+    public struct Match: Sendable, Equatable {
         /// What `Run` is given back: `phrase:` and the JSON of the type and arguments a phrase
         /// gave, or `action:` and a desktop action key.
         public var id: String
@@ -28,45 +37,43 @@ extension HostSession {
     /// then the visible quick actions whose name holds every word of it, as possible matches
     /// (those whose name starts with it ranked higher). Each match's subtext is the app it
     /// belongs to (StandFit, a plugin, Shortcuts), as KRunner groups results, or the refusal.
-    public func runnerMatches(_ query: String) throws(HostError) -> [RunnerMatch] {
+    public func matches(_ query: String) throws(HostError) -> [Match] {
         let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
         // A query longer than any phrase matches nothing, and costs nothing to say so.
         guard !trimmed.isEmpty, !PhraseMatcher.isTooLong(trimmed) else { return [] }
-        let menu = try menu()
+        let menu = try session.menu()
         let actions = DesktopInstallation.actions(of: menu, app: nil)
         let apps = menu.appsOfVisibleItems.mapValues(\.name)
         let icon = { (type: String) in
             IconCatalog.themeName(for: actions.first { $0.item.type == type }?.item.icon
-                                  ?? self.staticItems.first { $0.type == type }?.icon) ?? DesktopEntry.fallbackIcon
+                                  ?? session.staticItems.first { $0.type == type }?.icon) ?? DesktopEntry.fallbackIcon
         }
-        let matcher = phraseMatcher, dispatcher = dispatcher
+        let matcher = session.phraseMatcher, dispatcher = session.dispatcher
         var matches = matcher.matches(trimmed).map { match in
             // Resolved as a run would resolve it, running nothing: a value the action refuses
             // (out of range, no such entity) makes no exact match.
             let check = dispatcher.run(match.type, arguments: match.arguments,
                                        options: Dispatcher.RunOptions(dryRun: true, argumentSource: .phrase, showsData: false))
             let valid = check.status == .dryRun
-            return RunnerMatch(id: "phrase:" + RunnerPhrase(type: match.type, arguments: match.arguments).encoded,
-                               text: match.said, icon: icon(match.type), type: valid ? RunnerMatch.exact : RunnerMatch.possible,
+            return Match(id: "phrase:" + RunnerPhrase(type: match.type, arguments: match.arguments).encoded,
+                               text: match.said, icon: icon(match.type), type: valid ? Match.exact : Match.possible,
                                relevance: valid ? 1 : 0.5,
-                               subtext: valid ? app(of: ShortcutItem(type: match.type, title: ""), runs: match.type).name : check.message)
+                               subtext: valid ? session.app(of: ShortcutItem(type: match.type, title: ""), runs: match.type).name : check.message)
         }
         let words = trimmed.lowercased().split(whereSeparator: \.isWhitespace)
         for (key, item) in actions {
             let name = DesktopNotification.name(of: item)
             let folded = name.lowercased()
             guard words.allSatisfy({ folded.contains($0) }) else { continue }
-            matches.append(RunnerMatch(id: "action:" + key, text: name, icon: IconCatalog.themeName(for: item.icon) ?? icon(item.type), type: RunnerMatch.possible,
+            matches.append(Match(id: "action:" + key, text: name, icon: IconCatalog.themeName(for: item.icon) ?? icon(item.type), type: Match.possible,
                                        relevance: folded.hasPrefix(trimmed.lowercased()) ? 0.8 : 0.6,
                                        subtext: apps[item.identity] ?? DesktopInstallation.applicationName))
         }
         return matches
     }
-}
 
-extension HostSession {
     /// An action KRunner offers beside a match (`Actions`, a button on every match).
-    public struct RunnerAction: Sendable, Equatable {
+    public struct Action: Sendable, Equatable {
         public var id: String
         public var text: String
         public var icon: String
@@ -76,19 +83,19 @@ extension HostSession {
     public static let copyAction = "copy"
 
     /// What KRunner offers beside every match: copying the command line that runs it.
-    public static func runnerActions(language: String) -> [RunnerAction] {
-        [RunnerAction(id: copyAction, text: HostText(language: language)("runner.copy"), icon: "edit-copy")]
+    public static func actions(language: String) -> [Action] {
+        [Action(id: copyAction, text: HostText(language: language)("runner.copy"), icon: "edit-copy")]
     }
 
     /// The command line that runs match `id` (`Match`'s, GNOME search's) with `executable`:
     /// `run` with the installation's options, the item's userInfo and the phrase's values, each
     /// word quoted for a POSIX shell where it needs it; nil for an id that is no match.
-    public func runnerCommand(_ id: String, executable: String, options arguments: [String]) throws(HostError) -> String? {
+    public func command(_ id: String, executable: String, options arguments: [String]) throws(HostError) -> String? {
         var words = [executable, "run"] + arguments
         if id.hasPrefix("phrase:"), let phrase = RunnerPhrase(encoded: String(id.dropFirst("phrase:".count))) {
             words += ["--", phrase.type] + phrase.named.map { "\($0.name)=\($0.value)" }
         } else if id.hasPrefix("action:"),
-                  let item = try DesktopInstallation.actions(session: self).first(where: { "action:" + $0.key == id })?.item {
+                  let item = try DesktopInstallation.actions(session: session).first(where: { "action:" + $0.key == id })?.item {
             if !item.userInfo.isEmpty { words += ["--user-info", JSONValue.object(item.userInfo).jsonText] }
             words += ["--", item.type]
         } else {

@@ -1,4 +1,5 @@
 import Foundation
+import StandFitHost
 import HostModel
 import HostStorage
 import HostSurfaces
@@ -198,4 +199,12 @@ public enum DesktopInstallation {
             try remember(record, in: session.state)
         }
     }
+}
+
+extension DesktopUpkeep {
+    /// The installed desktop file (`export desktop --install`): rewritten from the menu its
+    /// installation's options give, whenever the stored items change.
+    public static let installedFile = DesktopUpkeep(
+        isInstalled: { DesktopInstallation.isInstalled(session: $0) },
+        update: { session throws(HostError) in try DesktopInstallation.update(session: session) })
 }
