@@ -81,7 +81,13 @@ let package = Package(
                 "HostSurfaces", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Host",
-            exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch", "Surfaces", "Desktop"]
+            exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch", "Surfaces", "Desktop", "Sentences"]
+        ),
+        // A surface over the session: `say`, a sentence instead of a type, and typed replies.
+        .target(
+            name: "HostSentences",
+            dependencies: ["StandFitHost", "HostModel", "HostIntents", "HostDispatch"],
+            path: "Sources/Host/Sentences"
         ),
         // A surface over the session: the desktop installation (the .desktop files, the D-Bus
         // service, KRunner's and GNOME's files, kept current) and the desktop's search (KRunner,
@@ -110,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "standfit-host-full",
             dependencies: [
-                "WarmWire", "CWarmWire", "CDesktopBus", "CHostSystem", "StandFitHost", "HostDesktop", "HostModel", "HostStorage", "HostMenu", "PluginRuntime",
+                "WarmWire", "CWarmWire", "CDesktopBus", "CHostSystem", "StandFitHost", "HostDesktop", "HostSentences", "HostModel", "HostStorage", "HostMenu", "PluginRuntime",
                 "HostIntents", "HostDispatch", "HostSurfaces", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,5 +1,6 @@
 import CHostSystem
 import Foundation
+import HostSentences
 import HostDesktop
 import Glibc
 import HostDispatch
@@ -147,7 +148,7 @@ enum DesktopRequest {
                 let options = Dispatcher.RunOptions(showsData: false)
                 var outcome: Outcome
                 if case .reply(let text, let named) = target {
-                    outcome = session.say(text, answering: named, options: options)
+                    outcome = Sentences(session).say(text, answering: named, options: options)
                     if outcome.type.isEmpty { outcome.type = type }
                 } else {
                     outcome = session.run(type, named: parameters, userInfo: userInfo, options: options)
@@ -205,7 +206,7 @@ extension DesktopRequest {
                 let actions = DesktopInstallation.actions(of: menu, app: apps)
                 return .success(.picker(actions: actions, applicationName: apps?.first?.name ?? DesktopInstallation.applicationName,
                                         icon: actions.first?.item.icon, language: session.language, buttons: bus.buttonLimit(),
-                                        page: page, example: session.sentenceExample(of: actions.map(\.item.type))))
+                                        page: page, example: Sentences(session).example(of: actions.map(\.item.type))))
             } catch {
                 return .failure(error)
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HostSentences
 import HostDesktop
 import HostDispatch
 import HostModel
@@ -69,7 +70,7 @@ struct RofiCommand: ManifestCommand {
             let userInfo = action.flatMap { $0.item.userInfo.isEmpty ? nil : $0.item.userInfo }
             let options = Dispatcher.RunOptions(showsData: global.json)
             let outcome = action.map { session.run($0.item.type, named: [], userInfo: userInfo, options: options) }
-                ?? session.say(line, options: options)
+                ?? Sentences(session).say(line, options: options)
             if notify { CommandNotification.show(outcome, session: session, parameters: [], userInfo: userInfo, logger: global.logger) }
             return try Output.finish(outcome, global, language: session.language)
         }
@@ -83,7 +84,7 @@ struct RofiCommand: ManifestCommand {
         case 2:
             // A sentence typed instead of a row.
             let sentence = selection.joined(separator: " ")
-            finish(session.say(sentence, options: Dispatcher.RunOptions(showsData: false)), row: nil, session: session,
+            finish(Sentences(session).say(sentence, options: Dispatcher.RunOptions(showsData: false)), row: nil, session: session,
                    actions: actions, apps: apps)
         default:
             list(actions, apps: apps, message: nil)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HostSentences
 import StandFitHost
 import HostModel
 
@@ -33,7 +34,7 @@ struct SayCommand: ManifestCommand {
 
     func run() throws {
         let session = try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
-        let outcome = session.say(words.joined(separator: " "), options: interaction.runOptions(global))
+        let outcome = Sentences(session).say(words.joined(separator: " "), options: interaction.runOptions(global))
         try Output.finish(outcome, global, language: session.language)
     }
 }

@@ -1,9 +1,17 @@
 import HostModel
 import HostIntents
 import HostDispatch
+import StandFitHost
 
-/// `say`: a sentence instead of a type.
-extension HostSession {
+/// `say`: a sentence instead of a type, over a session; the same for a typed reply to a prompt
+/// (KDE's inline reply) and the picker's.
+public struct Sentences {
+    public let session: HostSession
+
+    public init(_ session: HostSession) {
+        self.session = session
+    }
+
     /// Understands `sentence` by the actions' phrases and runs the one it fits, with the words
     /// of the placeholders as its arguments. Several equally good fits are asked about on a
     /// terminal and listed otherwise; none answers with the closest phrases.
@@ -13,14 +21,14 @@ extension HostSession {
     /// from the first placeholder on ("20 squats", "squats").
     public func say(_ sentence: String, answering type: String? = nil,
                     options: Dispatcher.RunOptions = Dispatcher.RunOptions()) -> Outcome {
-        let text = HostText(language: language)
+        let text = HostText(language: session.language)
         guard !PhraseMatcher.isTooLong(sentence) else {
             return Outcome(status: .invalidInput, type: "", message: text("say.tooLong", [
                 "words": "\(sentence.split(whereSeparator: \.isWhitespace).count)", "bytes": "\(sentence.utf8.count)",
                 "wordLimit": "\(PhraseMatcher.wordLimit)", "byteLimit": "\(PhraseMatcher.byteLimit)",
             ]))
         }
-        let matcher = type.map { replyMatcher(for: $0) } ?? phraseMatcher
+        let matcher = type.map { replyMatcher(for: $0) } ?? session.phraseMatcher
         let matches = matcher.matches(sentence)
         var options = options
         options.argumentSource = .phrase
@@ -35,13 +43,13 @@ extension HostSession {
                            message: text("say.closest", ["sentence": sentence, "closest": text.list(listed)]),
                            suggestions: closest.map(\.phrase.template)).said(sentence)
         case 1:
-            return run(matches[0].type, named: matches[0].arguments, options: options)
+            return session.run(matches[0].type, named: matches[0].arguments, options: options)
         default:
             if let conversation = options.conversation {
                 while let answer = conversation.ask(text("say.whichOne", ["sentence": sentence]),
                                                     options: matches.map(\.summary), defaultAnswer: nil) {
                     if let number = Int(answer.trimmingCharacters(in: .whitespaces)), matches.indices.contains(number - 1) {
-                        return run(matches[number - 1].type, named: matches[number - 1].arguments, options: options)
+                        return session.run(matches[number - 1].type, named: matches[number - 1].arguments, options: options)
                     }
                     conversation.retry(text("say.chooseNumber", ["count": "\(matches.count)"]))
                 }
@@ -52,23 +60,14 @@ extension HostSession {
         }
     }
 
-    /// What `say` and KRunner match sentences with: the plugins' actions and the routines, each
-    /// app known by its plugin's name ("… in StandFit").
-    package var phraseMatcher: PhraseMatcher {
-        let plugins = plugins
-        let applications = Dictionary(plugins.plugins.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        return PhraseMatcher(actions: plugins.registry.actions + routines.map(\.action), applications: applications,
-                             language: language, entity: { plugins.entity($1, of: $0) }, query: plugins.calls.query)
-    }
-
     /// A sentence `say` understands as it is, for showing what may be typed: the first phrase in
     /// the session's language without placeholders ("show my streak") of the first of `types`
     /// that has one; nil when none has.
-    public func sentenceExample(of types: [String]) -> String? {
-        let actions = phraseMatcher.actions
+    public func example(of types: [String]) -> String? {
+        let actions = session.phraseMatcher.actions
         for type in types {
             guard let action = actions.first(where: { $0.type == type }) else { continue }
-            if let phrase = action.phrases.first(where: { $0.applies(to: language) && !$0.template.contains("{") }) {
+            if let phrase = action.phrases.first(where: { $0.applies(to: session.language) && !$0.template.contains("{") }) {
                 return phrase.template
             }
         }
@@ -78,7 +77,7 @@ extension HostSession {
     /// What a reply to `type`'s question is read with: its phrases, and each one's ending from
     /// its first placeholder on ("log {count} {exercise}" also as "{count} {exercise}").
     func replyMatcher(for type: String) -> PhraseMatcher {
-        var matcher = phraseMatcher
+        var matcher = session.phraseMatcher
         matcher.actions = matcher.actions.filter { $0.type == type }.map { action in
             var action = action
             let endings = action.phrases.compactMap { phrase -> Phrase? in
