@@ -81,8 +81,11 @@ let package = Package(
                 "HostSurfaces", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Host",
-            exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch", "Surfaces", "Desktop", "Sentences"]
+            exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch", "Surfaces", "Desktop", "Sentences", "Scaffold"]
         ),
+        // `plugins new`: a plugin that builds, in C, Swift or Rust, against the SDK this host
+        // ships. On the model only.
+        .target(name: "HostScaffold", dependencies: ["HostModel"], path: "Sources/Host/Scaffold"),
         // A surface over the session: `say`, a sentence instead of a type, and typed replies.
         .target(
             name: "HostSentences",
@@ -116,7 +119,7 @@ let package = Package(
         .executableTarget(
             name: "standfit-host-full",
             dependencies: [
-                "WarmWire", "CWarmWire", "CDesktopBus", "CHostSystem", "StandFitHost", "HostDesktop", "HostSentences", "HostModel", "HostStorage", "HostMenu", "PluginRuntime",
+                "WarmWire", "CWarmWire", "CDesktopBus", "CHostSystem", "StandFitHost", "HostDesktop", "HostSentences", "HostScaffold", "HostModel", "HostStorage", "HostMenu", "PluginRuntime",
                 "HostIntents", "HostDispatch", "HostSurfaces", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

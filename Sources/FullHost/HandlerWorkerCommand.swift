@@ -21,4 +21,3 @@ struct HandlerWorkerCommand: HostCommand {
         if status != 0 { throw ExitCode(status) }
     }
 }
-extension PluginScaffold.Language: ExpressibleByArgument {}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HostScaffold
 import Foundation
 import StandFitHost
 import HostModel
@@ -244,3 +245,6 @@ struct PluginsCommand: HostCommand {
         }
     }
 }
+
+/// `plugins new --language c|swift|rust`.
+extension PluginScaffold.Language: ExpressibleByArgument {}
