@@ -40,11 +40,10 @@ extension DesktopRequest {
     /// and shows the outcome; with `action` "copy", copies the command line that runs it instead.
     static func runnerRun(_ match: String, action: String = "", bus: DesktopBus) -> Answer {
         if action == DesktopSearch.copyAction { return copyCommand(of: match, bus: bus) }
-        if match.hasPrefix("action:") {
-            return activateAction(.key(String(match.dropFirst("action:".count))), parameters: [], bus: bus)
-        }
-        if match.hasPrefix("phrase:"), let phrase = RunnerPhrase(encoded: String(match.dropFirst("phrase:".count))) {
-            return activateAction(.type(phrase.type, userInfo: nil), parameters: phrase.named, bus: bus)
+        switch DesktopSearch.Target(id: match) {
+        case .action(let key)?: return activateAction(.key(key), parameters: [], bus: bus)
+        case .phrase(let phrase)?: return activateAction(.type(phrase.type, userInfo: nil), parameters: phrase.named, bus: bus)
+        case nil: break
         }
         return .refused(.unknownAction, "The desktop's search asked to run '\(match)', which is no match of StandFit's; search again.")
     }

@@ -55,7 +55,7 @@ public struct DesktopSearch {
             let check = dispatcher.run(match.type, arguments: match.arguments,
                                        options: Dispatcher.RunOptions(dryRun: true, argumentSource: .phrase, showsData: false))
             let valid = check.status == .dryRun
-            return Match(id: "phrase:" + RunnerPhrase(type: match.type, arguments: match.arguments).encoded,
+            return Match(id: Target.phrase(RunnerPhrase(type: match.type, arguments: match.arguments)).id,
                                text: match.said, icon: icon(match.type), type: valid ? Match.exact : Match.possible,
                                relevance: valid ? 1 : 0.5,
                                subtext: valid ? session.app(of: ShortcutItem(type: match.type, title: ""), runs: match.type).name : check.message)
@@ -65,7 +65,7 @@ public struct DesktopSearch {
             let name = DesktopNotification.name(of: item)
             let folded = name.lowercased()
             guard words.allSatisfy({ folded.contains($0) }) else { continue }
-            matches.append(Match(id: "action:" + key, text: name, icon: IconCatalog.themeName(for: item.icon) ?? icon(item.type), type: Match.possible,
+            matches.append(Match(id: Target.action(key: key).id, text: name, icon: IconCatalog.themeName(for: item.icon) ?? icon(item.type), type: Match.possible,
                                        relevance: folded.hasPrefix(trimmed.lowercased()) ? 0.8 : 0.6,
                                        subtext: apps[item.identity] ?? DesktopInstallation.applicationName))
         }
@@ -92,17 +92,45 @@ public struct DesktopSearch {
     /// word quoted for a POSIX shell where it needs it; nil for an id that is no match.
     public func command(_ id: String, executable: String, options arguments: [String]) throws(HostError) -> String? {
         var words = [executable, "run"] + arguments
-        if id.hasPrefix("phrase:"), let phrase = RunnerPhrase(encoded: String(id.dropFirst("phrase:".count))) {
+        switch Target(id: id) {
+        case .phrase(let phrase)?:
             words += ["--", phrase.type] + phrase.named.map { "\($0.name)=\($0.value)" }
-        } else if id.hasPrefix("action:"),
-                  let item = try DesktopInstallation.actions(session: session).first(where: { "action:" + $0.key == id })?.item {
+        case .action(let key)?:
+            guard let item = try DesktopInstallation.actions(session: session).first(where: { $0.key == key })?.item else { return nil }
             if !item.userInfo.isEmpty { words += ["--user-info", JSONValue.object(item.userInfo).jsonText] }
             words += ["--", item.type]
-        } else {
+        case nil:
             return nil
         }
         // The service file's quoting is a POSIX shell's too: single quotes where a word needs any.
         return words.map(DesktopInstallation.serviceExecWord).joined(separator: " ")
+    }
+}
+
+extension DesktopSearch {
+    /// What a match's id names, the one place its form is written and read: `action:` and a
+    /// desktop action key, or `phrase:` and the JSON of the type and arguments a phrase gave.
+    public enum Target: Equatable {
+        case action(key: String)
+        case phrase(RunnerPhrase)
+
+        public var id: String {
+            switch self {
+            case .action(let key): "action:" + key
+            case .phrase(let phrase): "phrase:" + phrase.encoded
+            }
+        }
+
+        /// The target `id` names; nil for an id that is no match's.
+        public init?(id: String) {
+            if id.hasPrefix("action:") {
+                self = .action(key: String(id.dropFirst("action:".count)))
+            } else if id.hasPrefix("phrase:"), let phrase = RunnerPhrase(encoded: String(id.dropFirst("phrase:".count))) {
+                self = .phrase(phrase)
+            } else {
+                return nil
+            }
+        }
     }
 }
 
