@@ -8,12 +8,27 @@ import StandFitHost
 /// KDE's inline reply), the notification server's capabilities, Activate on the application,
 /// a string call (Klipper), and the session's language for a desktop request.
 extension DesktopBus {
+    /// How a call made with `call` ended.
+    enum CallEnd {
+        /// Answered: the answer's values, or why the call failed.
+        case answered(Waiter)
+        case offTheBus
+        case unanswered
+    }
+
+    /// Makes one asynchronous call (`send` with the connection and the call's token) and waits
+    /// at most `seconds` for its answer.
+    func call(seconds: Double, _ send: (OpaquePointer, UInt64) -> Void) -> CallEnd {
+        guard let connection = stopLock.withLock({ self.connection }) else { return .offTheBus }
+        let (token, waiter) = beginCall()
+        send(connection, token)
+        return wait(waiter, token: token, seconds: seconds) ? .answered(waiter) : .unanswered
+    }
+
     /// What the notification server can do (`GetCapabilities`), empty without one.
     func notificationCapabilities() -> Set<String> {
-        guard let connection = stopLock.withLock({ connection }) else { return [] }
-        let (token, waiter) = beginCall()
-        standfit_bus_capabilities(connection, token)
-        guard wait(waiter, token: token, seconds: 2), waiter.failure == nil else { return [] }
+        guard case .answered(let waiter) = call(seconds: 2, { standfit_bus_capabilities($0, $1) }), waiter.failure == nil
+        else { return [] }
         return Set(waiter.values)
     }
 
@@ -26,10 +41,8 @@ extension DesktopBus {
     /// and environment.d set), asked at each request so that a change is followed; without a
     /// service manager on the bus, or one that names no language, the server's own.
     func currentRequestEnvironment() -> [String] {
-        guard !startedByBus, let connection = stopLock.withLock({ self.connection }) else { return requestEnvironment }
-        let (token, waiter) = beginCall()
-        standfit_bus_session_environment(connection, token)
-        guard wait(waiter, token: token, seconds: 2), waiter.failure == nil else { return requestEnvironment }
+        guard !startedByBus, case .answered(let waiter) = call(seconds: 2, { standfit_bus_session_environment($0, $1) }),
+              waiter.failure == nil else { return requestEnvironment }
         let name = { (variable: String) in String(variable.prefix { $0 != "=" }) }
         let language = waiter.values.filter { Self.languageVariables.contains(name($0)) }
         guard !language.isEmpty else { return requestEnvironment }
@@ -40,12 +53,12 @@ extension DesktopBus {
     /// starts when no server owns it) to show its picker, of `app` alone when given: nil when
     /// it did, else why not.
     func activateApplication(app: String? = nil) -> String? {
-        guard let connection = stopLock.withLock({ self.connection }) else { return "not on the session bus" }
-        let (token, waiter) = beginCall()
-        standfit_bus_activate(connection, token, DesktopInstallation.applicationID, DesktopInstallation.objectPath, app)
         // Time for the bus to start a server first.
-        guard wait(waiter, token: token, seconds: 30) else { return "the application did not answer" }
-        return waiter.failure
+        switch call(seconds: 30, { standfit_bus_activate($0, $1, DesktopInstallation.applicationID, DesktopInstallation.objectPath, app) }) {
+        case .answered(let waiter): return waiter.failure
+        case .offTheBus: return "not on the session bus"
+        case .unanswered: return "the application did not answer"
+        }
     }
 
     /// How many buttons a notification can have here: none where the server shows no actions.
@@ -94,10 +107,10 @@ extension DesktopBus {
     /// Calls `method` of `interface` on `destination` at `path` with one string, letting the bus
     /// start it: nil when it answered, else why not.
     func callWithString(destination: String, path: String, interface: String, method: String, argument: String) -> String? {
-        guard let connection = stopLock.withLock({ self.connection }) else { return "not on the session bus" }
-        let (token, waiter) = beginCall()
-        standfit_bus_call_with_string(connection, token, destination, path, interface, method, argument)
-        guard wait(waiter, token: token, seconds: 10) else { return "\(destination) did not answer" }
-        return waiter.failure
+        switch call(seconds: 10, { standfit_bus_call_with_string($0, $1, destination, path, interface, method, argument) }) {
+        case .answered(let waiter): return waiter.failure
+        case .offTheBus: return "not on the session bus"
+        case .unanswered: return "\(destination) did not answer"
+        }
     }
 }
