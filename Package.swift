@@ -81,7 +81,7 @@ let package = Package(
                 "HostSurfaces", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Host",
-            exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch", "Surfaces", "Desktop", "Sentences", "Scaffold"]
+            exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch", "Surfaces", "Desktop", "Sentences", "Scaffold", "Server"]
         ),
         // `plugins new`: a plugin that builds, in C, Swift or Rust, against the SDK this host
         // ships. On the model only.
@@ -108,6 +108,18 @@ let package = Package(
         // opened with dlopen when the server starts its bus, so cold commands never load it.
         .target(name: "CDesktopBus"),
         .target(name: "WarmWire", dependencies: ["CWarmWire"]),
+        // The warm server: the accept loop, each request's scope (its facts, console and helper
+        // link), cancel, socket activation, and the desktop's front door on the session bus. It
+        // knows no command: the composition hands it what a request comes to (ServedCommands,
+        // DesktopRequests).
+        .target(
+            name: "HostServer",
+            dependencies: [
+                "WarmWire", "CWarmWire", "CDesktopBus", "CHostSystem", "StandFitHost", "HostDesktop", "HostModel",
+                "HostSurfaces", "PluginRuntime", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Host/Server"
+        ),
         .executableTarget(
             name: "standfit-host",
             dependencies: ["WarmWire"],
@@ -119,7 +131,7 @@ let package = Package(
         .executableTarget(
             name: "standfit-host-full",
             dependencies: [
-                "WarmWire", "CWarmWire", "CDesktopBus", "CHostSystem", "StandFitHost", "HostDesktop", "HostSentences", "HostScaffold", "HostModel", "HostStorage", "HostMenu", "PluginRuntime",
+                "WarmWire", "CWarmWire", "CHostSystem", "StandFitHost", "HostServer", "HostDesktop", "HostSentences", "HostScaffold", "HostModel", "HostStorage", "HostMenu", "PluginRuntime",
                 "HostIntents", "HostDispatch", "HostSurfaces", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -187,6 +199,11 @@ let package = Package(
         .testTarget(name: "HostModelTests", dependencies: ["HostModel", "PluginAPI", "TestSupport"]),
         .testTarget(name: "HostIntentsTests", dependencies: ["HostModel", "HostIntents"]),
         .testTarget(name: "HostSurfacesTests", dependencies: ["HostModel", "HostSurfaces"]),
+        .testTarget(
+            name: "HostServerTests",
+            dependencies: ["HostServer", "HostModel", "StandFitHost", "PluginRuntime", "WarmWire", "TestSupport",
+                           .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "PluginRuntimeTests", dependencies: ["PluginRuntime", "TestSupport"]),
         .testTarget(name: "PluginAPITests", dependencies: ["PluginAPI", "CLibFFI"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),

@@ -3,6 +3,7 @@ import CWarmWire
 import Foundation
 import Glibc
 import HostModel
+import HostServer
 import WarmWire
 
 /// After a cold command: when the mode is `auto` (STANDFIT_SERVER, else config.json's
@@ -19,7 +20,7 @@ enum AutoStart {
     }
 
     static func afterColdRun(_ command: any ParsableCommand, request: HostRequest) {
-        guard startsServer(after: command), WarmServer.running == nil,
+        guard startsServer(after: command), WarmServer.current == nil,
               let config = try? HostConfig.load(from: request.paths.configDirectory),
               config.serverMode(environment: request.environment) == .auto else { return }
         let executable = Executable.url.path

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
+import HostModel
+import HostServer
 import Logging
 import StandFitHost
-import HostModel
 
 /// `completion bash|zsh|fish`: the completion script ArgumentParser generates for the whole
 /// command tree. Its static parts (subcommands, options) are in the script; `run`'s types,

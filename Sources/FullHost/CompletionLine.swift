@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
+import HostModel
+import HostServer
 import Logging
 import StandFitHost
-import HostModel
 
 /// The command line being completed, as `run` will see it: shell quoting removed, and bash's
 /// extra words put back together.

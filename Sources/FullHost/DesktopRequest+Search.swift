@@ -1,6 +1,7 @@
 import Foundation
 import HostDesktop
 import HostModel
+import HostServer
 import HostSurfaces
 import StandFitHost
 
@@ -27,13 +28,6 @@ extension DesktopRequest {
             (try? installedSession(logger: bus.logger).language) ?? "en"
         }
         return DesktopSearch.actions(language: served?.result ?? "en")
-    }
-
-    /// GNOME's result set for `terms`: the matches' ids, each remembered for `GetResultMetas`.
-    static func searchResults(_ terms: [String], bus: DesktopBus) -> [String] {
-        let matches = runnerMatches(terms.joined(separator: " "), bus: bus)
-        bus.searchResults.remember(matches)
-        return matches.map(\.id)
     }
 
     /// KRunner's `Run` and GNOME's `ActivateResult`: runs match `match` as `ActivateAction` would
@@ -77,31 +71,5 @@ extension DesktopRequest {
         case nil:
             return .refused(.failed, "The server could not make a request to copy '\(match)' (out of descriptors or threads); try again.")
         }
-    }
-}
-
-/// The matches of the desktop's latest searches, by id, for GNOME's `GetResultMetas` (which
-/// names results by the ids a result set gave): the most recent 256.
-///
-/// Rationale for `@unchecked Sendable`: every access is behind `lock`.
-final class SearchResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var matches: [String: DesktopSearch.Match] = [:]
-    private var order: [String] = []
-    static let limit = 256
-
-    func remember(_ found: [DesktopSearch.Match]) {
-        lock.withLock {
-            for match in found {
-                if matches.updateValue(match, forKey: match.id) == nil { order.append(match.id) }
-            }
-            while order.count > Self.limit { matches.removeValue(forKey: order.removeFirst()) }
-        }
-    }
-
-    /// The matches of `ids` remembered, in their order; an id not remembered (the server
-    /// restarted between the calls) is left out, as GNOME leaves out a result without a meta.
-    func metas(_ ids: [String]) -> [DesktopSearch.Match] {
-        lock.withLock { ids.compactMap { matches[$0] } }
     }
 }

@@ -7,6 +7,7 @@ import HostDispatch
 import HostModel
 import HostSurfaces
 import HostMenu
+import HostServer
 import Logging
 import PluginRuntime
 import StandFitHost
@@ -15,36 +16,12 @@ import WarmWire
 /// A request the desktop makes over the bus, served as the warm server serves a client's: on a
 /// thread of its own with its own facts (`RequestScope`), through the same session and
 /// dispatcher as `run`. The desktop has no terminal and no environment of its own to send, so
-/// the request has the desktop's environment as the server knows it (`environment(startedByBus:)`,
+/// the request has the desktop's environment as the server knows it (`DesktopBus.environment(startedByBus:)`,
 /// its language the session's: `DesktopBus.currentRequestEnvironment`),
 /// the home directory as its working directory, no input, and its output kept for the answer.
 enum DesktopRequest {
-    /// What a desktop request comes to.
-    enum Answer: Sendable {
-        /// Done: a summary for the server's log.
-        case done(String)
-        /// Refused with a D-Bus error and its sentence.
-        case refused(ErrorName, String)
-    }
+    typealias Answer = DesktopBus.Answer
 
-    /// The D-Bus errors a request of the desktop's is refused with.
-    enum ErrorName: String, Sendable {
-        case unknownAction = "org.standfit.Host.Error.UnknownAction"
-        case failed = "org.freedesktop.DBus.Error.Failed"
-        case notSupported = "org.freedesktop.DBus.Error.NotSupported"
-    }
-
-    /// The environment every desktop request of a server has. A server the bus started has the
-    /// bus's activation environment, the desktop's own, and passes it on whole. A server a command
-    /// started has that command's environment, whose `STANDFIT_*` variables (a one-off
-    /// `STANDFIT_PLUGIN_PATH`, a test's `STANDFIT_NOW`, `STANDFIT_SERVER`) belong to that one
-    /// request: they are left out, so a desktop click never runs with another request's date or
-    /// plugins.
-    static func environment(startedByBus: Bool) -> [String] {
-        ProcessInfo.processInfo.environment
-            .filter { startedByBus || !$0.key.hasPrefix("STANDFIT_") }
-            .map { "\($0.key)=\($0.value)" }
-    }
     private static let umask = ProcessFacts.currentUmask
 
     /// Runs `body` as a request of the desktop's on `bus` and answers what it returned, with what
@@ -58,8 +35,8 @@ enum DesktopRequest {
         // read when it is done.
         let kept = [output, errors].map { fcntl($0, F_DUPFD_CLOEXEC, 3) }
         defer { kept.forEach { if $0 >= 0 { close($0) } } }
-        guard output >= 0, errors >= 0, input >= 0, kept.allSatisfy({ $0 >= 0 }),
-              let scope = RequestScope(request, descriptors: [input, output, errors]) else {
+        guard let server = bus.server, output >= 0, errors >= 0, input >= 0, kept.allSatisfy({ $0 >= 0 }),
+              let scope = RequestScope(request, descriptors: [input, output, errors], server: server) else {
             [output, errors, input].forEach { if $0 >= 0 { close($0) } }
             return nil
         }

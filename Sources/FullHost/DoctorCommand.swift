@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import StandFitHost
 import HostModel
+import HostServer
+import StandFitHost
 import WarmWire
 
 /// `doctor`: everything that decides what loads and runs, and what is wrong with it.
@@ -32,7 +33,7 @@ struct DoctorCommand: ManifestCommand {
     static func serverLine(_ config: HostConfig, language: String = "en") -> String {
         let request = HostRequest.current
         let text = HostText(language: language)
-        if let server = WarmServer.running {
+        if let server = WarmServer.current {
             return text("server.in", ["pid": "\(getpid())", "build": server.place.build, "served": "\(server.requestsServed)",
                                       "workers": "\(server.workers.summary.count)"])
         }

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
-import StandFitHost
-import HostModel
-import HostStorage
 import HostIntents
+import HostModel
+import HostServer
+import HostStorage
+import StandFitHost
 
 /// `donations list|clear`: the local log of handled runs that `suggest` learns from.
 struct DonationsCommand: HostCommand {

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
-import StandFitHost
 import HostModel
+import HostServer
 import HostStorage
+import StandFitHost
 
 /// `dynamic set|clear`: the script-owned dynamic list, iOS's `shortcutItems` assignment.
 struct DynamicCommand: HostCommand {

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 import HostDesktop
-import StandFitHost
-import HostModel
-import HostSurfaces
 import HostMenu
+import HostModel
+import HostServer
+import HostSurfaces
+import StandFitHost
 
 /// `export desktop`: the quick actions as a freedesktop `.desktop` file.
 struct ExportCommand: HostCommand {

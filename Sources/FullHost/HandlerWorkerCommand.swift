@@ -1,6 +1,7 @@
 import ArgumentParser
-import StandFitHost
+import HostServer
 import PluginRuntime
+import StandFitHost
 
 /// The hidden mode a plugin call runs in (a worker process, sandboxed unless trusted): it talks
 /// over its pipes, not to people.

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
-import StandFitHost
-import HostModel
 import HostDispatch
+import HostModel
+import HostServer
+import StandFitHost
 
 /// `menu`: the long-press menu in the terminal. Arrows or digits choose, Enter runs the item
 /// (with its userInfo, as a desktop click would), Esc or q leaves.

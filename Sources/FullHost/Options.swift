@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import HostDesktop
+import HostDispatch
+import HostModel
+import HostServer
 import Logging
+import PluginRuntime
 import StandFitHost
 import WarmWire
-import HostModel
-import PluginRuntime
-import HostDispatch
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
@@ -81,11 +82,11 @@ struct IsolationOptions: ParsableArguments {
 enum Executable {
     /// This process is the warm server, which runs no plugin code in its own process: every
     /// plugin call goes to one of its warm workers.
-    static var isServer: Bool { WarmServer.running != nil }
+    static var isServer: Bool { WarmServer.current != nil }
 
     /// What the warm server keeps between commands (its plugin workers among them), when
     /// this process is the server.
-    static var warm: WarmResources? { WarmServer.running?.warm }
+    static var warm: WarmResources? { WarmServer.current?.warm }
 
     /// The command users type (the thin client), for what is written for people and desktops
     /// to run: the desktop entry's Exec lines.

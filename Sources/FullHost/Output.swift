@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import StandFitHost
 import HostModel
+import HostServer
+import StandFitHost
 
 /// The executable's one output path: stdout for results, stderr for errors, and the one place
 /// where outcomes and errors become exit statuses.

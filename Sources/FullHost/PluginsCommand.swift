@@ -1,9 +1,10 @@
 import ArgumentParser
-import HostScaffold
 import Foundation
-import StandFitHost
 import HostModel
+import HostScaffold
+import HostServer
 import PluginRuntime
+import StandFitHost
 
 /// `plugins`: what is on the plugin path, and the commands that manage it.
 struct PluginsCommand: HostCommand {

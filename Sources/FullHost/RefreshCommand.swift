@@ -1,4 +1,5 @@
 import ArgumentParser
+import HostServer
 import StandFitHost
 
 /// `refresh`: asks every dynamic provider for its items again and stores them.

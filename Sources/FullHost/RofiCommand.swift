@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
-import HostSentences
 import HostDesktop
 import HostDispatch
-import HostModel
 import HostMenu
+import HostModel
+import HostSentences
+import HostServer
 import HostSurfaces
 import StandFitHost
 

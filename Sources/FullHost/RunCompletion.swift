@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
-import Logging
-import StandFitHost
 import HostModel
+import HostServer
+import Logging
 import PluginRuntime
+import StandFitHost
 
 /// The dynamic completions of `run TYPE [name=value …]`, which ArgumentParser's scripts ask for
 /// by running `standfit-host ---completion …` with the words of the command line.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HostServer
 import PluginRuntime
 
 /// The hidden mode the host scans plugins in (a helper process): it talks over the result pipe, not to people.

@@ -4,6 +4,7 @@ import CWarmWire
 import Foundation
 import Glibc
 import HostModel
+import HostServer
 import Logging
 import PluginRuntime
 import StandFitHost
@@ -54,7 +55,7 @@ struct ServeCommand: HostCommand {
     }
 
     func run() throws {
-        let activation = try ServeCommand.activationSocket()
+        let activation = try WarmServer.activationSocket()
         // What the server was started with beyond descriptors 0–2 (a shell's or a test
         // harness's other pipes) must not reach the helpers and plugin workers it starts.
         _ = standfit_cloexec_from(3)
@@ -82,7 +83,8 @@ struct ServeCommand: HostCommand {
         let server = WarmServer(place: place, executable: executable,
                                 idleTimeout: idleTimeout ?? config.serverIdleTimeout,
                                 warm: WarmResources(workers: WarmWorkers(limit: config.serverWorkers, idleTimeout: config.workerIdleTimeout)),
-                                startedByBus: dbusActivated, logger: logger)
+                                startedByBus: dbusActivated, logger: logger,
+                                commands: ServedCommandLine(), desktop: ServedDesktopRequests())
         /// From here on, descriptors 0–2 are /dev/null: each request writes to its own client's
         /// descriptors, and nothing reaches whatever started the server.
         func serve(_ listener: Int32?) {
@@ -90,7 +92,8 @@ struct ServeCommand: HostCommand {
             for target in Int32(0)...2 { dup2(null, target) }
             if null > 2 { close(null) }
             _ = chdir("/")
-            server.serve(listener: listener, activation: activation)
+            // SIGTERM, SIGINT and SIGHUP end the server cleanly.
+            server.serve(listener: listener, activation: activation, stopSignals: SignalPipe.install([SIGTERM, SIGINT, SIGHUP]))
         }
         switch server.listen() {
         case .success(let listener):
@@ -108,26 +111,6 @@ struct ServeCommand: HostCommand {
         }
     }
 
-    /// The listening socket a service manager passed (the LISTEN_FDS protocol: descriptor 3 when
-    /// LISTEN_PID is this process), or nil; the variables are removed so that no worker inherits
-    /// them.
-    ///
-    /// Rationale: the protocol is two variables and a descriptor number, documented in
-    /// sd_listen_fds(3) as an interface to implement; linking libsystemd for it would make
-    /// libsystemd-dev a build dependency of every build.
-    static func activationSocket() throws(HostError) -> Int32? {
-        let environment = ProcessInfo.processInfo.environment
-        defer { for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { unsetenv(name) } }
-        guard let pid = environment["LISTEN_PID"].flatMap(pid_t.init), pid == getpid(),
-              let count = environment["LISTEN_FDS"].flatMap(Int32.init), count > 0 else { return nil }
-        let descriptor: Int32 = 3
-        guard count == 1, WarmServer.isListeningUnixSocket(descriptor) else {
-            throw HostError(.configInvalid, "The server was started with \(count) descriptor(s) (LISTEN_FDS) and needs exactly one listening Unix stream socket; give standfit-host.socket a single ListenStream= line.")
-        }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        return descriptor
-    }
-
     /// The server's log: stderr in the foreground, `$XDG_STATE_HOME/standfit/server.log` in the
     /// background. A descriptor of its own, which requests' descriptors never replace.
     private func openLog(request: HostRequest) throws(HostError) -> Int32 {
@@ -140,14 +123,5 @@ struct ServeCommand: HostCommand {
             throw HostError(.configInvalid, "The server cannot open its log \(file.path) (\(String(cString: strerror(errno)))); check that directory's permissions.")
         }
         return descriptor
-    }
-}
-
-extension WarmServer {
-    /// `$XDG_STATE_HOME/standfit/server.log` (else `~/.local/state/standfit/server.log`).
-    static func logFile(request: HostRequest) -> URL {
-        let state = request.environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? request.homeDirectory + "/.local/state"
-        return URL(fileURLWithPath: state).appendingPathComponent("standfit/server.log")
     }
 }

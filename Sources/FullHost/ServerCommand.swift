@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HostModel
+import HostServer
 import WarmWire
 
 /// `server status` and `server stop`. Run through the warm path, the server answers about
@@ -48,7 +49,7 @@ struct ServerCommand: HostCommand {
             let place = try ServerCommand.place(request: request)
             let log = WarmServer.logFile(request: request).path
             try ServerCommand.askServer(place)
-            guard let server = WarmServer.running else {
+            guard let server = WarmServer.current else {
                 let message = "No server of this build is running (socket \(place.socketPath)); the next command starts one unless STANDFIT_SERVER or config.json's \"server\" is off or manual."
                 Output.report(global, Document(running: false, build: place.build, socket: place.socketPath, log: log, message: message),
                               message: \.message)
@@ -61,10 +62,10 @@ struct ServerCommand: HostCommand {
             }
             let idleSeconds = Int(server.workers.idleTimeout.components.seconds)
             var message = """
-                Server: running (pid \(getpid()), build \(place.build), up \(ServerCommand.duration(uptime)))
+                Server: running (pid \(getpid()), build \(place.build), up \(WarmServer.duration(uptime)))
                 Socket: \(server.ownsSocket ? server.place.socketPath : "none of its own (another server of this build has it)")\(server.activation != nil ? "\nActivation: also serves the socket the service manager passed (LISTEN_FDS)" : "")
                 Requests served: \(served)
-                Workers: \(workers.count) of at most \(server.workers.limit) (each stopped after \(ServerCommand.duration(idleSeconds)) idle)
+                Workers: \(workers.count) of at most \(server.workers.limit) (each stopped after \(WarmServer.duration(idleSeconds)) idle)
                 """
             for worker in workers {
                 message += "\n  \(VisibleText.line(worker.plugin)) (\(VisibleText.line(worker.language))): pid \(worker.pid), \(worker.busy ? "running a call" : "idle")"
@@ -94,7 +95,7 @@ struct ServerCommand: HostCommand {
         func run() throws {
             let place = try ServerCommand.place(request: .current)
             try ServerCommand.askServer(place)
-            guard let server = WarmServer.running else {
+            guard let server = WarmServer.current else {
                 Output.report(global, Document(stopped: false, message: "No server of this build was running (socket \(place.socketPath))."),
                               message: \.message)
                 return
@@ -117,7 +118,7 @@ struct ServerCommand: HostCommand {
     /// Run cold (STANDFIT_SERVER=off, say) while a server of this build runs: the server
     /// answers, as it would have on the warm path.
     static func askServer(_ place: WarmPlace) throws {
-        guard WarmServer.running == nil else { return }
+        guard WarmServer.current == nil else { return }
         let request = HostRequest.current
         let forwarded = WarmRequest(arguments: Array(CommandLine.arguments.dropFirst()),
                                     environment: request.environment.map { "\($0.key)=\($0.value)" },
@@ -125,12 +126,5 @@ struct ServerCommand: HostCommand {
         if case .exited(let status) = WarmClient.forward(forwarded, to: place) {
             throw ExitCode(status)
         }
-    }
-
-    /// 3 s, 4 min 12 s, 2 h 5 min.
-    static func duration(_ seconds: Int) -> String {
-        if seconds < 60 { return "\(seconds) s" }
-        if seconds < 3600 { return seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds / 60) min \(seconds % 60) s" }
-        return (seconds % 3600) / 60 == 0 ? "\(seconds / 3600) h" : "\(seconds / 3600) h \((seconds % 3600) / 60) min"
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import CHostSystem
 import Foundation
 import HostModel
+import HostServer
 import PluginRuntime
 import StandFitHost
 

@@ -1,7 +1,8 @@
 import ArgumentParser
-import StandFitHost
-import HostModel
 import HostIntents
+import HostModel
+import HostServer
+import StandFitHost
 
 /// `suggest`: what to run next, from the donations, with why.
 struct SuggestCommand: ManifestCommand {

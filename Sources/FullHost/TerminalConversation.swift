@@ -1,7 +1,8 @@
 import Foundation
-import StandFitHost
-import HostModel
 import HostIntents
+import HostModel
+import HostServer
+import StandFitHost
 
 /// Asks for missing values on the terminal: questions on stderr (stdout stays the result's),
 /// answers from stdin, one line each.

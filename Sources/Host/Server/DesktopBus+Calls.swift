@@ -2,7 +2,6 @@ import CDesktopBus
 import Foundation
 import HostDesktop
 import HostSurfaces
-import StandFitHost
 
 /// What the server asks of the desktop over its connection: notifications (with buttons and
 /// KDE's inline reply), the notification server's capabilities, Activate on the application,
@@ -40,7 +39,7 @@ extension DesktopBus {
     /// user's service manager's environment (what `dbus-update-activation-environment --systemd`
     /// and environment.d set), asked at each request so that a change is followed; without a
     /// service manager on the bus, or one that names no language, the server's own.
-    func currentRequestEnvironment() -> [String] {
+    package func currentRequestEnvironment() -> [String] {
         guard !startedByBus, case .answered(let waiter) = call(seconds: 2, { standfit_bus_session_environment($0, $1) }),
               waiter.failure == nil else { return requestEnvironment }
         let name = { (variable: String) in String(variable.prefix { $0 != "=" }) }
@@ -52,7 +51,7 @@ extension DesktopBus {
     /// Asks the application (`org.freedesktop.Application.Activate` on its id, which the bus
     /// starts when no server owns it) to show its picker, of `app` alone when given: nil when
     /// it did, else why not.
-    func activateApplication(app: String? = nil) -> String? {
+    package func activateApplication(app: String? = nil) -> String? {
         // Time for the bus to start a server first.
         switch call(seconds: 30, { standfit_bus_activate($0, $1, DesktopInstallation.applicationID, DesktopInstallation.objectPath, app) }) {
         case .answered(let waiter): return waiter.failure
@@ -62,7 +61,7 @@ extension DesktopBus {
     }
 
     /// How many buttons a notification can have here: none where the server shows no actions.
-    func buttonLimit() -> Int {
+    package func buttonLimit() -> Int {
         notificationCapabilities().contains("actions") ? DesktopNotification.buttonLimit : 0
     }
 
@@ -70,7 +69,7 @@ extension DesktopBus {
     /// own, and a typed reply (where the server takes one, and the notification asks for one)
     /// runs `replied` with the text. Without a notification server it is logged instead, and
     /// nothing fails.
-    func show(_ notification: DesktopNotification, chosen: (@Sendable (String) -> Void)? = nil,
+    package func show(_ notification: DesktopNotification, chosen: (@Sendable (String) -> Void)? = nil,
               replied: (@Sendable (String) -> Void)? = nil) {
         let connection = stopLock.withLock { self.connection }
         let line = "\(notification.summary): \(notification.body)"
@@ -106,7 +105,7 @@ extension DesktopBus {
 
     /// Calls `method` of `interface` on `destination` at `path` with one string, letting the bus
     /// start it: nil when it answered, else why not.
-    func callWithString(destination: String, path: String, interface: String, method: String, argument: String) -> String? {
+    package func callWithString(destination: String, path: String, interface: String, method: String, argument: String) -> String? {
         switch call(seconds: 10, { standfit_bus_call_with_string($0, $1, destination, path, interface, method, argument) }) {
         case .answered(let waiter): return waiter.failure
         case .offTheBus: return "not on the session bus"

@@ -8,11 +8,11 @@ extension HostRequest {
     /// The request being served: this process's own on the cold path; on the warm path the
     /// server binds each request's to the thread that serves it (`RequestScope`), built from
     /// what the client sent.
-    @TaskLocal static var current: HostRequest = .fromProcess()
+    @TaskLocal package static var current: HostRequest = .fromProcess()
 
     /// This process's environment, working directory, terminals, clock and home, read here
     /// and nowhere else. Everything below the executable gets them from `current`.
-    static func fromProcess() -> HostRequest {
+    package static func fromProcess() -> HostRequest {
         let environment = ProcessInfo.processInfo.environment
         return HostRequest(
             environment: environment,
@@ -71,11 +71,11 @@ extension HostRequest {
 /// Foundation's last steps, the C library's zone name for a `TZ` it could not name and GMT, are
 /// not repeated: for such an environment `of` answers nil and the command runs in the client's
 /// own process, so the answer is Foundation's.
-enum RequestTimeZone {
+package enum RequestTimeZone {
     /// The server's own `TZ` and `TZFILE` (it never changes its environment).
     private static let own = (zone: ProcessInfo.processInfo.environment["TZ"], file: ProcessInfo.processInfo.environment["TZFILE"])
 
-    static func of(_ environment: [String: String]) -> TimeZone? {
+    package static func of(_ environment: [String: String]) -> TimeZone? {
         if environment["TZ"] == own.zone && environment["TZFILE"] == own.file { return .current }
         if let file = environment["TZFILE"], let zone = TimeZone(identifier: file) { return zone }
         if let name = environment["TZ"] {

@@ -13,15 +13,17 @@ import WarmWire
 /// descriptors and directory are never changed, so what one request does cannot reach another.
 ///
 /// Rationale for `@unchecked Sendable`: `left` is behind `lock`; the rest is set in `init`.
-final class RequestScope: @unchecked Sendable {
+package final class RequestScope: @unchecked Sendable {
     /// /dev/null, which a cancelled request's descriptors are made.
     private static let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-    let request: HostRequest
+    package let request: HostRequest
     let console: Console
     let link: RequestLink
+    /// The server that serves it.
+    let server: WarmServer
     /// Whether the client's time zone is known here (`RequestTimeZone`); when it is not, only
     /// commands that show no local time are served.
-    let zoneKnown: Bool
+    package let zoneKnown: Bool
     /// Guards the request's descriptors against a cancel silencing them while the request ends.
     private let lock = NSLock()
     private var left = false
@@ -30,7 +32,8 @@ final class RequestScope: @unchecked Sendable {
     /// what the client sent; `descriptors` are its 0, 1 and 2, owned here from now on. Nil when
     /// this thread cannot have a directory of its own (the command then runs in the client's
     /// own process); the descriptors are closed then.
-    init?(_ request: WarmRequest, descriptors: [Int32]) {
+    package init?(_ request: WarmRequest, descriptors: [Int32], server: WarmServer) {
+        self.server = server
         let streams = StandardStreams(input: descriptors[0], output: descriptors[1], error: descriptors[2])
         guard standfit_thread_own_fs() == 0 else {
             descriptors.forEach { close($0) }
@@ -43,12 +46,14 @@ final class RequestScope: @unchecked Sendable {
         link = RequestLink(errorDescriptor: streams.error)
     }
 
-    /// Runs `body` as the request: `HostRequest.current`, `Console.current` and
-    /// `RequestLink.current` are the request's on this thread meanwhile.
-    func run<T>(_ body: () -> T) -> T {
+    /// Runs `body` as the request: `HostRequest.current`, `Console.current`,
+    /// `RequestLink.current` and `WarmServer.current` are the request's on this thread meanwhile.
+    package func run<T>(_ body: () -> T) -> T {
         HostRequest.$current.withValue(request) {
             Console.$current.withValue(console) {
-                RequestLink.$current.withValue(link, operation: body)
+                RequestLink.$current.withValue(link) {
+                    WarmServer.$current.withValue(server, operation: body)
+                }
             }
         }
     }
@@ -56,7 +61,7 @@ final class RequestScope: @unchecked Sendable {
     /// The request ended: its output flushed and its descriptors closed, and the thread's
     /// directory and umask the server's again (a thread started meanwhile, such as one of
     /// Dispatch's, shares them).
-    func leave() {
+    package func leave() {
         link.end()
         lock.withLock {
             left = true
@@ -92,53 +97,3 @@ final class RequestScope: @unchecked Sendable {
     }
 }
 
-/// Standard input, read with read(2) as the request needs it and given up when the warm server
-/// cancels the request (Ctrl-C in the client): a line for a prompt, a byte at a time so that
-/// nothing past the line is taken from the terminal or pipe, or all of it.
-enum LineInput {
-    /// All of standard input, up to its end; what was read so far when the request is cancelled.
-    static func readToEnd() -> Data {
-        var data = Data()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while let count = read(into: &chunk), count > 0 {
-            data.append(contentsOf: chunk[..<count])
-        }
-        return data
-    }
-
-    /// The next line without its newline; nil at end of input or when cancelled.
-    static func readLine() -> String? {
-        var bytes: [UInt8] = []
-        var byte: [UInt8] = [0]
-        while true {
-            guard let count = read(into: &byte) else { return nil }
-            guard count > 0 else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
-            if byte[0] == UInt8(ascii: "\n") {
-                // As Swift's readLine, a CR before the newline goes too.
-                if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-                return String(decoding: bytes, as: UTF8.self)
-            }
-            bytes.append(byte[0])
-        }
-    }
-
-    /// One read of standard input into `buffer` once it is readable: the count (0 at its end or
-    /// when it cannot be read), or nil when the request was cancelled.
-    private static func read(into buffer: inout [UInt8]) -> Int? {
-        let input = Console.current.streams.input
-        let cancelDescriptor = RequestLink.current.cancelDescriptor
-        while true {
-            var pollers = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: cancelDescriptor, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&pollers, cancelDescriptor >= 0 ? 2 : 1, -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return 0
-            }
-            if cancelDescriptor >= 0 && pollers[1].revents != 0 { return nil }
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
-            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-            return max(count, 0)
-        }
-    }
-}

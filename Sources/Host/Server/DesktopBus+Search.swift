@@ -1,11 +1,10 @@
 import CDesktopBus
 import Foundation
 import HostDesktop
-import StandFitHost
 
 /// The desktop's searches on the bus: KRunner's runner (`org.kde.krunner1`) and GNOME Shell's
 /// search provider (`org.gnome.Shell.SearchProvider2`), both answered from the same matches
-/// (`DesktopRequest+Search`).
+/// (`DesktopRequests.matches`).
 extension DesktopBus {
     func handleSearch(_ event: standfit_bus_event, sender: String) {
         let connection = event.bus
@@ -13,8 +12,8 @@ extension DesktopBus {
         let name = event.name.map { String(cString: $0) } ?? ""
         switch event.kind {
         case STANDFIT_BUS_RUNNER_MATCH:
-            respond(event.call, on: connection) { bus, connection, call in
-                let matches = DesktopRequest.runnerMatches(name, bus: bus)
+            respond(event.call, on: connection) { requests, bus, connection, call in
+                let matches = requests.matches(name, on: bus)
                 // Every match can be copied as a command.
                 let actions = DesktopSearch.actions(language: "en").map(\.id)
                 withCStrings(matches.map(\.id)) { ids in
@@ -34,18 +33,18 @@ extension DesktopBus {
         case STANDFIT_BUS_RUNNER_RUN:
             let action = strings.first ?? ""
             answer(event.call, on: connection, from: sender, what: "KRunner Run '\(name)'" + (action.isEmpty ? "" : " (\(action))")) {
-                DesktopRequest.runnerRun(name, action: action, bus: $0)
+                $0.run(match: name, action: action, on: $1)
             }
         case STANDFIT_BUS_RUNNER_CONFIG:
             // No trigger words: a query may start with any word an action's phrase, title or
             // entity has ("squats", "streak", "history", "twenty"), and the phrase matcher answers
             // an unrelated one at once; KRunner sends every query of three letters or more.
-            respond(event.call, on: connection) { _, connection, call in
+            respond(event.call, on: connection) { _, _, connection, call in
                 standfit_bus_reply_runner_config(connection, call, 3, nil, 0)
             }
         case STANDFIT_BUS_RUNNER_ACTIONS:
-            respond(event.call, on: connection) { bus, connection, call in
-                let actions = DesktopRequest.runnerActions(bus: bus)
+            respond(event.call, on: connection) { requests, bus, connection, call in
+                let actions = requests.runnerActions(on: bus)
                 withCStrings(actions.map(\.id)) { ids in
                     withCStrings(actions.map(\.text)) { texts in
                         withCStrings(actions.map(\.icon)) { icons in
@@ -55,12 +54,15 @@ extension DesktopBus {
                 }
             }
         case STANDFIT_BUS_SEARCH:
-            respond(event.call, on: connection) { bus, connection, call in
-                let ids = DesktopRequest.searchResults(strings, bus: bus)
+            respond(event.call, on: connection) { requests, bus, connection, call in
+                // GNOME's result set: the matches' ids, each remembered for `GetResultMetas`.
+                let matches = requests.matches(strings.joined(separator: " "), on: bus)
+                bus.searchResults.remember(matches)
+                let ids = matches.map(\.id)
                 withCStrings(ids) { standfit_bus_reply_results(connection, call, $0, ids.count) }
             }
         case STANDFIT_BUS_SEARCH_METAS:
-            respond(event.call, on: connection) { bus, connection, call in
+            respond(event.call, on: connection) { _, bus, connection, call in
                 let metas = bus.searchResults.metas(strings)
                 withCStrings(metas.map(\.id)) { ids in
                     withCStrings(metas.map(\.text)) { names in
@@ -76,12 +78,12 @@ extension DesktopBus {
             }
         case STANDFIT_BUS_SEARCH_ACTIVATE:
             answer(event.call, on: connection, from: sender, what: "Search result '\(name)'") {
-                DesktopRequest.runnerRun(name, bus: $0)
+                $0.run(match: name, action: "", on: $1)
             }
         case STANDFIT_BUS_SEARCH_LAUNCH:
             // The app, opened from the search: its picker.
             answer(event.call, on: connection, from: sender, what: "LaunchSearch '\(strings.joined(separator: " "))'") {
-                DesktopRequest.activate(bus: $0)
+                $0.activate(app: nil, on: $1)
             }
         default:
             break

@@ -7,27 +7,27 @@ import Logging
 extension DesktopBus {
     /// Serves one method call whose answer carries data, on a thread of its own: `body` answers it.
     func respond(_ call: UnsafeMutableRawPointer?, on connection: OpaquePointer?,
-                         _ body: @escaping @Sendable (DesktopBus, OpaquePointer, UnsafeMutableRawPointer) -> Void) {
-        guard let call, let connection else { return }
+                 _ body: @escaping @Sendable (any DesktopRequests, DesktopBus, OpaquePointer, UnsafeMutableRawPointer) -> Void) {
+        guard let call, let connection, let requests = serving?.requests else { return }
         let pointer = UncheckedCall(call: call, connection: connection), activity = activity, bus = self
         activity.begin()
         Thread.detachNewThread {
-            body(bus, pointer.connection, pointer.call)
+            body(requests, bus, pointer.connection, pointer.call)
             activity.end()
         }
     }
 
     /// Serves one method call on a thread of its own and answers it.
     func answer(_ call: UnsafeMutableRawPointer?, on connection: OpaquePointer?, from sender: String, what: String,
-                        _ body: @escaping @Sendable (DesktopBus) -> DesktopRequest.Answer) {
+                _ body: @escaping @Sendable (any DesktopRequests, DesktopBus) -> Answer) {
         // A connection stopped meanwhile still takes the answer (its memory is kept).
-        guard let call, let connection else { return }
+        guard let call, let connection, let requests = serving?.requests else { return }
         let logger = logger, activity = activity, bus = self
         let pointer = UncheckedCall(call: call, connection: connection)
         activity.begin()
         Thread.detachNewThread {
             defer { activity.end() }
-            let answer = body(bus)
+            let answer = body(requests, bus)
             switch answer {
             case .done(let summary):
                 logger.info("\(what) from \(sender): \(summary)")

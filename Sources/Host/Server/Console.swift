@@ -14,11 +14,11 @@ import HostModel
 ///
 /// Rationale for `@unchecked Sendable`: a console is used by the one thread that serves its
 /// command; its stream is that thread's alone.
-final class Console: @unchecked Sendable {
+package final class Console: @unchecked Sendable {
     /// The console of the command this thread serves.
-    @TaskLocal static var current = Console()
+    @TaskLocal package static var current = Console()
 
-    let streams: StandardStreams
+    package let streams: StandardStreams
     private let output: UnsafeMutablePointer<FILE>
     /// Whether `output` was opened here (and is closed by `close`).
     private let ownsOutput: Bool
@@ -35,7 +35,7 @@ final class Console: @unchecked Sendable {
     }
 
     /// A console on `streams`, whose output descriptor its stream now owns (`close` closes it).
-    init(streams: StandardStreams) {
+    package init(streams: StandardStreams) {
         self.streams = streams
         if let stream = fdopen(streams.output, "w") {
             output = stream
@@ -56,14 +56,14 @@ final class Console: @unchecked Sendable {
     }
 
     /// This console with its errors sent to `descriptor` instead (its output is this one's).
-    func sendingErrors(to descriptor: Int32) -> Console {
+    package func sendingErrors(to descriptor: Int32) -> Console {
         var streams = streams
         streams.error = descriptor
         return Console(streams: streams, sharing: self)
     }
 
     /// Writes `text` to standard output.
-    func write(_ text: String) {
+    package func write(_ text: String) {
         var text = text
         text.withUTF8 { bytes in
             _ = fwrite(bytes.baseAddress, 1, bytes.count, output)
@@ -71,22 +71,22 @@ final class Console: @unchecked Sendable {
     }
 
     /// Writes `text` and a newline to standard output, as `print` does.
-    func print(_ text: String, terminator: String = "\n") {
+    package func print(_ text: String, terminator: String = "\n") {
         write(text + terminator)
     }
 
     /// Writes `text` to standard error at once.
-    func error(_ text: String) {
+    package func error(_ text: String) {
         RawOutput.write(streams.error, text)
     }
 
     /// What standard output holds back, written now.
-    func flush() {
+    package func flush() {
         fflush(output)
     }
 
     /// Flushes standard output and closes it (the warm server's consoles, when the command ends).
-    func close() {
+    package func close() {
         if ownsOutput { fclose(output) } else { fflush(output) }
         if let unadopted { Glibc.close(unadopted) }
     }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import CHostSystem
 import CWarmWire
 import Foundation
@@ -11,7 +10,9 @@ import WarmWire
 
 /// The warm instance: one process per user and build that keeps running between commands and
 /// runs each command the thin client hands it, on the client's descriptors, with the client's
-/// environment, directory and umask (`RequestScope`), through the same code as a cold run.
+/// environment, directory and umask (`RequestScope`), through the same code as a cold run. It
+/// knows no command: what a request comes to is the composition's (`ServedCommands`), and so
+/// is what the desktop's requests over the bus come to (`DesktopRequests`).
 ///
 /// It never runs plugin code in its own process: every plugin call goes to a warm worker
 /// (`WarmWorkers`: one process per plugin, kept between requests, stopped when idle). Requests
@@ -20,26 +21,30 @@ import WarmWire
 /// exits when idle for `serverIdleTimeout`, when `server stop` asks, and, once idle, when its
 /// binary was replaced (a new build serves from a socket of its own).
 ///
-/// Rationale for `@unchecked Sendable`: its mutable state is behind `state` (and the parsed
-/// lines behind `parsedLinesLock`); the rest is set in `init` and only read.
-final class WarmServer: @unchecked Sendable {
-    /// The server this process is, while it serves.
-    ///
-    /// Rationale for `nonisolated(unsafe)`: set once before the first connection is accepted.
-    nonisolated(unsafe) static var running: WarmServer?
+/// Rationale for `@unchecked Sendable`: its mutable state is behind `state`; the rest is set in
+/// `init` (or before the first connection is accepted, in `serve`) and only read.
+package final class WarmServer: @unchecked Sendable {
+    /// The server serving the request this thread runs, bound for the request's length
+    /// (`RequestScope.run`); nil on the cold path. Per request, not per process: a test may run
+    /// two servers side by side in one process.
+    @TaskLocal package static var current: WarmServer?
 
-    let place: WarmPlace
+    package let place: WarmPlace
     /// This binary, whose identity names the socket.
     let executable: String
     let idleTimeout: Double
     /// What it keeps between requests: plugin workers, settings, open state, scans.
-    let warm: WarmResources
+    package let warm: WarmResources
     /// The plugin workers it keeps warm between requests.
-    var workers: WarmWorkers { warm.workers }
-    let started = Date()
+    package var workers: WarmWorkers { warm.workers }
+    package let started = Date()
     /// Started by the session bus (`serve --dbus-activated`): its environment is the desktop's.
     let startedByBus: Bool
     let logger: Logger
+    /// What a client's request comes to.
+    let commands: any ServedCommands
+    /// What the desktop's requests come to; nil for a server that stays off the bus.
+    let desktop: (any DesktopRequests)?
 
     /// Connections being served, requests served, when the last one ended, and a stop asked for.
     let state = NSLock()
@@ -50,7 +55,10 @@ final class WarmServer: @unchecked Sendable {
     /// The requests running now, for a stop to cancel.
     var running: [ObjectIdentifier: CancelWatch] = [:]
 
-    init(place: WarmPlace, executable: String, idleTimeout: Double, warm: WarmResources, startedByBus: Bool, logger: Logger) {
+    package init(place: WarmPlace, executable: String, idleTimeout: Double, warm: WarmResources, startedByBus: Bool,
+                 logger: Logger, commands: any ServedCommands, desktop: (any DesktopRequests)?) {
+        self.commands = commands
+        self.desktop = desktop
         self.place = place
         self.startedByBus = startedByBus
         self.executable = executable
@@ -60,10 +68,10 @@ final class WarmServer: @unchecked Sendable {
     }
 
     /// How many requests it has served.
-    var requestsServed: Int { state.withLock { served } }
+    package var requestsServed: Int { state.withLock { served } }
 
     /// Its connection to the session bus, when it has one (`DesktopBus`).
-    private(set) var bus: DesktopBus?
+    package private(set) var bus: DesktopBus?
 
     /// A request that did not come through the socket (the desktop's, over the bus), counted as
     /// one being served from when it arrives to when it is done: the server neither exits nor
@@ -81,25 +89,25 @@ final class WarmServer: @unchecked Sendable {
     }
 
     /// How long a stop waits for the requests under way before it cancels them.
-    static let stopGrace = Duration.seconds(10)
+    package static let stopGrace = Duration.seconds(10)
 
     /// Asks the server to exit once the requests under way have answered. It leaves the bus at
     /// once (unless called from the bus's own thread, `leavingBus` false), so that the bus starts
     /// a new server for the desktop's next request rather than handing it to this one.
-    func stop(leavingBus: Bool = true) {
+    package func stop(leavingBus: Bool = true) {
         state.withLock { stopAsked = true }
         if leavingBus { bus?.stop() }
     }
 
     /// Why a server could not start.
-    enum StartFailure: Error {
+    package enum StartFailure: Error {
         /// Another server of this build holds the lock.
         case alreadyRunning
         case refused(String)
     }
 
     /// Binds the socket (after taking the build's lock, so two servers never share one).
-    func listen() -> Result<Int32, StartFailure> {
+    package func listen() -> Result<Int32, StartFailure> {
         switch WarmPlace.state(of: place.directory) {
         case .privateToUser:
             break
@@ -147,15 +155,16 @@ final class WarmServer: @unchecked Sendable {
     }
 
     /// The socket a service manager passed (LISTEN_FDS), when it started this server.
-    private(set) var activation: Int32?
+    package private(set) var activation: Int32?
     /// Whether it listens on its build's own socket (a server started by a service manager
     /// while another of its build runs serves the activation socket only).
-    private(set) var ownsSocket = false
+    package private(set) var ownsSocket = false
 
     /// Accepts connections on `listener` (its build's socket) and `activation` (the socket a
-    /// service manager passed) until it is time to exit; removes its own socket then.
-    func serve(listener: Int32?, activation: Int32?) {
-        WarmServer.running = self
+    /// service manager passed) until it is time to exit; removes its own socket then. A signal
+    /// readable on `stopSignals` (`SignalPipe`: SIGTERM, SIGINT and SIGHUP for `serve`) ends it
+    /// cleanly: its socket removed, its requests cancelled, its workers killed.
+    package func serve(listener: Int32?, activation: Int32?, stopSignals: Int32? = nil) {
         self.activation = activation
         ownsSocket = listener != nil
         var sockets = [listener, activation].compactMap { $0 }
@@ -164,9 +173,11 @@ final class WarmServer: @unchecked Sendable {
         // The desktop's door. A server with no socket of its own serves only the bus, and has
         // nothing to do once the bus is gone.
         let busOnly = sockets.isEmpty
-        bus = DesktopBus.start(logger: logger, activity: desktopActivity,
-                               startedByBus: startedByBus,
-                               lost: { [self] in if busOnly { stop(leavingBus: false) } })
+        if let desktop {
+            bus = DesktopBus.start(logger: logger, serving: DesktopBus.Serving(requests: desktop, server: self, activity: desktopActivity),
+                                   startedByBus: startedByBus,
+                                   lost: { [self] in if busOnly { stop(leavingBus: false) } })
+        }
         if busOnly && bus == nil {
             logger.info("Exiting: started for the session bus, but not on it")
             return
@@ -191,8 +202,6 @@ final class WarmServer: @unchecked Sendable {
             workers.stopAll()
             warm.close()
         }
-        // SIGTERM, SIGINT and SIGHUP end the server cleanly: its socket removed, its workers killed.
-        let stopSignals = SignalPipe.install([SIGTERM, SIGINT, SIGHUP])
         var stoppingSince: ContinuousClock.Instant?
         while true {
             // Asked to stop: it stops listening at once (clients that keep coming must not keep
@@ -208,7 +217,7 @@ final class WarmServer: @unchecked Sendable {
                     return
                 }
                 if ContinuousClock.now - since >= WarmServer.stopGrace {
-                    let grace = ServerCommand.duration(Int(WarmServer.stopGrace.components.seconds))
+                    let grace = WarmServer.duration(Int(WarmServer.stopGrace.components.seconds))
                     let sentence = "The server was asked to stop and this command was still running after \(grace), so it was cancelled; run it again."
                     // Outside the state lock: a cancel waits for nothing, but nothing should wait for it.
                     state.withLock { Array(running.values) }.forEach { $0.serverStops(answer: 128 + SIGTERM, saying: sentence) }
@@ -216,7 +225,7 @@ final class WarmServer: @unchecked Sendable {
                     return
                 }
             }
-            var pollers = [pollfd(fd: stopSignals, events: Int16(POLLIN), revents: 0)]
+            var pollers = [pollfd(fd: stopSignals ?? -1, events: Int16(POLLIN), revents: 0)]
                 + sockets.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&pollers, nfds_t(pollers.count), stopping ? 20 : 1000)
             // Busy or not, a worker idle for workerIdleTimeout is stopped.
@@ -268,7 +277,7 @@ final class WarmServer: @unchecked Sendable {
     }
 
     /// The pid of the server of `place`'s build, when one runs: it holds its lock.
-    static func holder(of place: WarmPlace) -> pid_t? {
+    package static func holder(of place: WarmPlace) -> pid_t? {
         let lock = open(place.lockPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard lock >= 0 else { return nil }
         defer { close(lock) }
@@ -279,7 +288,7 @@ final class WarmServer: @unchecked Sendable {
     }
 
     /// Whether `descriptor` is a listening Unix stream socket.
-    static func isListeningUnixSocket(_ descriptor: Int32) -> Bool {
+    package static func isListeningUnixSocket(_ descriptor: Int32) -> Bool {
         var value: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &value, &length) == 0, value == 1 else { return false }
@@ -302,8 +311,10 @@ final class WarmServer: @unchecked Sendable {
         return SocketIdentity(device: info.st_dev, inode: info.st_ino)
     }
 
-    /// Command lines parsed before, and what they parsed to (successes only), the most recently
-    /// used last: a quick action is the same line again and again (`WarmServer+Connection`).
-    var parsedLines: [(arguments: [String], command: any ParsableCommand)] = []
-    let parsedLinesLock = NSLock()
+    /// 3 s, 4 min 12 s, 2 h 5 min.
+    package static func duration(_ seconds: Int) -> String {
+        if seconds < 60 { return "\(seconds) s" }
+        if seconds < 3600 { return seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds / 60) min \(seconds % 60) s" }
+        return (seconds % 3600) / 60 == 0 ? "\(seconds / 3600) h" : "\(seconds / 3600) h \((seconds % 3600) / 60) min"
+    }
 }

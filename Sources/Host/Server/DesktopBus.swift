@@ -4,7 +4,6 @@ import HostDesktop
 import HostModel
 import HostSurfaces
 import Logging
-import StandFitHost
 
 /// The warm server on the session bus: it owns the application id and serves
 /// `org.freedesktop.Application`, so that the desktop (GNOME Shell, KDE, `gapplication`) runs quick
@@ -12,15 +11,16 @@ import StandFitHost
 /// `export desktop --install` writes).
 ///
 /// The connection and its thread are `CDesktopBus`'s; each method call is served on a thread of
-/// its own as a request of the desktop's (`DesktopRequest`), and answered when it is done.
+/// its own as a request of the desktop's (what it comes to is the composition's:
+/// `DesktopRequests`), and answered when it is done.
 ///
 /// Rationale for `@unchecked Sendable`: `connection` is behind `stopLock`, the
 /// calls waited for and the buttons shown behind `calls`; the rest is set in `init`. The bus
 /// thread starts only once `start` has stored the connection; method calls are answered on the
 /// connection their event names.
-final class DesktopBus: @unchecked Sendable {
+package final class DesktopBus: @unchecked Sendable {
     var connection: OpaquePointer?
-    let logger: Logger
+    package let logger: Logger
     /// How the server counts a request of the desktop's: begun on the bus thread before its own
     /// thread starts, ended when it is done (so the server neither exits nor counts as idle meanwhile).
     struct Activity: Sendable {
@@ -28,31 +28,70 @@ final class DesktopBus: @unchecked Sendable {
         var end: @Sendable () -> Void
         static let uncounted = Activity(begin: {}, end: {})
     }
-    let activity: Activity
+    /// What a server's connection serves: the desktop's requests, for that server, counted as
+    /// its activity.
+    struct Serving: Sendable {
+        var requests: any DesktopRequests
+        var server: WarmServer
+        var activity: Activity
+    }
+    /// What it serves; nil for a command's own connection, which serves nothing.
+    let serving: Serving?
+    var activity: Activity { serving?.activity ?? .uncounted }
+    /// The server whose connection this is (for the desktop's requests' scopes); nil for a
+    /// command's own.
+    package var server: WarmServer? { serving?.server }
     /// The connection ended under the server (the bus went away).
     private let lost: @Sendable () -> Void
-    /// The environment the desktop's requests run with (`DesktopRequest.environment(startedByBus:)`).
+    /// The environment the desktop's requests run with (`environment(startedByBus:)`).
     let requestEnvironment: [String]
     /// Whether the bus started this server: its environment is then the bus's activation environment.
     let startedByBus: Bool
     /// The matches of the latest searches, for GNOME's `GetResultMetas`.
     let searchResults = SearchResults()
 
-    private init(logger: Logger, activity: Activity, startedByBus: Bool, lost: @escaping @Sendable () -> Void) {
+    private init(logger: Logger, serving: Serving?, startedByBus: Bool, lost: @escaping @Sendable () -> Void) {
         self.logger = logger
-        self.activity = activity
+        self.serving = serving
         self.startedByBus = startedByBus
-        self.requestEnvironment = DesktopRequest.environment(startedByBus: startedByBus)
+        self.requestEnvironment = DesktopBus.environment(startedByBus: startedByBus)
         self.lost = lost
     }
 
-    /// Connects to the session bus and takes the application id; nil when there is no bus, or
-    /// the name cannot be had (said at debug level: a machine without a desktop is not an error).
-    /// Not `owning`, it takes no name and serves nothing: a command's own connection, for a
-    /// notification or a call.
-    static func start(logger: Logger, owning: Bool = true, activity: Activity = .uncounted,
-                      startedByBus: Bool = false, lost: @escaping @Sendable () -> Void = {}) -> DesktopBus? {
-        let bus = DesktopBus(logger: logger, activity: activity, startedByBus: startedByBus, lost: lost)
+    /// The environment every desktop request of a server has. A server the bus started has the
+    /// bus's activation environment, the desktop's own, and passes it on whole. A server a command
+    /// started has that command's environment, whose `STANDFIT_*` variables (a one-off
+    /// `STANDFIT_PLUGIN_PATH`, a test's `STANDFIT_NOW`, `STANDFIT_SERVER`) belong to that one
+    /// request: they are left out, so a desktop click never runs with another request's date or
+    /// plugins.
+    static func environment(startedByBus: Bool) -> [String] {
+        ProcessInfo.processInfo.environment
+            .filter { startedByBus || !$0.key.hasPrefix("STANDFIT_") }
+            .map { "\($0.key)=\($0.value)" }
+    }
+
+    /// What a desktop request comes to.
+    package enum Answer: Sendable {
+        /// Done: a summary for the server's log.
+        case done(String)
+        /// Refused with a D-Bus error and its sentence.
+        case refused(ErrorName, String)
+    }
+
+    /// The D-Bus errors a request of the desktop's is refused with.
+    package enum ErrorName: String, Sendable {
+        case unknownAction = "org.standfit.Host.Error.UnknownAction"
+        case failed = "org.freedesktop.DBus.Error.Failed"
+        case notSupported = "org.freedesktop.DBus.Error.NotSupported"
+    }
+
+    /// Connects to the session bus and, `serving` a server, takes the application id; nil when
+    /// there is no bus, or the name cannot be had (said at debug level: a machine without a
+    /// desktop is not an error). Serving nothing, it takes no name: a command's own connection,
+    /// for a notification or a call.
+    static func start(logger: Logger, serving: Serving?, startedByBus: Bool, lost: @escaping @Sendable () -> Void) -> DesktopBus? {
+        let owning = serving != nil
+        let bus = DesktopBus(logger: logger, serving: serving, startedByBus: startedByBus, lost: lost)
         var error: Int32 = 0
         var why = [CChar](repeating: 0, count: 512)
         // The bus thread calls back with this object as its context for as long as the process
@@ -78,13 +117,18 @@ final class DesktopBus: @unchecked Sendable {
         return bus
     }
 
+    /// A command's own connection, which serves nothing: for a notification or a call.
+    package static func start(logger: Logger) -> DesktopBus? {
+        start(logger: logger, serving: nil, startedByBus: false, lost: {})
+    }
+
     let stopLock = NSLock()
     /// The connection being left, for the notifications answered while it stops.
     private var stopping: OpaquePointer?
 
     /// Leaves the bus: the name is released and the connection closed. Calls still being served
     /// are released unanswered (their callers get the bus's NoReply).
-    func stop() {
+    package func stop() {
         guard let connection = stopLock.withLock({ () -> OpaquePointer? in
             guard let connection = self.connection else { return nil }
             self.connection = nil
@@ -127,19 +171,19 @@ final class DesktopBus: @unchecked Sendable {
                 parameters.append(NamedArgument(name: String(cString: key), value: String(cString: value)))
             }
             let arguments = parameters
-            answer(event.call, on: connection, from: sender, what: "ActivateAction '\(name)'") { bus in
-                DesktopRequest.activateAction(.key(name), parameters: arguments, bus: bus)
+            answer(event.call, on: connection, from: sender, what: "ActivateAction '\(name)'") { requests, bus in
+                requests.activateAction(name, parameters: arguments, on: bus)
             }
         case STANDFIT_BUS_ACTIVATE:
             let app = event.name.map { String(cString: $0) }
             answer(event.call, on: connection, from: sender, what: "Activate" + (app.map { " (app \($0))" } ?? "")) {
-                DesktopRequest.activate(app: app, bus: $0)
+                $0.activate(app: app, on: $1)
             }
         case STANDFIT_BUS_RUNNER_MATCH, STANDFIT_BUS_RUNNER_RUN, STANDFIT_BUS_RUNNER_CONFIG, STANDFIT_BUS_RUNNER_ACTIONS,
              STANDFIT_BUS_SEARCH, STANDFIT_BUS_SEARCH_METAS, STANDFIT_BUS_SEARCH_ACTIVATE, STANDFIT_BUS_SEARCH_LAUNCH:
             handleSearch(event, sender: sender)
         case STANDFIT_BUS_OPEN:
-            answer(event.call, on: connection, from: sender, what: "Open") { _ in
+            answer(event.call, on: connection, from: sender, what: "Open") { _, _ in
                 .refused(.notSupported, "StandFit opens no files; run one of its quick actions instead ('gapplication list-actions \(DesktopInstallation.applicationID)' lists them).")
             }
         case STANDFIT_BUS_NOTIFIED, STANDFIT_BUS_CAPABILITIES, STANDFIT_BUS_CALLED:

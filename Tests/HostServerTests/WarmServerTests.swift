@@ -1,0 +1,227 @@
+import Foundation
+import Glibc
+import HostModel
+@testable import HostServer
+import Logging
+import PluginRuntime
+import StandFitHost
+import Synchronization
+import Testing
+import TestSupport
+import WarmWire
+
+/// The warm server as a library: a request driven through it with a fake set of commands, over
+/// its real socket, with no command-line parser and no session.
+@Suite("Warm server library")
+struct WarmServerTests {
+    /// Commands for the tests: what each request comes to is `answer`'s.
+    struct FakeCommands: ServedCommands {
+        let answer: @Sendable ([String], RequestScope, WarmServer) -> Admission
+
+        func admit(_ arguments: [String], in scope: RequestScope, by server: WarmServer) -> Admission {
+            answer(arguments, scope, server)
+        }
+    }
+
+    /// A server on a socket directory of its own, serving on a thread until `stop`.
+    final class Running: Sendable {
+        let server: WarmServer
+        let place: WarmPlace
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ answer: @escaping @Sendable ([String], RequestScope, WarmServer) -> Admission) throws {
+            let executable = CommandLine.arguments[0]
+            let build = try #require(WarmPlace.buildIdentity(of: executable))
+            place = WarmPlace(directory: makeTemporaryDirectory().path + "/run", build: build)
+            server = WarmServer(place: place, executable: executable, idleTimeout: 600,
+                                warm: WarmResources(workers: WarmWorkers(limit: 1, idleTimeout: 60)), startedByBus: false,
+                                logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+                                commands: FakeCommands(answer: answer), desktop: nil)
+            guard case .success(let listener) = server.listen() else {
+                Issue.record("the server could not listen on \(place.socketPath)")
+                throw CancellationError()
+            }
+            let (server, done) = (server, done)
+            Thread.detachNewThread {
+                server.serve(listener: listener, activation: nil)
+                done.signal()
+            }
+        }
+
+        /// Stops the server and waits for it to end.
+        func stop() {
+            server.stop()
+            #expect(done.wait(timeout: .now() + 15) == .success, "the server did not end")
+        }
+    }
+
+    /// What a client got: the frames the server answered with, and what the request wrote.
+    struct Reply {
+        var frames: [Frame] = []
+        var output = ""
+        var errors = ""
+    }
+
+    /// Sends `arguments` as a client would, with its own pipes as descriptors 1 and 2, and
+    /// `environment` and `directory`; says go once accepted, and, `cancelling`, sends that
+    /// cancel 0.2 s later.
+    static func request(_ arguments: [String], to place: WarmPlace, build: String? = nil, environment: [String] = [],
+                        directory: String = "/", cancelling signal: Int32? = nil) throws -> Reply {
+        let connection = try #require(WarmClient.connect(to: place.socketPath))
+        defer { close(connection.descriptor) }
+        var output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
+        #expect(pipe(&output) == 0 && pipe(&errors) == 0)
+        let input = open("/dev/null", O_RDONLY)
+        var request = WarmRequest(arguments: arguments, environment: environment, workingDirectory: directory, umask: 0o022)
+        request.build = build ?? place.build
+        #expect(connection.send(.request(request), descriptors: [input, output[1], errors[1]]) == 0)
+        [input, output[1], errors[1]].forEach { close($0) }
+        var reply = Reply()
+        loop: while true {
+            switch connection.receive(timeout: 10_000) {
+            case .frame(let frame):
+                reply.frames.append(frame)
+                switch frame {
+                case .accepted:
+                    if let signal {
+                        _ = connection.send(.go)
+                        usleep(200_000)
+                        _ = connection.send(.cancel(signal: signal))
+                    } else {
+                        _ = connection.send(.go)
+                    }
+                case .runCold, .exit:
+                    break loop
+                default:
+                    continue
+                }
+            default:
+                break loop
+            }
+        }
+        reply.output = readAll(output[0])
+        reply.errors = readAll(errors[0])
+        return reply
+    }
+
+    private static func readAll(_ descriptor: Int32) -> String {
+        defer { close(descriptor) }
+        var data = [UInt8](), chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(descriptor, &chunk, chunk.count)
+            guard count > 0 else { break }
+            data += chunk[..<count]
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test("a request runs in its own scope: the client's arguments, environment and directory, its exit status answered")
+    func oneRequest() throws {
+        let running = try Running { arguments, _, _ in
+            .serve {
+                let request = HostRequest.current
+                Console.current.print("\(arguments.joined(separator: " ")) \(request.environment["GREETING"] ?? "-") \(request.workingDirectory.path)")
+                Console.current.error("to stderr\n")
+                return 7
+            }
+        }
+        defer { running.stop() }
+        let reply = try Self.request(["say", "hello"], to: running.place, environment: ["GREETING=hoi"], directory: "/tmp")
+        #expect(reply.frames == [.accepted, .exit(status: 7)])
+        #expect(reply.output == "say hello hoi /tmp\n")
+        #expect(reply.errors == "to stderr\n")
+        #expect(running.server.requestsServed == 1)
+    }
+
+    @Test("inside a request the server is WarmServer.current; outside, there is none")
+    func currentServer() throws {
+        let seen = Mutex<Bool>(false)
+        let running = try Running { _, _, server in
+            .serve {
+                seen.withLock { $0 = WarmServer.current === server }
+                return 0
+            }
+        }
+        defer { running.stop() }
+        #expect(try Self.request([], to: running.place).frames == [.accepted, .exit(status: 0)])
+        #expect(seen.withLock { $0 })
+        #expect(WarmServer.current == nil)
+    }
+
+    @Test("two requests side by side each see their own facts")
+    func sideBySide() throws {
+        let arrived = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let running = try Running { _, _, _ in
+            .serve {
+                // Both are in flight before either answers.
+                arrived.signal()
+                release.wait()
+                Console.current.print("\(HostRequest.current.environment["WHO"] ?? "-") \(FileManager.default.currentDirectoryPath)")
+                return 0
+            }
+        }
+        defer { running.stop() }
+        let replies = Mutex<[String: Reply]>([:])
+        let group = DispatchGroup()
+        for (who, directory) in [("first", "/tmp"), ("second", "/usr")] {
+            DispatchQueue.global().async(group: group) {
+                let reply = try? Self.request([], to: running.place, environment: ["WHO=\(who)"], directory: directory)
+                replies.withLock { $0[who] = reply }
+            }
+        }
+        for _ in 0..<2 { #expect(arrived.wait(timeout: .now() + 10) == .success) }
+        release.signal()
+        release.signal()
+        #expect(group.wait(timeout: .now() + 10) == .success)
+        #expect(replies.withLock { $0["first"]?.output } == "first /tmp\n")
+        #expect(replies.withLock { $0["second"]?.output } == "second /usr\n")
+    }
+
+    @Test("a request the commands hand back, and one from another build, are answered RunCold and nothing runs")
+    func runCold() throws {
+        let ran = Mutex<Int>(0)
+        let running = try Running { arguments, _, _ in
+            guard arguments != ["help"] else { return .runCold }
+            return .serve {
+                ran.withLock { $0 += 1 }
+                return 0
+            }
+        }
+        defer { running.stop() }
+        #expect(try Self.request(["help"], to: running.place).frames == [.runCold])
+        #expect(try Self.request(["list"], to: running.place, build: "another-build").frames == [.runCold])
+        #expect(ran.withLock { $0 } == 0)
+        #expect(running.server.requestsServed == 0)
+    }
+
+    @Test("a cancel from the client wakes a prompt, silences the request and answers 128 + the signal")
+    func cancel() throws {
+        let woke = Mutex<String?>("not yet")
+        let running = try Running { _, _, _ in
+            .serve {
+                // Standard input is /dev/null here: a prompt would read its end at once, so the
+                // request waits for the cancel on its link instead.
+                var ready = pollfd(fd: RequestLink.current.cancelDescriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&ready, 1, 10_000)
+                woke.withLock { $0 = RequestLink.current.isCancelled ? "cancelled" : "timed out" }
+                Console.current.print("never seen")
+                return 0
+            }
+        }
+        defer { running.stop() }
+        let reply = try Self.request([], to: running.place, cancelling: SIGINT)
+        #expect(reply.frames == [.accepted, .exit(status: 128 + SIGINT)])
+        #expect(reply.output == "")
+        // The request itself ends soon after the answer.
+        for _ in 0..<100 where woke.withLock({ $0 }) == "not yet" { usleep(20_000) }
+        #expect(woke.withLock { $0 } == "cancelled")
+    }
+
+    @Test("stop ends the server once it is idle, and removes its socket")
+    func stop() throws {
+        let running = try Running { _, _, _ in .serve { 0 } }
+        #expect(FileManager.default.fileExists(atPath: running.place.socketPath))
+        running.stop()
+        #expect(!FileManager.default.fileExists(atPath: running.place.socketPath))
+    }
+}
