@@ -81,7 +81,17 @@ let package = Package(
                 "HostSurfaces", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Host",
-            exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch", "Surfaces", "Desktop", "Sentences", "Scaffold", "Server"]
+            exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch", "Surfaces", "Desktop", "Sentences", "Scaffold", "Server", "Doctor"]
+        ),
+        // A surface over the session: `doctor`, what the host finds (directories, settings, state,
+        // plugins, the manifest, routines) and what is wrong, with the way out.
+        .target(
+            name: "HostDoctor",
+            dependencies: [
+                "StandFitHost", "HostModel", "HostManifest", "HostStorage", "HostIntents", "HostDispatch", "PluginRuntime",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Host/Doctor"
         ),
         // `plugins new`: a plugin that builds, in C, Swift or Rust, against the SDK this host
         // ships. On the model only.
@@ -131,7 +141,7 @@ let package = Package(
         .executableTarget(
             name: "standfit-host-full",
             dependencies: [
-                "WarmWire", "CWarmWire", "CHostSystem", "StandFitHost", "HostServer", "HostDesktop", "HostSentences", "HostScaffold", "HostModel", "HostStorage", "HostMenu", "PluginRuntime",
+                "WarmWire", "CWarmWire", "CHostSystem", "StandFitHost", "HostServer", "HostDoctor", "HostDesktop", "HostSentences", "HostScaffold", "HostModel", "HostStorage", "HostMenu", "PluginRuntime",
                 "HostIntents", "HostDispatch", "HostSurfaces", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

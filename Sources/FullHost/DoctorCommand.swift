@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HostDoctor
 import HostModel
 import HostServer
 import StandFitHost

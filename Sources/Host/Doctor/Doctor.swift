@@ -6,6 +6,7 @@ import HostManifest
 import HostDispatch
 import PluginRuntime
 import HostStorage
+import StandFitHost
 
 /// `doctor`: the state of every plugin, the cache, the state database, the settings, the
 /// manifest, the routines and the permissions that decide what loads, on one screen, each

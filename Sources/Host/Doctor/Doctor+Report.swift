@@ -6,6 +6,7 @@ import HostManifest
 import HostDispatch
 import PluginRuntime
 import HostStorage
+import StandFitHost
 
 /// What `doctor` reports (its `--json` document, and the lines it prints).
 extension Doctor {
