@@ -66,7 +66,7 @@ enum DesktopRequest {
     /// The session of the installed desktop file: the options it was installed with, else the
     /// default ones. Within `serve`.
     static func installedSession(logger: Logger) throws(HostError) -> HostSession {
-        var options = HostOptions(request: .current, executable: Executable.url, warm: Executable.warm)
+        var options = HostOptions(request: .current, link: .current, executable: Executable.url, warm: Executable.warm)
         options.desktop = .installedFile
         return try HostSession(options: DesktopInstallation.installedOptions(options), logger: logger)
     }

@@ -56,7 +56,7 @@ struct ManifestOptions: ParsableArguments {
             if let pair = NamedArgument(parsing: define) { values[pair.name] = pair.value }
         }
         var options = HostOptions(manifestPath: manifest, defines: values, locale: locale,
-                                  request: .current, executable: Executable.url,
+                                  request: .current, link: .current, executable: Executable.url,
                                   isolate: isolate, requireTrusted: requireTrusted, verbose: global.verbose,
                                   warm: Executable.warm)
         // The composition wires the desktop surface into the session: an installed desktop file

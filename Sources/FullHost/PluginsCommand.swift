@@ -24,7 +24,7 @@ struct PluginsCommand: HostCommand {
         var requireTrusted = false
 
         func context() throws -> PluginContext {
-            let options = HostOptions(request: .current, executable: Executable.url,
+            let options = HostOptions(request: .current, link: .current, executable: Executable.url,
                                       requireTrusted: requireTrusted, verbose: global.verbose, warm: Executable.warm)
             return try PluginContext(options: options, logger: global.logger)
         }

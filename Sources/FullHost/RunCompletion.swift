@@ -80,7 +80,7 @@ enum RunCompletion {
     /// --require-trusted, the environment, and a logger that drops everything.
     private static func session(for line: CompletionLine) -> HostSession? {
         let options = HostOptions(manifestPath: line.manifest, defines: line.defines, locale: line.locale,
-                                  request: .current, executable: Executable.url,
+                                  request: .current, link: .current, executable: Executable.url,
                                   requireTrusted: line.requireTrusted, warm: Executable.warm)
         let logger = Logger(label: "standfit-host.completion") { _ in SwiftLogNoOpLogHandler() }
         return try? HostSession(options: options, logger: logger)

@@ -55,10 +55,14 @@ public struct HostOptions: Sendable {
     /// Keeping an installed desktop file current after the stored items changed: what the
     /// composition wires in (HostDesktop's `DesktopUpkeep.installedFile`); none by default.
     public var desktop: DesktopUpkeep = .none
+    /// The request the helpers and workers it starts work for: where their output goes (the
+    /// request's stderr) and the cancel that kills them (the client's Ctrl-C, in the server).
+    package var link: RequestLink
 
-    public init(manifestPath: String? = nil, defines: [String: String] = [:], locale: String? = nil,
-                request: HostRequest, executable: URL, isolate: Bool = false,
-                requireTrusted: Bool = false, verbose: Bool = false, warm: WarmResources? = nil) {
+    package init(manifestPath: String? = nil, defines: [String: String] = [:], locale: String? = nil,
+                 request: HostRequest, link: RequestLink, executable: URL, isolate: Bool = false,
+                 requireTrusted: Bool = false, verbose: Bool = false, warm: WarmResources? = nil) {
+        self.link = link
         self.manifestPath = manifestPath
         self.defines = defines
         self.locale = locale
@@ -164,7 +168,7 @@ public struct HostSession {
             executable: options.executable.path, environment: options.environment,
             now: options.request.wallClock, scanTimeout: config.scanTimeout,
             handlerTimeout: config.handlerTimeout, isolate: options.isolate, sandbox: config.sandbox,
-            verbose: options.verbose)
+            verbose: options.verbose, link: options.link)
         settings.warmWorkers = options.warm?.workers
         settings.scanMemo = options.warm?.scans
         settings.workingDirectory = options.request.workingDirectory.path

@@ -37,11 +37,15 @@ public struct PluginCatalog {
         /// Run untrusted plugin code in the sandbox where the kernel has one.
         public var sandbox: Bool
         public var verbose: Bool
+        /// The request the helpers and workers it starts work for: where their output goes, and
+        /// the cancel that kills them (`RequestLink`).
+        package var link: RequestLink
 
         package init(searchPath: [URL], paths: HostPaths, language: String, bundledLocations: Set<String>,
                      pins: [String: String], requireTrusted: Bool, executable: String,
                      environment: [String: String], now: Date, scanTimeout: Double,
-                     handlerTimeout: Double, isolate: Bool, sandbox: Bool = true, verbose: Bool) {
+                     handlerTimeout: Double, isolate: Bool, sandbox: Bool = true, verbose: Bool, link: RequestLink) {
+            self.link = link
             self.searchPath = searchPath
             self.paths = paths
             self.language = language
@@ -112,9 +116,7 @@ public struct PluginCatalog {
         if !stale.isEmpty {
             logger.debug("Scanning \(stale.count) new or changed plugin(s) in a helper process: \(stale.map(\.path).joined(separator: ", "))")
             let cache = cache()
-            let helper = ScanHelper(executable: settings.executable, environment: settings.environment,
-                                    timeout: settings.scanTimeout, language: settings.language, sandbox: settings.sandbox,
-                                    verbose: settings.verbose, logger: logger, marker: cache == nil ? nil : marker)
+            let helper = ScanHelper(settings: settings, logger: logger, marker: cache == nil ? nil : marker)
             let scanned = helper.scan(stale)
             var fresh: [(PluginCandidate, ScanResult)] = []
             for (candidate, result) in zip(stale, scanned) {
@@ -131,15 +133,7 @@ public struct PluginCatalog {
             memo?.record(results, for: candidates, language: settings.language, cacheDirectory: cacheDirectory,
                          readAt: readAt, commits: commits)
         }
-        let executor = PluginExecutor(
-            settings: PluginExecutor.Settings(paths: settings.paths, executable: settings.executable,
-                                              environment: settings.environment,
-                                              language: settings.language, handlerTimeout: settings.handlerTimeout,
-                                              isolate: settings.isolate, warmWorkers: settings.warmWorkers,
-                                              workingDirectory: settings.workingDirectory, umask: settings.umask,
-                                              sandbox: settings.sandbox,
-                                              verbose: settings.verbose),
-            logger: logger)
+        let executor = PluginExecutor(settings: settings, logger: logger)
         var builder = PluginSetBuilder(logger: logger)
         for case .candidate(let candidate) in files where candidate.isBundled {
             if case .loaded(let record)? = results[candidate.realPath] { builder.reserve(record, path: candidate.path) }

@@ -7,29 +7,9 @@ import HostModel
 /// plugin, or every plugin under `--isolate`, runs in a worker process with a deadline, so a
 /// crash or a hang becomes a `plugin-failed` answer naming the plugin, the type and the fault.
 package final class PluginExecutor {
-    struct Settings {
-        var paths: HostPaths
-        var executable: String
-        /// The request's environment, which workers run in.
-        var environment: [String: String]
-        /// The language told to plugins' `init`.
-        var language: String
-        /// Seconds one worker call may take.
-        var handlerTimeout: Double
-        /// Run every plugin in a worker, trusted or not.
-        var isolate: Bool
-        /// The warm server's workers: every plugin runs in one, though trusted ones are still
-        /// described as running in the host's process on the cold path (`runsInProcess`).
-        var warmWorkers: WarmWorkers?
-        /// The request's working directory and umask, for warm workers.
-        var workingDirectory = "/"
-        var umask: UInt32 = 0o022
-        /// Run untrusted plugins' workers in the sandbox.
-        var sandbox: Bool
-        var verbose: Bool
-    }
-
-    let settings: Settings
+    /// The catalog's settings: the request's paths, environment, directory and umask, its
+    /// helper link, the timeouts, isolation and the warm workers.
+    let settings: PluginCatalog.Settings
     let logger: Logger
     /// Languages a provider is asked in after its plugin handled an action (the run's
     /// language and those stored for it), so a worker can answer them in the same process.
@@ -41,7 +21,7 @@ package final class PluginExecutor {
     /// Names the plugin when trusted code run in this process crashes or exits.
     private let callGuard: CallGuard
 
-    init(settings: Settings, logger: Logger) {
+    init(settings: PluginCatalog.Settings, logger: Logger) {
         self.settings = settings
         self.logger = logger
         callGuard = CallGuard(verbose: settings.verbose)
@@ -201,7 +181,7 @@ package final class PluginExecutor {
         do {
             worker = try HelperProcess(executable: settings.executable, arguments: ["handler-worker"],
                                        environment: settings.environment, input: try JSONEncoder().encode(call),
-                                       verbose: settings.verbose)
+                                       verbose: settings.verbose, link: settings.link)
         } catch {
             return .failure(PluginFault("could not be started in a worker process (\(error))"))
         }
@@ -228,15 +208,17 @@ package final class PluginExecutor {
         let leased = workers.lease(key, waitingUntil: .now + handlerTime, cleanUp: { pid in
             if request.sandbox { Sandbox.removeTemporary(of: pid, paths: paths) }
         }, start: { () throws(HelperError) -> HelperProcess in
+            // Started for no request (on the workers' own thread): each call links it to its
+            // request (`beginCall`).
             try HelperProcess(executable: executable, arguments: ["handler-worker", "--warm"], environment: environment,
-                              input: Data(), keepInputOpen: true, verbose: verbose)
+                              input: Data(), keepInputOpen: true, verbose: verbose, link: .process)
         })
         let worker: WarmWorkers.Worker
         switch leased {
         case .failure(let error): return .failure(PluginFault("could not be started in a worker process (\(error))"))
         case .success(let leased): worker = leased
         }
-        worker.process.beginCall(owner: "Plugin '\(request.pluginID)'")
+        worker.process.beginCall(owner: "Plugin '\(request.pluginID)'", link: settings.link)
         let facts = ProcessFacts(environment: HelperProcess.environment(environment, verbose: verbose),
                                  workingDirectory: settings.workingDirectory, umask: settings.umask)
         let call = HandlerWorker.WorkerCall(request: request,

@@ -62,9 +62,10 @@ package final class HelperProcess {
     /// Starts `executable` with `arguments` and hands it `input` on stdin, which stays open for
     /// `send` when `keepInputOpen`. Unless `verbose`, Swift's crash backtracer is off in the
     /// child: the host reports a crash in one sentence, and a plugin author asks for the full
-    /// backtrace with --verbose.
+    /// backtrace with --verbose. It works for the request `link` names: its output goes there,
+    /// and a cancel of that request kills it.
     init(executable: String, arguments: [String], environment: [String: String], input: Data,
-         keepInputOpen: Bool = false, verbose: Bool) throws(HelperError) {
+         keepInputOpen: Bool = false, verbose: Bool, link: RequestLink) throws(HelperError) {
         // A child that dies before reading its input must not take the host down with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var pipes: [[Int32]] = []
@@ -105,7 +106,7 @@ package final class HelperProcess {
             throw HelperError.system("posix_spawn \(executable)", status)
         }
         pid = child
-        link = RequestLink.current
+        self.link = link
         link.enlist(child)
         requests = request[1]
         results = answer[0]
@@ -249,9 +250,10 @@ package final class HelperProcess {
     /// Whether the child has ended (it may not be reaped yet).
     var hasEnded: Bool { finished != nil || standfit_child_ended(pid) != 0 }
 
-    /// A call to a child that stays (a warm worker) begins: its output is passed on, within
-    /// `outputLimit`, as `owner`'s, and a cancel of the request kills it.
-    func beginCall(owner: String) {
+    /// A call to a child that stays (a warm worker) begins, for the request `link` names: its
+    /// output is passed on, within `outputLimit`, as `owner`'s, and a cancel of that request
+    /// kills it.
+    func beginCall(owner: String, link: RequestLink) {
         // What it wrote since its last call is that call's request's (nowhere, if it ended).
         drainOutput()
         flushOutput()
@@ -259,8 +261,8 @@ package final class HelperProcess {
         outputOwner = owner
         forwardedOutput = 0
         droppedOutput = 0
-        link.release(pid)
-        link = RequestLink.current
+        self.link.release(pid)
+        self.link = link
         link.enlist(pid)
     }
 

@@ -11,8 +11,14 @@ import Synchronization
 /// link of its own to each (`RequestLink.$current.withValue`), so that cancelling one request
 /// (Ctrl-C in its client) kills that request's helpers and no other's.
 package final class RequestLink: Sendable {
-    /// The link of the request this thread serves.
-    @TaskLocal package static var current = RequestLink(errorDescriptor: STDERR_FILENO)
+    /// The process's own request: stderr, never cancelled (a cold process's, and what a warm
+    /// worker is started for before its first call).
+    package static let process = RequestLink(errorDescriptor: STDERR_FILENO)
+
+    /// The link of the request this thread serves, read once where the request's options are
+    /// made (`HostOptions.link`) and by a prompt (`LineInput`); everything below gets it from
+    /// the options.
+    @TaskLocal package static var current = process
 
     /// Where helpers' output and the host's notes about it go.
     package let errorDescriptor: Int32

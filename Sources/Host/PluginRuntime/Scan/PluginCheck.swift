@@ -40,9 +40,7 @@ public struct PluginCheck: Sendable {
         }
         check.isTrusted = candidate.isTrusted
         check.sha256 = try? SealedImage.sha256(ofFile: candidate.realPath)
-        let helper = ScanHelper(executable: settings.executable, environment: settings.environment,
-                                timeout: settings.scanTimeout, language: settings.language,
-                                sandbox: settings.sandbox, verbose: settings.verbose, logger: catalog.logger)
+        let helper = ScanHelper(settings: settings, logger: catalog.logger)
         switch helper.scan([candidate]).first ?? nil {
         case nil:
             check.refusal = "The scan helper could not run, so \(path) was not checked; run with --verbose to see why."

@@ -19,18 +19,23 @@ import HostModel
 /// Before it asks about a plugin, the host records that the scan began (`ScanMarker`); a host
 /// killed during a scan leaves that record, and the next command quarantines the plugin.
 public struct ScanHelper {
-    var executable: String
-    /// The request's environment, which the helper runs in.
-    var environment: [String: String]
-    /// How long one plugin may take to load and initialise.
-    var timeout: Double
-    var language: String
-    /// Scan untrusted plugins in the sandbox.
-    var sandbox: Bool
-    var verbose: Bool
+    /// The catalog's: the host binary, the request's environment (which the helper runs in)
+    /// and helper link, the language, whether untrusted plugins are scanned in the sandbox.
+    var settings: PluginCatalog.Settings
     var logger: Logger
     /// Where the host records the plugin being scanned; nil when it cannot.
     var marker: ScanMarker?
+
+    init(settings: PluginCatalog.Settings, logger: Logger, marker: ScanMarker? = nil) {
+        self.settings = settings
+        self.logger = logger
+        self.marker = marker
+    }
+
+    /// How long one plugin may take to load and initialise.
+    private var timeout: Double { settings.scanTimeout }
+    private var language: String { settings.language }
+    private var sandbox: Bool { settings.sandbox }
 
     /// What the supervisor is told first: the plugins it may be asked about.
     struct Request: Codable {
@@ -76,8 +81,9 @@ public struct ScanHelper {
             let helper: HelperProcess
             do {
                 let input = try JSONEncoder().encode(Request(candidates: batch, language: language, timeout: timeout, sandbox: sandbox))
-                helper = try HelperProcess(executable: executable, arguments: ["scan-helper"], environment: environment,
-                                           input: input + [UInt8(ascii: "\n")], keepInputOpen: true, verbose: verbose)
+                helper = try HelperProcess(executable: settings.executable, arguments: ["scan-helper"], environment: settings.environment,
+                                           input: input + [UInt8(ascii: "\n")], keepInputOpen: true, verbose: settings.verbose,
+                                           link: settings.link)
             } catch {
                 logger.warning("The plugin scan helper could not be started (\(error)); plugins that are not in the registry cache are left out this time.")
                 return results
@@ -97,7 +103,7 @@ public struct ScanHelper {
                 switch answer(from: helper, about: index) {
                 case .result(let result):
                     results[next + index] = checked(result, from: candidate)
-                case .pluginFault where RequestLink.current.isCancelled:
+                case .pluginFault where settings.link.isCancelled:
                     // The host killed the helper: the plugin is scanned again next time.
                     helper.stop()
                     return results
