@@ -13,29 +13,6 @@
 
 #include "bus_private.h"
 
-#define DEFINE(name) __typeof__(name) *p_##name;
-SD_FUNCTIONS(DEFINE)
-#undef DEFINE
-const unsigned *p_vtable_format;
-
-static pthread_once_t loaded_once = PTHREAD_ONCE_INIT;
-static int loaded = 0;
-
-static void load_libsystemd(void) {
-    void *library = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) return;
-#define RESOLVE(name) p_##name = (__typeof__(name) *)dlsym(library, #name); if (p_##name == NULL) return;
-    SD_FUNCTIONS(RESOLVE)
-#undef RESOLVE
-    p_vtable_format = dlsym(library, "sd_bus_object_vtable_format");
-    if (p_vtable_format == NULL) return;
-    bus_build_application_vtable();
-    bus_build_runner_vtable();
-    bus_build_search_vtable();
-    loaded = 1;
-}
-
-
 /* Tells the server that asynchronous request `q` (a Notify, GetCapabilities or Activate)
    failed with `error`: its answer event, carrying `why`. Other requests have no answer event. */
 static void fail_request(standfit_bus *bus, const request *q, int error, const char *why) {
@@ -153,38 +130,18 @@ static void *bus_thread(void *argument) {
     return NULL;
 }
 
-static int open_session_bus(sd_bus **out) {
-    /* Started by D-Bus activation on the session bus: that bus, whatever DBUS_SESSION_BUS_ADDRESS says. */
-    const char *starter = getenv("DBUS_STARTER_ADDRESS");
-    const char *starter_type = getenv("DBUS_STARTER_BUS_TYPE");
-    if (starter != NULL && starter_type != NULL && strcmp(starter_type, "session") == 0) {
-        sd_bus *bus = NULL;
-        int r = p_sd_bus_new(&bus);
-        if (r < 0) return r;
-        if ((r = p_sd_bus_set_address(bus, starter)) < 0 || (r = p_sd_bus_set_bus_client(bus, 1)) < 0 ||
-            (r = p_sd_bus_start(bus)) < 0) {
-            p_sd_bus_flush_close_unref(bus);
-            return r;
-        }
-        *out = bus;
-        return 0;
-    }
-    return p_sd_bus_open_user(out);
-}
-
 standfit_bus *standfit_bus_start(const char *application_id, const char *object_path, const char *runner_path,
                                  const char *search_path,
                                  standfit_bus_handler handler, void *context,
                                  int *error, char *why, size_t why_size) {
-    pthread_once(&loaded_once, load_libsystemd);
-    if (!loaded) {
+    if (!bus_load_libsystemd()) {
         *error = -ENOENT;
         const char *reason = dlerror();
         snprintf(why, why_size, "libsystemd.so.0 (sd-bus) cannot be loaded: %s", reason ? reason : "not found");
         return NULL;
     }
     sd_bus *connection = NULL;
-    int r = open_session_bus(&connection);
+    int r = bus_open_session(&connection);
     if (r < 0) {
         *error = r;
         snprintf(why, why_size, "no session bus (%s)", strerror(-r));

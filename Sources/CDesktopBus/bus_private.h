@@ -105,6 +105,12 @@ struct standfit_bus {
     int running;
 };
 
+/* libsystemd (libsystemd.c): opened once; 1 when it and every sd-bus function were found. */
+int bus_load_libsystemd(void);
+/* Opens the session bus the server belongs on: the bus that started it (D-Bus activation), else
+   the user's. */
+int bus_open_session(sd_bus **out);
+
 /* A copy of `text` (NULL for NULL). */
 char *bus_copy(const char *text);
 /* A copy of `count` strings as a NULL-terminated list (NULL when out of memory). */

@@ -42,7 +42,7 @@ package final class DesktopBus: @unchecked Sendable {
     /// command's own.
     package var server: WarmServer? { serving?.server }
     /// The connection ended under the server (the bus went away).
-    private let lost: @Sendable () -> Void
+    let lost: @Sendable () -> Void
     /// The environment the desktop's requests run with (`environment(startedByBus:)`).
     let requestEnvironment: [String]
     /// Whether the bus started this server: its environment is then the bus's activation environment.
@@ -158,87 +158,6 @@ package final class DesktopBus: @unchecked Sendable {
         }
     }
 
-    /// One event from the bus thread; long work goes to a thread of its own.
-    private func handle(_ event: standfit_bus_event) {
-        let connection = event.bus
-        let sender = event.sender.map { String(cString: $0) } ?? "?"
-        switch event.kind {
-        case STANDFIT_BUS_ACTIVATE_ACTION:
-            let name = event.name.map { String(cString: $0) } ?? ""
-            var parameters: [NamedArgument] = []
-            for index in 0..<event.count {
-                guard let key = event.keys?[index], let value = event.values?[index] else { continue }
-                parameters.append(NamedArgument(name: String(cString: key), value: String(cString: value)))
-            }
-            let arguments = parameters
-            answer(event.call, on: connection, from: sender, what: "ActivateAction '\(name)'") { requests, bus in
-                requests.activateAction(name, parameters: arguments, on: bus)
-            }
-        case STANDFIT_BUS_ACTIVATE:
-            let app = event.name.map { String(cString: $0) }
-            answer(event.call, on: connection, from: sender, what: "Activate" + (app.map { " (app \($0))" } ?? "")) {
-                $0.activate(app: app, on: $1)
-            }
-        case STANDFIT_BUS_RUNNER_MATCH, STANDFIT_BUS_RUNNER_RUN, STANDFIT_BUS_RUNNER_CONFIG, STANDFIT_BUS_RUNNER_ACTIONS,
-             STANDFIT_BUS_SEARCH, STANDFIT_BUS_SEARCH_METAS, STANDFIT_BUS_SEARCH_ACTIVATE, STANDFIT_BUS_SEARCH_LAUNCH:
-            handleSearch(event, sender: sender)
-        case STANDFIT_BUS_OPEN:
-            answer(event.call, on: connection, from: sender, what: "Open") { _, _ in
-                .refused(.notSupported, "StandFit opens no files; run one of its quick actions instead ('gapplication list-actions \(DesktopInstallation.applicationID)' lists them).")
-            }
-        case STANDFIT_BUS_NOTIFIED, STANDFIT_BUS_CAPABILITIES, STANDFIT_BUS_CALLED:
-            let values = (0..<event.count).compactMap { event.values?[$0].map { String(cString: $0) } }
-            let failure = event.error < 0 ? (event.name.map { String(cString: $0) } ?? "the call failed") : nil
-            finishCall(token: event.token, id: event.id, values: values, failure: failure)
-        case STANDFIT_BUS_ACTION_INVOKED, STANDFIT_BUS_NOTIFICATION_REPLIED:
-            // A button's key, or the text typed into KDE's inline reply.
-            let key = event.name.map { String(cString: $0) } ?? ""
-            let id = event.id, replied = event.kind == STANDFIT_BUS_NOTIFICATION_REPLIED
-            // The reply field's own button only opens the field.
-            if !replied && key == DesktopNotification.replyKey { break }
-            let (chosen, late) = calls.withLock { () -> ((@Sendable (String) -> Void)?, DesktopNotification?) in
-                guard let buttons = pressed[id], let chosen = replied ? buttons.replied : buttons.chosen else { return (nil, answered[id]) }
-                pressed.removeValue(forKey: id)
-                // Answered: a press from now on says so instead of running anything again.
-                if let late = buttons.answered {
-                    answered[id] = late
-                    if answered.count > 64, let oldest = answered.keys.min() { answered.removeValue(forKey: oldest) }
-                }
-                return (chosen, nil)
-            }
-            let activity = activity
-            if let chosen {
-                logger.info("Notification \(id): '\(key)' \(replied ? "replied" : "chosen")")
-                // The question is answered: it goes from the screen at once (dunst keeps it).
-                standfit_bus_close_notification(connection, id)
-                activity.begin()
-                Thread.detachNewThread {
-                    chosen(key)
-                    activity.end()
-                }
-            } else if let late {
-                logger.info("Notification \(id): '\(key)' \(replied ? "replied" : "chosen") after it was answered")
-                activity.begin()
-                Thread.detachNewThread { [self] in
-                    show(late)
-                    activity.end()
-                }
-            }
-        case STANDFIT_BUS_NOTIFICATION_CLOSED:
-            calls.withLock {
-                _ = pressed.removeValue(forKey: event.id)
-                _ = answered.removeValue(forKey: event.id)
-            }
-        case STANDFIT_BUS_REFUSED:
-            logger.warning("Refused a call from \(sender): \(event.name.map { String(cString: $0) } ?? "")")
-        case STANDFIT_BUS_LOST:
-            logger.warning("Lost the session bus (\(event.name.map { String(cString: $0) } ?? "")); the desktop front door is closed.")
-            lost()
-        default:
-            break
-        }
-    }
-
     // MARK: Notifications
 
     /// An asynchronous call a request thread waits for.
@@ -257,20 +176,20 @@ package final class DesktopBus: @unchecked Sendable {
         var replied: (@Sendable (String) -> Void)?
     }
 
-    private let calls = NSLock()
+    let calls = NSLock()
     /// Leaving the bus: buttons of a notification answered from now on are taken away at once.
     private var leaving = false
     private var nextToken: UInt64 = 1
     private var waiting: [UInt64: Waiter] = [:]
     /// What each shown notification's buttons run, by notification id, until one is pressed or
     /// it is closed.
-    private var pressed: [UInt32: Buttons] = [:]
+    var pressed: [UInt32: Buttons] = [:]
     /// What a press says on a notification answered already (closed at its first press, for a
     /// server that keeps it anyway), by id, until it is closed; the most recent 64.
-    private var answered: [UInt32: DesktopNotification] = [:]
+    var answered: [UInt32: DesktopNotification] = [:]
 
     /// A shown notification's buttons: what a press runs, and what a press after it says.
-    private struct Buttons {
+    struct Buttons {
         var chosen: (@Sendable (String) -> Void)?
         var answered: DesktopNotification?
         var replied: (@Sendable (String) -> Void)?
@@ -291,7 +210,7 @@ package final class DesktopBus: @unchecked Sendable {
 
     /// On the bus thread: an answer to the call `token`. A notification's buttons are wired
     /// here, before any later event (its ActionInvoked) is handled.
-    private func finishCall(token: UInt64, id: UInt32, values: [String], failure: String?) {
+    func finishCall(token: UInt64, id: UInt32, values: [String], failure: String?) {
         guard let waiter = calls.withLock({ waiting.removeValue(forKey: token) }) else { return }
         waiter.id = id
         waiter.values = values

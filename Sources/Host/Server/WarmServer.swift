@@ -99,61 +99,6 @@ package final class WarmServer: @unchecked Sendable {
         if leavingBus { bus?.stop() }
     }
 
-    /// Why a server could not start.
-    package enum StartFailure: Error {
-        /// Another server of this build holds the lock.
-        case alreadyRunning
-        case refused(String)
-    }
-
-    /// Binds the socket (after taking the build's lock, so two servers never share one).
-    package func listen() -> Result<Int32, StartFailure> {
-        switch WarmPlace.state(of: place.directory) {
-        case .privateToUser:
-            break
-        case .missing:
-            guard mkdir(place.directory, 0o700) == 0 || errno == EEXIST else {
-                return .failure(.refused("cannot create the socket directory \(place.directory) (\(String(cString: strerror(errno)))); check that its parent exists and is yours"))
-            }
-            if case .unsafe(let why, let fix) = WarmPlace.state(of: place.directory) {
-                return .failure(.refused("the socket directory \(place.directory) \(why); \(fix)"))
-            }
-        case .unsafe(let why, let fix):
-            return .failure(.refused("the socket directory \(place.directory) \(why); \(fix) and start the server again"))
-        }
-        let lock = open(place.lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard lock >= 0 else {
-            return .failure(.refused("cannot open \(place.lockPath) (\(String(cString: strerror(errno))))"))
-        }
-        // The lock is held, on this descriptor, until the process ends.
-        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            close(lock)
-            return .failure(.alreadyRunning)
-        }
-        // Its pid, for whoever must stop it without the protocol (a test, a script).
-        _ = ftruncate(lock, 0)
-        let pid = Array("\(getpid())\n".utf8)
-        _ = pid.withUnsafeBytes { pwrite(lock, $0.baseAddress, $0.count, 0) }
-        guard var address = UnixAddress.make(place.socketPath) else {
-            return .failure(.refused("the socket path \(place.socketPath) is longer than a Unix socket allows; set XDG_RUNTIME_DIR to a shorter directory"))
-        }
-        // A socket left by a server that was killed: the lock says no server owns it now.
-        unlink(place.socketPath)
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard listener >= 0, bound == 0, Glibc.listen(listener, 128) == 0 else {
-            let code = errno
-            if listener >= 0 { close(listener) }
-            return .failure(.refused("cannot listen on \(place.socketPath) (\(String(cString: strerror(code))))"))
-        }
-        chmod(place.socketPath, 0o600)
-        return .success(listener)
-    }
-
     /// The socket a service manager passed (LISTEN_FDS), when it started this server.
     package private(set) var activation: Int32?
     /// Whether it listens on its build's own socket (a server started by a service manager
@@ -274,41 +219,6 @@ package final class WarmServer: @unchecked Sendable {
             return "its socket \(place.socketPath) was removed or replaced"
         }
         return nil
-    }
-
-    /// The pid of the server of `place`'s build, when one runs: it holds its lock.
-    package static func holder(of place: WarmPlace) -> pid_t? {
-        let lock = open(place.lockPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard lock >= 0 else { return nil }
-        defer { close(lock) }
-        guard flock(lock, LOCK_SH | LOCK_NB) != 0 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 16)
-        let count = bytes.withUnsafeMutableBytes { pread(lock, $0.baseAddress, 16, 0) }
-        return pid_t(String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
-    /// Whether `descriptor` is a listening Unix stream socket.
-    package static func isListeningUnixSocket(_ descriptor: Int32) -> Bool {
-        var value: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &value, &length) == 0, value == 1 else { return false }
-        length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(descriptor, SOL_SOCKET, SO_TYPE, &value, &length) == 0, value == Int32(SOCK_STREAM.rawValue) else { return false }
-        length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(descriptor, SOL_SOCKET, SO_DOMAIN, &value, &length) == 0 else { return false }
-        return value == AF_UNIX
-    }
-
-    /// Which file the socket path names, so the server can tell its own socket from another's.
-    private struct SocketIdentity: Equatable {
-        var device: dev_t
-        var inode: ino_t
-    }
-
-    private func socketIdentity() -> SocketIdentity? {
-        var info = stat()
-        guard lstat(place.socketPath, &info) == 0 else { return nil }
-        return SocketIdentity(device: info.st_dev, inode: info.st_ino)
     }
 
     /// 3 s, 4 min 12 s, 2 h 5 min.

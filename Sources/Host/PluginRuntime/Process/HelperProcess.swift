@@ -27,37 +27,19 @@ package final class HelperProcess {
     /// The child, which leads its own process group.
     let pid: pid_t
     private var requests: Int32
-    private let results: Int32
-    private var output: Int32
+    let results: Int32
+    private(set) var output: Int32
     /// Answer bytes read and not yet returned.
-    private var buffer = LineBuffer(limit: HelperProcess.answerLimit)
+    private(set) var buffer = LineBuffer(limit: HelperProcess.answerLimit)
     private var pendingOutput: [UInt8] = []
-    private var forwardedOutput = 0
-    private var droppedOutput = 0
+    var forwardedOutput = 0
+    var droppedOutput = 0
     /// Who the child's output is from, for the sentence about output left out.
     var outputOwner = "A plugin"
     /// The request the child works for now: its output goes to that request's stderr, and a
     /// cancel of that request kills it.
-    private var link: RequestLink
-    private var finished: Termination?
-
-    /// How a child ended.
-    enum Termination: Equatable {
-        case exited(Int32)
-        case signaled(Int32)
-        /// Killed by the host when it missed its deadline.
-        case timedOut
-    }
-
-    /// What one read of the result pipe gave.
-    enum Read {
-        case line(Data)
-        /// The child closed the pipe: it finished or died.
-        case end
-        case timedOut
-        /// The answer grew past `answerLimit` bytes without ending; the child was stopped.
-        case tooLong
-    }
+    var link: RequestLink
+    private(set) var finished: Termination?
 
     /// Starts `executable` with `arguments` and hands it `input` on stdin, which stays open for
     /// `send` when `keepInputOpen`. Unless `verbose`, Swift's crash backtracer is off in the
@@ -116,16 +98,6 @@ package final class HelperProcess {
         if !keepInputOpen { closeInput() }
     }
 
-    /// The environment a helper runs in: the request's, with Swift's crash backtracer off
-    /// unless `verbose` (the host reports a crash in one sentence), and the host's pid for
-    /// `dieWithParent()`.
-    static func environment(_ environment: [String: String], verbose: Bool) -> [String: String] {
-        var environment = environment
-        if !verbose { environment["SWIFT_BACKTRACE"] = "enable=no" }
-        environment[HelperProcess.parentVariable] = String(getpid())
-        return environment
-    }
-
     /// Writes `data` to the child's stdin; a child that is gone is not an error here (its end
     /// says why).
     func send(_ data: Data) {
@@ -138,18 +110,6 @@ package final class HelperProcess {
         guard requests >= 0 else { return }
         close(requests)
         requests = -1
-    }
-
-    /// Names the host's pid in the child's environment, for `dieWithParent()`.
-    static let parentVariable = "STANDFIT_HELPER_PARENT"
-
-    /// The child's side, first thing in a hidden mode: dies when the host that started it dies.
-    /// A host killed with SIGKILL cannot kill its helper; without this, a helper scanning a
-    /// plugin that hangs, or a worker running a hanging handler, would stay forever (reparented
-    /// to init), and a worker could finish an action after its host was killed.
-    static func dieWithParent(environment: [String: String]) {
-        guard let text = environment[parentVariable], let parent = pid_t(text) else { return }
-        _ = standfit_die_with_parent(parent)
     }
 
     deinit {
@@ -200,7 +160,7 @@ package final class HelperProcess {
     /// Reads what the child wrote to stdout and stderr so far, and passes it on line by line:
     /// at most 16 chunks at a time, so a child that writes without pause cannot keep the host
     /// here past its deadline; past `outputLimit`, chunks are only counted.
-    private func drainOutput() {
+    func drainOutput() {
         guard output >= 0 else { return }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         for _ in 0..<16 {
@@ -224,7 +184,7 @@ package final class HelperProcess {
         }
     }
 
-    private func flushOutput() {
+    func flushOutput() {
         guard !pendingOutput.isEmpty else { return }
         defer { pendingOutput.removeAll(keepingCapacity: true) }
         guard forwardedOutput + pendingOutput.count <= HelperProcess.outputLimit else {
@@ -237,59 +197,7 @@ package final class HelperProcess {
         link.write(text)
     }
 
-    // MARK: A warm worker, used for one call after another
-
-    /// Whether the child wrote to its answer pipe what nobody asked for: bytes read and not
-    /// taken, or bytes waiting in the pipe. A warm worker between calls has none.
-    var hasUnreadAnswer: Bool {
-        guard buffer.isEmpty else { return true }
-        var poller = pollfd(fd: results, events: Int16(POLLIN), revents: 0)
-        return Glibc.poll(&poller, 1, 0) > 0 && poller.revents & Int16(POLLIN) != 0
-    }
-
-    /// Whether the child has ended (it may not be reaped yet).
-    var hasEnded: Bool { finished != nil || standfit_child_ended(pid) != 0 }
-
-    /// A call to a child that stays (a warm worker) begins, for the request `link` names: its
-    /// output is passed on, within `outputLimit`, as `owner`'s, and a cancel of that request
-    /// kills it.
-    func beginCall(owner: String, link: RequestLink) {
-        // What it wrote since its last call is that call's request's (nowhere, if it ended).
-        drainOutput()
-        flushOutput()
-        reportDroppedOutput()
-        outputOwner = owner
-        forwardedOutput = 0
-        droppedOutput = 0
-        self.link.release(pid)
-        self.link = link
-        link.enlist(pid)
-    }
-
-    /// The call answered and the child stays: what it wrote before answering is passed on
-    /// (a worker flushes its output before it answers), and a cancel no longer concerns it.
-    /// Returns whether it may serve another call: not when its request was cancelled before
-    /// this (the cancel may have killed it after it answered; a worker killed so and kept
-    /// would fail the next request's call with SIGKILL), nor when it has ended.
-    func endCall() -> Bool {
-        link.release(pid)
-        // After the release: a cancel from here on no longer kills it, and one before it has
-        // said so already (the flag is set under the same lock the kill is made in).
-        let reusable = !link.isCancelled && !hasEnded
-        guard output >= 0 else { return reusable }
-        // What is in the pipe now, at most 4 × 16 chunks: a plugin thread that writes without
-        // pause between calls cannot hold the request here.
-        for _ in 0..<4 {
-            var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-            guard output >= 0, Glibc.poll(&poller, 1, 0) > 0 else { break }
-            drainOutput()
-        }
-        flushOutput()
-        reportDroppedOutput()
-        return reusable
-    }
-
-    private func reportDroppedOutput() {
+    func reportDroppedOutput() {
         guard droppedOutput > 0 else { return }
         let note = "standfit-host: warning: \(outputOwner) wrote \(droppedOutput) more bytes to stdout and stderr than the \(HelperProcess.outputLimit >> 10) KiB the host passes on; they were left out.\n"
         link.write(note)
@@ -308,12 +216,6 @@ package final class HelperProcess {
 
     private func killGroup() {
         HelperProcess.killGroup(of: pid)
-    }
-
-    /// Kills the child `pid` and the process group it leads.
-    static func killGroup(of pid: pid_t) {
-        kill(-pid, SIGKILL)
-        kill(pid, SIGKILL)
     }
 
     /// Gives the child until `deadline` to exit after it answered (or closed its pipe), then
