@@ -207,8 +207,12 @@ let package = Package(
         // A test target per library target, each importing only what it tests (and the layers
         // under it); HostTests holds the composition's (StandFitHost) and what needs it whole.
         .testTarget(name: "HostModelTests", dependencies: ["HostModel", "PluginAPI", "TestSupport"]),
+        .testTarget(name: "HostManifestTests", dependencies: ["HostModel", "HostManifest", "TestSupport"]),
+        .testTarget(name: "HostStorageTests", dependencies: ["HostModel", "HostStorage", "TestSupport"]),
+        .testTarget(name: "HostMenuTests", dependencies: ["HostModel", "HostMenu"]),
         .testTarget(name: "HostIntentsTests", dependencies: ["HostModel", "HostIntents"]),
-        .testTarget(name: "HostSurfacesTests", dependencies: ["HostModel", "HostSurfaces"]),
+        .testTarget(name: "HostDispatchTests", dependencies: ["HostModel", "HostIntents", "HostDispatch"]),
+        .testTarget(name: "HostSurfacesTests", dependencies: ["HostModel", "HostMenu", "HostSurfaces", "TestSupport"]),
         .testTarget(
             name: "HostServerTests",
             dependencies: ["HostServer", "HostModel", "StandFitHost", "PluginRuntime", "WarmWire", "TestSupport",

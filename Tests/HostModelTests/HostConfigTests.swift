@@ -1,5 +1,4 @@
 import Foundation
-import StandFitHost
 import Testing
 import TestSupport
 import HostModel
