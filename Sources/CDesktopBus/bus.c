@@ -130,7 +130,7 @@ static void *bus_thread(void *argument) {
     return NULL;
 }
 
-standfit_bus *standfit_bus_start(const char *application_id, const char *object_path, const char *runner_path,
+standfit_bus *standfit_bus_start(const char *address, const char *application_id, const char *object_path, const char *runner_path,
                                  const char *search_path,
                                  standfit_bus_handler handler, void *context,
                                  int *error, char *why, size_t why_size) {
@@ -141,7 +141,7 @@ standfit_bus *standfit_bus_start(const char *application_id, const char *object_
         return NULL;
     }
     sd_bus *connection = NULL;
-    int r = bus_open_session(&connection);
+    int r = bus_open(address, &connection);
     if (r < 0) {
         *error = r;
         snprintf(why, why_size, "no session bus (%s)", strerror(-r));

@@ -23,7 +23,7 @@
 
 /* The sd-bus functions used, reached through dlopen("libsystemd.so.0") (see the public header). */
 #define SD_FUNCTIONS(X) \
-    X(sd_bus_open_user) X(sd_bus_new) X(sd_bus_set_address) X(sd_bus_set_bus_client) X(sd_bus_start) \
+    X(sd_bus_new) X(sd_bus_set_address) X(sd_bus_set_bus_client) X(sd_bus_start) \
     X(sd_bus_flush_close_unref) X(sd_bus_add_object_vtable) X(sd_bus_request_name) X(sd_bus_process) \
     X(sd_bus_get_fd) X(sd_bus_get_events) X(sd_bus_get_timeout) \
     X(sd_bus_match_signal) X(sd_bus_call_async) X(sd_bus_error_set) \
@@ -107,9 +107,8 @@ struct standfit_bus {
 
 /* libsystemd (libsystemd.c): opened once; 1 when it and every sd-bus function were found. */
 int bus_load_libsystemd(void);
-/* Opens the session bus the server belongs on: the bus that started it (D-Bus activation), else
-   the user's. */
-int bus_open_session(sd_bus **out);
+/* Opens a client connection to the bus at `address`. */
+int bus_open(const char *address, sd_bus **out);
 
 /* A copy of `text` (NULL for NULL). */
 char *bus_copy(const char *text);

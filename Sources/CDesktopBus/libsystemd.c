@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +8,7 @@
 #include "bus_private.h"
 
 /* libsystemd, opened with dlopen when the server first starts its bus (cold commands never
-   load it), and the session bus the server belongs on. */
+   load it), and a client connection to a bus by its address. */
 
 #define DEFINE(name) __typeof__(name) *p_##name;
 SD_FUNCTIONS(DEFINE)
@@ -36,21 +37,16 @@ int bus_load_libsystemd(void) {
     return loaded;
 }
 
-int bus_open_session(sd_bus **out) {
-    /* Started by D-Bus activation on the session bus: that bus, whatever DBUS_SESSION_BUS_ADDRESS says. */
-    const char *starter = getenv("DBUS_STARTER_ADDRESS");
-    const char *starter_type = getenv("DBUS_STARTER_BUS_TYPE");
-    if (starter != NULL && starter_type != NULL && strcmp(starter_type, "session") == 0) {
-        sd_bus *bus = NULL;
-        int r = p_sd_bus_new(&bus);
-        if (r < 0) return r;
-        if ((r = p_sd_bus_set_address(bus, starter)) < 0 || (r = p_sd_bus_set_bus_client(bus, 1)) < 0 ||
-            (r = p_sd_bus_start(bus)) < 0) {
-            p_sd_bus_flush_close_unref(bus);
-            return r;
-        }
-        *out = bus;
-        return 0;
+int bus_open(const char *address, sd_bus **out) {
+    if (address == NULL || address[0] == '\0') return -ENOENT;
+    sd_bus *bus = NULL;
+    int r = p_sd_bus_new(&bus);
+    if (r < 0) return r;
+    if ((r = p_sd_bus_set_address(bus, address)) < 0 || (r = p_sd_bus_set_bus_client(bus, 1)) < 0 ||
+        (r = p_sd_bus_start(bus)) < 0) {
+        p_sd_bus_flush_close_unref(bus);
+        return r;
     }
-    return p_sd_bus_open_user(out);
+    *out = bus;
+    return 0;
 }

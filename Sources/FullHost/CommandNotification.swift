@@ -9,17 +9,20 @@ import StandFitHost
 /// `run --notify` and `menu --notify`: what the desktop file's Exec lines run where a launcher
 /// does not honour D-Bus activation, with no terminal to print to.
 enum CommandNotification {
-    /// Shows a run's outcome as a notification, as `ActivateAction` does. In the warm server
-    /// it goes through the server's own bus connection, and a missing value's buttons run the
-    /// action again with the value pressed; run cold, the command's own connection shows it
-    /// without buttons (the values are named in the text), since the command ends at once.
+    /// Shows a run's outcome as a notification, on the session bus the request names, as
+    /// `ActivateAction` does. In the warm server, when that is the server's own bus, it goes
+    /// through the server's connection, and a missing value's buttons run the action again with
+    /// the value pressed; otherwise (run cold, or a server on another bus or none) the
+    /// command's own connection shows it without buttons (the values are named in the text),
+    /// since the command ends at once.
     static func show(_ outcome: Outcome, session: HostSession, parameters: [NamedArgument],
                      userInfo: [String: JSONValue]?, logger: Logger) {
         let items = ((try? session.menu().visible.map(\.item)) ?? []) + session.staticItems
         let item = items.first { $0.type == outcome.type && $0.userInfo == (userInfo ?? [:]) }
             ?? items.first { $0.type == outcome.type } ?? session.registeredItem(for: outcome.type)
         let asks = outcome.needsValue != nil && !(outcome.offered ?? []).isEmpty
-        if let bus = WarmServer.current?.bus {
+        let environment = session.request.environment
+        if let bus = WarmServer.current?.bus, bus.address == DesktopBus.sessionAddress(in: environment) {
             let notification = DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon,
                                                            buttons: asks ? bus.buttonLimit() : 0, language: session.language)
             let needs = outcome.needsValue, type = outcome.type
@@ -31,7 +34,7 @@ enum CommandNotification {
             return
         }
         // No bus: the outcome is printed only, and --verbose says why nothing was shown.
-        guard let bus = DesktopBus.start(logger: logger) else { return }
+        guard let bus = DesktopBus.start(logger: logger, environment: environment) else { return }
         defer { bus.stop() }
         bus.show(DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon, buttons: 0))
     }
@@ -39,7 +42,7 @@ enum CommandNotification {
     /// Asks the application on the session bus to show its picker (`Activate`), of `app`'s
     /// quick actions alone when given, starting the server through the bus when none runs.
     static func showPicker(app: String? = nil, logger: Logger) throws(HostError) {
-        guard let bus = DesktopBus.start(logger: logger) else {
+        guard let bus = DesktopBus.start(logger: logger, environment: HostRequest.current.environment) else {
             throw HostError(.desktopUnavailable, "menu --notify needs a session bus, and there is none (DBUS_SESSION_BUS_ADDRESS); run 'standfit-host menu' in a terminal instead.")
         }
         defer { bus.stop() }

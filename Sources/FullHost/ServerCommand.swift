@@ -101,8 +101,10 @@ struct ServerCommand: HostCommand {
                 return
             }
             server.stop()
+            // This request counted too, as the server's log counts it when it exits.
+            let served = server.requestsServed + 1
             Output.report(global, Document(stopped: true, pid: getpid(),
-                                           message: "Stopped the server (pid \(getpid())) after \(server.requestsServed) request\(server.requestsServed == 1 ? "" : "s")."),
+                                           message: "Stopped the server (pid \(getpid())) after \(served) request\(served == 1 ? "" : "s")."),
                           message: \.message)
         }
     }

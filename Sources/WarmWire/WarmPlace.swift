@@ -41,11 +41,16 @@ public struct WarmPlace: Equatable, Sendable {
     public var lockPath: String { "\(directory)/host-\(build).lock" }
 
     /// The directory the sockets live in: `$XDG_RUNTIME_DIR/standfit` when XDG_RUNTIME_DIR is
-    /// an absolute path, else `/tmp/standfit-UID`.
+    /// an absolute path; else `/run/user/UID/standfit` when pam_systemd made that directory for
+    /// this user (the variable is lost on the way to a server the session bus or
+    /// `systemd-socket-activate` starts, and under `su` or cron, while the user's session has it);
+    /// else `/tmp/standfit-UID`.
     public static func runtimeDirectory(environment: (String) -> String?) -> String {
         if let runtime = environment("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") {
             return (runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime) + "/standfit"
         }
+        let session = "/run/user/\(getuid())"
+        if case .privateToUser = state(of: session) { return session + "/standfit" }
         return "/tmp/standfit-\(getuid())"
     }
 

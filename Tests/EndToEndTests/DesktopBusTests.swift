@@ -321,6 +321,71 @@ struct DesktopBusTests {
         ])
     }
 
+    @Test("run --notify served by a server started off the bus (from a terminal with no session): the notification goes to the bus the request names, as it does cold (issue 31)",
+          .needs(.dbusDaemon, .python3, .pythonGI))
+    func notifyFollowsTheRequest() throws {
+        var (sandbox, bus, record) = try Self.sandboxWithNotifications()
+        defer { bus.stop() }
+        var offTheBus = sandbox.environment
+        offTheBus["DBUS_SESSION_BUS_ADDRESS"] = nil
+        #expect(sandbox.server.start(environment: offTheBus, log: sandbox.root.appendingPathComponent("server.log")) == nil)
+        // Served by that server, or failing (exit 69): never run cold unseen.
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "required"
+        #expect(sandbox.run("run", "--notify", "logexercise", "exercise=squats", "count=20")
+            == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: ""))
+        #expect(Self.shown(record) == [
+            "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | list-add | 1 | org.standfit.Host | ",
+        ])
+    }
+
+    @Test("one server however it starts (issue 31): one the bus starts while another has the socket serves the bus alone, takes the socket over once that one ends, and answers the command line",
+          .needs(.dbusDaemon, .gapplication, .sqlite3))
+    func oneServerHoweverStarted() throws {
+        let (sandbox, bus) = try Self.sandboxOnBus()
+        defer { bus.stop() }
+        // Straight to the client: the warm pass's own server must not start here.
+        func host(_ arguments: String...) -> ProcessResult {
+            runProcess(Fixtures.hostBinary, arguments: arguments, environment: sandbox.environment)
+        }
+        #expect(host("export", "desktop", "--install").status == 0)
+        // A server started from a terminal with no session bus: it has the socket, not the name.
+        var offTheBus = sandbox.environment
+        offTheBus["DBUS_SESSION_BUS_ADDRESS"] = nil
+        #expect(sandbox.server.start(environment: offTheBus, log: sandbox.root.appendingPathComponent("server.log")) == nil)
+        let first = try #require(sandbox.server.pid)
+        // A desktop click: the bus starts a server for the name, while the first has the socket.
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <20>}"])
+            == ProcessResult(status: 0, stdout: "", stderr: ""))
+        #expect(Self.logged(sandbox) == "squats|20\n")
+        #expect(Self.servers(of: sandbox).count == 2)
+        #expect(host("server", "stop") == ProcessResult(status: 0, stdout: "Stopped the server (pid \(first)) after 1 request.\n", stderr: ""))
+        #expect(sandbox.server.waitForExit(), "the first server did not exit")
+        // The bus's server takes the socket over: the command line reaches it, and no second one starts.
+        #expect(WarmServerTests.eventually(10) { sandbox.server.listening() }, "no server took the socket over")
+        let status = host("server", "status", "--json")
+        let document = try JSONDecoder().decode(WarmServerTests.Status.self, from: Data(status.stdout.utf8))
+        let second = try #require(document.pid)
+        #expect(second != first)
+        #expect(Self.servers(of: sandbox) == [second])
+        #expect(Self.serverLog(sandbox).contains("standfit-host: info: Serving \(document.socket) too: the server that had it has ended\n"))
+        #expect(host("run", "logexercise", "exercise=squats", "count=5") == ProcessResult(status: 0, stdout: "Logged 5 squats · +5 XP\n", stderr: ""))
+        #expect(Self.servers(of: sandbox) == [second])
+    }
+
+    /// The pids of the warm servers of `sandbox` alive now (their runtime directory is its).
+    static func servers(of sandbox: HostSandbox) -> [pid_t] {
+        let marker = "XDG_RUNTIME_DIR=\(sandbox.server.runtimeDirectory.path)"
+        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }
+        return pids.filter { pid in
+            guard let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                  let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+            let arguments = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            let variables = environment.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return arguments.first?.hasSuffix("standfit-host-full") == true && arguments.dropFirst().first == "serve"
+                && variables.contains(marker)
+        }.sorted()
+    }
+
     @Test("every app with quick actions has a desktop entry of its own (issue 35): the routines' beside StandFit's, its menu --notify --app shows that app's picker, and it goes when the app has no items",
           .needs(.dbusDaemon, .python3, .pythonGI, .desktopFileValidate))
     func entryPerApp() throws {

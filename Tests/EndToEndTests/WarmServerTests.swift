@@ -76,8 +76,11 @@ struct WarmServerTests {
         let pid = try #require(document.pid)
         let log = try String(contentsOf: sandbox.root.appendingPathComponent("state/standfit/server.log"), encoding: .utf8)
         #expect(log.contains("standfit-host: info: Serving \(document.socket) (pid \(pid),"))
-        #expect(Self.host(sandbox, "server", "stop") == ProcessResult(status: 0, stdout: "Stopped the server (pid \(pid)) after 2 requests.\n", stderr: ""))
+        // The stop counts itself, as the server's log does when it exits.
+        #expect(Self.host(sandbox, "server", "stop") == ProcessResult(status: 0, stdout: "Stopped the server (pid \(pid)) after 3 requests.\n", stderr: ""))
         #expect(Self.eventually { kill(pid, 0) != 0 }, "the server did not exit")
+        let exited = try String(contentsOf: sandbox.root.appendingPathComponent("state/standfit/server.log"), encoding: .utf8)
+        #expect(exited.contains("standfit-host: info: Exiting: asked to stop (3 requests served)\n"), "\(exited)")
         #expect(!sandbox.server.listening())
         var manual = sandbox
         manual.extraEnvironment["STANDFIT_SERVER"] = "manual"
@@ -488,7 +491,7 @@ struct WarmServerTests {
         #expect(log.contains("so it runs its command cold"), "\(log)")
         #expect(sandbox.query(.standFit, "SELECT count FROM log ORDER BY count") == ["5", "20"])
 
-        #expect(Self.host(sandbox, "server", "stop") == ProcessResult(status: 0, stdout: "Stopped the server (pid \(pid)) after 3 requests.\n", stderr: ""))
+        #expect(Self.host(sandbox, "server", "stop") == ProcessResult(status: 0, stdout: "Stopped the server (pid \(pid)) after 4 requests.\n", stderr: ""))
         #expect(sandbox.server.waitForExit(), "the server did not exit")
     }
 

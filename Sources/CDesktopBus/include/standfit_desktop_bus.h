@@ -99,8 +99,8 @@ typedef struct standfit_bus_event {
    thread and answer later). */
 typedef void (*standfit_bus_handler)(void *context, const standfit_bus_event *event);
 
-/* Connects to the session bus (DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus; the
-   starter's bus when D-Bus started this process), serves org.freedesktop.Application at
+/* Connects to the bus at `address` (a D-Bus address such as "unix:path=/run/user/1000/bus": the
+   caller picks the session bus, so that a request reaches its own), serves org.freedesktop.Application at
    `object_path`, asks for `application_id` (replacing an earlier owner that allows it, and
    allowing a later one to replace it). Nothing is delivered until standfit_bus_run starts the
    bus thread, which calls `handler` with `context`. With `runner_path` not NULL it also serves
@@ -108,7 +108,7 @@ typedef void (*standfit_bus_handler)(void *context, const standfit_bus_event *ev
    `search_path` not NULL org.gnome.Shell.SearchProvider2. With `application_id` NULL it
    serves and owns nothing: a client's connection, for notifications and calls. Returns the connection, or NULL with `*error` a negative errno and `why` (of
    `why_size` bytes) a short sentence fragment: no libsystemd, no session bus, the name refused. */
-standfit_bus *standfit_bus_start(const char *application_id, const char *object_path, const char *runner_path,
+standfit_bus *standfit_bus_start(const char *address, const char *application_id, const char *object_path, const char *runner_path,
                                  const char *search_path, standfit_bus_handler handler, void *context,
                                  int *error, char *why, size_t why_size);
 

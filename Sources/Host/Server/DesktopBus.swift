@@ -20,6 +20,8 @@ import Logging
 /// connection their event names.
 package final class DesktopBus: @unchecked Sendable {
     var connection: OpaquePointer?
+    /// The address of the bus it is connected to.
+    package let address: String
     package let logger: Logger
     /// How the server counts a request of the desktop's: begun on the bus thread before its own
     /// thread starts, ended when it is done (so the server neither exits nor counts as idle meanwhile).
@@ -50,7 +52,8 @@ package final class DesktopBus: @unchecked Sendable {
     /// The matches of the latest searches, for GNOME's `GetResultMetas`.
     let searchResults = SearchResults()
 
-    private init(logger: Logger, serving: Serving?, startedByBus: Bool, lost: @escaping @Sendable () -> Void) {
+    private init(address: String, logger: Logger, serving: Serving?, startedByBus: Bool, lost: @escaping @Sendable () -> Void) {
+        self.address = address
         self.logger = logger
         self.serving = serving
         self.startedByBus = startedByBus
@@ -85,19 +88,24 @@ package final class DesktopBus: @unchecked Sendable {
         case notSupported = "org.freedesktop.DBus.Error.NotSupported"
     }
 
-    /// Connects to the session bus and, `serving` a server, takes the application id; nil when
-    /// there is no bus, or the name cannot be had (said at debug level: a machine without a
+    /// Connects to the bus at `address` and, `serving` a server, takes the application id; nil
+    /// when there is no bus, or the name cannot be had (said at debug level: a machine without a
     /// desktop is not an error). Serving nothing, it takes no name: a command's own connection,
     /// for a notification or a call.
-    static func start(logger: Logger, serving: Serving?, startedByBus: Bool, lost: @escaping @Sendable () -> Void) -> DesktopBus? {
+    static func start(address: String?, logger: Logger, serving: Serving?, startedByBus: Bool,
+                      lost: @escaping @Sendable () -> Void) -> DesktopBus? {
+        guard let address else {
+            logger.debug("Not on the session bus: there is none (DBUS_SESSION_BUS_ADDRESS is unset and there is no $XDG_RUNTIME_DIR/bus); the desktop front door is closed (commands are not affected).")
+            return nil
+        }
         let owning = serving != nil
-        let bus = DesktopBus(logger: logger, serving: serving, startedByBus: startedByBus, lost: lost)
+        let bus = DesktopBus(address: address, logger: logger, serving: serving, startedByBus: startedByBus, lost: lost)
         var error: Int32 = 0
         var why = [CChar](repeating: 0, count: 512)
         // The bus thread calls back with this object as its context for as long as the process
         // lives (a started connection is never freed), hence the retained reference.
         let context = Unmanaged.passRetained(bus).toOpaque()
-        guard let connection = standfit_bus_start(owning ? DesktopInstallation.applicationID : nil, DesktopInstallation.objectPath,
+        guard let connection = standfit_bus_start(address, owning ? DesktopInstallation.applicationID : nil, DesktopInstallation.objectPath,
                                                   DesktopInstallation.runnerPath, DesktopInstallation.searchProviderPath,
                                                   { context, event in
                                                       guard let context, let event else { return }
@@ -117,9 +125,42 @@ package final class DesktopBus: @unchecked Sendable {
         return bus
     }
 
-    /// A command's own connection, which serves nothing: for a notification or a call.
-    package static func start(logger: Logger) -> DesktopBus? {
-        start(logger: logger, serving: nil, startedByBus: false, lost: {})
+    /// A command's own connection, which serves nothing: for a notification or a call, on the
+    /// session bus of `environment` (the request's).
+    package static func start(logger: Logger, environment: [String: String]) -> DesktopBus? {
+        start(address: sessionAddress(in: environment), logger: logger, serving: nil, startedByBus: false, lost: {})
+    }
+
+    /// The session bus a process with `environment` has, as sd-bus finds it:
+    /// `DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus` when that is a socket; nil when
+    /// there is none. The server's own connection and a request's use this one rule, so a
+    /// request reaches the bus its client names, whichever way the server was started.
+    package static func sessionAddress(in environment: [String: String]) -> String? {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
+        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
+        let path = (runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime) + "/bus"
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }
+        return "unix:path=" + addressEscaped(path)
+    }
+
+    /// The bus the server belongs on: the one that started it (D-Bus activation names it in
+    /// `DBUS_STARTER_ADDRESS`), else its environment's session bus.
+    static func ownAddress() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        if environment["DBUS_STARTER_BUS_TYPE"] == "session", let starter = environment["DBUS_STARTER_ADDRESS"], !starter.isEmpty {
+            return starter
+        }
+        return sessionAddress(in: environment)
+    }
+
+    /// `value` escaped for a D-Bus address: bytes outside `[-0-9A-Za-z_/.\*]` as `%XX`.
+    ///
+    /// Rationale: the D-Bus specification's rule for address values, a few lines; sd-bus
+    /// escapes only the addresses it builds itself.
+    private static func addressEscaped(_ value: String) -> String {
+        let plain = Set("-_/.\\*0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        return value.utf8.map { plain.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02x", $0) }.joined()
     }
 
     let stopLock = NSLock()

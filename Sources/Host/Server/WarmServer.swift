@@ -6,6 +6,7 @@ import HostModel
 import Logging
 import PluginRuntime
 import StandFitHost
+import Synchronization
 import WarmWire
 
 /// The warm instance: one process per user and build that keeps running between commands and
@@ -101,9 +102,11 @@ package final class WarmServer: @unchecked Sendable {
 
     /// The socket a service manager passed (LISTEN_FDS), when it started this server.
     package private(set) var activation: Int32?
-    /// Whether it listens on its build's own socket (a server started by a service manager
-    /// while another of its build runs serves the activation socket only).
-    package private(set) var ownsSocket = false
+    /// Whether it listens on its build's own socket (a server started by a service manager or
+    /// the bus while another of its build runs serves the activation socket or the bus only,
+    /// until that one ends and it takes the socket over).
+    package var ownsSocket: Bool { socketOwned.load(ordering: .acquiring) }
+    private let socketOwned = Atomic<Bool>(false)
 
     /// Accepts connections on `listener` (its build's socket) and `activation` (the socket a
     /// service manager passed) until it is time to exit; removes its own socket then. A signal
@@ -111,23 +114,36 @@ package final class WarmServer: @unchecked Sendable {
     /// cleanly: its socket removed, its requests cancelled, its workers killed.
     package func serve(listener: Int32?, activation: Int32?, stopSignals: Int32? = nil) {
         self.activation = activation
-        ownsSocket = listener != nil
+        socketOwned.store(listener != nil, ordering: .releasing)
         var sockets = [listener, activation].compactMap { $0 }
         let names = (listener == nil ? [] : [place.socketPath]) + (activation == nil ? [] : ["the socket the service manager passed"])
         logger.info("Serving \(names.joined(separator: " and ")) (pid \(getpid()), build \(place.build), idle timeout \(Int(idleTimeout)) s)")
-        // The desktop's door. A server with no socket of its own serves only the bus, and has
-        // nothing to do once the bus is gone.
+        // The desktop's door. A server with no socket serves only the bus, and has nothing to do
+        // once the bus is gone.
         let busOnly = sockets.isEmpty
         if let desktop {
-            bus = DesktopBus.start(logger: logger, serving: DesktopBus.Serving(requests: desktop, server: self, activity: desktopActivity),
+            bus = DesktopBus.start(address: DesktopBus.ownAddress(), logger: logger, serving: DesktopBus.Serving(requests: desktop, server: self, activity: desktopActivity),
                                    startedByBus: startedByBus,
-                                   lost: { [self] in if busOnly { stop(leavingBus: false) } })
+                                   lost: { [self] in if !ownsSocket && activation == nil { stop(leavingBus: false) } })
         }
         if busOnly && bus == nil {
             logger.info("Exiting: started for the session bus, but not on it")
             return
         }
-        let identity = listener == nil ? nil : socketIdentity()
+        var identity = listener == nil ? nil : socketIdentity()
+        /// Without a socket of its own (another server of its build had it when this one
+        /// started), it takes the socket over once that server has ended, at most once a second:
+        /// one server per user and build, whoever started the one that stays.
+        var lastTry = ContinuousClock.now
+        func takeOverSocket() {
+            guard !ownsSocket, ContinuousClock.now - lastTry >= .seconds(1) else { return }
+            lastTry = .now
+            guard case .success(let listener) = listen() else { return }
+            sockets.append(listener)
+            identity = socketIdentity()
+            socketOwned.store(true, ordering: .releasing)
+            logger.info("Serving \(place.socketPath) too: the server that had it has ended")
+        }
         /// Takes no more connections: its socket is removed (unless another server's has taken
         /// its place), so that clients run cold at once instead of waiting to be accepted, and it
         /// leaves the bus, so that the bus starts a new server for the next desktop request.
@@ -170,6 +186,7 @@ package final class WarmServer: @unchecked Sendable {
                     return
                 }
             }
+            if !stopping { takeOverSocket() }
             var pollers = [pollfd(fd: stopSignals ?? -1, events: Int16(POLLIN), revents: 0)]
                 + sockets.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&pollers, nfds_t(pollers.count), stopping ? 20 : 1000)
