@@ -208,7 +208,7 @@ let package = Package(
         // under it); HostTests holds the composition's (StandFitHost) and what needs it whole.
         .testTarget(name: "HostModelTests", dependencies: ["HostModel", "PluginAPI", "TestSupport"]),
         .testTarget(name: "HostManifestTests", dependencies: ["HostModel", "HostManifest", "TestSupport"]),
-        .testTarget(name: "HostStorageTests", dependencies: ["HostModel", "HostStorage", "TestSupport"]),
+        .testTarget(name: "HostStorageTests", dependencies: ["HostModel", "HostStorage", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "HostMenuTests", dependencies: ["HostModel", "HostMenu"]),
         .testTarget(name: "HostIntentsTests", dependencies: ["HostModel", "HostIntents"]),
         .testTarget(name: "HostDispatchTests", dependencies: ["HostModel", "HostIntents", "HostDispatch"]),

@@ -16,6 +16,15 @@ guard let fullHost = WarmPlace.fullHost(besideClient: client) else {
     exit(5)
 }
 
+// A "full host" that is this very client (a copy of the client installed under the full host's
+// name) would exec itself for ever: said instead.
+var own = stat(), found = stat()
+if stat(client, &own) == 0, stat(fullHost, &found) == 0, own.st_dev == found.st_dev, own.st_ino == found.st_ino {
+    let message = "standfit-host: \(fullHost) is this client again, not the full host; install standfit-host again with Scripts/install.\n"
+    _ = message.withCString { write(2, $0, strlen($0)) }
+    exit(5)
+}
+
 /// This process's environment, as `NAME=value` strings.
 func environmentStrings() -> [String] {
     var strings: [String] = []

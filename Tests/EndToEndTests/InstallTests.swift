@@ -155,6 +155,23 @@ struct InstallTests {
         #expect(again == ProcessResult(status: 1, stdout: "", stderr: "uninstall: \(prefix.path)/lib/standfit/installed-files does not exist, so standfit-host was not installed into \(prefix.path) by Scripts/install; nothing was removed.\n"))
     }
 
+    @Test("a broken install: the client without its full host, or with a copy of itself in the full host's place, says so and exits 5 at once")
+    func brokenInstall() throws {
+        let directory = makeTemporaryDirectory()
+        let client = directory.appendingPathComponent("standfit-host")
+        try FileManager.default.copyItem(at: Fixtures.hostBinary, to: client)
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "STANDFIT_SERVER": "off"]
+        let candidates = "\(directory.path)/../libexec/standfit/standfit-host-full nor \(directory.path)/standfit-host-full"
+        #expect(runProcess(client, arguments: ["list"], environment: environment)
+            == ProcessResult(status: 5, stdout: "", stderr: "standfit-host: the full host is missing (neither \(candidates) can be run); install standfit-host again with Scripts/install.\n"))
+        // The client copied under the full host's name: that copy finds itself as its full host
+        // and says so, rather than exec itself for ever.
+        let copy = directory.appendingPathComponent("standfit-host-full")
+        try FileManager.default.copyItem(at: Fixtures.hostBinary, to: copy)
+        #expect(runProcess(client, arguments: ["list"], environment: environment)
+            == ProcessResult(status: 5, stdout: "", stderr: "standfit-host: \(copy.path) is this client again, not the full host; install standfit-host again with Scripts/install.\n"))
+    }
+
     @Test("install refuses what it cannot do, in one sentence and without writing anything")
     func badInput() {
         let prefix = makeTemporaryDirectory("standfit-install").appendingPathComponent("prefix")

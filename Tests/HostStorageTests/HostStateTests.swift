@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 import HostModel
-import HostStorage
+@testable import HostStorage
+import GRDB
 
 @Suite("Host state", .needs(.sqlite3))
 struct HostStateTests {
@@ -185,5 +186,24 @@ struct HostStateTests {
         #expect(try reopened.dynamicSources(language: "nl").map { $0.items.map(\.title) } == [["Nederlands"]])
         #expect(try reopened.dynamicSources(language: "en").map { $0.items.map(\.title) } == [["English"]])
         #expect(runProcess(ExternalTool.sqlite3.url, arguments: [database, "SELECT count(*) FROM dynamicItem"]).stdout == "2\n")
+    }
+}
+
+@Suite("State durability")
+struct StateDurabilityTests {
+    @Test("the state runs in WAL mode with synchronous=NORMAL (crash-safe, no fsync for the host's bookkeeping); a durable write leaves the level NORMAL again")
+    func levels() throws {
+        let state = try HostState(directory: makeTemporaryDirectory())
+        func pragma(_ name: String) throws -> String {
+            try state.read { db in try String.fetchOne(db, sql: "PRAGMA \(name)") ?? "" }
+        }
+        #expect(try pragma("journal_mode") == "wal")
+        #expect(try pragma("synchronous") == "1")
+        try state.pin("/p/libx.so", sha256: String(repeating: "a", count: 64), at: Date())
+        #expect(try state.pins() == ["/p/libx.so": String(repeating: "a", count: 64)])
+        // The writer's own level, after the durable write: back to NORMAL for the next bookkeeping.
+        var level = ""
+        try state.write("read the level") { db in level = try String.fetchOne(db, sql: "PRAGMA synchronous") ?? "" }
+        #expect(level == "1")
     }
 }

@@ -84,7 +84,7 @@ extension HostState {
     /// Forgets the donations (of `type` only, when given); answers how many.
     public func clearDonations(type: String? = nil) throws(HostError) -> Int {
         var removed = 0
-        try write("clear the donations") { db in
+        try write("clear the donations", durable: true) { db in
             if let type {
                 try db.execute(sql: "DELETE FROM donation WHERE type = ?", arguments: [type])
                 removed = db.changesCount

@@ -15,7 +15,8 @@ extension HostState {
     public func replaceItems(source: String, language: String, pluginVersion: String?,
                              items: [ShortcutItem], at date: Date) throws(HostError) {
         let language = HostState.languageKey(language)
-        try write("store the dynamic items of '\(source)'") { db in
+        // The script list (`dynamic set`) is the user's; a provider's answer is a cache.
+        try write("store the dynamic items of '\(source)'", durable: source == HostState.scriptSource) { db in
             try db.execute(sql: "DELETE FROM dynamicSource WHERE source = ? AND language = ?",
                            arguments: [source, language])
             try db.execute(sql: "INSERT INTO dynamicSource (source, language, pluginVersion, updatedAt) VALUES (?, ?, ?, ?)",
@@ -35,7 +36,7 @@ extension HostState {
 
     /// Forgets `source` in every language (a provider that went away, `dynamic clear`).
     public func removeSource(_ source: String) throws(HostError) {
-        try write("remove the dynamic items of '\(source)'") { db in
+        try write("remove the dynamic items of '\(source)'", durable: source == HostState.scriptSource) { db in
             try db.execute(sql: "DELETE FROM dynamicSource WHERE source = ?", arguments: [source])
         }
     }

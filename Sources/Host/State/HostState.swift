@@ -33,6 +33,12 @@ public struct HostState: Sendable {
                                                     attributes: [.posixPermissions: 0o700])
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
+            // WAL (a pool's mode) with synchronous=NORMAL: a commit survives a crash or a SIGKILL
+            // of any process (it is in the WAL, in the kernel's page cache) though not a power
+            // cut, and costs no fsync — the host's own bookkeeping (a run's donation, a
+            // provider's answer) is off the reply path's disk. What the user changed themselves
+            // is written durably (`write(_:durable:_:)`).
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             // Opened and migrated under a lock: several commands may create the file at once.
             pool = try DirectoryLock.withExclusiveLock(on: directory) { [path = url.path] in
                 let pool = try DatabasePool(path: path, configuration: configuration)
@@ -185,7 +191,7 @@ public struct HostState: Sendable {
     }
 
     public func setSetting(_ key: String, _ value: String?) throws(HostError) {
-        try write("save the setting '\(key)'") { db in
+        try write("save the setting '\(key)'", durable: true) { db in
             if let value {
                 try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)", arguments: [key, value])
             } else {
@@ -209,9 +215,25 @@ public struct HostState: Sendable {
         }
     }
 
-    func write(_ what: String, _ body: (Database) throws -> Void) throws(HostError) {
+    /// Writes `body` in one transaction. `durable`: what the user changed themselves (a pin, a
+    /// setting, the script list), on disk when the command answers (synchronous=FULL for this
+    /// transaction: the WAL is synced at its commit); otherwise the host's own bookkeeping,
+    /// crash-safe without an fsync (`init`).
+    func write(_ what: String, durable: Bool = false, _ body: (Database) throws -> Void) throws(HostError) {
         do {
-            try pool.write(body)
+            if durable {
+                try pool.writeWithoutTransaction { db in
+                    // The level is the connection's, and changes only outside a transaction.
+                    try db.execute(sql: "PRAGMA synchronous = FULL")
+                    defer { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
+                    try db.inTransaction(.immediate) {
+                        try body(db)
+                        return .commit
+                    }
+                }
+            } else {
+                try pool.write(body)
+            }
         } catch {
             throw HostError(.state, "Could not \(what) in the host's state \(url.path) (\(HostState.describe(error))); nothing was changed. Check that the disk is not full and the file is writable.", cause: error)
         }
