@@ -34,6 +34,11 @@ enum AutoStart {
         case .missing:
             break
         }
+        // A client that comes before the server listens waits for it (`WarmPlace.startingPath`)
+        // rather than run cold beside it.
+        if mkdir(place.directory, 0o700) == 0 || errno == EEXIST, case .privateToUser = WarmPlace.state(of: place.directory) {
+            close(open(place.startingPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600))
+        }
         let argv: [UnsafeMutablePointer<CChar>?] = [String]([executable, "serve", "--background"]).map { strdup($0) } + [nil]
         let environment: [UnsafeMutablePointer<CChar>?] = request.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + environment).forEach { free($0) } }

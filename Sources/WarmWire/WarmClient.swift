@@ -42,7 +42,7 @@ public enum WarmClient {
             return .unavailable("descriptors 0, 1 and 2 are not all open, and a server needs them")
         }
         let connection: WireConnection, timeout: Int32
-        if let own = connect(to: place.socketPath) {
+        if let own = connect(to: place.socketPath) ?? startingServer(place) {
             (connection, timeout) = (own, acceptTimeout)
         } else if let activation = connect(to: place.activationSocketPath) {
             (connection, timeout) = (activation, activationAcceptTimeout)
@@ -82,6 +82,24 @@ public enum WarmClient {
             default: return serverLost(request, pid: serverPID)
             }
         }
+    }
+
+    /// A connection to the server of `place`'s build that a command has just started in the
+    /// background (its marker is fresh: `WarmPlace.startingPath`), waiting for it to listen at
+    /// most `WarmPlace.startingWaitMilliseconds`; nil when none is starting or it did not listen.
+    static func startingServer(_ place: WarmPlace) -> WireConnection? {
+        var marker = stat()
+        guard stat(place.startingPath, &marker) == 0 else { return nil }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        guard now.tv_sec - marker.st_mtim.tv_sec <= WarmPlace.startingFresh else { return nil }
+        var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+        for _ in 0..<(WarmPlace.startingWaitMilliseconds / 5) {
+            nanosleep(&pause, nil)
+            if let connection = connect(to: place.socketPath) { return connection }
+            if access(place.startingPath, F_OK) != 0 { return connect(to: place.socketPath) }
+        }
+        return nil
     }
 
     /// A connection to the socket at `path`, or nil when nothing listens there.

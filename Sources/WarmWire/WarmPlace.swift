@@ -40,6 +40,15 @@ public struct WarmPlace: Equatable, Sendable {
     /// Held (flock) by the one server of this build for as long as it runs.
     public var lockPath: String { "\(directory)/host-\(build).lock" }
 
+    /// Written by a command that has just started a server of this build in the background,
+    /// removed by that server once it listens: a client that finds no socket but a fresh marker
+    /// waits a moment for it (`WarmClient.forward`) instead of running cold beside it.
+    public var startingPath: String { "\(directory)/host-\(build).starting" }
+
+    /// How long a marker counts as fresh, and how long a client waits for the server it names.
+    public static let startingFresh: Int = 2
+    public static let startingWaitMilliseconds: Int32 = 500
+
     /// The directory the sockets live in: `$XDG_RUNTIME_DIR/standfit` when XDG_RUNTIME_DIR is
     /// an absolute path; else `/run/user/UID/standfit` when pam_systemd made that directory for
     /// this user (the variable is lost on the way to a server the session bus or

@@ -58,6 +58,22 @@ struct WarmServerTests {
         sandbox.server.stopAll()
     }
 
+    @Test("the command right after the one that started a server is served by it, not run cold beside it (issue 31)")
+    func nextCommandWaitsForTheStartingServer() throws {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "auto"
+        defer { sandbox.server.stopAll() }
+        #expect(Self.host(sandbox, "run", "logexercise", "exercise=squats", "count=20").status == 0)
+        // At once, and with no server to fall back from: the client waits for the one starting.
+        var required = sandbox
+        required.extraEnvironment["STANDFIT_SERVER"] = "required"
+        #expect(Self.host(required, "run", "logexercise", "exercise=squats", "count=5")
+            == ProcessResult(status: 0, stdout: "Logged 5 squats · +5 XP\n", stderr: ""))
+        // The server removed the marker the first command left once it listened.
+        let left = try FileManager.default.contentsOfDirectory(atPath: sandbox.server.socketDirectory.path)
+        #expect(!left.contains { $0.hasSuffix(".starting") }, "\(left)")
+    }
+
     @Test("a cold command starts a server in the background; the next is served warm; status and stop")
     func autoStart() throws {
         var sandbox = HostSandbox.standFit()

@@ -58,6 +58,8 @@ extension WarmServer {
             return .failure(.refused("cannot listen on \(place.socketPath) (\(String(cString: strerror(code))))"))
         }
         chmod(place.socketPath, 0o600)
+        // The command that started it in the background said so; clients need wait no longer.
+        unlink(place.startingPath)
         return .success(listener)
     }
 
