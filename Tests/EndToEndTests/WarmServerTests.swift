@@ -296,6 +296,46 @@ struct WarmServerTests {
         var workerList: [Worker]
     }
 
+    @Test("honest counters (issue 31): a burst of 16 runs over four plugins never has more workers than serverWorkers, and the server counts every request once")
+    func burstKeepsTheCap() throws {
+        let sandbox = HostSandbox(pluginPath: [Fixtures.swiftExamplePlugin, Fixtures.cExamplePlugin, Fixtures.waterExamplePlugin,
+                                              FixturePlugins.zoo("plain.so")])
+        sandbox.writeConfig(#"{"serverWorkers": 2, "workerIdleTimeout": 120}"#)
+        var manual = sandbox
+        manual.extraEnvironment["STANDFIT_SERVER"] = "required"
+        #expect(sandbox.server.start(environment: manual.environment) == nil)
+        defer { sandbox.server.stopAll() }
+        let server = try #require(sandbox.server.pid)
+        /// The server's warm workers alive now (its children running `handler-worker`).
+        @Sendable func workers() -> [pid_t] {
+            ProcessTable.children(of: server).filter { pid in
+                let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
+                return command.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == "handler-worker" }
+            }
+        }
+        let types = ["com.example.greeter.greet", "com.example.hello.greet", "com.example.water.today", "com.zoo.plain.run"]
+        let environment = manual.environment
+        let statuses = Locked<[Int32]>([]), most = Locked(0), running = Locked(true)
+        let sampler = Thread {
+            while running.value { most.update { $0 = max($0, workers().count) }; usleep(1_000) }
+        }
+        sampler.start()
+        DispatchQueue.concurrentPerform(iterations: 16) { index in
+            let result = runProcess(Fixtures.hostBinary, arguments: ["run", types[index % types.count]], environment: environment)
+            statuses.update { $0.append(result.status) }
+        }
+        running.update { $0 = false }
+        usleep(10_000)
+        #expect(statuses.value == Array(repeating: 0, count: 16))
+        #expect(most.value <= 2, "\(most.value) workers at once, with serverWorkers 2")
+        #expect(most.value >= 1)
+        let status = Self.host(manual, "server", "status", "--json")
+        let document = try JSONDecoder().decode(WorkerStatus.self, from: Data(status.stdout.utf8))
+        #expect(document.workers <= 2 && document.workers == document.workerList.count)
+        let counted = try JSONDecoder().decode(Status.self, from: Data(status.stdout.utf8))
+        #expect(counted.requestsServed == 16)
+    }
+
     @Test("warm workers: one per plugin, kept between commands, each call in its own environment; a crash costs only its worker; the least recently used makes room, and idle ones stop")
     func warmWorkers() throws {
         let plain = FixturePlugins.zoo("plain.so"), provider = FixturePlugins.zoo("provider.so")
