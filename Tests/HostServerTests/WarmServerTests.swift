@@ -217,6 +217,72 @@ struct WarmServerTests {
         #expect(woke.withLock { $0 } == "cancelled")
     }
 
+    @Test("requests are served on kept threads: sequential requests reuse one, side by side ones start no more than they need")
+    func keptThreads() throws {
+        let release = DispatchSemaphore(value: 0), arrived = DispatchSemaphore(value: 0)
+        let running = try Running { arguments, _, _ in
+            .serve {
+                if arguments == ["wait"] {
+                    arrived.signal()
+                    release.wait()
+                }
+                return 0
+            }
+        }
+        defer { running.stop() }
+        for _ in 0..<10 { #expect(try Self.request([], to: running.place).frames == [.accepted, .exit(status: 0)]) }
+        // One, or two: a thread still ending the request before (its bookkeeping after the
+        // answer) is busy when the client's next one arrives.
+        let sequential = running.server.requestThreads.count
+        #expect(sequential <= 2)
+        let group = DispatchGroup()
+        for _ in 0..<3 {
+            DispatchQueue.global().async(group: group) { _ = try? Self.request(["wait"], to: running.place) }
+        }
+        for _ in 0..<3 { #expect(arrived.wait(timeout: .now() + 10) == .success) }
+        let sideBySide = running.server.requestThreads.count
+        #expect(sideBySide >= 3 && sideBySide <= 4)
+        for _ in 0..<3 { release.signal() }
+        #expect(group.wait(timeout: .now() + 10) == .success)
+        // Kept, and enough: more requests start no thread.
+        for _ in 0..<5 { #expect(try Self.request([], to: running.place).frames == [.accepted, .exit(status: 0)]) }
+        #expect(running.server.requestThreads.count == sideBySide)
+    }
+
+    @Test("one watcher for every running request: a cancel ends the request it came for and no other")
+    func cancelOnlyItsOwn() throws {
+        let cancelled = Mutex<[String: Bool]>([:]), arrived = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let running = try Running { arguments, _, _ in
+            .serve {
+                arrived.signal()
+                let link = RequestLink.current
+                if arguments == ["cancelled"] {
+                    var ready = pollfd(fd: link.cancelDescriptor, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&ready, 1, 10_000)
+                } else {
+                    _ = release.wait(timeout: .now() + 10)
+                }
+                cancelled.withLock { $0[arguments.first ?? ""] = link.isCancelled }
+                return 0
+            }
+        }
+        defer { running.stop() }
+        let group = DispatchGroup()
+        let kept = Mutex<Reply?>(nil)
+        DispatchQueue.global().async(group: group) {
+            let reply = try? Self.request(["kept"], to: running.place)
+            kept.withLock { $0 = reply }
+        }
+        #expect(arrived.wait(timeout: .now() + 10) == .success)
+        let reply = try Self.request(["cancelled"], to: running.place, cancelling: SIGINT)
+        #expect(reply.frames == [.accepted, .exit(status: 128 + SIGINT)])
+        release.signal()
+        #expect(group.wait(timeout: .now() + 10) == .success)
+        #expect(kept.withLock { $0?.frames } == [.accepted, .exit(status: 0)])
+        for _ in 0..<100 where cancelled.withLock({ $0.count }) < 2 { usleep(20_000) }
+        #expect(cancelled.withLock { $0 } == ["cancelled": true, "kept": false])
+    }
+
     @Test("stop ends the server once it is idle, and removes its socket")
     func stop() throws {
         let running = try Running { _, _, _ in .serve { 0 } }

@@ -61,7 +61,7 @@ extension WarmServer {
         }
         // Nothing has run yet: a client that gave up meanwhile runs the command cold itself.
         guard connection.send(.accepted) == 0, connection.receive(timeout: 5000) == .frame(.go) else { return }
-        let watch = CancelWatch(connection: connection, scope: scope, logger: logger)
+        let watch = CancelWatch(connection: connection, scope: scope, logger: logger, watcher: cancelWatcher)
         state.withLock { running[ObjectIdentifier(scope)] = watch }
         let status: Int32 = scope.run {
             let status = body()

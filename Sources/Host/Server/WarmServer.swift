@@ -55,6 +55,10 @@ package final class WarmServer: @unchecked Sendable {
     var stopAsked = false
     /// The requests running now, for a stop to cancel.
     var running: [ObjectIdentifier: CancelWatch] = [:]
+    /// The threads requests are served on, kept between requests.
+    let requestThreads = RequestThreads(limit: 64)
+    /// The one thread that watches every running request's connection for a cancel.
+    let cancelWatcher = CancelWatcher()
 
     package init(place: WarmPlace, executable: String, idleTimeout: Double, warm: WarmResources, startedByBus: Bool,
                  logger: Logger, commands: any ServedCommands, desktop: (any DesktopRequests)?) {
@@ -208,7 +212,7 @@ package final class WarmServer: @unchecked Sendable {
                 let connection = standfit_wire_accept(socket)
                 if connection >= 0 {
                     state.withLock { connections += 1 }
-                    Thread.detachNewThread { [self] in
+                    requestThreads.run { [self] in
                         handle(WireConnection(descriptor: connection))
                         state.withLock {
                             connections -= 1
