@@ -291,3 +291,30 @@ struct WarmServerTests {
         #expect(!FileManager.default.fileExists(atPath: running.place.socketPath))
     }
 }
+
+@Suite("The request's session bus")
+struct SessionAddressTests {
+    @Test("DBUS_SESSION_BUS_ADDRESS when it names Unix sockets only; else $XDG_RUNTIME_DIR/bus when that is a socket; else none")
+    func addresses() throws {
+        #expect(DesktopBus.sessionAddress(in: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1000/bus"]) == "unix:path=/run/user/1000/bus")
+        #expect(DesktopBus.sessionAddress(in: ["DBUS_SESSION_BUS_ADDRESS": "unix:abstract=/tmp/dbus-x,guid=1;unix:path=/b"])
+            == "unix:abstract=/tmp/dbus-x,guid=1;unix:path=/b")
+        // Never a program to execute, nor another machine, from a request's environment.
+        #expect(DesktopBus.sessionAddress(in: ["DBUS_SESSION_BUS_ADDRESS": "unixexec:path=/bin/sh,argv1=-c,argv2=touch%20/tmp/x"]) == nil)
+        #expect(DesktopBus.sessionAddress(in: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/b;tcp:host=example.org,port=1"]) == nil)
+        #expect(DesktopBus.sessionAddress(in: [:]) == nil)
+        // $XDG_RUNTIME_DIR/bus: a socket only, its path escaped as an address value.
+        let runtime = makeTemporaryDirectory().appendingPathComponent("a b")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        #expect(DesktopBus.sessionAddress(in: ["XDG_RUNTIME_DIR": runtime.path]) == nil)
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = try #require(UnixAddress.make(runtime.appendingPathComponent("bus").path))
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        #expect(DesktopBus.sessionAddress(in: ["XDG_RUNTIME_DIR": runtime.path])
+            == "unix:path=" + runtime.path.replacingOccurrences(of: " ", with: "%20") + "/bus")
+    }
+}

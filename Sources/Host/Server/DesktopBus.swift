@@ -135,8 +135,15 @@ package final class DesktopBus: @unchecked Sendable {
     /// `DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus` when that is a socket; nil when
     /// there is none. The server's own connection and a request's use this one rule, so a
     /// request reaches the bus its client names, whichever way the server was started.
+    ///
+    /// Only Unix-socket addresses (`unix:path=`, `unix:abstract=`, …; `;`-separated
+    /// alternatives all so): a request's environment must not have the server execute a program
+    /// (`unixexec:`) or reach another machine (`tcp:`) in the user's name.
     package static func sessionAddress(in environment: [String: String]) -> String? {
-        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty {
+            let alternatives = address.split(separator: ";").filter { !$0.isEmpty }
+            return alternatives.allSatisfy { $0.hasPrefix("unix:") } ? address : nil
+        }
         guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
         let path = (runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime) + "/bus"
         var info = stat()
