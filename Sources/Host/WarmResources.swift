@@ -67,7 +67,7 @@ public final class WarmResources: @unchecked Sendable {
         // Another file (or none) now: the old one is closed first, so that its WAL and
         // shared-memory files are gone before a new database is made at that path.
         lock.withLock { states[directory.path] = nil }
-        let state = try HostState(directory: directory)
+        let state = try HostState(directory: directory, keepsStoredItems: true)
         if let file = FileIdentity.of(path) {
             lock.withLock { states[directory.path] = (file, state) }
         }

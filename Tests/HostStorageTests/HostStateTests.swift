@@ -207,3 +207,30 @@ struct StateDurabilityTests {
         #expect(level == "1")
     }
 }
+
+@Suite("Stored items kept between commands")
+struct StoredItemsMemoTests {
+    @Test("a state that keeps its stored items answers from memory only while nothing was written, by it or by another connection")
+    func keptWhileUnchanged() throws {
+        let directory = makeTemporaryDirectory()
+        let warm = try HostState(directory: directory, keepsStoredItems: true)
+        let other = try HostState(directory: directory)
+        func titles(_ state: HostState) throws -> [String] {
+            try state.dynamicSources(language: "en").flatMap { $0.items.map(\.title) }
+        }
+        try warm.replaceItems(source: "p", language: "en", pluginVersion: "1", items: [ShortcutItem(type: "p.a", title: "A")], at: Date())
+        #expect(try titles(warm) == ["A"])
+        let version = try #require(warm.storedItems?.version())
+        #expect(warm.storedItems?.sources(language: "en", version: version)?.flatMap { $0.items.map(\.title) } == ["A"])
+        #expect(try titles(warm) == ["A"])
+        // Another connection (another process's command) writes: the next read sees it.
+        try other.replaceItems(source: "p", language: "en", pluginVersion: "1", items: [ShortcutItem(type: "p.b", title: "B")], at: Date())
+        #expect(try titles(warm) == ["B"])
+        // Its own write too.
+        try warm.replaceItems(source: HostState.scriptSource, language: "", pluginVersion: nil,
+                              items: [ShortcutItem(type: "s.c", title: "C")], at: Date())
+        #expect(Set(try titles(warm)) == ["B", "C"])
+        try other.removeSource(HostState.scriptSource)
+        #expect(try titles(warm) == ["B"])
+    }
+}

@@ -64,7 +64,17 @@ extension HostState {
     /// source's most recent answer in another one (better a title in English than none).
     public func dynamicSources(language: String) throws(HostError) -> [DynamicSource] {
         let language = HostState.languageKey(language)
-        return try read { db in
+        // Asked before the read: a commit after this changes the version, so what is kept is
+        // never older than the version it is kept with.
+        let version = storedItems?.version()
+        if let version, let kept = storedItems?.sources(language: language, version: version) { return kept }
+        let sources = try readDynamicSources(language: language)
+        if let version { storedItems?.keep(sources, language: language, version: version) }
+        return sources
+    }
+
+    private func readDynamicSources(language: String) throws(HostError) -> [DynamicSource] {
+        try read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT source, language, pluginVersion FROM dynamicSource
                 ORDER BY source, language = ? DESC, language = '' DESC, updatedAt DESC

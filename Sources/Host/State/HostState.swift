@@ -15,6 +15,9 @@ public struct HostState: Sendable {
     /// Stored items' userInfo texts, decoded: the warm server keeps a state open between
     /// commands, and a `list` of a thousand dynamic items would decode each one again.
     let userInfoTexts = DecodedTexts()
+    /// The stored dynamic items as last read, per language, while the database is unchanged;
+    /// nil unless asked for (the warm server's states, which live between commands).
+    let storedItems: StoredItemsMemo?
 
     /// The source name of the items `dynamic set` owns.
     public static let scriptSource = DynamicSource.script
@@ -25,9 +28,13 @@ public struct HostState: Sendable {
     /// How many donations are kept (`donationLimit`; fewer in tests).
     let keptDonations: Int
 
-    public init(directory: URL, keptDonations: Int = HostState.donationLimit) throws(HostError) {
+    /// Opens (and makes, or migrates) the state in `directory`. `keepsStoredItems`: the stored
+    /// dynamic items are kept as read while the database is unchanged (`StoredItemsMemo`), for
+    /// a state that lives between commands.
+    public init(directory: URL, keptDonations: Int = HostState.donationLimit, keepsStoredItems: Bool = false) throws(HostError) {
         self.keptDonations = keptDonations
         url = directory.appendingPathComponent(HostState.fileName)
+        storedItems = keepsStoredItems ? StoredItemsMemo(path: url.path) : nil
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
@@ -268,6 +275,45 @@ public struct HostState: Sendable {
 /// Texts decoded before, and what they decoded to, up to a bound (then it starts afresh).
 ///
 /// Rationale for `@unchecked Sendable`: its dictionary is behind `lock`.
+/// The stored dynamic items as last read, per language, with the database's `data_version`
+/// then, asked of a connection of its own: the version changes whenever any other connection,
+/// in this process or another, commits, so a kept answer is used only while nothing was written.
+///
+/// Rationale for `@unchecked Sendable`: everything is behind `lock`.
+final class StoredItemsMemo: @unchecked Sendable {
+    private let lock = NSLock()
+    private let path: String
+    private var checker: DatabaseQueue?
+    private var kept: [String: (version: Int64, sources: [DynamicSource])] = [:]
+
+    init(path: String) {
+        self.path = path
+    }
+
+    /// The database's version now (nil when it cannot be asked: nothing is kept then).
+    func version() -> Int64? {
+        lock.withLock {
+            if checker == nil {
+                // Not read-only: as the last connection to close, it checkpoints and removes the WAL.
+                var configuration = Configuration()
+                configuration.busyMode = .timeout(1)
+                checker = try? DatabaseQueue(path: path, configuration: configuration)
+            }
+            return (try? checker?.inDatabase { try Int64.fetchOne($0, sql: "PRAGMA data_version") }) ?? nil
+        }
+    }
+
+    /// What was kept for `language` at `version`, if that is still the version.
+    func sources(language: String, version: Int64) -> [DynamicSource]? {
+        lock.withLock { kept[language].flatMap { $0.version == version ? $0.sources : nil } }
+    }
+
+    /// Keeps `sources` for `language`, read at or after `version`.
+    func keep(_ sources: [DynamicSource], language: String, version: Int64) {
+        lock.withLock { kept[language] = (version, sources) }
+    }
+}
+
 final class DecodedTexts: @unchecked Sendable {
     private let lock = NSLock()
     private var decoded: [String: [String: JSONValue]] = [:]
