@@ -47,6 +47,9 @@ public final class WireConnection {
         return status == 0 ? 0 : errno
     }
 
+    /// Whether bytes already read wait to be taken as frames (a poll of the socket would not say so).
+    public var hasBufferedBytes: Bool { !buffer.isEmpty }
+
     /// The descriptors received so far; the caller owns them from here on.
     public func takeDescriptors() -> [Int32] {
         defer { receivedDescriptors = [] }

@@ -28,6 +28,9 @@ final class CancelWatch: @unchecked Sendable {
         self.logger = logger
         self.watcher = watcher
         watcher.add(self, descriptor: connection.descriptor)
+        // A cancel sent right behind the go came in the same read: the socket will not poll
+        // readable for it, so it is taken now.
+        if connection.hasBufferedBytes, !readable() { watcher.remove(connection.descriptor) }
     }
 
     /// On the watcher's thread: the connection is readable. Returns whether to watch it on.

@@ -39,8 +39,9 @@ final class RequestThreads: @unchecked Sendable {
         }
     }
 
-    /// How many threads it keeps now.
+    /// How many threads it keeps now, and how many of them wait for a request.
     var count: Int { condition.withLock { threads } }
+    var waiting: Int { condition.withLock { idle } }
 
     private func loop() {
         while true {
