@@ -21,8 +21,8 @@ enum CommandNotification {
         let item = items.first { $0.type == outcome.type && $0.userInfo == (userInfo ?? [:]) }
             ?? items.first { $0.type == outcome.type } ?? session.registeredItem(for: outcome.type)
         let asks = outcome.needsValue != nil && !(outcome.offered ?? []).isEmpty
-        let environment = session.request.environment
-        if let bus = WarmServer.current?.bus, bus.address == DesktopBus.sessionAddress(in: environment) {
+        let address = DesktopBus.sessionAddress(in: session.request.environment)
+        if let bus = WarmServer.current?.bus, bus.address == address {
             let notification = DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon,
                                                            buttons: asks ? bus.buttonLimit() : 0, language: session.language)
             let needs = outcome.needsValue, type = outcome.type
@@ -34,7 +34,7 @@ enum CommandNotification {
             return
         }
         // No bus: the outcome is printed only, and --verbose says why nothing was shown.
-        guard let bus = DesktopBus.start(logger: logger, environment: environment) else { return }
+        guard let bus = DesktopBus.start(logger: logger, address: address) else { return }
         defer { bus.stop() }
         bus.show(DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon, buttons: 0))
     }
@@ -42,7 +42,7 @@ enum CommandNotification {
     /// Asks the application on the session bus to show its picker (`Activate`), of `app`'s
     /// quick actions alone when given, starting the server through the bus when none runs.
     static func showPicker(app: String? = nil, logger: Logger) throws(HostError) {
-        guard let bus = DesktopBus.start(logger: logger, environment: HostRequest.current.environment) else {
+        guard let bus = DesktopBus.start(logger: logger, address: DesktopBus.sessionAddress(in: HostRequest.current.environment)) else {
             throw HostError(.desktopUnavailable, "menu --notify needs a session bus, and there is none (DBUS_SESSION_BUS_ADDRESS); run 'standfit-host menu' in a terminal instead.")
         }
         defer { bus.stop() }

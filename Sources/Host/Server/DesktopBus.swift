@@ -126,9 +126,9 @@ package final class DesktopBus: @unchecked Sendable {
     }
 
     /// A command's own connection, which serves nothing: for a notification or a call, on the
-    /// session bus of `environment` (the request's).
-    package static func start(logger: Logger, environment: [String: String]) -> DesktopBus? {
-        start(address: sessionAddress(in: environment), logger: logger, serving: nil, startedByBus: false, lost: {})
+    /// bus at `address` (the request's session bus, `sessionAddress(in:)`).
+    package static func start(logger: Logger, address: String?) -> DesktopBus? {
+        start(address: address, logger: logger, serving: nil, startedByBus: false, lost: {})
     }
 
     /// The session bus a process with `environment` has, as sd-bus finds it:
