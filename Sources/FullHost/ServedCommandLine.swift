@@ -11,9 +11,10 @@ import StandFitHost
 ///
 /// Rationale for `@unchecked Sendable`: `parsedLines` is behind `lock`.
 final class ServedCommandLine: ServedCommands, @unchecked Sendable {
-    /// Command lines parsed before, and what they parsed to (successes only), the most recently
-    /// used last: a quick action is the same line again and again.
-    private var parsedLines: [(arguments: [String], command: any ParsableCommand)] = []
+    /// Command lines parsed before, and what they parsed to (a command, or the error that
+    /// `--version`, help or a usage error is), the most recently used last: a quick action is
+    /// the same line again and again.
+    private var parsedLines: [(arguments: [String], parsed: Result<any ParsableCommand, any Error>)] = []
     private let lock = NSLock()
     private static let parsedLinesKept = 32
 
@@ -56,19 +57,17 @@ final class ServedCommandLine: ServedCommands, @unchecked Sendable {
     /// which was the largest part of a warm `run`'s time in the server's profile. (Shell
     /// completions, whose parse runs code that reads the request, never come here.)
     private func parse(_ arguments: [String]) -> Result<any ParsableCommand, any Error> {
-        let known = lock.withLock { () -> (any ParsableCommand)? in
+        let known = lock.withLock { () -> Result<any ParsableCommand, any Error>? in
             guard let index = parsedLines.firstIndex(where: { $0.arguments == arguments }) else { return nil }
             let line = parsedLines.remove(at: index)
             parsedLines.append(line)
-            return line.command
+            return line.parsed
         }
-        if let known { return .success(known) }
+        if let known { return known }
         let parsed = StandFitHostCommand.parse(arguments)
-        if case .success(let command) = parsed {
-            lock.withLock {
-                if parsedLines.count >= ServedCommandLine.parsedLinesKept { parsedLines.removeFirst() }
-                parsedLines.append((arguments, command))
-            }
+        lock.withLock {
+            if parsedLines.count >= ServedCommandLine.parsedLinesKept { parsedLines.removeFirst() }
+            parsedLines.append((arguments, parsed))
         }
         return parsed
     }

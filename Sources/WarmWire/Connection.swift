@@ -8,6 +8,8 @@ import Glibc
 public final class WireConnection {
     /// The most a frame's payload may hold (a request carries the whole environment).
     public static let payloadLimit = 8 << 20
+    /// The most one read takes; a longer frame takes several.
+    static let readSize = 16 << 10
 
     public let descriptor: Int32
     private var buffer: [UInt8] = []
@@ -80,19 +82,25 @@ public final class WireConnection {
                 return .failed(errno)
             }
             if ready == 0 { return .timedOut }
-            var chunk = [UInt8](repeating: 0, count: 64 << 10)
-            var fds = [Int32](repeating: -1, count: 4)
+            // Read into uninitialized memory: a zeroed 64 KiB array per read was a tenth of the
+            // client's page faults, in a process that lives a millisecond.
+            var fds: (Int32, Int32, Int32, Int32) = (-1, -1, -1, -1)
             var fdCount: Int32 = 0
-            let count = chunk.withUnsafeMutableBytes { raw in
-                standfit_wire_receive(descriptor, raw.baseAddress, raw.count, &fds, 4, &fdCount)
+            let count = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: WireConnection.readSize) { chunk -> Int in
+                let count = withUnsafeMutablePointer(to: &fds) { tuple in
+                    tuple.withMemoryRebound(to: Int32.self, capacity: 4) {
+                        standfit_wire_receive(descriptor, chunk.baseAddress, chunk.count, $0, 4, &fdCount)
+                    }
+                }
+                if count > 0 { buffer.append(contentsOf: chunk[..<count]) }
+                return count
             }
             if count < 0 {
                 if errno == EINTR { continue }
                 return .failed(errno)
             }
-            receivedDescriptors += fds.prefix(Int(fdCount))
+            withUnsafeBytes(of: fds) { receivedDescriptors += $0.bindMemory(to: Int32.self).prefix(Int(fdCount)) }
             if count == 0 { return .end }
-            buffer += chunk.prefix(count)
         }
     }
 }

@@ -73,7 +73,9 @@ public struct LanguagePreference: Sendable, Equatable {
     /// the script (`sr_RS@latin` → `sr_Latn`, as `.lproj` names write it); nil for empty, `C` and
     /// `POSIX`.
     package static func normalize(_ raw: String) -> String? {
-        let trimmed = raw.trimmingCharacters(in: .whitespaces)
+        // Rationale: trimmed by hand, not with Foundation's CharacterSet, which was a tenth of a
+        // warm session's set-up in the server's profile; a locale name holds only ASCII.
+        let trimmed = String(raw.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
         let name = String(trimmed.prefix { $0 != "." && $0 != "@" })
         guard !name.isEmpty, name.uppercased() != "C", name.uppercased() != "POSIX" else { return nil }
         if let script = scriptModifier(of: trimmed) {

@@ -1,5 +1,6 @@
 import Foundation
 import HostModel
+import Synchronization
 
 /// A plugin file that passed every check that runs no plugin code: it exists, is a regular
 /// file, is not a second path to a file already seen, passes the trust checks, and is an ELF
@@ -79,11 +80,11 @@ package struct PluginVetting {
     func files(logger: (String) -> Void = { _ in }) -> [(path: String, root: String)] {
         var files: [(String, String)] = []
         for entry in searchPath {
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: entry.path, isDirectory: &isDirectory)
-            var link = stat()
+            var info = stat(), link = stat()
+            let exists = stat(entry.path, &info) == 0
+            let isDirectory = exists && (info.st_mode & S_IFMT) == S_IFDIR
             let isDanglingLink = !exists && lstat(entry.path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
-            if (exists && !isDirectory.boolValue) || isDanglingLink {
+            if (exists && !isDirectory) || isDanglingLink {
                 files.append((entry.path, entry.deletingLastPathComponent().path))
                 continue
             }
@@ -93,16 +94,14 @@ package struct PluginVetting {
                 continue
             }
             let names: [String]
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: entry.path)
-            } catch {
-                logger("Plugin directory \(entry.path) is not readable: \(error.localizedDescription)")
+            switch DirectoryListing.plugins(in: entry.path, info: info) {
+            case .success(let found): names = found
+            case .failure(let problem):
+                logger("Plugin directory \(entry.path) is not readable: \(problem)")
                 continue
             }
             let directory = entry.path, prefix = entry.path.hasSuffix("/") ? entry.path : entry.path + "/"
-            files += names.filter { $0.hasSuffix(".so") && !$0.hasPrefix(".") }
-                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-                .map { (prefix + $0, directory) }
+            files += names.map { (prefix + $0, directory) }
         }
         return files
     }
@@ -177,5 +176,60 @@ package struct PluginVetting {
         let directory = TrustCheck.parent(of: realPath)
         return .success(PluginCandidate(path: path, realPath: realPath, identity: FileIdentity(info),
                                         isBundled: bundledLocations.contains(directory) || bundledLocations.contains(realPath), pinnedSHA256: pin))
+    }
+}
+
+/// The plugin file names of a directory (`*.so`, not hidden, in byte order), kept while the
+/// directory is unchanged: the warm server lists every plugin directory for every command.
+///
+/// Rationale for keeping a listing: a name cannot be added, removed or renamed in a directory
+/// without its modification and change times changing, nor the directory be replaced without
+/// another inode. A listing is kept only when its directory's times are more than a second
+/// old (git's "racy" rule): a file system's clock ticks in milliseconds, so a change made in
+/// the same tick as the listing would otherwise go unseen. What the listing names is vetted
+/// again on every command (a `chmod o+w` of a file or directory changes no name).
+enum DirectoryListing {
+    private struct Key: Hashable {
+        var device: UInt64
+        var inode: UInt64
+        var modified: Int64
+        var changed: Int64
+        var path: String
+    }
+
+    private static let kept = Mutex<[Key: [String]]>([:])
+
+    static func plugins(in directory: String, info: stat) -> Result<[String], ListingProblem> {
+        let key = Key(device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
+                      modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+                      changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
+                      path: directory)
+        if let names = kept.withLock({ $0[key] }) { return .success(names) }
+        guard let stream = opendir(directory) else {
+            return .failure(ListingProblem(description: String(cString: strerror(errno))))
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasSuffix(".so"), !name.hasPrefix(".") { names.append(name) }
+        }
+        names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let newest = max(key.modified, key.changed)
+        if Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec) - newest > 1_000_000_000 {
+            kept.withLock { listings in
+                if listings.count >= 256 { listings.removeAll() }
+                listings[key] = names
+            }
+        }
+        return .success(names)
+    }
+
+    struct ListingProblem: Error, CustomStringConvertible {
+        var description: String
     }
 }
