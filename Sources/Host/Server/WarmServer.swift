@@ -59,6 +59,12 @@ package final class WarmServer: @unchecked Sendable {
     let requestThreads = RequestThreads(limit: 64)
     /// The one thread that watches every running request's connection for a cancel.
     let cancelWatcher = CancelWatcher()
+    /// Readable when a stop was asked for: wakes the accept loop at once instead of at its next
+    /// timeout, so that `server stop` ends the process within its grace, not a second later.
+    private let wake: (read: Int32, write: Int32) = {
+        var ends: [Int32] = [-1, -1]
+        return standfit_wire_pipe(&ends) == 0 ? (ends[0], ends[1]) : (-1, -1)
+    }()
 
     package init(place: WarmPlace, executable: String, idleTimeout: Double, warm: WarmResources, startedByBus: Bool,
                  logger: Logger, commands: any ServedCommands, desktop: (any DesktopRequests)?) {
@@ -70,6 +76,13 @@ package final class WarmServer: @unchecked Sendable {
         self.idleTimeout = idleTimeout
         self.warm = warm
         self.logger = logger
+    }
+
+    deinit {
+        if wake.read >= 0 {
+            close(wake.read)
+            close(wake.write)
+        }
     }
 
     /// How many requests it has served.
@@ -101,6 +114,10 @@ package final class WarmServer: @unchecked Sendable {
     /// a new server for the desktop's next request rather than handing it to this one.
     package func stop(leavingBus: Bool = true) {
         state.withLock { stopAsked = true }
+        if wake.write >= 0 {
+            var byte: UInt8 = 1
+            _ = write(wake.write, &byte, 1)
+        }
         if leavingBus { bus?.stop() }
     }
 
@@ -191,9 +208,15 @@ package final class WarmServer: @unchecked Sendable {
                 }
             }
             if !stopping { takeOverSocket() }
-            var pollers = [pollfd(fd: stopSignals ?? -1, events: Int16(POLLIN), revents: 0)]
+            var pollers = [pollfd(fd: stopSignals ?? -1, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
                 + sockets.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&pollers, nfds_t(pollers.count), stopping ? 20 : 1000)
+            var ready = poll(&pollers, nfds_t(pollers.count), stopping ? 20 : 1000)
+            if ready > 0 && pollers[1].revents != 0 {
+                var bytes: (UInt64, UInt64) = (0, 0)
+                _ = read(wake.read, &bytes, MemoryLayout.size(ofValue: bytes))
+                ready -= 1
+            }
             // Busy or not, a worker idle for workerIdleTimeout is stopped.
             workers.stopIdle()
             // Two seconds without a command: the state databases are closed (checkpointed, their
@@ -207,7 +230,7 @@ package final class WarmServer: @unchecked Sendable {
                 finish("signal \(signal)")
                 return
             }
-            if ready > 0, let socket = pollers.dropFirst().first(where: { $0.revents != 0 })?.fd {
+            if ready > 0, let socket = pollers.dropFirst(2).first(where: { $0.revents != 0 })?.fd {
                 // Close-on-exec from the start: helpers are started on other threads meanwhile.
                 let connection = standfit_wire_accept(socket)
                 if connection >= 0 {
@@ -222,7 +245,8 @@ package final class WarmServer: @unchecked Sendable {
                 }
                 continue
             }
-            if let reason = reasonToExit(identity: identity) {
+            // Once stopping, the stop decides when it exits (its own socket is already gone).
+            if !stopping, let reason = reasonToExit(identity: identity) {
                 finish(reason)
                 return
             }
