@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "HostDoctor",
             dependencies: [
-                "StandFitHost", "HostModel", "HostManifest", "HostStorage", "HostIntents", "HostDispatch", "PluginRuntime",
+                "StandFitHost", "HostDesktop", "HostModel", "HostManifest", "HostStorage", "HostIntents", "HostDispatch", "PluginRuntime",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Host/Doctor"

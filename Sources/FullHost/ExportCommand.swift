@@ -78,6 +78,13 @@ struct ExportCommand: HostCommand {
         @Flag(help: "Install into $XDG_DATA_HOME/krunner/dbusplugins/ with its D-Bus service.")
         var install = false
 
+        @Flag(help: "Remove what --install wrote (the D-Bus service stays while the desktop entries need it).")
+        var uninstall = false
+
+        func validate() throws {
+            if install && uninstall { throw ValidationError("Give either --install or --uninstall, not both.") }
+        }
+
         struct Document: Encodable {
             var status = "ok"
             var path: String?
@@ -86,6 +93,12 @@ struct ExportCommand: HostCommand {
         }
 
         func run() throws {
+            if uninstall {
+                let options = manifestOptions.hostOptions(global)
+                let removed = try DesktopInstallation.uninstallRunner(paths: options.request.paths, state: try options.state(of: options.request.paths))
+                Removal.report(removed, nothing: "KRunner's plugin file is not installed; nothing was removed.", json: global.json)
+                return
+            }
             let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
             let text = try DesktopInstallation.runnerText(session: session)
             var document = Document(text: text)
@@ -134,7 +147,13 @@ struct ExportCommand: HostCommand {
         @Flag(help: "Install into $XDG_DATA_HOME/applications/ with its D-Bus service, and keep it current.")
         var install = false
 
+        @Flag(help: "Remove what --install wrote: the entries, the D-Bus service (unless KRunner's file needs it), the record.")
+        var uninstall = false
+
         func validate() throws {
+            if uninstall && (install || output != nil || app != nil) {
+                throw ValidationError("--uninstall removes every entry --install wrote; give it alone.")
+            }
             if install && output != nil {
                 throw ValidationError("Give either --output PATH or --install, not both.")
             }
@@ -161,6 +180,12 @@ struct ExportCommand: HostCommand {
         }
 
         func run() throws {
+            if uninstall {
+                let options = manifestOptions.hostOptions(global)
+                let removed = try DesktopInstallation.uninstall(paths: options.request.paths, state: try options.state(of: options.request.paths))
+                Removal.report(removed, nothing: "No desktop entries are installed ('export desktop --install' was not run, or they were removed); nothing was removed.", json: global.json)
+                return
+            }
             let executable = Executable.command.path
             let (files, path, service) = try { () throws(HostError) -> ([DesktopInstallation.EntryFile], String?, String?) in
                 let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
@@ -199,6 +224,24 @@ struct ExportCommand: HostCommand {
             } else {
                 Console.current.write(entry.text)
             }
+        }
+    }
+}
+
+/// What `--uninstall` says: each file removed, or that there was nothing to remove.
+enum Removal {
+    struct Document: Encodable {
+        var status = "ok"
+        var removed: [String]
+    }
+
+    static func report(_ removed: [String], nothing: String, json: Bool) {
+        if json {
+            Output.printJSON(Document(removed: removed))
+        } else if removed.isEmpty {
+            Console.current.print(nothing)
+        } else {
+            removed.forEach { Console.current.print("Removed \($0).") }
         }
     }
 }

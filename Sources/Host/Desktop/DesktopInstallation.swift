@@ -187,9 +187,15 @@ public enum DesktopInstallation {
         return try HostSession(options: record.applied(to: session.options), logger: session.logger)
     }
 
-    /// Rewrites the installed file, if one is installed, from the menu its options give.
+    /// Rewrites the installed file, if one is installed, from the menu its options give; never
+    /// a half integration: not once its entry was removed, nor while its D-Bus service file is
+    /// gone (an entry launched through the bus does nothing without it). `doctor` says so.
     static func update(session: HostSession) throws(HostError) {
         guard var record = try installation(session: session) else { return }
+        guard exists(record.path), record.serviceFile.map({ exists($0) }) ?? true else {
+            session.logger.debug("The installed desktop entry \(record.path) is not rewritten: it or its D-Bus service file was removed ('standfit-host doctor' says what to run).")
+            return
+        }
         let installed = try self.session(for: record, from: session)
         let appFiles = try write(entries(session: installed, executable: record.executable, arguments: record.arguments,
                                          installed: record.serviceFile != nil),

@@ -3,6 +3,7 @@ import Logging
 import HostModel
 import HostIntents
 import HostManifest
+import HostDesktop
 import HostDispatch
 import PluginRuntime
 import HostStorage
@@ -217,6 +218,12 @@ public struct Doctor {
             } else if actual != pinned {
                 problem("trust", text("doctor.pinChanged", ["path": path]))
             }
+        }
+
+        // The desktop integrations: half installed (one file without the other) or stale (a
+        // file that starts a program that is gone).
+        for found in DesktopInstallation.problems(paths: paths, state: state) {
+            problem("desktop", Doctor.sentence(found, text))
         }
 
         report.lines = lines + Doctor.problemLines(report.problems, text)

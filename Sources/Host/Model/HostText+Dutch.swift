@@ -129,6 +129,11 @@ extension HostText {
     "doctor.pin.changed" = "GEWIJZIGD sinds het werd vertrouwd";
     "doctor.pinGone" = "De vertrouwde plug-in {path} is weg; voer 'standfit-host plugins untrust {path}' uit om hem te vergeten.";
     "doctor.pinChanged" = "De vertrouwde plug-in {path} is gewijzigd sinds hij werd vertrouwd, dus hij wordt niet geladen; controleer hem en voer dan opnieuw 'standfit-host plugins trust {path}' uit.";
+    "doctor.desktop.serviceMissing" = "Het desktopbestand {entry} is geïnstalleerd zonder zijn D-Bus-servicebestand {service}, dus zijn acties doen niets; voer 'standfit-host export desktop --install' uit om beide opnieuw te installeren, of 'standfit-host export desktop --uninstall' om het te verwijderen.";
+    "doctor.desktop.entryMissing" = "Het desktopbestand {entry} is verwijderd, maar zijn installatie staat nog geboekt; voer 'standfit-host export desktop --uninstall' uit om de rest te verwijderen, of 'standfit-host export desktop --install' om het opnieuw te installeren.";
+    "doctor.desktop.entryStale" = "Het desktopbestand {entry} start {program}, dat niet meer bestaat (een verwijderde build of prefix); voer 'standfit-host export desktop --install' uit met de standfit-host die je nu gebruikt.";
+    "doctor.desktop.serviceStale" = "Het D-Bus-servicebestand {service} start {program}, dat niet meer bestaat (een verwijderde build of prefix), dus de desktop kan de server niet starten; voer 'standfit-host export desktop --install' (of 'export krunner --install') uit met de standfit-host die je nu gebruikt.";
+    "doctor.desktop.runnerWithoutService" = "Het KRunner-pluginbestand {runner} is geïnstalleerd zonder het D-Bus-servicebestand {service} dat zijn runner start; voer 'standfit-host export krunner --install' uit om beide opnieuw te installeren, of 'standfit-host export krunner --uninstall' om het te verwijderen.";
     "doctor.noProblems" = "Geen problemen gevonden.";
     "doctor.problems.one" = "1 probleem:";
     "doctor.problems.many" = "{count} problemen:";

@@ -129,6 +129,11 @@ extension HostText {
     "doctor.pin.changed" = "CHANGED since it was trusted";
     "doctor.pinGone" = "The trusted plugin {path} is gone; run 'standfit-host plugins untrust {path}' to forget it.";
     "doctor.pinChanged" = "The trusted plugin {path} changed since it was trusted, so it does not load; check it, then run 'standfit-host plugins trust {path}' again.";
+    "doctor.desktop.serviceMissing" = "The desktop entry {entry} is installed without its D-Bus service file {service}, so its actions do nothing; run 'standfit-host export desktop --install' to install both again, or 'standfit-host export desktop --uninstall' to remove it.";
+    "doctor.desktop.entryMissing" = "The desktop entry {entry} was removed, but its installation is still recorded; run 'standfit-host export desktop --uninstall' to remove the rest, or 'standfit-host export desktop --install' to install it again.";
+    "doctor.desktop.entryStale" = "The desktop entry {entry} runs {program}, which no longer exists (a removed build or prefix); run 'standfit-host export desktop --install' with the standfit-host you use now.";
+    "doctor.desktop.serviceStale" = "The D-Bus service file {service} starts {program}, which no longer exists (a removed build or prefix), so the desktop cannot start the server; run 'standfit-host export desktop --install' (or 'export krunner --install') with the standfit-host you use now.";
+    "doctor.desktop.runnerWithoutService" = "KRunner's plugin file {runner} is installed without the D-Bus service file {service} that starts its runner; run 'standfit-host export krunner --install' to install both again, or 'standfit-host export krunner --uninstall' to remove it.";
     "doctor.noProblems" = "No problems found.";
     "doctor.problems.one" = "1 problem:";
     "doctor.problems.many" = "{count} problems:";
