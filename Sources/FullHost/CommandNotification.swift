@@ -24,7 +24,8 @@ enum CommandNotification {
         let address = DesktopBus.sessionAddress(in: session.request.environment)
         if let bus = WarmServer.current?.bus, bus.address == address {
             let notification = DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon,
-                                                           buttons: asks ? bus.buttonLimit() : 0, language: session.language)
+                                                           buttons: asks ? bus.buttonLimit() : 0, language: session.language,
+                                                           icons: session.icons)
             let needs = outcome.needsValue, type = outcome.type
             bus.show(notification) { chosen in
                 guard let needs else { return }
@@ -36,7 +37,8 @@ enum CommandNotification {
         // No bus: the outcome is printed only, and --verbose says why nothing was shown.
         guard let bus = DesktopBus.start(logger: logger, address: address) else { return }
         defer { bus.stop() }
-        bus.show(DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon, buttons: 0))
+        bus.show(DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon, buttons: 0,
+                                             language: session.language, icons: session.icons))
     }
 
     /// Asks the application on the session bus to show its picker (`Activate`), of `app`'s

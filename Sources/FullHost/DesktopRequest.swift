@@ -141,7 +141,7 @@ enum DesktopRequest {
                 let buttons = outcome.needsValue != nil && !(outcome.offered ?? []).isEmpty ? bus.buttonLimit() : 0
                 let title = item?.title ?? (outcome.type.isEmpty ? DesktopInstallation.applicationName : outcome.type)
                 let notification = DesktopNotification.outcome(outcome, title: title, icon: item?.icon,
-                                                               buttons: buttons, language: session.language)
+                                                               buttons: buttons, language: session.language, icons: session.icons)
                 return (.done("\(outcome.status.rawValue): \(outcome.message)"), notification, outcome.needsValue, outcome.type)
             } catch {
                 let notification = DesktopNotification(summary: DesktopInstallation.applicationName, body: error.message,
@@ -182,8 +182,11 @@ extension DesktopRequest {
                 let apps = try app.map { name throws(HostError) in [try HostSession.app(named: name, in: menu)] }
                 let actions = DesktopInstallation.actions(of: menu, app: apps)
                 return .success(.picker(actions: actions, applicationName: apps?.first?.name ?? DesktopInstallation.applicationName,
-                                        icon: actions.first?.item.icon, language: session.language, buttons: bus.buttonLimit(),
-                                        page: page, example: Sentences(session).example(of: actions.map(\.item.type))))
+                                        // The host's own menu shows the app's icon where the host's icons are installed.
+                                        icon: apps == nil && session.icons.installed ? nil : actions.first?.item.icon,
+                                        language: session.language, buttons: bus.buttonLimit(),
+                                        page: page, example: Sentences(session).example(of: actions.map(\.item.type)),
+                                        icons: session.icons))
             } catch {
                 return .failure(error)
             }

@@ -80,7 +80,7 @@ struct RofiCommand: ManifestCommand {
         let info = environment["ROFI_INFO"] ?? ""
         switch retv {
         case 1 where info.hasPrefix(RofiRow.prefix):
-            guard let row = RofiRow(info: info) else { return list(actions, apps: apps, message: nil) }
+            guard let row = RofiRow(info: info) else { return list(actions, apps: apps, message: nil, icons: session.icons) }
             finish(row.run(in: session), row: row, session: session, actions: actions, apps: apps)
         case 2:
             // A sentence typed instead of a row.
@@ -88,14 +88,15 @@ struct RofiCommand: ManifestCommand {
             finish(Sentences(session).say(sentence, options: Dispatcher.RunOptions(showsData: false)), row: nil, session: session,
                    actions: actions, apps: apps)
         default:
-            list(actions, apps: apps, message: nil)
+            list(actions, apps: apps, message: nil, icons: session.icons)
         }
     }
 
     /// The quick actions as rofi rows, with `message` above them; when they are several apps',
     /// each app's rows under a row naming it in bold that cannot be chosen (rofi's
     /// `nonselectable`; the rows are Pango markup then, every title escaped).
-    private func list(_ actions: [(key: String, item: ShortcutItem)], apps: [ShortcutItem.Identity: String], message: String?) {
+    private func list(_ actions: [(key: String, item: ShortcutItem)], apps: [ShortcutItem.Identity: String], message: String?,
+                      icons: OwnIcons) {
         var lines = ["\0prompt\u{1F}\(DesktopInstallation.applicationName)", "\0use-hot-keys\u{1F}true"]
         if let message { lines.append("\0message\u{1F}\(RofiRow.markup(message))") }
         let headed = Set(actions.map { apps[$0.item.identity] }).count > 1
@@ -107,7 +108,7 @@ struct RofiCommand: ManifestCommand {
                 app = name
             }
             let row = RofiRow(type: item.type, arguments: [:], userInfo: item.userInfo.isEmpty ? nil : item.userInfo)
-            lines.append(row.line(text: DesktopNotification.name(of: item), icon: IconCatalog.themeName(for: item.icon), markup: headed))
+            lines.append(row.line(text: DesktopNotification.name(of: item), icon: icons.themeName(for: item.icon), markup: headed))
         }
         Console.current.print(lines.joined(separator: "\n"))
     }
@@ -132,7 +133,7 @@ struct RofiCommand: ManifestCommand {
         case .handled, .dryRun, .declined:
             CommandNotification.show(outcome, session: session, parameters: [], userInfo: row?.userInfo, logger: global.logger)
         case .invalidInput, .unknownType, .pluginFailed:
-            list(actions, apps: apps, message: outcome.message)
+            list(actions, apps: apps, message: outcome.message, icons: session.icons)
         }
     }
 }

@@ -106,6 +106,8 @@ public struct HostSession {
     public let request: HostRequest
     /// What the command asked for.
     public let options: HostOptions
+    /// Whether the host's own icon set is installed where this request's desktop looks.
+    public var icons: OwnIcons
     package let logger: Logger
 
     /// Loads the manifest and the plugins.
@@ -117,6 +119,7 @@ public struct HostSession {
         now = try options.request.now()
         request = options.request
         self.options = options
+        icons = OwnIcons.find(dataHome: paths.dataDirectory.deletingLastPathComponent(), environment: options.environment)
         let preference = options.languagePreference
         let loader = ManifestLoader(
             expander: VariableExpander(defines: options.defines, environment: options.environment),

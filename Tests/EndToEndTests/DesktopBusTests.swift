@@ -200,9 +200,9 @@ struct DesktopBusTests {
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <-5>}"]).status == 0)
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'hurdles'>}"]).status == 0)
         #expect(Self.shown(record) == [
-            "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | list-add | 1 | org.standfit.Host | ",
-            "Log Exercise | count: expected a number from 1 to 3600, got -5. | list-add | 2 | org.standfit.Host | ",
-            "Log Exercise | exercise: no exercise is called 'hurdles'; choose one of squats, pushups, plank, lunges, calfraises, stretching, jumpingjacks, wallsit, burpees, situps. | list-add | 2 | org.standfit.Host | ",
+            "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | org.standfit.Host.log | 1 | org.standfit.Host | ",
+            "Log Exercise | count: expected a number from 1 to 3600, got -5. | org.standfit.Host.log | 2 | org.standfit.Host | ",
+            "Log Exercise | exercise: no exercise is called 'hurdles'; choose one of squats, pushups, plank, lunges, calfraises, stretching, jumpingjacks, wallsit, burpees, situps. | org.standfit.Host.log | 2 | org.standfit.Host | ",
         ])
     }
 
@@ -218,8 +218,8 @@ struct DesktopBusTests {
         #expect(eventually { Self.logged(sandbox) == "pushups|12\nplank|30\npushups|12\n" })
         #expect(eventually { Self.shown(record).count == 2 })
         #expect(Self.shown(record) == [
-            "Log Exercise | Which exercise? | list-add | 1 | org.standfit.Host | plank=Plank,pushups=Push-Ups,squats=Squats",
-            "Log Exercise | Logged 12 push-ups · +18 XP | list-add | 1 | org.standfit.Host | ",
+            "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | plank=Plank,pushups=Push-Ups,squats=Squats",
+            "Log Exercise | Logged 12 push-ups · +18 XP | org.standfit.Host.log | 1 | org.standfit.Host | ",
         ])
     }
 
@@ -235,10 +235,10 @@ struct DesktopBusTests {
         // Logged once, for the first press.
         #expect(Self.logged(sandbox) == "pushups|12\npushups|12\n")
         let shown = Self.shown(record)
-        #expect(shown.first == "Log Exercise | Which exercise? | list-add | 1 | org.standfit.Host | pushups=Push-Ups,squats=Squats,plank=Plank")
+        #expect(shown.first == "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | pushups=Push-Ups,squats=Squats,plank=Plank")
         #expect(Set(shown.dropFirst()) == [
-            "Log Exercise | Logged 12 push-ups · +18 XP | list-add | 1 | org.standfit.Host | ",
-            "Log Exercise | This was answered already, and the first choice ran; start the action again to choose again. | list-add | 1 | org.standfit.Host | ",
+            "Log Exercise | Logged 12 push-ups · +18 XP | org.standfit.Host.log | 1 | org.standfit.Host | ",
+            "Log Exercise | This was answered already, and the first choice ran; start the action again to choose again. | org.standfit.Host.log | 1 | org.standfit.Host | ",
         ])
         // The prompt was closed the moment it was answered.
         #expect(SessionBus.notifications(in: record).contains { ($0["closed"] as? Int) == 1 })
@@ -252,7 +252,7 @@ struct DesktopBusTests {
         #expect(sandbox.run("export", "desktop", "--install").status == 0)
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise"]).status == 0)
         #expect(Self.shown(record) == [
-            "Log Exercise | Which exercise? Squats, Push-Ups, Plank, Lunges, Calf Raises, Stretching, Jumping Jacks, Wall Sit, Burpees, Sit-Ups | list-add | 1 | org.standfit.Host | ",
+            "Log Exercise | Which exercise? Squats, Push-Ups, Plank, Lunges, Calf Raises, Stretching, Jumping Jacks, Wall Sit, Burpees, Sit-Ups | org.standfit.Host.log | 1 | org.standfit.Host | ",
         ])
     }
 
@@ -268,8 +268,8 @@ struct DesktopBusTests {
         #expect(activated == ProcessResult(status: 0, stdout: "()\n", stderr: ""))
         #expect(eventually { Self.shown(record).count == 2 })
         #expect(Self.shown(record) == [
-            "StandFit | Kies een snelle actie. | list-add | 1 | org.standfit.Host | com-standfit-logexercise=Oefening loggen,com-standfit-viewstreak=Reeks bekijken — 1 dag,standfit-more:1=Meer (2)…",
-            "Reeks bekijken | Reeks: 1 dag\nBeste reeks: 1 dag · niveau 1 · 20 XP | emblem-important | 1 | org.standfit.Host | ",
+            "StandFit | Kies een snelle actie. | org.standfit.Host | 1 | org.standfit.Host | com-standfit-logexercise=Oefening loggen,com-standfit-viewstreak=Reeks bekijken — 1 dag,standfit-more:1=Meer (2)…",
+            "Reeks bekijken | Reeks: 1 dag\nBeste reeks: 1 dag · niveau 1 · 20 XP | org.standfit.Host.streak | 1 | org.standfit.Host | ",
         ])
     }
 
@@ -284,8 +284,8 @@ struct DesktopBusTests {
                                  "--method", "org.freedesktop.Application.Activate", "{}"]).status == 0)
         #expect(eventually { Self.shown(record).count == 2 })
         #expect(Self.shown(record) == [
-            "StandFit | Choose a quick action. | list-add | 1 | org.standfit.Host | com-standfit-logexercise=Log Exercise,com-standfit-viewstreak=View Streak — 1 day,standfit-more:1=More (2)…",
-            "StandFit | Choose a quick action. | list-add | 1 | org.standfit.Host | com-standfit-logexercise-2=Log Squats — 20 reps,com-standfit-viewprogress=View Progress",
+            "StandFit | Choose a quick action. | org.standfit.Host | 1 | org.standfit.Host | com-standfit-logexercise=Log Exercise,com-standfit-viewstreak=View Streak — 1 day,standfit-more:1=More (2)…",
+            "StandFit | Choose a quick action. | org.standfit.Host | 1 | org.standfit.Host | com-standfit-logexercise-2=Log Squats — 20 reps,com-standfit-viewprogress=View Progress",
         ])
     }
 
@@ -317,7 +317,7 @@ struct DesktopBusTests {
         #expect(Self.shown(record) == [
             "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | list-add | 1 | org.standfit.Host | ",
             "Log Exercise | Which exercise? Squats, Push-Ups, Plank, Lunges, Calf Raises, Stretching, Jumping Jacks, Wall Sit, Burpees, Sit-Ups | list-add | 1 | org.standfit.Host | ",
-            "StandFit | Choose a quick action. | list-add | 1 | org.standfit.Host | com-standfit-logexercise=Log Exercise,com-standfit-viewstreak=View Streak — 1 day,standfit-more:1=More (2)…",
+            "StandFit | Choose a quick action. | org.standfit.Host | 1 | org.standfit.Host | com-standfit-logexercise=Log Exercise,com-standfit-viewstreak=View Streak — 1 day,standfit-more:1=More (2)…",
         ])
     }
 

@@ -65,14 +65,14 @@ struct DesktopSearchTests {
         // under StandFit already, so no description names it again.
         #expect(Self.search(bus, "GetResultMetas", "['\(Self.phrase)', 'action:com-standfit-logexercise', 'action:unknown']")
             == ProcessResult(status: 0, stdout: """
-                ([{'id': <'\(Self.phrase)'>, 'name': <'Log 20 squats'>, 'gicon': <'list-add'>}, \
-                {'id': <'action:com-standfit-logexercise'>, 'name': <'Log Exercise'>, 'gicon': <'list-add'>}],)
+                ([{'id': <'\(Self.phrase)'>, 'name': <'Log 20 squats'>, 'gicon': <'org.standfit.Host.log'>}, \
+                {'id': <'action:com-standfit-logexercise'>, 'name': <'Log Exercise'>, 'gicon': <'org.standfit.Host.log'>}],)
 
                 """, stderr: ""))
         // A value the action would refuse is a result that says why.
         #expect(Self.search(bus, "GetInitialResultSet", "['log', '-5', 'squats']").status == 0)
         #expect(Self.search(bus, "GetResultMetas", #"['phrase:{"arguments":{"count":"-5","exercise":"squats"},"type":"com.standfit.logexercise"}']"#).stdout
-            == #"([{'id': <'phrase:{"arguments":{"count":"-5","exercise":"squats"},"type":"com.standfit.logexercise"}'>, 'name': <'Log -5 squats'>, 'description': <'count: expected a number from 1 to 3600, got -5.'>, 'gicon': <'list-add'>}],)"# + "\n")
+            == #"([{'id': <'phrase:{"arguments":{"count":"-5","exercise":"squats"},"type":"com.standfit.logexercise"}'>, 'name': <'Log -5 squats'>, 'description': <'count: expected a number from 1 to 3600, got -5.'>, 'gicon': <'org.standfit.Host.log'>}],)"# + "\n")
         // Activating a result runs it, and the outcome is a notification.
         #expect(Self.search(bus, "ActivateResult", Self.phrase, "['log', '20', 'squats']", "0")
             == ProcessResult(status: 0, stdout: "()\n", stderr: ""))
@@ -131,8 +131,8 @@ struct DesktopSearchTests {
           .needs(.dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
     func inlineReply() throws {
         let answers = [
-            ("20 squats", "squats|20\n", "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | list-add | 1 | org.standfit.Host | "),
-            ("twenty bananas", "", #"Log Exercise | No action understands 'twenty bananas'; the closest phrases are "{count} {exercise}" (Log Exercise), "do {count} {exercise}" (Log Exercise) and "log {count} {exercise}" (Log Exercise). | list-add | 2 | org.standfit.Host | "#),
+            ("20 squats", "squats|20\n", "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | org.standfit.Host.log | 1 | org.standfit.Host | "),
+            ("twenty bananas", "", #"Log Exercise | No action understands 'twenty bananas'; the closest phrases are "{count} {exercise}" (Log Exercise), "do {count} {exercise}" (Log Exercise) and "log {count} {exercise}" (Log Exercise). | org.standfit.Host.log | 2 | org.standfit.Host | "#),
         ]
         for (reply, logged, answer) in answers {
             let (sandbox, bus, record) = try DesktopBusTests.sandboxWithNotifications(
@@ -145,7 +145,7 @@ struct DesktopSearchTests {
             let notes = SessionBus.notifications(in: record).filter { $0["closed"] == nil }
             #expect(notes.first?["replyPlaceholder"] as? String == "Or type it, such as 'squats'")
             #expect(DesktopBusTests.shown(record) == [
-                "Log Exercise | Which exercise? | list-add | 1 | org.standfit.Host | squats=Squats,pushups=Push-Ups,plank=Plank,inline-reply=Reply",
+                "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | squats=Squats,pushups=Push-Ups,plank=Plank,inline-reply=Reply",
                 answer,
             ])
             #expect(DesktopBusTests.logged(sandbox) == logged)
@@ -158,8 +158,8 @@ struct DesktopSearchTests {
         #expect(bus.run(.gapplication, ["launch", Self.applicationID]).status == 0)
         #expect(eventually(10) { DesktopBusTests.shown(record).count == 2 }, "\(DesktopBusTests.shown(record))")
         #expect(DesktopBusTests.shown(record) == [
-            "StandFit | Choose a quick action. | list-add | 1 | org.standfit.Host | com-standfit-logexercise=Log Exercise,inline-reply=Reply",
-            "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | list-add | 1 | org.standfit.Host | ",
+            "StandFit | Choose a quick action. | org.standfit.Host | 1 | org.standfit.Host | com-standfit-logexercise=Log Exercise,inline-reply=Reply",
+            "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | org.standfit.Host.log | 1 | org.standfit.Host | ",
         ])
         // Its example is a sentence an action understands as it is.
         #expect(SessionBus.notifications(in: record).compactMap { $0["replyPlaceholder"] as? String } == ["Or type what to do, such as 'log exercise'"])

@@ -34,6 +34,13 @@ struct InstallTests {
         "share/zsh/site-functions/_standfit-host",
     ]
 
+    /// The host's own icons as the install copies them: every SVG under Resources/icons/hicolor.
+    static var iconFiles: [String] {
+        let icons = Fixtures.packageRoot.appendingPathComponent("Resources/icons/hicolor")
+        let listed = runProcess(URL(fileURLWithPath: "/usr/bin/find"), arguments: [icons.path, "-type", "f", "-name", "*.svg"])
+        return listed.stdout.split(separator: "\n").map { "share/icons/hicolor/" + $0.dropFirst(icons.path.count + 1) }
+    }
+
     /// The plugin SDK's files as the install copies them: every file under
     /// SDK/standfit-plugin-sdk, its links into Sources/ followed, without builds left in it.
     static var sdkFiles: [String] {
@@ -80,7 +87,7 @@ struct InstallTests {
         #expect(install.stdout.hasPrefix("Installed standfit-host into \(prefix.path) (\(build.configuration) build); Scripts/uninstall --prefix \(prefix.path) removes it.\n"))
         #expect(Self.sdkFiles.contains("share/standfit-host/sdk/Sources/CStandFitABI/include/standfit_plugin.h"))
         #expect(Self.sdkFiles.contains("share/standfit-host/sdk/rust/standfit-abi/src/lib.rs"))
-        #expect(Self.files(under: prefix) == (["bin/mine"] + Self.installedFiles + Self.sdkFiles).sorted())
+        #expect(Self.files(under: prefix) == (["bin/mine"] + Self.installedFiles + Self.iconFiles + Self.sdkFiles).sorted())
         // The user service starts this prefix's server; its socket is the one clients try after their build's.
         let service = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/standfit-host.service"), encoding: .utf8)
         #expect(service.contains("\nExecStart=\(prefix.path)/libexec/standfit/standfit-host-full serve\n"))

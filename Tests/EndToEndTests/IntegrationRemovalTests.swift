@@ -12,6 +12,8 @@ struct IntegrationRemovalTests {
     var entry: URL { sandbox.dataHome.appendingPathComponent("applications/org.standfit.Host.desktop") }
     var service: URL { sandbox.dataHome.appendingPathComponent("dbus-1/services/org.standfit.Host.service") }
     var runner: URL { sandbox.dataHome.appendingPathComponent("krunner/dbusplugins/org.standfit.Host.desktop") }
+    var iconDirectory: URL { sandbox.dataHome.appendingPathComponent("icons/hicolor/scalable/apps") }
+    var symbolicDirectory: URL { sandbox.dataHome.appendingPathComponent("icons/hicolor/symbolic/apps") }
 
     func exists(_ url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path) }
 
@@ -40,8 +42,15 @@ struct IntegrationRemovalTests {
         let before = dataFiles()
         #expect(sandbox.run("export", "desktop", "--install").status == 0)
         #expect(exists(entry) && exists(service))
-        #expect(sandbox.run("export", "desktop", "--uninstall")
-            == ProcessResult(status: 0, stdout: "Removed \(entry.path).\nRemoved \(service.path).\n", stderr: ""))
+        let icons = try FileManager.default.contentsOfDirectory(atPath: iconDirectory.path).sorted()
+        let symbolic = try FileManager.default.contentsOfDirectory(atPath: symbolicDirectory.path).sorted()
+        #expect(icons.count == 14 && symbolic == icons.map { $0.replacingOccurrences(of: ".svg", with: "-symbolic.svg") }.sorted())
+        let uninstalled = sandbox.run("export", "desktop", "--uninstall")
+        #expect(uninstalled.status == 0)
+        #expect(uninstalled.stdout.split(separator: "\n").map(String.init) == ["Removed \(entry.path)."]
+            + icons.map { "Removed \(iconDirectory.appendingPathComponent($0).path)." }
+            + symbolic.map { "Removed \(symbolicDirectory.appendingPathComponent($0).path)." }
+            + ["Removed \(service.path)."])
         #expect(dataFiles() == before)
         // The record went too: a change of the items installs nothing again, and doctor is content.
         #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=5").status == 0)
@@ -59,7 +68,10 @@ struct IntegrationRemovalTests {
         #expect(sandbox.run("export", "krunner", "--uninstall") == ProcessResult(status: 0, stdout: "Removed \(runner.path).\n", stderr: ""))
         #expect(exists(service) && exists(entry))
         #expect(sandbox.run("export", "krunner", "--install").status == 0)
-        #expect(sandbox.run("export", "desktop", "--uninstall") == ProcessResult(status: 0, stdout: "Removed \(entry.path).\n", stderr: ""))
+        let uninstalled = sandbox.run("export", "desktop", "--uninstall")
+        #expect(uninstalled.status == 0)
+        #expect(uninstalled.stdout.hasPrefix("Removed \(entry.path).\nRemoved \(iconDirectory.path)/"))
+        #expect(!uninstalled.stdout.contains(service.path))
         #expect(exists(service) && exists(runner))
         #expect(sandbox.run("export", "krunner", "--uninstall")
             == ProcessResult(status: 0, stdout: "Removed \(runner.path).\nRemoved \(service.path).\n", stderr: ""))
@@ -112,5 +124,56 @@ struct IntegrationRemovalTests {
         #expect(problems.status == 1)
         #expect(problems.problems.contains(
             "KRunner's plugin file \(runner.path) is installed without the D-Bus service file \(service.path) that starts its runner; run 'standfit-host export krunner --install' to install both again, or 'standfit-host export krunner --uninstall' to remove it."))
+    }
+}
+
+/// The host's own icon set (issue 32): what the desktop shows once it is installed, where
+/// `export desktop --install` puts it, and that the package's copy is used rather than copied.
+@Suite("The host's own icons")
+struct OwnIconsTests {
+    let sandbox = HostSandbox.standFit()
+
+    @Test("export desktop --install from a build tree installs the icons and names them: the app's on its entry, the set's on its actions; the entry validates",
+          .needs(.desktopFileValidate))
+    func installedIcons() throws {
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        let entry = sandbox.dataHome.appendingPathComponent("applications/org.standfit.Host.desktop")
+        let desktop = try DesktopFile(parsing: String(contentsOf: entry, encoding: .utf8))
+        #expect(desktop["Desktop Entry"]?["Icon"] == "org.standfit.Host")
+        let ids = try #require(desktop["Desktop Entry"]?["Actions"]).split(separator: ";").map(String.init)
+        #expect(ids.compactMap { desktop["Desktop Action \($0)"]?["Icon"] }
+            == ["org.standfit.Host.log", "org.standfit.Host.streak", "org.standfit.Host.exercise-squats", "org.standfit.Host.progress"])
+        let validated = runProcess(ExternalTool.desktopFileValidate.url, arguments: [entry.path])
+        #expect(validated == ProcessResult(status: 0, stdout: "", stderr: ""))
+        // Every name the entry uses is an installed scalable SVG, with its symbolic variant.
+        for name in ["org.standfit.Host", "org.standfit.Host.log", "org.standfit.Host.streak", "org.standfit.Host.exercise-squats", "org.standfit.Host.progress"] {
+            let scalable = try String(contentsOf: sandbox.dataHome.appendingPathComponent("icons/hicolor/scalable/apps/\(name).svg"), encoding: .utf8)
+            let symbolic = try String(contentsOf: sandbox.dataHome.appendingPathComponent("icons/hicolor/symbolic/apps/\(name)-symbolic.svg"), encoding: .utf8)
+            #expect(scalable.hasPrefix("<?xml") && scalable.contains("<svg ") && symbolic.contains("<svg "))
+        }
+        // rofi's rows name them too.
+        let rofi = sandbox.run("rofi")
+        #expect(rofi.stdout.contains("Log Exercise\u{0}icon\u{1F}org.standfit.Host.log"))
+    }
+
+    @Test("where the package put the icons (a system data directory), --install copies none and the entry still uses them; without them, the theme's names")
+    func packagedIcons() throws {
+        // A data directory as the package fills it: the icons under icons/hicolor.
+        let system = sandbox.root.appendingPathComponent("usr-share")
+        let source = Fixtures.packageRoot.appendingPathComponent("Resources/icons")
+        try FileManager.default.createDirectory(at: system, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: source, to: system.appendingPathComponent("icons"))
+        var packaged = sandbox
+        packaged.extraEnvironment["XDG_DATA_DIRS"] = system.path
+        #expect(packaged.run("export", "desktop", "--install").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.dataHome.appendingPathComponent("icons").path))
+        let entry = try String(contentsOf: sandbox.dataHome.appendingPathComponent("applications/org.standfit.Host.desktop"), encoding: .utf8)
+        #expect(entry.contains("\nIcon=org.standfit.Host\n") && entry.contains("\nIcon=org.standfit.Host.log\n"))
+        // The entry printed for a session whose desktop has no such icons uses the theme's.
+        var bare = sandbox
+        bare.extraEnvironment["XDG_DATA_DIRS"] = sandbox.root.appendingPathComponent("nothing").path
+        let printed = bare.run("export", "desktop").stdout
+        #expect(printed.contains("\nIcon=list-add\n") && !printed.contains("org.standfit.Host.log"))
     }
 }

@@ -54,7 +54,7 @@ public struct ExerciseCatalogue: Sendable {
                  synonyms: ["wall sits", "muurzit", "stoeltje"]),
         Exercise(id: "burpees", unit: .reps, defaultCount: 10, icon: "figure.highintensity.intervaltraining",
                  synonyms: ["burpee"]),
-        Exercise(id: "situps", unit: .reps, defaultCount: 15, icon: "figure.core.training",
+        Exercise(id: "situps", unit: .reps, defaultCount: 15, icon: "figure.pilates",
                  synonyms: ["sit up", "sit ups", "situp", "buikspieroefeningen"]),
     ])
 

@@ -60,7 +60,8 @@ extension DesktopInstallation {
                                             applicationName: app?.name ?? applicationName, options: arguments,
                                             dbusActivatable: installed && app == nil, notify: installed,
                                             menuArguments: app.map { ["--app", $0.id] } ?? [],
-                                            actionIDs: actions.map(\.id), iconFile: DesktopEntry.iconFile(of:))
+                                            actionIDs: actions.map(\.id), iconFile: DesktopEntry.iconFile(of:), icons: session.icons,
+                                            appIcon: app == nil && session.icons.installed ? OwnIcons.appIcon : nil)
             for (language, names) in translations {
                 for (index, action) in actions.enumerated() {
                     if let name = names[identity(of: action.item)], name != entry.actions[index].name {

@@ -11,7 +11,7 @@ extension DesktopInstallation {
     /// installation. Answers the files removed, in order; none when nothing was installed.
     public static func uninstall(paths: HostPaths, state: HostState) throws(HostError) -> [String] {
         guard let record = try installation(state: state) else { return [] }
-        var files = [record.path] + (record.appFiles ?? [])
+        var files = [record.path] + (record.appFiles ?? []) + (record.iconFiles ?? [])
         files.append(defaultURL(paths: paths).deletingLastPathComponent().appendingPathComponent(earlierFileName).path)
         if let service = record.serviceFile, !exists(runnerURL(paths: paths).path) { files.append(service) }
         let removed = try remove(files)
@@ -115,5 +115,48 @@ extension DesktopInstallation {
             }
         }
         return word.isEmpty ? nil : word
+    }
+}
+
+/// Installing the host's own icon set (`OwnIcons`) for a desktop installation made from a build
+/// tree or a prefix the desktop does not search.
+extension DesktopInstallation {
+    /// The icon set that comes with the host at `executable`: `Resources/icons/hicolor` of the
+    /// source tree it was built in, or `share/icons/hicolor` of the prefix it was installed
+    /// into, found by walking up from it; nil when there is none.
+    static func iconSource(executable: String) -> URL? {
+        var directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 {
+            for candidate in ["Resources/icons/hicolor", "share/icons/hicolor"] {
+                let source = directory.appendingPathComponent(candidate, isDirectory: true)
+                if FileManager.default.fileExists(atPath: source.appendingPathComponent("scalable/apps/\(OwnIcons.appIcon).svg").path) {
+                    return source
+                }
+            }
+            let parent = directory.deletingLastPathComponent()
+            if parent.path == directory.path { break }
+            directory = parent
+        }
+        return nil
+    }
+
+    /// Copies the icon set from `source` into `$XDG_DATA_HOME/icons/hicolor` (each file in one
+    /// rename); answers the files written, for `--uninstall` to remove.
+    static func installIcons(from source: URL, paths: HostPaths) throws(HostError) -> [String] {
+        let target = paths.dataDirectory.deletingLastPathComponent().appendingPathComponent("icons/hicolor", isDirectory: true)
+        var written: [String] = []
+        for folder in ["scalable/apps", "symbolic/apps"] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: source.appendingPathComponent(folder).path)) ?? []
+            for name in names.sorted() where name.hasPrefix(OwnIcons.appIcon) && name.hasSuffix(".svg") {
+                let from = source.appendingPathComponent(folder).appendingPathComponent(name)
+                let to = target.appendingPathComponent(folder).appendingPathComponent(name)
+                guard let text = try? String(contentsOf: from, encoding: .utf8) else {
+                    throw HostError(.io, "Cannot read the icon \(from.path); install standfit-host again.")
+                }
+                try write(text, to: to, what: "icon")
+                written.append(to.path)
+            }
+        }
+        return written
     }
 }

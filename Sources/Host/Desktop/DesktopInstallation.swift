@@ -45,6 +45,9 @@ public enum DesktopInstallation {
         /// The entries of the apps that have one of their own, beside the host's (nil in a
         /// record of a version that wrote the host's alone).
         public var appFiles: [String]?
+        /// The host's own icons it installed under `$XDG_DATA_HOME/icons` (none when the
+        /// package or `Scripts/install` put them where the desktop looks already).
+        public var iconFiles: [String]?
         /// The options the entry's menu was made with: the manifest (absolute), its defines,
         /// the language, and whether only trusted plugins load.
         public var manifest: String?
@@ -102,14 +105,24 @@ public enum DesktopInstallation {
     /// the record and the files written.
     @discardableResult
     public static func install(session: HostSession, executable: String, server: String) throws(HostError) -> (record: Record, files: [EntryFile]) {
+        var session = session
         var record = record(for: session, executable: executable, server: server)
+        let earlier = try? installation(session: session)
+        // The host's own icons, where the desktop does not find them already (a build tree, a
+        // prefix off its data directories): kept as long as the installation.
+        if let icons = earlier?.iconFiles, !icons.isEmpty {
+            record.iconFiles = icons
+        }
+        if !session.icons.installed || record.iconFiles != nil, let source = iconSource(executable: server) {
+            record.iconFiles = try installIcons(from: source, paths: session.paths)
+            session.icons = OwnIcons(installed: true)
+        }
         // The providers' items in the entry's language: stored now, they are kept current in it
         // (every refresh asks again in each language stored). Other languages' dynamic items are
         // named where they are stored already; storing them here would ask every provider once
         // more per language on every refresh from now on, and keep a warm worker per language.
         _ = session.storeProvidedItems(of: nil)
         try write(serviceText(server: server), to: serviceURL(paths: session.paths), what: "D-Bus service file")
-        let earlier = try? installation(session: session)
         let files = try entries(session: session, executable: executable, arguments: record.arguments, installed: true)
         record.appFiles = try write(files, host: record.path, replacing: earlier?.appFiles ?? [])
         // The file an earlier installation wrote elsewhere, or under the name earlier versions used.

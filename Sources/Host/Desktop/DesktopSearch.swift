@@ -45,8 +45,8 @@ public struct DesktopSearch {
         let actions = DesktopInstallation.actions(of: menu, app: nil)
         let apps = menu.appsOfVisibleItems.mapValues(\.name)
         let icon = { (type: String) in
-            IconCatalog.themeName(for: actions.first { $0.item.type == type }?.item.icon
-                                  ?? session.staticItems.first { $0.type == type }?.icon) ?? DesktopEntry.fallbackIcon
+            session.icons.themeName(for: actions.first { $0.item.type == type }?.item.icon
+                                    ?? session.staticItems.first { $0.type == type }?.icon) ?? session.icons.fallback
         }
         let matcher = session.phraseMatcher, dispatcher = session.dispatcher
         var matches = matcher.matches(trimmed).map { match in
@@ -65,7 +65,7 @@ public struct DesktopSearch {
             let name = DesktopNotification.name(of: item)
             let folded = name.lowercased()
             guard words.allSatisfy({ folded.contains($0) }) else { continue }
-            matches.append(Match(id: Target.action(key: key).id, text: name, icon: IconCatalog.themeName(for: item.icon) ?? icon(item.type), type: Match.possible,
+            matches.append(Match(id: Target.action(key: key).id, text: name, icon: session.icons.themeName(for: item.icon) ?? icon(item.type), type: Match.possible,
                                        relevance: folded.hasPrefix(trimmed.lowercased()) ? 0.8 : 0.6,
                                        subtext: apps[item.identity] ?? DesktopInstallation.applicationName))
         }

@@ -4,7 +4,7 @@ import HostModel
 /// The quick actions as a `.desktop` file: the Linux desktop's app-icon menu.
 extension DesktopEntry {
     /// The icon of an entry whose first item has no icon the catalog knows.
-    public static let fallbackIcon = "applications-utilities"
+    public static let fallbackIcon = OwnIcons.themeFallback
 
     /// The entry for `items`: opening it runs `executable menu OPTIONS` in a terminal, and each
     /// item is an action running `executable run OPTIONS [--user-info JSON] -- TYPE`, where
@@ -28,19 +28,20 @@ extension DesktopEntry {
     public static func export(items: [ShortcutItem], executable: String, applicationName: String,
                               options: [String] = [], dbusActivatable: Bool = false, notify: Bool? = nil,
                               menuArguments: [String] = [], actionIDs ids: [String]? = nil,
-                              iconFile: (ShortcutItem) -> String? = { _ in nil }) -> DesktopEntry {
+                              iconFile: (ShortcutItem) -> String? = { _ in nil }, icons: OwnIcons = .none,
+                              appIcon: String? = nil) -> DesktopEntry {
         let notify = notify ?? dbusActivatable
         let actions = zip(ids ?? actionIDs(for: items), items).map { id, item in
             // `--` ends the options, so no type (not even one starting with "-") reads as one.
             var exec = [executable, "run"] + (notify ? ["--notify"] : []) + options
             if !item.userInfo.isEmpty { exec += ["--user-info", userInfoArgument(item.userInfo)] }
             exec += ["--", item.type]
-            return Action(id: id, name: DesktopNotification.name(of: item), icon: iconFile(item) ?? IconCatalog.themeName(for: item.icon),
+            return Action(id: id, name: DesktopNotification.name(of: item), icon: iconFile(item) ?? icons.themeName(for: item.icon),
                           exec: exec)
         }
         return DesktopEntry(
             name: applicationName,
-            icon: items.first.flatMap(iconFile) ?? IconCatalog.themeName(for: items.first?.icon) ?? fallbackIcon,
+            icon: appIcon ?? items.first.flatMap(iconFile) ?? icons.themeName(for: items.first?.icon) ?? fallbackIcon,
             exec: [executable, "menu"] + (notify ? ["--notify"] : []) + options + menuArguments,
             terminal: !notify,
             categories: ["Utility"],

@@ -54,8 +54,8 @@ public struct DesktopNotification: Sendable, Equatable {
     /// `buttons` of them at most (0 where the server shows no actions: the values are named in
     /// the body instead); the key of each is the value's id. Failures are critical.
     public static func outcome(_ outcome: Outcome, title: String, icon: String?, buttons: Int,
-                               language: String = "en") -> DesktopNotification {
-        let icon = IconCatalog.themeName(for: icon) ?? DesktopEntry.fallbackIcon
+                               language: String = "en", icons: OwnIcons = .none) -> DesktopNotification {
+        let icon = icons.themeName(for: icon) ?? icons.fallback
         // A routine says each step's outcome, then its own ("Morning routine: ran 2 steps.").
         let message = ((outcome.steps ?? []).map(\.message).filter { !$0.isEmpty } + [outcome.message]).joined(separator: "\n")
         switch outcome.status {
@@ -97,8 +97,9 @@ public struct DesktopNotification: Sendable, Equatable {
     /// action can be reached. With no buttons, every name is in the body, and how to run one.
     /// With buttons it also takes a typed sentence (`reply`), such as `example`.
     public static func picker(actions: [(key: String, item: ShortcutItem)], applicationName: String, icon: String?,
-                              language: String, buttons: Int, page: Int = 0, example: String? = nil) -> DesktopNotification {
-        let icon = IconCatalog.themeName(for: icon) ?? DesktopEntry.fallbackIcon
+                              language: String, buttons: Int, page: Int = 0, example: String? = nil,
+                              icons: OwnIcons = .none) -> DesktopNotification {
+        let icon = icons.themeName(for: icon) ?? icons.fallback
         let text = HostText(language: language)
         let question = text("picker.question")
         guard !actions.isEmpty else {
