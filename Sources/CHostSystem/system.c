@@ -178,3 +178,11 @@ int standfit_kill_descendants(int rounds) {
     while (waitpid(-1, &status, WNOHANG) > 0) {}
     return total;
 }
+
+const char *standfit_toolchain_clang(void) {
+#ifdef __clang_version__
+    return __clang_version__;
+#else
+    return "";
+#endif
+}

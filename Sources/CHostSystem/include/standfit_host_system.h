@@ -144,4 +144,8 @@ int standfit_thread_own_fs(void);
    request's environment whole. Returns 0, or -1. */
 int standfit_clear_environment(void);
 
+/* The C compiler of the toolchain the host was built with (__clang_version__): the Swift
+   toolchain's own clang, whose version names that toolchain's LLVM commit. */
+const char *standfit_toolchain_clang(void);
+
 #endif /* STANDFIT_HOST_SYSTEM_H */

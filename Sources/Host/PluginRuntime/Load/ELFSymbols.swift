@@ -12,6 +12,11 @@ struct ELFSymbols {
     var exported: [String] = []
     /// Its section names (".text", ".rustc", …).
     var sections: [String] = []
+    /// What the compilers and linker wrote into `.comment` ("clang version …"), one per line.
+    var comment = ""
+    /// The Swift compiler named in its debug information ("6.3.1" of "Swift version 6.3.1
+    /// (…)"), when it has any.
+    var swiftCompiler: String?
 
     /// The symbols the linker adds to every shared object, which no build setting removes.
     static let linkerSymbols: Set<String> = ["_init", "_fini", "_edata", "_end", "__bss_start"]
@@ -46,6 +51,27 @@ struct ELFSymbols {
         if table.indices.contains(namesIndex) {
             let names = table[namesIndex].offset
             sections = table.compactMap { string(names + $0.name) }
+        }
+        func contents(_ name: String) -> ArraySlice<UInt8>? {
+            guard sections.count == table.count, let index = sections.firstIndex(of: name) else { return nil }
+            let section = table[index]
+            guard section.offset >= 0, section.size >= 0, section.offset + section.size <= bytes.count else { return nil }
+            return bytes[section.offset..<(section.offset + section.size)]
+        }
+        if let text = contents(".comment") {
+            comment = text.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
+        }
+        // DW_AT_producer of a Swift compile unit: "Swift version 6.3.1 (swift-6.3.1-RELEASE)".
+        let marker = Array("Swift version ".utf8)
+        for name in [".debug_str", ".debug_line_str"] {
+            guard swiftCompiler == nil, let text = contents(name) else { continue }
+            for piece in text.split(separator: 0) where piece.starts(with: marker) {
+                let version = piece.dropFirst(marker.count).prefix { $0 == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+                if !version.isEmpty {
+                    swiftCompiler = String(decoding: version, as: UTF8.self)
+                    break
+                }
+            }
         }
         // SHT_DYNSYM: 24-byte records, names in the section `link` names.
         guard let symbols = table.first(where: { $0.type == 11 }), table.indices.contains(symbols.link) else { return }

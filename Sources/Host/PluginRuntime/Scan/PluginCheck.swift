@@ -56,9 +56,15 @@ public struct PluginCheck: Sendable {
         return check
     }
 
-    /// What the file exports beside its entry function, and whether it is a Rust dylib crate.
+    /// Whether a Swift plugin was built with the host's Swift, what the file exports beside
+    /// its entry function, and whether it is a Rust dylib crate.
     static func exportWarnings(file: String) -> [String] {
         guard let elf = ELFSymbols(path: file) else { return [] }
+        return swiftWarnings(elf) + symbolWarnings(elf)
+    }
+
+    /// What the file exports beside its entry function.
+    static func symbolWarnings(_ elf: ELFSymbols) -> [String] {
         let extra = elf.exported.filter { $0 != STANDFIT_ENTRY_SYMBOL && !ELFSymbols.linkerSymbols.contains($0) }
         if elf.sections.contains(".rustc") {
             return ["It is a Rust crate built as crate-type \"dylib\", which exports Rust's own symbols besides \(STANDFIT_ENTRY_SYMBOL) for other Rust crates to link against; build it as crate-type = [\"cdylib\"] in the [lib] section of Cargo.toml."]
