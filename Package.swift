@@ -81,7 +81,7 @@ let package = Package(
                 "HostSurfaces", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Host",
-            exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch", "Surfaces", "Desktop", "Sentences", "Scaffold", "Server", "Doctor"]
+            exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch", "Surfaces", "Desktop", "Sentences", "Scaffold", "Server", "Doctor", "Schedules"]
         ),
         // A surface over the session: `doctor`, what the host finds (directories, settings, state,
         // plugins, the manifest, routines) and what is wrong, with the way out.
@@ -93,6 +93,8 @@ let package = Package(
             ],
             path: "Sources/Host/Doctor"
         ),
+        // `schedule`: actions on the user's systemd timers (unit files, systemctl, systemd-analyze).
+        .target(name: "HostSchedules", dependencies: ["HostModel"], path: "Sources/Host/Schedules"),
         // `plugins new`: a plugin that builds, in C, Swift or Rust, against the SDK this host
         // ships. On the model only.
         .target(name: "HostScaffold", dependencies: ["HostModel"], path: "Sources/Host/Scaffold"),
@@ -141,7 +143,7 @@ let package = Package(
         .executableTarget(
             name: "standfit-host-full",
             dependencies: [
-                "WarmWire", "CWarmWire", "CHostSystem", "StandFitHost", "HostServer", "HostDoctor", "HostDesktop", "HostSentences", "HostScaffold", "HostModel", "HostStorage", "HostMenu", "PluginRuntime",
+                "WarmWire", "CWarmWire", "CHostSystem", "StandFitHost", "HostServer", "HostDoctor", "HostDesktop", "HostSentences", "HostScaffold", "HostSchedules", "HostModel", "HostStorage", "HostMenu", "PluginRuntime",
                 "HostIntents", "HostDispatch", "HostSurfaces", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -200,7 +202,7 @@ let package = Package(
         .testTarget(
             name: "HostTests",
             dependencies: [
-                "StandFitHost", "HostModel", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents",
+                "StandFitHost", "HostModel", "HostSchedules", "HostManifest", "HostStorage", "HostMenu", "PluginRuntime", "HostIntents",
                 "HostDispatch", "HostSurfaces", "PluginAPI", "TestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -36,6 +36,9 @@ struct RunCommand: ManifestCommand {
     @Flag(help: "Also show the outcome as a desktop notification (what the desktop file's actions run).")
     var notify = false
 
+    @Flag(help: "Run as a schedule does ('schedule add'): it teaches no suggestion (no donation).")
+    var scheduled = false
+
     var userInfo: [String: JSONValue]? {
         guard let userInfoText, case .object(let values)? = JSONValue(jsonText: userInfoText) else { return nil }
         return values
@@ -58,7 +61,9 @@ struct RunCommand: ManifestCommand {
             }
             named.append(argument)
         }
-        let outcome = session.run(type, named: named, userInfo: userInfo, options: interaction.runOptions(global))
+        var options = interaction.runOptions(global)
+        options.scheduled = scheduled
+        let outcome = session.run(type, named: named, userInfo: userInfo, options: options)
         if notify {
             CommandNotification.show(outcome, session: session, parameters: named, userInfo: userInfo, logger: global.logger)
         }

@@ -18,7 +18,7 @@ struct StandFitHostCommand: ParsableCommand {
         version: "1.0.0",
         subcommands: [RunCommand.self, SayCommand.self, ListCommand.self, MenuCommand.self, RefreshCommand.self,
                       DynamicCommand.self, DonationsCommand.self, SuggestCommand.self, ExportCommand.self, RofiCommand.self, PluginsCommand.self, DoctorCommand.self,
-                      CompletionCommand.self,
+                      CompletionCommand.self, ScheduleCommand.self,
                       ServeCommand.self, ServerCommand.self,
                       ScanHelperCommand.self, HandlerWorkerCommand.self]
     )
@@ -93,7 +93,8 @@ struct StandFitHostCommand: ParsableCommand {
             Output.report(error, json: declared?.globalOptions?.json ?? false, language: language)
             switch error.code {
             case .desktopUnavailable: return Output.Status.unavailable
-            case .unknownApp: return Output.Status.unknownType
+            case .unknownApp, .unknownSchedule: return Output.Status.unknownType
+            case .scheduleInvalid: return Output.Status.invalidInput
             default: return Output.Status.configuration
             }
         } catch {

@@ -272,7 +272,7 @@ public struct HostSession {
     public func run(_ type: String, named: [NamedArgument], userInfo: [String: JSONValue]? = nil,
                     options: Dispatcher.RunOptions = Dispatcher.RunOptions()) -> Outcome {
         let outcome = dispatcher.run(type, arguments: named, userInfo: userInfo, options: options)
-        afterRun.apply(to: outcome, at: now)
+        afterRun.apply(to: outcome, at: now, scheduled: options.scheduled)
         return outcome
     }
 }

@@ -38,6 +38,7 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     public static let setpriv = ExternalTool("/usr/bin/setpriv", package: "util-linux")
     public static let python3 = ExternalTool("/usr/bin/python3", package: "python3")
     public static let systemdSocketActivate = ExternalTool("/usr/bin/systemd-socket-activate", package: "systemd")
+    public static let systemdAnalyze = ExternalTool("/usr/bin/systemd-analyze", package: "systemd")
     /// A private session bus per test, which starts the server by D-Bus activation.
     public static let dbusDaemon = ExternalTool("/usr/bin/dbus-daemon", package: "dbus")
     /// GLib's command-line D-Bus clients: `gapplication action`, `gdbus call`.

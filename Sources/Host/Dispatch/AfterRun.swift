@@ -35,12 +35,13 @@ public struct AfterRun {
         self.rewriteDesktop = rewriteDesktop
     }
 
-    /// Applies the policy to `outcome`, a run made at `date`.
-    public func apply(to outcome: Outcome, at date: Date) {
+    /// Applies the policy to `outcome`, a run made at `date`; a scheduled run donates nothing
+    /// (what it undid is still withdrawn).
+    public func apply(to outcome: Outcome, at date: Date, scheduled: Bool = false) {
         for record in AfterRun.records(of: outcome, at: date) {
             switch record {
             case .withdraw(let pluginID, let effects): withdraw(pluginID, effects)
-            case .donate(let donation): donate(donation)
+            case .donate(let donation): if !scheduled { donate(donation) }
             }
         }
         let handledBy = ([outcome] + (outcome.steps ?? [])).filter { $0.status == .handled }.compactMap(\.plugin)

@@ -60,13 +60,17 @@ public struct Dispatcher {
         /// Whether the surface shows the handler's data (`--json`); when it does not, the
         /// handler may skip building it (`standfit.reply/1`).
         public var showsData: Bool
+        /// Started by a schedule (`run --scheduled`, a timer's): what it does happens as any
+        /// run's, but it teaches no suggestion, since the user did not choose it then.
+        public var scheduled: Bool
 
         public init(conversation: Conversation? = nil, dryRun: Bool = false,
-                    argumentSource: ResolvedParameter.Source = .argument, showsData: Bool = true) {
+                    argumentSource: ResolvedParameter.Source = .argument, showsData: Bool = true, scheduled: Bool = false) {
             self.conversation = conversation
             self.dryRun = dryRun
             self.argumentSource = argumentSource
             self.showsData = showsData
+            self.scheduled = scheduled
         }
     }
 

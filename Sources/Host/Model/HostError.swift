@@ -15,6 +15,8 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
             case startedByPlugin = "started-by-plugin"
             case desktopUnavailable = "desktop-unavailable"
             case unknownApp = "unknown-app"
+            case scheduleInvalid = "schedule-invalid"
+            case unknownSchedule = "unknown-schedule"
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -45,6 +47,10 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
         public static let desktopUnavailable = Code(.desktopUnavailable)
         /// `--app` names no app that has quick actions here: exit 2, as a type nothing handles.
         public static let unknownApp = Code(.unknownApp)
+        /// `schedule add` was given a time systemd does not read: exit 3, as invalid input.
+        public static let scheduleInvalid = Code(.scheduleInvalid)
+        /// `schedule remove` names no schedule: exit 2, as a type nothing handles.
+        public static let unknownSchedule = Code(.unknownSchedule)
 
         public var description: String { value.rawValue }
     }

@@ -1,0 +1,175 @@
+import ArgumentParser
+import Foundation
+import HostDispatch
+import HostModel
+import HostSchedules
+import HostServer
+import StandFitHost
+
+/// `schedule add|list|remove`: actions run at set times by the user's systemd (a timer and a
+/// service per schedule), through the warm server like any command.
+struct ScheduleCommand: HostCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schedule",
+        abstract: "Run actions at set times, on your systemd's timers.",
+        discussion: """
+            Each schedule is a pair of user units in $XDG_CONFIG_HOME/systemd/user/ \
+            (org.standfit.Host.schedule-ID.timer and .service), enabled, and started at once when \
+            a systemd user manager runs for you. A scheduled run notifies its outcome and teaches \
+            no suggestion.
+            """,
+        subcommands: [Add.self, List.self, Remove.self]
+    )
+
+    /// The schedules of the request's user.
+    static func store(_ options: HostOptions) -> ScheduleStore {
+        ScheduleStore(configHome: options.request.paths.configDirectory.deletingLastPathComponent(),
+                      environment: options.request.environment)
+    }
+
+    /// "active", or "not active: why".
+    static func describe(_ activity: ScheduleStore.Activity) -> String {
+        switch activity {
+        case .active: "active"
+        case .inactive(let why): "not active: \(why)"
+        }
+    }
+
+    struct Entry: Encodable {
+        var id: Int
+        var calendar: String
+        var next: String?
+        var type: String
+        var arguments: [String]
+        var title: String
+        var active: Bool
+        var note: String?
+        var timer: String
+        var service: String
+
+        init(_ schedule: Schedule, next: String?, activity: ScheduleStore.Activity, store: ScheduleStore) {
+            id = schedule.id
+            calendar = schedule.calendar
+            self.next = next
+            type = schedule.type
+            arguments = schedule.arguments
+            title = schedule.title
+            active = activity == .active
+            if case .inactive(let why) = activity { note = why }
+            timer = store.directory.appendingPathComponent(schedule.timerName).path
+            service = store.directory.appendingPathComponent(schedule.serviceName).path
+        }
+    }
+
+    struct Add: ManifestCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Run an action at the times a systemd calendar expression names.",
+            discussion: """
+                WHEN is a systemd calendar expression, checked as systemd-analyze calendar checks \
+                it: 'Mon..Fri 07:00', 'daily', '*-*-* 09,13,17:00' (systemd.time(7)). TYPE and \
+                its values are checked as run checks them. Exit status: 0 scheduled, 2 unknown \
+                type, 3 an invalid time or value.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var manifestOptions: ManifestOptions
+
+        @Argument(help: ArgumentHelp("When, as a systemd calendar expression.", valueName: "when"))
+        var when: String
+
+        @Argument(help: ArgumentHelp("The action's type (or its last component, or a routine's).", valueName: "type"))
+        var type: String
+
+        @Argument(help: ArgumentHelp("The action's values.", valueName: "name=value"))
+        var parameters: [String] = []
+
+        func run() throws {
+            let options = manifestOptions.hostOptions(global)
+            let session = try HostSession(options: options, logger: global.logger)
+            let calendar = try UserManager.calendar(when, environment: session.request.environment).get()
+            var named: [NamedArgument] = []
+            for text in parameters {
+                guard let argument = NamedArgument(parsing: text) else {
+                    return try Output.finish(Outcome(status: .invalidInput, type: type,
+                                                     message: HostText(language: session.language)("error.notNamed", ["argument": text])),
+                                             global, language: session.language)
+                }
+                named.append(argument)
+            }
+            // Checked as the timer will run it, with nobody to ask for a missing value.
+            let check = session.run(type, named: named, options: Dispatcher.RunOptions(dryRun: true, showsData: false))
+            guard check.status == .dryRun else { return try Output.finish(check, global, language: session.language) }
+            let store = ScheduleCommand.store(options)
+            let schedule = Schedule(id: store.nextID(), calendar: calendar.normalized, type: check.type,
+                                    arguments: parameters, title: session.registeredItem(for: check.type)?.title ?? check.type,
+                                    executable: Executable.command.path)
+            let activity = try store.add(schedule)
+            if global.json {
+                Output.printJSON(Entry(schedule, next: calendar.next, activity: activity, store: store))
+                return
+            }
+            let next = calendar.next.map { " (next \($0))" } ?? ""
+            Output.show("Scheduled \(schedule.id): \(schedule.summary), \(schedule.calendar)\(next); \(ScheduleCommand.describe(activity)).")
+        }
+    }
+
+    struct List: ManifestCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "Show the schedules, their next time and whether systemd runs them.")
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var manifestOptions: ManifestOptions
+
+        func run() throws {
+            let options = manifestOptions.hostOptions(global)
+            let store = ScheduleCommand.store(options)
+            let entries = store.all().map { schedule in
+                let next = try? UserManager.calendar(schedule.calendar, environment: options.request.environment).get().next
+                return (schedule, Entry(schedule, next: next ?? nil, activity: store.activity(of: schedule), store: store))
+            }
+            if global.json {
+                Output.printJSON(entries.map(\.1))
+                return
+            }
+            guard !entries.isEmpty else {
+                Console.current.print("No schedules; 'standfit-host schedule add WHEN TYPE [name=value …]' adds one, such as: standfit-host schedule add 'Mon..Fri 07:00' logexercise exercise=squats count=20")
+                return
+            }
+            for (schedule, entry) in entries {
+                let next = entry.next.map { ", next \($0)" } ?? ""
+                let state = entry.active ? "active" : "not active: \(entry.note ?? "")"
+                Output.show("\(schedule.id). \(schedule.summary) — \(schedule.calendar)\(next) — \(state)")
+            }
+        }
+    }
+
+    struct Remove: ManifestCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Stop a schedule and remove its units.",
+            discussion: "Exit status: 0 removed, 2 no such schedule.")
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var manifestOptions: ManifestOptions
+
+        @Argument(help: ArgumentHelp("The schedule's number, as 'schedule list' shows it.", valueName: "id"))
+        var id: Int
+
+        struct Document: Encodable {
+            var status = "ok"
+            var removed: [String]
+        }
+
+        func run() throws {
+            let store = ScheduleCommand.store(manifestOptions.hostOptions(global))
+            let schedule = store.all().first { $0.id == id }
+            let removed = try store.remove(id)
+            if global.json {
+                Output.printJSON(Document(removed: removed))
+            } else {
+                Output.show("Removed schedule \(id)\(schedule.map { ": \($0.summary)" } ?? "") (\(removed.count) file\(removed.count == 1 ? "" : "s")).")
+            }
+        }
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import HostModel
+
+/// The schedules of one user: their unit files in `$XDG_CONFIG_HOME/systemd/user/`, and the
+/// user's service manager, asked with its own tools (`systemd-analyze`, `systemctl --user`),
+/// in the request's environment.
+public struct ScheduleStore: Sendable {
+    /// `$XDG_CONFIG_HOME/systemd/user`.
+    public var directory: URL
+    /// The request's environment: the user's manager is found through it (XDG_RUNTIME_DIR).
+    public var environment: [String: String]
+
+    public init(configHome: URL, environment: [String: String]) {
+        directory = configHome.appendingPathComponent("systemd/user", isDirectory: true)
+        self.environment = environment
+    }
+
+    /// `timers.target.wants/`, where enabling a timer links it.
+    var wants: URL { directory.appendingPathComponent("timers.target.wants", isDirectory: true) }
+
+    /// Every schedule whose two unit files are there, by number.
+    public func all() -> [Schedule] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let ids = names.compactMap { name -> Int? in
+            guard name.hasPrefix(Schedule.unitPrefix), name.hasSuffix(".timer") else { return nil }
+            return Int(name.dropFirst(Schedule.unitPrefix.count).dropLast(".timer".count))
+        }
+        return ids.sorted().compactMap { id in
+            let unit = Schedule.unitPrefix + "\(id)"
+            guard let timer = try? String(contentsOf: directory.appendingPathComponent(unit + ".timer"), encoding: .utf8),
+                  let service = try? String(contentsOf: directory.appendingPathComponent(unit + ".service"), encoding: .utf8) else { return nil }
+            return Schedule.parse(id: id, timer: timer, service: service)
+        }
+    }
+
+    /// The lowest number no schedule's files use.
+    public func nextID() -> Int {
+        var id = 1
+        while FileManager.default.fileExists(atPath: directory.appendingPathComponent("\(Schedule.unitPrefix)\(id).timer").path)
+            || FileManager.default.fileExists(atPath: directory.appendingPathComponent("\(Schedule.unitPrefix)\(id).service").path) {
+            id += 1
+        }
+        return id
+    }
+
+    /// Writes the schedule's units and enables its timer (the link `systemctl enable` makes),
+    /// so that it runs from the user manager's next start if none runs now; with a manager
+    /// running, it is loaded and started. Answers whether it is active now, or why not.
+    public func add(_ schedule: Schedule) throws(HostError) -> Activity {
+        for (name, text) in [(schedule.serviceName, schedule.serviceText), (schedule.timerName, schedule.timerText)] {
+            try write(text, to: directory.appendingPathComponent(name))
+        }
+        // Rationale: the link by hand, as `systemctl --user enable` makes it, because that
+        // command needs a running manager and a schedule written without one must still start
+        // with the next session that has one.
+        let link = wants.appendingPathComponent(schedule.timerName)
+        do {
+            try FileManager.default.createDirectory(at: wants, withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(at: link)
+            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "../" + schedule.timerName)
+        } catch {
+            throw HostError(.io, "Cannot enable \(schedule.timerName) in \(wants.path) (\(error.localizedDescription)); check that the directory is writable.", cause: error)
+        }
+        guard case .running = UserManager.state(environment: environment) else { return activity(of: schedule) }
+        _ = UserManager.systemctl(["daemon-reload"], environment: environment)
+        let started = UserManager.systemctl(["start", schedule.timerName], environment: environment)
+        if started.status != 0 {
+            return .inactive("systemctl --user start \(schedule.timerName) failed: \(started.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+        return activity(of: schedule)
+    }
+
+    /// Stops and removes the schedule `id`: its timer, its service and the link enabling it.
+    /// Answers the files removed.
+    public func remove(_ id: Int) throws(HostError) -> [String] {
+        let unit = Schedule.unitPrefix + "\(id)"
+        let files = [wants.appendingPathComponent(unit + ".timer"), directory.appendingPathComponent(unit + ".timer"),
+                     directory.appendingPathComponent(unit + ".service")]
+        guard files.dropFirst().contains(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+            let known = all().map { "\($0.id)" }
+            throw HostError(.unknownSchedule, "There is no schedule \(id); " + (known.isEmpty ? "there are none ('standfit-host schedule add' makes one)." : "'standfit-host schedule list' shows them (\(known.joined(separator: ", "))).")
+            )
+        }
+        if case .running = UserManager.state(environment: environment) {
+            _ = UserManager.systemctl(["stop", unit + ".timer"], environment: environment)
+        }
+        var removed: [String] = []
+        for file in files {
+            var info = stat()
+            guard lstat(file.path, &info) == 0 else { continue }
+            do {
+                try FileManager.default.removeItem(at: file)
+            } catch {
+                throw HostError(.io, "Cannot remove \(file.path) (\(error.localizedDescription)); check that its directory is writable, then run the command again.", cause: error)
+            }
+            removed.append(file.path)
+        }
+        if case .running = UserManager.state(environment: environment) {
+            _ = UserManager.systemctl(["daemon-reload"], environment: environment)
+        }
+        return removed
+    }
+
+    /// Whether a schedule's timer is active, or why not.
+    public enum Activity: Equatable, Sendable {
+        case active
+        case inactive(String)
+    }
+
+    /// What the user's manager says of the schedule's timer.
+    public func activity(of schedule: Schedule) -> Activity {
+        switch UserManager.state(environment: environment) {
+        case .none(let why):
+            return .inactive("no systemd user manager runs for you (\(why)); the schedule is enabled and starts with your next session that runs one")
+        case .running:
+            let answer = UserManager.systemctl(["is-active", schedule.timerName], environment: environment)
+            let state = answer.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            return state == "active" ? .active : .inactive("the timer is \(state.isEmpty ? "not loaded" : state) (systemctl --user status \(schedule.timerName) says why)")
+        }
+    }
+
+    private func write(_ text: String, to url: URL) throws(HostError) {
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url, options: .atomic)
+        } catch {
+            throw HostError(.io, "Cannot write \(url.path) (\(error.localizedDescription)); check that the directory is writable.", cause: error)
+        }
+    }
+}
+
+/// The user's systemd: its manager, asked with `systemctl --user`, and its calendar rules,
+/// asked with `systemd-analyze calendar`.
+public enum UserManager {
+    public enum State: Equatable, Sendable {
+        case running
+        /// Why there is none: no systemctl, or its answer.
+        case none(String)
+    }
+
+    /// Whether a user manager answers `systemctl --user` in `environment`.
+    public static func state(environment: [String: String]) -> State {
+        let answer = systemctl(["is-system-running"], environment: environment)
+        let state = answer.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        if answer.status == 127 { return .none("systemctl is not installed") }
+        if ["running", "degraded", "starting", "initializing", "maintenance"].contains(state) { return .running }
+        let said = state.split(separator: "\n").first.map(String.init) ?? "no answer"
+        return .none("systemctl --user: \(said)")
+    }
+
+    /// Runs `systemctl --user ARGUMENTS`: its exit status and what it printed.
+    public static func systemctl(_ arguments: [String], environment: [String: String]) -> (status: Int32, output: String) {
+        run("systemctl", ["--user"] + arguments, environment: environment)
+    }
+
+    /// What `systemd-analyze calendar` makes of `expression`: its normalized form and next
+    /// time, or the sentence that says why it is not a calendar expression.
+    public static func calendar(_ expression: String, environment: [String: String]) -> Result<(normalized: String, next: String?), HostError> {
+        let answer = run("systemd-analyze", ["calendar", "--", expression], environment: environment)
+        if answer.status == 127 {
+            return .failure(HostError(.scheduleInvalid, "systemd-analyze is not installed, so '\(expression)' cannot be checked; install systemd (Debian: apt-get install systemd)."))
+        }
+        var normalized: String?, next: String?
+        for line in answer.output.split(separator: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("Normalized form: ") { normalized = String(trimmed.dropFirst("Normalized form: ".count)) }
+            if trimmed.hasPrefix("Next elapse: ") { next = String(trimmed.dropFirst("Next elapse: ".count)) }
+        }
+        guard answer.status == 0, let normalized else {
+            return .failure(HostError(.scheduleInvalid, "'\(expression)' is not a time systemd reads; give a calendar expression such as 'Mon..Fri 07:00', 'daily' or '*-*-* 09,13,17:00' (systemd.time(7), 'Calendar Events')."))
+        }
+        return .success((normalized, next))
+    }
+
+    /// Runs `program` (found on the request's PATH) with `arguments`: status 127 when it is
+    /// not there.
+    static func run(_ program: String, _ arguments: [String], environment: [String: String]) -> (status: Int32, output: String) {
+        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(program)" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let path else { return (127, "") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        // The C locale, so that what the tools print reads the same for every user.
+        process.environment = environment.merging(["LC_ALL": "C", "SYSTEMD_PAGER": "", "SYSTEMD_COLORS": "0"]) { _, new in new }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return (127, "")
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `schedule add|list|remove` (issue 34): a systemd timer and service per schedule, checked by
+/// systemd's own tools; here no user manager runs, so the files are written and enabled and
+/// the host says plainly that they are not active and why.
+@Suite("Schedules on systemd timers", .serialized)
+struct ScheduleTests {
+    let sandbox = HostSandbox.standFit()
+
+    var units: URL { sandbox.root.appendingPathComponent("config/systemd/user") }
+    var client: String { Fixtures.hostBinary.path }
+    static let noManager = "not active: no systemd user manager runs for you (systemctl --user: offline); the schedule is enabled and starts with your next session that runs one"
+
+    /// What systemd says of `expression`: its normalized form and next time.
+    func calendar(_ expression: String) -> (normalized: String, next: String) {
+        let said = runProcess(ExternalTool.systemdAnalyze.url, arguments: ["calendar", expression], environment: sandbox.environment.merging(["LC_ALL": "C"]) { _, new in new })
+        let lines = said.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let value = { (key: String) in lines.first { $0.hasPrefix(key) }.map { String($0.dropFirst(key.count)) } ?? "" }
+        return (value("Normalized form: "), value("Next elapse: "))
+    }
+
+    func text(_ name: String) throws -> String {
+        try String(contentsOf: units.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    @Test("add writes a timer and a service byte for byte, enables the timer, says it is not active and why; systemd-analyze verify finds nothing",
+          .needs(.systemdAnalyze))
+    func add() throws {
+        let when = calendar("Mon..Fri 07:00")
+        #expect(when.normalized == "Mon..Fri *-*-* 07:00:00")
+        #expect(sandbox.run("schedule", "add", "Mon..Fri 07:00", "logexercise", "exercise=squats", "count=20") == ProcessResult(
+            status: 0, stdout: "Scheduled 1: Log Exercise (exercise=squats count=20), Mon..Fri *-*-* 07:00:00 (next \(when.next)); \(Self.noManager).\n", stderr: ""))
+        #expect(try text("org.standfit.Host.schedule-1.timer") == """
+            # Written by 'standfit-host schedule add'; 'standfit-host schedule remove 1' removes it.
+            [Unit]
+            Description=standfit-host schedule 1: Log Exercise (exercise=squats count=20)
+
+            [Timer]
+            OnCalendar=Mon..Fri *-*-* 07:00:00
+            Persistent=true
+
+            [Install]
+            WantedBy=timers.target
+
+            """)
+        #expect(try text("org.standfit.Host.schedule-1.service") == """
+            # Written by 'standfit-host schedule add'; 'standfit-host schedule remove 1' removes it.
+            [Unit]
+            Description=standfit-host schedule 1: Log Exercise (exercise=squats count=20)
+            X-StandFit-Type=com.standfit.logexercise
+            X-StandFit-Title=Log Exercise
+            X-StandFit-Argument=exercise=squats
+            X-StandFit-Argument=count=20
+
+            [Service]
+            Type=oneshot
+            ExecStart=\(client) run --notify --scheduled -- com.standfit.logexercise exercise=squats count=20
+
+            """)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: units.appendingPathComponent("timers.target.wants/org.standfit.Host.schedule-1.timer").path)
+            == "../org.standfit.Host.schedule-1.timer")
+        // A second schedule, verified with the first.
+        #expect(sandbox.run("schedule", "add", "daily", "logexercise", "exercise=plank", "count=30").status == 0)
+        let verified = runProcess(ExternalTool.systemdAnalyze.url, arguments: ["--user", "verify",
+            units.appendingPathComponent("org.standfit.Host.schedule-1.timer").path, units.appendingPathComponent("org.standfit.Host.schedule-1.service").path,
+            units.appendingPathComponent("org.standfit.Host.schedule-2.timer").path, units.appendingPathComponent("org.standfit.Host.schedule-2.service").path],
+            environment: ["XDG_RUNTIME_DIR": sandbox.root.appendingPathComponent("run").path, "HOME": sandbox.root.path, "PATH": "/usr/bin:/bin"])
+        #expect(verified == ProcessResult(status: 0, stdout: "", stderr: ""))
+    }
+
+    @Test("a time systemd does not read, an unknown type or a bad value is refused in one sentence, and nothing is written")
+    func refusals() throws {
+        #expect(sandbox.run("schedule", "add", "someday", "logexercise", "exercise=squats") == ProcessResult(status: 3, stdout: "",
+            stderr: "standfit-host: error: 'someday' is not a time systemd reads; give a calendar expression such as 'Mon..Fri 07:00', 'daily' or '*-*-* 09,13,17:00' (systemd.time(7), 'Calendar Events').\n"))
+        #expect(sandbox.run("schedule", "add", "daily", "nosuchtype").status == 2)
+        #expect(sandbox.run("schedule", "add", "daily", "logexercise", "exercise=hurdles", "count=2").status == 3)
+        // Nobody is there to ask when the timer fires: a missing value is refused now.
+        #expect(sandbox.run("schedule", "add", "daily", "logexercise").status == 3)
+        #expect(!FileManager.default.fileExists(atPath: units.path))
+        #expect(sandbox.run("schedule", "remove", "7") == ProcessResult(status: 2, stdout: "",
+            stderr: "standfit-host: error: There is no schedule 7; there are none ('standfit-host schedule add' makes one).\n"))
+    }
+
+    @Test("list shows each schedule with its next time and state; remove stops and deletes its units and the link", .needs(.systemdAnalyze))
+    func listAndRemove() throws {
+        #expect(sandbox.run("schedule", "list").stdout.hasPrefix("No schedules; "))
+        #expect(sandbox.run("schedule", "add", "*-*-* 09,13,17:00", "viewstreak").status == 0)
+        #expect(sandbox.run("schedule", "add", "Sat 10:00", "logexercise", "exercise=lunges", "count=12").status == 0)
+        let first = calendar("*-*-* 09,13,17:00"), second = calendar("Sat 10:00")
+        #expect(sandbox.run("schedule", "list") == ProcessResult(status: 0, stdout: """
+            1. View Streak — *-*-* 09,13,17:00:00, next \(first.next) — \(Self.noManager)
+            2. Log Exercise (exercise=lunges count=12) — Sat *-*-* 10:00:00, next \(second.next) — \(Self.noManager)
+
+            """, stderr: ""))
+        #expect(sandbox.run("schedule", "remove", "1") == ProcessResult(status: 0, stdout: "Removed schedule 1: View Streak (3 files).\n", stderr: ""))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: units.path).sorted()
+            == ["org.standfit.Host.schedule-2.service", "org.standfit.Host.schedule-2.timer", "timers.target.wants"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: units.appendingPathComponent("timers.target.wants").path) == ["org.standfit.Host.schedule-2.timer"])
+        // The lowest free number is taken again.
+        #expect(sandbox.run("schedule", "add", "daily", "viewprogress").stdout.hasPrefix("Scheduled 1: View Progress, *-*-* 00:00:00"))
+    }
+
+    @Test("the timer's command, run as systemd runs it, logs through the host and teaches no suggestion")
+    func timerRun() throws {
+        #expect(sandbox.run("schedule", "add", "daily", "logexercise", "exercise=squats", "count=20").status == 0)
+        let service = try text("org.standfit.Host.schedule-1.service")
+        let exec = try #require(service.split(separator: "\n").first { $0.hasPrefix("ExecStart=") }).dropFirst("ExecStart=".count)
+        let words = exec.split(separator: " ").map(String.init)
+        #expect(words.first == client)
+        #expect(sandbox.run(Array(words.dropFirst())) == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: ""))
+        #expect(sandbox.run("donations") == ProcessResult(status: 0, stdout: "No runs are recorded yet; every handled run is.\n", stderr: ""))
+        // A run the user chose counts; the scheduled one did not.
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=5").status == 0)
+        #expect(sandbox.run("donations").stdout.split(separator: "\n").filter { $0.contains("com.standfit.logexercise") }.count == 1)
+        #expect(sandbox.run("run", "viewprogress").stdout.contains("Squats  ██ 2 logs, 25 reps"))
+    }
+}
