@@ -125,9 +125,10 @@ struct ScheduleCommand: HostCommand {
         func run() throws {
             let options = manifestOptions.hostOptions(global)
             let store = ScheduleCommand.store(options)
+            let manager = UserManager.state(environment: options.request.environment)
             let entries = store.all().map { schedule in
                 let next = try? UserManager.calendar(schedule.calendar, environment: options.request.environment).get().next
-                return (schedule, Entry(schedule, next: next ?? nil, activity: store.activity(of: schedule), store: store))
+                return (schedule, Entry(schedule, next: next ?? nil, activity: store.activity(of: schedule, manager: manager), store: store))
             }
             if global.json {
                 Output.printJSON(entries.map(\.1))

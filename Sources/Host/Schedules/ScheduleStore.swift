@@ -61,13 +61,14 @@ public struct ScheduleStore: Sendable {
         } catch {
             throw HostError(.io, "Cannot enable \(schedule.timerName) in \(wants.path) (\(error.localizedDescription)); check that the directory is writable.", cause: error)
         }
-        guard case .running = UserManager.state(environment: environment) else { return activity(of: schedule) }
+        let manager = UserManager.state(environment: environment)
+        guard case .running = manager else { return activity(of: schedule, manager: manager) }
         _ = UserManager.systemctl(["daemon-reload"], environment: environment)
         let started = UserManager.systemctl(["start", schedule.timerName], environment: environment)
         if started.status != 0 {
             return .inactive("systemctl --user start \(schedule.timerName) failed: \(started.output.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
-        return activity(of: schedule)
+        return activity(of: schedule, manager: manager)
     }
 
     /// Stops and removes the schedule `id`: its timer, its service and the link enabling it.
@@ -81,7 +82,8 @@ public struct ScheduleStore: Sendable {
             throw HostError(.unknownSchedule, "There is no schedule \(id); " + (known.isEmpty ? "there are none ('standfit-host schedule add' makes one)." : "'standfit-host schedule list' shows them (\(known.joined(separator: ", "))).")
             )
         }
-        if case .running = UserManager.state(environment: environment) {
+        let manager = UserManager.state(environment: environment)
+        if case .running = manager {
             _ = UserManager.systemctl(["stop", unit + ".timer"], environment: environment)
         }
         var removed: [String] = []
@@ -95,7 +97,7 @@ public struct ScheduleStore: Sendable {
             }
             removed.append(file.path)
         }
-        if case .running = UserManager.state(environment: environment) {
+        if case .running = manager {
             _ = UserManager.systemctl(["daemon-reload"], environment: environment)
         }
         return removed
@@ -107,9 +109,10 @@ public struct ScheduleStore: Sendable {
         case inactive(String)
     }
 
-    /// What the user's manager says of the schedule's timer.
-    public func activity(of schedule: Schedule) -> Activity {
-        switch UserManager.state(environment: environment) {
+    /// What the user's manager (in `manager`'s state, asked once per command) says of the
+    /// schedule's timer.
+    public func activity(of schedule: Schedule, manager: UserManager.State) -> Activity {
+        switch manager {
         case .none(let why):
             return .inactive("no systemd user manager runs for you (\(why)); the schedule is enabled and starts with your next session that runs one")
         case .running:
