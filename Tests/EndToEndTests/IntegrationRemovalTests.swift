@@ -21,7 +21,7 @@ struct IntegrationRemovalTests {
     func dataFiles() -> [String] {
         let root = sandbox.dataHome.path + "/"
         return (FileManager.default.enumerator(atPath: sandbox.dataHome.path)?.allObjects as? [String] ?? [])
-            .filter { !FileManager.default.fileExists(atPath: root + $0, isDirectory: nil) || !isDirectory(root + $0) }
+            .filter { !isDirectory(root + $0) }
             .sorted()
     }
 
