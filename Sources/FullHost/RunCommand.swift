@@ -39,6 +39,9 @@ struct RunCommand: ManifestCommand {
     @Flag(help: "Run as a schedule does ('schedule add'): it teaches no suggestion (no donation).")
     var scheduled = false
 
+    @Flag(help: "A reminder ('schedule add --remind'): with --notify, asking for a missing value is the answer (exit 0).")
+    var remind = false
+
     var userInfo: [String: JSONValue]? {
         guard let userInfoText, case .object(let values)? = JSONValue(jsonText: userInfoText) else { return nil }
         return values
@@ -66,6 +69,11 @@ struct RunCommand: ManifestCommand {
         let outcome = session.run(type, named: named, userInfo: userInfo, options: options)
         if notify {
             CommandNotification.show(outcome, session: session, parameters: named, userInfo: userInfo, logger: global.logger)
+            // A reminder's question was its whole job: shown, it is done, not a failed run.
+            if remind, outcome.needsValue != nil {
+                Output.show(outcome.message)
+                return
+            }
         }
         try Output.finish(outcome, global, language: session.language)
     }

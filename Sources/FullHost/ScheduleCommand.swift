@@ -42,6 +42,7 @@ struct ScheduleCommand: HostCommand {
         var type: String
         var arguments: [String]
         var title: String
+        var remind: Bool
         var active: Bool
         var note: String?
         var timer: String
@@ -54,6 +55,7 @@ struct ScheduleCommand: HostCommand {
             type = schedule.type
             arguments = schedule.arguments
             title = schedule.title
+            remind = schedule.remind
             active = activity == .active
             if case .inactive(let why) = activity { note = why }
             timer = store.directory.appendingPathComponent(schedule.timerName).path
@@ -68,8 +70,10 @@ struct ScheduleCommand: HostCommand {
             discussion: """
                 WHEN is a systemd calendar expression, checked as systemd-analyze calendar checks \
                 it: 'Mon..Fri 07:00', 'daily', '*-*-* 09,13,17:00' (systemd.time(7)). TYPE and \
-                its values are checked as run checks them. Exit status: 0 scheduled, 2 unknown \
-                type, 3 an invalid time or value.
+                its values are checked as run checks them. With --remind it asks instead: leave \
+                out the value to ask for, and the timer shows the question as a notification with \
+                the values as buttons. Exit status: 0 scheduled, 2 unknown type, 3 an invalid time \
+                or value.
                 """
         )
 
@@ -85,6 +89,9 @@ struct ScheduleCommand: HostCommand {
         @Argument(help: ArgumentHelp("The action's values.", valueName: "name=value"))
         var parameters: [String] = []
 
+        @Flag(help: "A reminder: ask for the value left out (a notification with the values as buttons) instead of running.")
+        var remind = false
+
         func run() throws {
             let options = manifestOptions.hostOptions(global)
             let session = try HostSession(options: options, logger: global.logger)
@@ -98,13 +105,23 @@ struct ScheduleCommand: HostCommand {
                 }
                 named.append(argument)
             }
-            // Checked as the timer will run it, with nobody to ask for a missing value.
+            // Checked as the timer will run it, with nobody to ask for a missing value; a
+            // reminder is there to ask for one.
             let check = session.run(type, named: named, options: Dispatcher.RunOptions(dryRun: true, showsData: false))
-            guard check.status == .dryRun else { return try Output.finish(check, global, language: session.language) }
+            if remind {
+                guard check.needsValue != nil else {
+                    if check.status == .dryRun {
+                        throw HostError(.scheduleInvalid, "A reminder asks for a value, and \(check.type) has every value it needs here; leave out the one it should ask for (such as exercise), or drop --remind to run it at those times.")
+                    }
+                    return try Output.finish(check, global, language: session.language)
+                }
+            } else {
+                guard check.status == .dryRun else { return try Output.finish(check, global, language: session.language) }
+            }
             let store = ScheduleCommand.store(options)
             let schedule = Schedule(id: store.nextID(), calendar: calendar.normalized, type: check.type,
                                     arguments: parameters, title: session.registeredItem(for: check.type)?.title ?? check.type,
-                                    executable: Executable.command.path)
+                                    executable: Executable.command.path, remind: remind)
             let activity = try store.add(schedule)
             if global.json {
                 Output.printJSON(Entry(schedule, next: calendar.next, activity: activity, store: store))

@@ -117,3 +117,34 @@ struct ScheduleTests {
         #expect(sandbox.run("run", "viewprogress").stdout.contains("Squats  ██ 2 logs, 25 reps"))
     }
 }
+
+/// Reminders (issue 34): a schedule that asks for the value left out instead of running.
+@Suite("Reminders", .serialized)
+struct ReminderTests {
+    @Test("schedule add --remind keeps the question for the timer; one with every value is refused; the timer's run asks with the values as buttons, and the one pressed logs",
+          .needs(.dbusDaemon, .python3, .pythonGI, .sqlite3))
+    func remind() throws {
+        var (sandbox, bus, record) = try DesktopBusTests.sandboxWithNotifications(press: "Push-Ups")
+        defer { bus.stop() }
+        #expect(sandbox.run("run", "logexercise", "exercise=pushups", "count=12").status == 0)
+        #expect(sandbox.run("run", "logexercise", "exercise=plank", "count=30").status == 0)
+        #expect(sandbox.run("schedule", "add", "--remind", "daily", "logexercise", "exercise=squats", "count=5") == ProcessResult(status: 3, stdout: "",
+            stderr: "standfit-host: error: A reminder asks for a value, and com.standfit.logexercise has every value it needs here; leave out the one it should ask for (such as exercise), or drop --remind to run it at those times.\n"))
+        let added = sandbox.run("schedule", "add", "--remind", "Mon..Fri 10:00", "logexercise")
+        #expect(added.status == 0 && added.stdout.hasPrefix("Scheduled 1: reminder: Log Exercise, Mon..Fri *-*-* 10:00:00 (next "))
+        let service = try String(contentsOf: sandbox.root.appendingPathComponent("config/systemd/user/org.standfit.Host.schedule-1.service"), encoding: .utf8)
+        let exec = try #require(service.split(separator: "\n").first { $0.hasPrefix("ExecStart=") }).dropFirst("ExecStart=".count)
+        let words = exec.split(separator: " ").map(String.init)
+        #expect(Array(words.dropFirst()) == ["run", "--notify", "--scheduled", "--remind", "--", "com.standfit.logexercise"])
+        // As the timer runs it, through the user's server on the session bus.
+        #expect(sandbox.server.start(environment: sandbox.environment, log: sandbox.root.appendingPathComponent("server.log")) == nil)
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "required"
+        #expect(sandbox.run(Array(words.dropFirst())) == ProcessResult(status: 0, stdout: "Missing required parameter 'exercise' for com.standfit.logexercise; pass exercise=VALUE.\n", stderr: ""))
+        #expect(eventually { DesktopBusTests.logged(sandbox) == "pushups|12\nplank|30\npushups|12\n" })
+        #expect(eventually { DesktopBusTests.shown(record).count == 2 })
+        #expect(DesktopBusTests.shown(record) == [
+            "Log Exercise | Which exercise? | list-add | 1 | org.standfit.Host | plank=Plank,pushups=Push-Ups,squats=Squats",
+            "Log Exercise | Logged 12 push-ups · +18 XP | list-add | 1 | org.standfit.Host | ",
+        ])
+    }
+}

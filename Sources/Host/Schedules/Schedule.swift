@@ -21,14 +21,18 @@ public struct Schedule: Equatable, Sendable {
     public var title: String
     /// The thin client the service runs.
     public var executable: String
+    /// A reminder: it asks for the value left out (a notification with the values as buttons)
+    /// instead of running the action.
+    public var remind: Bool
 
-    public init(id: Int, calendar: String, type: String, arguments: [String], title: String, executable: String) {
+    public init(id: Int, calendar: String, type: String, arguments: [String], title: String, executable: String, remind: Bool = false) {
         self.id = id
         self.calendar = calendar
         self.type = type
         self.arguments = arguments
         self.title = title
         self.executable = executable
+        self.remind = remind
     }
 
     /// The units' names share this prefix: the application id.
@@ -39,10 +43,12 @@ public struct Schedule: Equatable, Sendable {
     public var serviceName: String { unitName + ".service" }
 
     /// The command line the service runs.
-    public var command: [String] { [executable, "run", "--notify", "--scheduled", "--", type] + arguments }
+    public var command: [String] { [executable, "run", "--notify", "--scheduled"] + (remind ? ["--remind"] : []) + ["--", type] + arguments }
 
-    /// "Log Exercise (exercise=squats count=20)".
-    public var summary: String { arguments.isEmpty ? title : "\(title) (\(arguments.joined(separator: " ")))" }
+    /// "Log Exercise (exercise=squats count=20)", "reminder: Log Exercise".
+    public var summary: String {
+        (remind ? "reminder: " : "") + (arguments.isEmpty ? title : "\(title) (\(arguments.joined(separator: " ")))")
+    }
 
     /// The `.timer` unit. `Persistent=` runs a time missed while the machine was off once at the
     /// next boot, as a phone's reminder shows up when it is switched on.
@@ -73,6 +79,7 @@ public struct Schedule: Equatable, Sendable {
             "X-StandFit-Title=\(UnitText.value(title))",
         ]
         lines += arguments.map { "X-StandFit-Argument=\(UnitText.value($0))" }
+        if remind { lines.append("X-StandFit-Reminder=yes") }
         lines += ["", "[Service]", "Type=oneshot", "ExecStart=\(command.map(UnitText.execWord).joined(separator: " "))", ""]
         return lines.joined(separator: "\n")
     }
@@ -83,7 +90,8 @@ public struct Schedule: Equatable, Sendable {
         guard let calendar = timerKeys["OnCalendar"]?.first, let type = serviceKeys["X-StandFit-Type"]?.first,
               let exec = serviceKeys["ExecStart"]?.first, let executable = UnitText.firstWord(exec) else { return nil }
         return Schedule(id: id, calendar: calendar, type: type, arguments: serviceKeys["X-StandFit-Argument"] ?? [],
-                        title: serviceKeys["X-StandFit-Title"]?.first ?? type, executable: executable)
+                        title: serviceKeys["X-StandFit-Title"]?.first ?? type, executable: executable,
+                        remind: serviceKeys["X-StandFit-Reminder"]?.first == "yes")
     }
 }
 
