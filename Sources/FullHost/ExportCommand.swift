@@ -103,7 +103,8 @@ struct ExportCommand: HostCommand {
             let text = try DesktopInstallation.runnerText(session: session)
             var document = Document(text: text)
             if install {
-                let (runner, service) = try DesktopInstallation.installRunner(text, paths: session.paths, server: Executable.url.path)
+                let (runner, service) = try DesktopInstallation.installRunner(text, paths: session.paths, server: Executable.url.path,
+                                                                               environment: session.request.environment)
                 (document.path, document.service) = (runner.path, service.path)
             }
             if global.json {

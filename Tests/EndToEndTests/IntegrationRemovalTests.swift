@@ -103,6 +103,35 @@ struct IntegrationRemovalTests {
         #expect(doctorProblems() == (0, []))
     }
 
+    @Test("with the package's D-Bus service file (it starts this same server through systemd), --install writes none of its own and removes an earlier one; --uninstall leaves the package's")
+    func packagedService() throws {
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        #expect(exists(service))
+        // A system data directory as the package fills it: its service file starts this build's full host.
+        let system = sandbox.root.appendingPathComponent("usr-share")
+        let packaged = system.appendingPathComponent("dbus-1/services/org.standfit.Host.service")
+        try FileManager.default.createDirectory(at: packaged.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "[D-BUS Service]\nName=org.standfit.Host\nExec=\(Fixtures.fullHostBinary.path) serve --dbus-activated\nSystemdService=standfit-host.service\n"
+            .write(to: packaged, atomically: true, encoding: .utf8)
+        var withPackage = sandbox
+        withPackage.extraEnvironment["XDG_DATA_DIRS"] = system.path
+        #expect(withPackage.run("export", "desktop", "--install") == ProcessResult(status: 0,
+            stdout: "Wrote \(entry.path) with 1 action, and \(packaged.path).\n", stderr: ""))
+        #expect(!exists(service))
+        #expect(withPackage.run("export", "krunner", "--install") == ProcessResult(status: 0,
+            stdout: "Wrote \(runner.path) and \(packaged.path).\n", stderr: ""))
+        #expect(!exists(service))
+        #expect(withPackage.run("doctor").status == 0)
+        // Items change: the entry is kept current, its service being the package's.
+        let before = try String(contentsOf: entry, encoding: .utf8)
+        #expect(withPackage.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        #expect(try String(contentsOf: entry, encoding: .utf8) != before)
+        let uninstalled = withPackage.run("export", "desktop", "--uninstall")
+        #expect(uninstalled.status == 0 && !uninstalled.stdout.contains("dbus-1"))
+        #expect(withPackage.run("export", "krunner", "--uninstall").stdout == "Removed \(runner.path).\n")
+        #expect(FileManager.default.fileExists(atPath: packaged.path))
+    }
+
     @Test("a service file or an entry that starts a program that is gone is stale, and doctor says to install again")
     func staleIntegration() throws {
         #expect(sandbox.run("export", "desktop", "--install").status == 0)

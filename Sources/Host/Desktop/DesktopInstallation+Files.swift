@@ -66,12 +66,45 @@ extension DesktopInstallation {
         """
 
     /// Installs KRunner's plugin file `text` (`runnerText`) and the D-Bus service file that
-    /// starts `server` for it.
-    public static func installRunner(_ text: String, paths: HostPaths, server: String) throws(HostError) -> (runner: URL, service: URL) {
-        let runner = runnerURL(paths: paths), service = serviceURL(paths: paths)
-        try write(serviceText(server: server), to: service, what: "D-Bus service file")
+    /// starts `server` for it (none of its own where the package's starts that same server).
+    public static func installRunner(_ text: String, paths: HostPaths, server: String,
+                                     environment: [String: String]) throws(HostError) -> (runner: URL, service: URL) {
+        let runner = runnerURL(paths: paths)
+        let service = try installService(server: server, paths: paths, environment: environment)
         try write(text, to: runner, what: "KRunner plugin file")
         return (runner, service)
+    }
+
+    /// The service file the package installed in a system data directory
+    /// (`$XDG_DATA_DIRS/dbus-1/services/`) that starts `server` itself, when there is one: its
+    /// `SystemdService=` hands the start to the user's systemd, so the bus, the command line and
+    /// systemd reach one server.
+    static func systemService(for server: String, environment: [String: String]) -> URL? {
+        let real = RealPath.of(server)
+        return systemServices(environment: environment).first { service in
+            serviceProgram(service.path).map(RealPath.of) == real
+        }
+    }
+
+    /// The service files for the application id in the system data directories.
+    static func systemServices(environment: [String: String]) -> [URL] {
+        let directories = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+            .split(separator: ":").filter { $0.hasPrefix("/") }
+        return directories.map { URL(fileURLWithPath: String($0)).appendingPathComponent("dbus-1/services/\(applicationID).service") }
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// The service file that starts `server` for the desktop: the package's when it starts that
+    /// same server (a per-user one of an earlier install is removed, since it would shadow it),
+    /// else one written under `$XDG_DATA_HOME`.
+    static func installService(server: String, paths: HostPaths, environment: [String: String]) throws(HostError) -> URL {
+        let own = serviceURL(paths: paths)
+        if let system = systemService(for: server, environment: environment) {
+            try? FileManager.default.removeItem(at: own)
+            return system
+        }
+        try write(serviceText(server: server), to: own, what: "D-Bus service file")
+        return own
     }
 
     /// Writes `text` to `url`, replacing any file there in one rename, so a desktop never reads

@@ -13,7 +13,10 @@ extension DesktopInstallation {
         guard let record = try installation(state: state) else { return [] }
         var files = [record.path] + (record.appFiles ?? []) + (record.iconFiles ?? [])
         files.append(defaultURL(paths: paths).deletingLastPathComponent().appendingPathComponent(earlierFileName).path)
-        if let service = record.serviceFile, !exists(runnerURL(paths: paths).path) { files.append(service) }
+        // The service file only where this host wrote it (never the package's).
+        if let service = record.serviceFile, service == serviceURL(paths: paths).path, !exists(runnerURL(paths: paths).path) {
+            files.append(service)
+        }
         let removed = try remove(files)
         try state.setSetting(settingKey, nil)
         return removed
@@ -64,9 +67,10 @@ extension DesktopInstallation {
 
     /// The problems of the integrations installed for `paths` (the record in `state`, and the
     /// files in `$XDG_DATA_HOME`).
-    public static func problems(paths: HostPaths, state: HostState) -> [Problem] {
+    public static func problems(paths: HostPaths, state: HostState, environment: [String: String]) -> [Problem] {
         var problems: [Problem] = []
         let service = serviceURL(paths: paths).path, runner = runnerURL(paths: paths).path
+        let packaged = !systemServices(environment: environment).isEmpty
         let record = try? installation(state: state)
         if let record {
             if !exists(record.path) {
@@ -78,7 +82,7 @@ extension DesktopInstallation {
                 problems.append(.entryStale(entry: record.path, program: record.executable))
             }
         }
-        if exists(runner), !exists(service) {
+        if exists(runner), !exists(service), !packaged {
             problems.append(.runnerWithoutService(runner: runner, service: service))
         }
         if let program = serviceProgram(service), !isProgram(program) {

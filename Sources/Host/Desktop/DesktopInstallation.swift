@@ -122,7 +122,7 @@ public enum DesktopInstallation {
         // named where they are stored already; storing them here would ask every provider once
         // more per language on every refresh from now on, and keep a warm worker per language.
         _ = session.storeProvidedItems(of: nil)
-        try write(serviceText(server: server), to: serviceURL(paths: session.paths), what: "D-Bus service file")
+        record.serviceFile = try installService(server: server, paths: session.paths, environment: session.request.environment).path
         let files = try entries(session: session, executable: executable, arguments: record.arguments, installed: true)
         record.appFiles = try write(files, host: record.path, replacing: earlier?.appFiles ?? [])
         // The file an earlier installation wrote elsewhere, or under the name earlier versions used.

@@ -222,7 +222,7 @@ public struct Doctor {
 
         // The desktop integrations: half installed (one file without the other) or stale (a
         // file that starts a program that is gone).
-        for found in DesktopInstallation.problems(paths: paths, state: state) {
+        for found in DesktopInstallation.problems(paths: paths, state: state, environment: options.environment) {
             problem("desktop", Doctor.sentence(found, text))
         }
 
