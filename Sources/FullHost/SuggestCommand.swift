@@ -13,7 +13,8 @@ struct SuggestCommand: ManifestCommand {
             score = frequency × (1 + time of day) + recency, where frequency = log2(1 + runs, each \
             halved per 14 days of age), recency halves every 48 hours since the last run, and time \
             of day falls from 1 at the usual time to 0 two hours from it. The menu offers the best \
-            suggestion that ran at least twice and usually runs within an hour of now, when it has room.
+            suggestion that ran at least twice and usually runs within an hour of now, in a slot of its \
+            own after its app's items (beyond the menu limit, taking no item's place).
             """
     )
 

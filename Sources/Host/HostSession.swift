@@ -199,7 +199,7 @@ public struct HostSession {
                         plugins: plugins.plugins.map { ($0.id, $0.version) },
                         isHandled: { Dispatcher.runs($0, registry: registry, routines: routines, staticItemTypes: staticTypes) },
                         canonicalType: canonical, app: app, limit: limit ?? config.menuLimit)
-        // The built-in provider: what usually runs around now, when its app's menu has room.
+        // The built-in provider: what usually runs around now, in a slot of its own.
         if let suggested = suggestedItem() { menu.offer(suggested, app: app(suggested)) }
         return menu
     }

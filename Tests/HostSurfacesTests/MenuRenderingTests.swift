@@ -98,10 +98,12 @@ struct MenuRenderingTests {
             "3. Two  (a.two)",
             "-  Two — live  (a.two)  cut: beyond the limit of 2",
         ])
-        // A suggestion joins its app's menu only while that menu has room.
+        // A suggestion takes a slot of its own after its app's items, even where they fill the
+        // limit, and never hides one of them; an item the menu shows already is not suggested.
         var offered = menu
         offered.offer(ShortcutItem(type: "q.bye", title: "Bye", source: .suggestion), app: other)
         offered.offer(ShortcutItem(type: "a.three", title: "Three", source: .suggestion), app: mine)
-        #expect(offered.visible.map(\.item.title) == ["Hello", "Bye", "One — live", "Two"])
+        offered.offer(ShortcutItem(type: "a.one", title: "One again", source: .suggestion), app: mine)
+        #expect(offered.visible.map(\.item.title) == ["Hello", "Bye", "One — live", "Two", "Three"])
     }
 }

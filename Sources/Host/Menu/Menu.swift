@@ -195,11 +195,11 @@ public struct Menu: Sendable {
         }
     }
 
-    /// Adds `item` to `app`'s menu, after its other items, when that menu has room for it and
-    /// no menu shows anything like it.
+    /// Adds the suggestion `item` to `app`'s menu in a slot of its own after its other items,
+    /// as iOS shows a Siri Suggestion apart from the app's own quick actions: beyond the limit,
+    /// so it never takes an app item's place; not when any menu shows an item like it.
     public mutating func offer(_ item: ShortcutItem, app: MenuApp) {
-        guard visible.filter({ $0.app == app }).count < limit,
-              !entries.contains(where: { $0.item.identity == item.identity }) else { return }
+        guard !visible.contains(where: { $0.item.identity == item.identity }) else { return }
         let position = (entries.lastIndex { $0.app == app }).map { $0 + 1 } ?? entries.endIndex
         entries.insert(Entry(item: item, rank: nil, pruned: nil, withinLimit: true, shadowed: [], app: app), at: position)
     }

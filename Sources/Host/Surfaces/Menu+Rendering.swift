@@ -152,7 +152,7 @@ extension Menu {
         case .dynamic:
             return "dynamic, from plugin \(item.origin)'s provider\(rankText)"
         case .suggestion:
-            return "suggested from your past runs (standfit-host suggest)"
+            return "suggested from your past runs (standfit-host suggest), in a slot of its own that takes no app item's place"
         case .routine:
             return "your shortcut \(item.origin)"
         }
