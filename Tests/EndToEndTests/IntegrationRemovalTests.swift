@@ -186,17 +186,42 @@ struct OwnIconsTests {
         #expect(rofi.stdout.contains("Log Exercise\u{0}icon\u{1F}org.standfit.Host.log"))
     }
 
-    @Test("where the package put the icons (a system data directory), --install copies none and the entry still uses them; without them, the theme's names")
+    @Test("icons Scripts/install put in the data home (its ~/.local prefix) are used as they are, and uninstall leaves them")
+    func installedIconsInDataHome() throws {
+        let icons = sandbox.dataHome.appendingPathComponent("icons")
+        try FileManager.default.createDirectory(at: sandbox.dataHome, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Fixtures.packageRoot.appendingPathComponent("Resources/icons"), to: icons)
+        let before = try FileManager.default.subpathsOfDirectory(atPath: icons.path).sorted()
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        let entry = try String(contentsOf: sandbox.dataHome.appendingPathComponent("applications/org.standfit.Host.desktop"), encoding: .utf8)
+        #expect(entry.contains("\nIcon=org.standfit.Host\n"))
+        let uninstalled = sandbox.run("export", "desktop", "--uninstall")
+        #expect(uninstalled.status == 0 && !uninstalled.stdout.contains("icons"))
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: icons.path).sorted() == before)
+    }
+
+    @Test("where the package put the icons (a system data directory), --install copies none (and removes an earlier copy) and the entry still uses them; without them, the theme's names")
     func packagedIcons() throws {
         // A data directory as the package fills it: the icons under icons/hicolor.
         let system = sandbox.root.appendingPathComponent("usr-share")
         let source = Fixtures.packageRoot.appendingPathComponent("Resources/icons")
         try FileManager.default.createDirectory(at: system, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: source, to: system.appendingPathComponent("icons"))
+        // Installed from the build tree first: the icons are copied under the data home.
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        let copy = sandbox.dataHome.appendingPathComponent("icons/hicolor/scalable/apps/org.standfit.Host.svg")
+        #expect(FileManager.default.fileExists(atPath: copy.path))
+        // Then the package provides them: installing again removes the copy, which would shadow theirs.
         var packaged = sandbox
         packaged.extraEnvironment["XDG_DATA_DIRS"] = system.path
         #expect(packaged.run("export", "desktop", "--install").status == 0)
-        #expect(!FileManager.default.fileExists(atPath: sandbox.dataHome.appendingPathComponent("icons").path))
+        #expect(!FileManager.default.fileExists(atPath: copy.path))
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: sandbox.dataHome.appendingPathComponent("icons").path)
+            .filter { $0.hasSuffix(".svg") } == [])
+        // And uninstalling leaves the package's alone.
+        #expect(!packaged.run("export", "desktop", "--uninstall").stdout.contains("icons"))
+        #expect(FileManager.default.fileExists(atPath: system.appendingPathComponent("icons/hicolor/scalable/apps/org.standfit.Host.svg").path))
+        #expect(packaged.run("export", "desktop", "--install").status == 0)
         let entry = try String(contentsOf: sandbox.dataHome.appendingPathComponent("applications/org.standfit.Host.desktop"), encoding: .utf8)
         #expect(entry.contains("\nIcon=org.standfit.Host\n") && entry.contains("\nIcon=org.standfit.Host.log\n"))
         // The entry printed for a session whose desktop has no such icons uses the theme's.

@@ -108,14 +108,25 @@ public enum DesktopInstallation {
         var session = session
         var record = record(for: session, executable: executable, server: server)
         let earlier = try? installation(session: session)
-        // The host's own icons, where the desktop does not find them already (a build tree, a
-        // prefix off its data directories): kept as long as the installation.
-        if let icons = earlier?.iconFiles, !icons.isEmpty {
-            record.iconFiles = icons
-        }
-        if !session.icons.installed || record.iconFiles != nil, let source = iconSource(executable: server) {
+        // The host's own icons, where the desktop does not find them in a system data directory
+        // (a build tree, a prefix off its data directories): copied, and kept as long as the
+        // installation. A copy an earlier install made goes once the package provides them, so
+        // that it does not shadow theirs.
+        let directories = OwnIcons.dataDirectories(dataHome: session.paths.dataDirectory.deletingLastPathComponent(),
+                                                   environment: session.request.environment)
+        let systemHasIcons = directories.dropFirst().contains { FileManager.default.fileExists(atPath: OwnIcons.marker(in: $0).path) }
+        // In the data home but not copied by an installation: `Scripts/install`'s own (its prefix ~/.local).
+        let homeMarker = OwnIcons.marker(in: directories[0]).path
+        let installedInHome = FileManager.default.fileExists(atPath: homeMarker) && !(earlier?.iconFiles ?? []).contains(homeMarker)
+        if systemHasIcons {
+            for file in earlier?.iconFiles ?? [] { try? FileManager.default.removeItem(atPath: file) }
+        } else if installedInHome {
+            record.iconFiles = nil
+        } else if let source = iconSource(executable: server) {
             record.iconFiles = try installIcons(from: source, paths: session.paths)
             session.icons = OwnIcons(installed: true)
+        } else {
+            record.iconFiles = earlier?.iconFiles
         }
         // The providers' items in the entry's language: stored now, they are kept current in it
         // (every refresh asks again in each language stored). Other languages' dynamic items are
