@@ -148,3 +148,55 @@ struct ReminderTests {
         ])
     }
 }
+
+/// The path taken when a user manager runs, which no container here has: `systemctl` is a
+/// stand-in on PATH that answers as a running manager does and records what it was asked, so
+/// the commands the host sends it (and their order) are checked; `systemd-analyze` stays real.
+@Suite("Schedules with a user manager (systemctl stand-in)", .serialized)
+struct ScheduleManagerTests {
+    let sandbox = HostSandbox.standFit()
+
+    /// A directory with `systemctl` recording each call in `calls` and answering as a running
+    /// manager: is-system-running says "running", is-active says "active".
+    func withManager() throws -> (HostSandbox, URL) {
+        let bin = sandbox.root.appendingPathComponent("bin"), calls = sandbox.root.appendingPathComponent("systemctl.calls")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let script = """
+            #!/bin/sh
+            echo "$*" >> '\(calls.path)'
+            case "$2" in
+                is-system-running) echo running ;;
+                is-active) echo active ;;
+            esac
+            exit 0
+
+            """
+        let tool = bin.appendingPathComponent("systemctl")
+        try script.write(to: tool, atomically: true, encoding: .utf8)
+        chmod(tool.path, 0o755)
+        var managed = sandbox
+        managed.extraEnvironment["PATH"] = "\(bin.path):/usr/bin:/bin"
+        return (managed, calls)
+    }
+
+    @Test("add reloads and starts the timer and says it is active; list asks whether it is; remove stops it and reloads", .needs(.systemdAnalyze))
+    func managed() throws {
+        let (managed, calls) = try withManager()
+        let added = managed.run("schedule", "add", "daily", "viewstreak")
+        #expect(added.status == 0 && added.stdout.hasSuffix("; active.\n"), "\(added)")
+        #expect(managed.run("schedule", "list").stdout.hasSuffix(" — active\n"))
+        #expect(managed.run("schedule", "remove", "1").status == 0)
+        #expect(try String(contentsOf: calls, encoding: .utf8) == """
+            --user is-system-running
+            --user daemon-reload
+            --user start org.standfit.Host.schedule-1.timer
+            --user is-active org.standfit.Host.schedule-1.timer
+            --user is-system-running
+            --user is-active org.standfit.Host.schedule-1.timer
+            --user is-system-running
+            --user stop org.standfit.Host.schedule-1.timer
+            --user daemon-reload
+
+            """)
+    }
+}
