@@ -55,14 +55,10 @@ struct RunCommand: ManifestCommand {
 
     func run() throws {
         let session = try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
-        var named: [NamedArgument] = []
-        for text in parameters {
-            guard let argument = NamedArgument(parsing: text) else {
-                return try Output.finish(Outcome(status: .invalidInput, type: type,
-                                                 message: HostText(language: session.language)("error.notNamed", ["argument": text])),
-                                         global, language: session.language)
-            }
-            named.append(argument)
+        let named: [NamedArgument]
+        switch RunCommand.namedArguments(parameters, type: type, language: session.language) {
+        case .success(let parsed): named = parsed
+        case .failure(let refusal): return try Output.finish(refusal.outcome, global, language: session.language)
         }
         var options = interaction.runOptions(global)
         options.scheduled = scheduled
@@ -76,5 +72,26 @@ struct RunCommand: ManifestCommand {
             }
         }
         try Output.finish(outcome, global, language: session.language)
+    }
+}
+
+extension RunCommand {
+    /// A `name=value` word that is none, as the outcome `run` answers for it.
+    struct NotNamed: Error {
+        var outcome: Outcome
+    }
+
+    /// The `name=value` words of a command line as arguments (`run`, `schedule add`), or the
+    /// invalid-input outcome for the first that is none.
+    static func namedArguments(_ texts: [String], type: String, language: String) -> Result<[NamedArgument], NotNamed> {
+        var named: [NamedArgument] = []
+        for text in texts {
+            guard let argument = NamedArgument(parsing: text) else {
+                return .failure(NotNamed(outcome: Outcome(status: .invalidInput, type: type,
+                                                          message: HostText(language: language)("error.notNamed", ["argument": text]))))
+            }
+            named.append(argument)
+        }
+        return .success(named)
     }
 }

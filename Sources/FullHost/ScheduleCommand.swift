@@ -96,14 +96,10 @@ struct ScheduleCommand: HostCommand {
             let options = manifestOptions.hostOptions(global)
             let session = try HostSession(options: options, logger: global.logger)
             let calendar = try UserManager.calendar(when, environment: session.request.environment).get()
-            var named: [NamedArgument] = []
-            for text in parameters {
-                guard let argument = NamedArgument(parsing: text) else {
-                    return try Output.finish(Outcome(status: .invalidInput, type: type,
-                                                     message: HostText(language: session.language)("error.notNamed", ["argument": text])),
-                                             global, language: session.language)
-                }
-                named.append(argument)
+            let named: [NamedArgument]
+            switch RunCommand.namedArguments(parameters, type: type, language: session.language) {
+            case .success(let parsed): named = parsed
+            case .failure(let refusal): return try Output.finish(refusal.outcome, global, language: session.language)
             }
             // Checked as the timer will run it, with nobody to ask for a missing value; a
             // reminder is there to ask for one.
