@@ -88,9 +88,7 @@ extension DesktopInstallation {
 
     /// The service files for the application id in the system data directories.
     static func systemServices(environment: [String: String]) -> [URL] {
-        let directories = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
-            .split(separator: ":").filter { $0.hasPrefix("/") }
-        return directories.map { URL(fileURLWithPath: String($0)).appendingPathComponent("dbus-1/services/\(applicationID).service") }
+        XDGDirectories.systemData(environment: environment).map { $0.appendingPathComponent("dbus-1/services/\(applicationID).service") }
             .filter { FileManager.default.fileExists(atPath: $0.path) }
     }
 
@@ -136,10 +134,7 @@ extension DesktopInstallation {
     /// Rationale: dbus-daemon parses Exec with its own shell-like splitter (quotes and
     /// backslashes, no expansion); single quotes keep every other character as it is.
     static func serviceExecWord(_ word: String) -> String {
-        let plain = word.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/._-+,:@=".unicodeScalars.contains(scalar))
-        }
-        if plain && !word.isEmpty { return word }
+        if CommandWord.isPlain(word) { return word }
         return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }

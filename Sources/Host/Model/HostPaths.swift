@@ -79,3 +79,23 @@ public enum RealPath {
         return String(cString: resolved)
     }
 }
+
+/// The XDG base directories beyond the user's own.
+public enum XDGDirectories {
+    /// `$XDG_DATA_DIRS` (by default `/usr/local/share:/usr/share`), absolute entries only, in order.
+    public static func systemData(environment: [String: String]) -> [URL] {
+        (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+            .split(separator: ":").filter { $0.hasPrefix("/") }.map { URL(fileURLWithPath: String($0), isDirectory: true) }
+    }
+}
+
+/// Words of command lines that other programs split (a D-Bus service's `Exec=`, a systemd
+/// unit's `ExecStart=`).
+public enum CommandWord {
+    /// Whether `word` needs no quoting anywhere: letters, digits and `/._-+,:@=` only, not empty.
+    public static func isPlain(_ word: String) -> Bool {
+        !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/._-+,:@=".unicodeScalars.contains(scalar))
+        }
+    }
+}

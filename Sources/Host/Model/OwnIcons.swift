@@ -57,9 +57,7 @@ public struct OwnIcons: Sendable, Equatable {
     /// Where the set is looked for, in the icon theme specification's order: `$XDG_DATA_HOME`,
     /// then each of `$XDG_DATA_DIRS` (by default `/usr/local/share:/usr/share`).
     public static func dataDirectories(dataHome: URL, environment: [String: String]) -> [URL] {
-        let system = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
-            .split(separator: ":").filter { $0.hasPrefix("/") }.map { URL(fileURLWithPath: String($0), isDirectory: true) }
-        return [dataHome] + system
+        [dataHome] + XDGDirectories.systemData(environment: environment)
     }
 
     /// The app icon's file under a data directory: present when the set is installed there.

@@ -109,11 +109,8 @@ public enum UnitText {
     /// One word of `ExecStart=`: as it is when it is plain, else double-quoted with `\` and `"`
     /// escaped; `%` (specifiers) doubled and `$` (variables) doubled either way.
     public static func execWord(_ word: String) -> String {
-        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/._-+,:@=".unicodeScalars.contains(scalar))
-        }
         let escaped = word.replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "$", with: "$$")
-        if plain { return escaped }
+        if CommandWord.isPlain(word) { return escaped }
         return "\"" + escaped.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
