@@ -93,6 +93,11 @@ struct DonationsCommand: HostCommand {
                 let values = donation.parameters.keys.sorted().map { "\($0)=\(donation.parameters[$0]!)" }
                 Output.show(([DonationsCommand.localTime(donation.date, timeZone, json: false), donation.type] + values).joined(separator: "  "))
             }
+            // What the user turned down is learnt from all the same, and said so.
+            let muted = try state.mutes().filter { mute in wanted.map { $0.type == mute.type } ?? true }
+            let lines = SuggestionsCommand.mutedLines(muted, zone: timeZone)
+            if !lines.isEmpty { Console.current.print("") }
+            for line in lines { Output.show(line) }
         }
 
         /// One recorded run under `--json`: its values as numbers, booleans or text by their

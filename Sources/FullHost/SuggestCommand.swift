@@ -1,6 +1,7 @@
 import ArgumentParser
 import HostIntents
 import HostModel
+import HostSchedules
 import HostServer
 import StandFitHost
 
@@ -24,6 +25,9 @@ struct SuggestCommand: ManifestCommand {
     @Option(help: "At most this many suggestions.")
     var limit = 5
 
+    @Flag(help: "Also say when suggestions come as notifications, and what you chose 'Stop suggesting this' for.")
+    var explain = false
+
     func run() throws {
         let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
         let ranked = try session.suggestions().prefix(limit)
@@ -36,16 +40,19 @@ struct SuggestCommand: ManifestCommand {
             Output.printJSON(Document(suggestions: entries))
             return
         }
-        guard !entries.isEmpty else {
-            Console.current.print(HostText(language: session.language)("suggest.nothing"))
-            return
-        }
+        if entries.isEmpty { Console.current.print(HostText(language: session.language)("suggest.nothing")) }
         let text = HostText(language: session.language)
         for (index, entry) in entries.enumerated() {
             let values = entry.suggestion.parameters.keys.sorted().map { "\($0)=\(entry.suggestion.parameters[$0]!)" }
             Output.show("\(index + 1). \(entry.title)  (\(([entry.suggestion.type] + values).joined(separator: " ")))  \(text("suggest.score", ["score": String(format: "%.2f", entry.suggestion.score)]))")
             Output.show("   \(entry.suggestion.reasons)")
         }
+        guard explain else { return }
+        let options = manifestOptions.hostOptions(global)
+        let on = SuggestionsCommand.store(options).hasUnits(SuggestionTimer.unitName)
+        Output.show("")
+        Output.show("The menu shows the best that ran at least twice and usually runs within an hour of now. As a notification ('standfit-host suggestions \(on ? "off" : "on")' turns that \(on ? "off" : "on")), one that ran at least \(SuggestionOffers.minimumRuns) times, within \(SuggestionOffers.window) minutes of its usual time (\(SuggestionsCommand.rules(session.config)), each once a day, not when it ran today around then).")
+        for line in SuggestionsCommand.mutedLines(try session.state.mutes(), zone: session.request.timeZone) { Output.show(line) }
     }
 
     struct Entry: Encodable {

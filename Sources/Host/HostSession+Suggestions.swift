@@ -6,11 +6,31 @@ import HostIntents
 /// is offered back.
 extension HostSession {
     /// The suggestions from the donations of actions that can still run and may be suggested
-    /// (not undo and the like, even from donations made before the plugin said so), best first.
+    /// (not undo and the like, even from donations made before the plugin said so), and that
+    /// the user did not turn down ("Stop suggesting this"), best first.
     public func suggestions() throws(HostError) -> [Suggestions.Suggestion] {
         let registry = plugins.registry
+        let muted = try state.mutes()
         return Suggestions(groups: try state.donationGroups(), now: now, timeZone: request.timeZone, language: language).ranked()
-            .filter { registry.handler(for: $0.type)?.suggestible == true }
+            .filter { suggestion in
+                registry.handler(for: suggestion.type)?.suggestible == true
+                    && !muted.contains { $0.type == suggestion.type && $0.parameters == suggestion.parameters }
+            }
+    }
+
+    /// What `suggestions offer` does now (`SuggestionOffers`): the suggestion to offer as a
+    /// notification, or why none.
+    public func offerDecision() throws(HostError) -> SuggestionOffers.Decision {
+        let zone = request.timeZone, now = now, state = state
+        let startOfDay = SuggestionOffers.startOfDay(of: now, in: zone)
+        let offers = try state.offers(day: SuggestionOffers.day(of: now, in: zone))
+        let ranked = try suggestions()
+        var runs: [String: [Date]] = [:]
+        for suggestion in ranked where runs[suggestion.type] == nil {
+            runs[suggestion.type] = try state.runDates(of: suggestion.type, since: startOfDay)
+        }
+        return SuggestionOffers(ranked: ranked, now: now, timeZone: zone, quietHours: config.suggestionQuietHours,
+                                perDay: config.suggestionsPerDay, offeredToday: offers, runsToday: { runs[$0] ?? [] }).decide()
     }
 
     /// The best suggestion as a menu item, when it usually runs around now (within an hour)

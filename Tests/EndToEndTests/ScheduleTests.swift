@@ -11,7 +11,7 @@ struct ScheduleTests {
 
     var units: URL { sandbox.root.appendingPathComponent("config/systemd/user") }
     var client: String { Fixtures.hostBinary.path }
-    static let noManager = "not active: no systemd user manager runs for you (systemctl --user: offline); the schedule is enabled and starts with your next session that runs one"
+    static let noManager = "not active: no systemd user manager runs for you (systemctl --user: offline); the timer is enabled and starts with your next session that runs one"
 
     /// What systemd says of `expression`: its normalized form and next time.
     func calendar(_ expression: String) -> (normalized: String, next: String) {
@@ -195,6 +195,26 @@ struct ScheduleManagerTests {
             --user is-active org.standfit.Host.schedule-1.timer
             --user is-system-running
             --user stop org.standfit.Host.schedule-1.timer
+            --user daemon-reload
+
+            """)
+    }
+
+    @Test("suggestions on reloads and starts the suggestions' timer and says it is active; off stops it and reloads", .needs(.systemdAnalyze))
+    func suggestionsTimer() throws {
+        let (managed, calls) = try withManager()
+        #expect(managed.run("suggestions", "on").stdout.hasSuffix("(quiet hours 22:00-08:00, at most 3 a day); active.\n"))
+        #expect(managed.run("suggestions").stdout.hasPrefix("Suggestions come as notifications: on, every 15 minutes (quiet hours 22:00-08:00, at most 3 a day); active.\n"))
+        #expect(managed.run("suggestions", "off").status == 0)
+        #expect(try String(contentsOf: calls, encoding: .utf8) == """
+            --user is-system-running
+            --user daemon-reload
+            --user start org.standfit.Host.suggestions.timer
+            --user is-active org.standfit.Host.suggestions.timer
+            --user is-system-running
+            --user is-active org.standfit.Host.suggestions.timer
+            --user is-system-running
+            --user stop org.standfit.Host.suggestions.timer
             --user daemon-reload
 
             """)

@@ -24,6 +24,28 @@ struct HostConfigTests {
         #expect(config.serverIdleTimeout == 900)
         #expect(config.serverWorkers == 8)
         #expect(config.workerIdleTimeout == 300)
+        #expect(config.suggestionQuietHours == QuietHours(start: 22 * 60, end: 8 * 60))
+        #expect(config.suggestionsPerDay == 3)
+    }
+
+    @Test("suggestionQuietHours: a span of the 24-hour clock, across midnight or not, null (or an empty span) for none; suggestionsPerDay from 0 to 24")
+    func suggestionRules() throws {
+        let night = try load(#"{"suggestionQuietHours": "21:30-07:00", "suggestionsPerDay": 0}"#)
+        #expect(night.suggestionQuietHours?.text == "21:30-07:00" && night.suggestionsPerDay == 0)
+        let hours = try #require(night.suggestionQuietHours)
+        #expect(hours.contains(21 * 60 + 30) && hours.contains(0) && hours.contains(6 * 60 + 59))
+        #expect(!hours.contains(7 * 60) && !hours.contains(21 * 60 + 29) && !hours.contains(12 * 60))
+        let lunch = try #require(try load(#"{"suggestionQuietHours": "12:00-13:00"}"#).suggestionQuietHours)
+        #expect(lunch.contains(12 * 60) && !lunch.contains(13 * 60) && !lunch.contains(11 * 60 + 59))
+        #expect(try load(#"{"suggestionQuietHours": null}"#).suggestionQuietHours == nil)
+        #expect(try load(#"{"suggestionQuietHours": "08:00-08:00"}"#).suggestionQuietHours == nil)
+        #expect(try load(#"{"suggestionQuietHours": "22:00-24:00"}"#).suggestionQuietHours == QuietHours(start: 22 * 60, end: 0))
+        for bad in [#""late""#, #""25:00-07:00""#, #""22:00""#, #""9:00-10:00""#, "22", #""22:60-07:00""#] {
+            #expect(throws: HostError.self, "\(bad)") { try load(#"{"suggestionQuietHours": "# + bad + "}") }
+        }
+        for bad in ["-1", "25", "2.5", #""3""#] {
+            #expect(throws: HostError.self, "\(bad)") { try load(#"{"suggestionsPerDay": "# + bad + "}") }
+        }
     }
 
     @Test("every key is read, whole or fractional seconds")
@@ -68,7 +90,7 @@ struct HostConfigTests {
         let config = try load(#"{"handlerTimout": 3, "menuLimit": 2, "colour": "blue"}"#)
         #expect(config.menuLimit == 2 && config.handlerTimeout == 10)
         #expect(config.unknownKeys == ["colour", "handlerTimout"])
-        let keys = "menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout, serverWorkers, workerIdleTimeout"
+        let keys = "menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout, serverWorkers, workerIdleTimeout, suggestionQuietHours, suggestionsPerDay"
         #expect(config.unknownKeyWarnings(path: "/c/config.json", language: "en") == [
             "Unknown setting 'colour' in /c/config.json is ignored; the settings are \(keys).",
             "Unknown setting 'handlerTimout' in /c/config.json is ignored (did you mean 'handlerTimeout'?); the settings are \(keys).",

@@ -38,6 +38,8 @@ public struct Suggestions {
         public var lastRun: Date
         /// "09:10", the circular mean of the runs' local times.
         public var usualTime: String
+        /// The same, in minutes from midnight.
+        public var usualMinute: Int
         /// Why it ranks where it does, in words.
         public var reasons: String
     }
@@ -49,27 +51,28 @@ public struct Suggestions {
             let hoursSince = max(0, now.timeIntervalSince(group.lastRun)) / 3_600
             let recency = pow(0.5, hoursSince / 48)
             let usual = group.usualMinute
-            let distance = circularDistance(usual, minuteNow)
+            let distance = Suggestions.circularDistance(usual, minuteNow)
             let timeOfDay = max(0, 1 - distance / Suggestions.timeWindowMinutes)
             let score = frequency * (1 + timeOfDay) + recency
-            let usualText = clock(usual)
+            let usualText = Suggestions.clock(usual)
             let reasons = [
                 text(group.runs == 1 ? "suggest.ran.one" : "suggest.ran.many", ["count": "\(group.runs)", "frequency": format(frequency)]),
                 text("suggest.last", ["ago": ago(hoursSince), "recency": format(recency)]),
-                text("suggest.usual", ["usual": usualText, "now": clock(minuteNow), "timeOfDay": format(timeOfDay)]),
+                text("suggest.usual", ["usual": usualText, "now": Suggestions.clock(minuteNow), "timeOfDay": format(timeOfDay)]),
             ].joined(separator: "; ")
             return Suggestion(type: group.type, parameters: group.parameters, titles: group.titles, score: score,
                               frequency: frequency, recency: recency, timeOfDay: timeOfDay, runs: group.runs,
-                              lastRun: group.lastRun, usualTime: usualText, reasons: reasons)
+                              lastRun: group.lastRun, usualTime: usualText, usualMinute: Int(usual) % 1_440, reasons: reasons)
         }.sorted { ($0.score, $0.lastRun, $1.type) > ($1.score, $1.lastRun, $0.type) }
     }
 
-    private func circularDistance(_ a: Double, _ b: Double) -> Double {
+    static func circularDistance(_ a: Double, _ b: Double) -> Double {
         let difference = abs(a - b).truncatingRemainder(dividingBy: 1_440)
         return min(difference, 1_440 - difference)
     }
 
-    private func clock(_ minute: Double) -> String {
+    /// "09:05": local minute `minute` on the 24-hour clock.
+    public static func clock(_ minute: Double) -> String {
         let total = Int(minute) % 1_440
         return String(format: "%02d:%02d", total / 60, total % 60)
     }

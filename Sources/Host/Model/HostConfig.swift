@@ -4,7 +4,8 @@ import Foundation
 ///
 /// ```json
 /// { "menuLimit": 4, "scanTimeout": 5, "handlerTimeout": 10, "requireTrusted": false, "sandbox": true,
-///   "server": "auto", "serverIdleTimeout": 900, "serverWorkers": 8, "workerIdleTimeout": 300 }
+///   "server": "auto", "serverIdleTimeout": 900, "serverWorkers": 8, "workerIdleTimeout": 300,
+///   "suggestionQuietHours": "22:00-08:00", "suggestionsPerDay": 3 }
 /// ```
 ///
 /// An unknown key is ignored but never silently: every command warns about it, with the
@@ -66,12 +67,18 @@ public struct HostConfig: Sendable, Equatable {
         environment["STANDFIT_SERVER"].flatMap { ServerMode(rawValue: $0.lowercased()) } ?? server
     }
 
+    /// When no suggestion comes as a notification (`suggestions on`); nil for never quiet.
+    public var suggestionQuietHours: QuietHours? = QuietHours(start: 22 * 60, end: 8 * 60)
+    /// At most this many suggestions come as notifications in one day; 0 for none.
+    public var suggestionsPerDay = 3
+
     /// Menus show 4 items unless told otherwise, as on iOS.
     public static let defaultMenuLimit = 4
 
     public init() {}
 
-    package static let keys = ["menuLimit", "scanTimeout", "handlerTimeout", "requireTrusted", "sandbox", "server", "serverIdleTimeout", "serverWorkers", "workerIdleTimeout"]
+    package static let keys = ["menuLimit", "scanTimeout", "handlerTimeout", "requireTrusted", "sandbox", "server", "serverIdleTimeout", "serverWorkers", "workerIdleTimeout",
+                                 "suggestionQuietHours", "suggestionsPerDay"]
 
     /// The settings file's name in the configuration directory.
     public static let fileName = "config.json"
@@ -146,10 +153,60 @@ public struct HostConfig: Sendable, Equatable {
                 config.serverWorkers = Int(count)
             case ("serverWorkers", _):
                 throw HostError(.configInvalid, key: "config.wholeNumber", ["key": "serverWorkers", "path": url.path, "max": "64", "value": value.jsonText])
+            case ("suggestionQuietHours", .null):
+                config.suggestionQuietHours = nil
+            case ("suggestionQuietHours", .string(let text)):
+                guard let hours = QuietHours(text) else {
+                    throw HostError(.configInvalid, key: "config.quietHours", ["path": url.path, "value": value.jsonText])
+                }
+                config.suggestionQuietHours = hours.start == hours.end ? nil : hours
+            case ("suggestionQuietHours", _):
+                throw HostError(.configInvalid, key: "config.quietHours", ["path": url.path, "value": value.jsonText])
+            case ("suggestionsPerDay", .int(let count)) where count >= 0 && count <= 24:
+                config.suggestionsPerDay = Int(count)
+            case ("suggestionsPerDay", _):
+                throw HostError(.configInvalid, key: "config.perDay", ["path": url.path, "value": value.jsonText])
             default:
                 config.unknownKeys.append(key)
             }
         }
         return config
+    }
+}
+
+/// A daily span of local time, such as the night: from `start` up to `end` (minutes from
+/// midnight), across midnight when `end` comes first ("22:00-08:00").
+public struct QuietHours: Sendable, Equatable {
+    public var start: Int
+    public var end: Int
+
+    public init(start: Int, end: Int) {
+        self.start = start
+        self.end = end
+    }
+
+    /// "22:00-08:00" (24-hour clock, `HH:MM-HH:MM`); nil for anything else.
+    public init?(_ text: String) {
+        let ends = text.split(separator: "-", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard ends.count == 2, let start = QuietHours.minute(ends[0]), let end = QuietHours.minute(ends[1]) else { return nil }
+        self.init(start: start, end: end)
+    }
+
+    /// Minutes from midnight of "HH:MM" (00:00 to 23:59; 24:00 as the day's end).
+    private static func minute(_ text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]),
+              (0...59).contains(minute), (0...23).contains(hour) || (hour == 24 && minute == 0) else { return nil }
+        return (hour * 60 + minute) % 1_440
+    }
+
+    /// Whether local minute `minute` (from midnight) is in it: `start` is, `end` is not.
+    public func contains(_ minute: Int) -> Bool {
+        start <= end ? (start..<end).contains(minute) : minute >= start || minute < end
+    }
+
+    /// "22:00-08:00", as it is written in config.json.
+    public var text: String {
+        String(format: "%02d:%02d-%02d:%02d", start / 60, start % 60, end / 60, end % 60)
     }
 }

@@ -67,6 +67,8 @@ extension HostText {
     "config.idleSeconds" = "{key} in {path} moet een aantal seconden van 1 tot en met 86400 zijn, kreeg {value}.";
     "config.bool" = "{key} in {path} moet true of false zijn, kreeg {value}.";
     "config.server" = "server in {path} moet \"off\", \"manual\" of \"auto\" zijn, kreeg {value}.";
+    "config.quietHours" = "suggestionQuietHours in {path} moet een tijdspanne op de 24-uursklok zijn, zoals \"22:00-08:00\", of null voor geen, kreeg {value}.";
+    "config.perDay" = "suggestionsPerDay in {path} moet een geheel getal van 0 (geen) tot en met 24 zijn, kreeg {value}.";
     "config.unknown" = "Onbekende instelling '{key}' in {path} wordt genegeerd{hint}; de instellingen zijn {keys}.";
     "manifest.missing" = "Manifest {path} bestaat niet; geef met --manifest het pad van een Info.plist of manifest.json, of van een map waar er een in staat.";
     "manifest.emptyDirectory" = "Map {path} bevat geen Info.plist of manifest.json; geef met --manifest het pad van een ervan.";
@@ -219,6 +221,12 @@ extension HostText {
     "donations.forgot" = "{runs} vergeten.";
     "donations.forgot.type" = "{runs} van {type} vergeten.";
     "donations.forgot.notSuggestible" = "{runs} van {type} vergeten; het is geen materiaal voor voorstellen, dus de uitvoeringen worden niet vastgelegd.";
+    "offer.summary" = "{title}?";
+    "offer.body" = "Dit doe je meestal rond {time}.";
+    "offer.bodyNoButtons" = "Dit doe je meestal rond {time}; het is nu het voorstel in je snelle acties.";
+    "offer.run" = "Uitvoeren";
+    "offer.later" = "Niet nu";
+    "offer.mute" = "Niet meer voorstellen";
     "suggest.nothing" = "Nog niets om voor te stellen: voorstellen komen uit wat je uitvoert (zie 'standfit-host donations').";
     """#
 }

@@ -67,6 +67,8 @@ extension HostText {
     "config.idleSeconds" = "{key} in {path} must be a number of seconds from 1 to 86400, got {value}.";
     "config.bool" = "{key} in {path} must be true or false, got {value}.";
     "config.server" = "server in {path} must be \"off\", \"manual\" or \"auto\", got {value}.";
+    "config.quietHours" = "suggestionQuietHours in {path} must be a span of the 24-hour clock such as \"22:00-08:00\", or null for none, got {value}.";
+    "config.perDay" = "suggestionsPerDay in {path} must be a whole number from 0 (none) to 24, got {value}.";
     "config.unknown" = "Unknown setting '{key}' in {path} is ignored{hint}; the settings are {keys}.";
     "manifest.missing" = "Manifest {path} does not exist; pass --manifest with the path of an Info.plist or manifest.json, or of a directory holding one.";
     "manifest.emptyDirectory" = "Directory {path} holds no Info.plist or manifest.json; pass --manifest with the path of one.";
@@ -219,6 +221,12 @@ extension HostText {
     "donations.forgot" = "Forgot {runs}.";
     "donations.forgot.type" = "Forgot {runs} of {type}.";
     "donations.forgot.notSuggestible" = "Forgot {runs} of {type}; it is not suggestion material, so its runs are not recorded.";
+    "offer.summary" = "{title}?";
+    "offer.body" = "You usually do this around {time}.";
+    "offer.bodyNoButtons" = "You usually do this around {time}; it is the suggestion in your quick actions now.";
+    "offer.run" = "Run";
+    "offer.later" = "Not now";
+    "offer.mute" = "Stop suggesting this";
     "suggest.nothing" = "Nothing to suggest yet: suggestions come from the runs you make (see 'standfit-host donations').";
     """#
 }

@@ -58,3 +58,54 @@ public struct Donation: Sendable, Equatable, Encodable {
         self.effect = effect
     }
 }
+
+/// A suggestion the user turned down for good ("Stop suggesting this"): an action with values,
+/// never offered again, in a notification or the menu, until `suggestions unmute`.
+public struct SuggestionMute: Sendable, Equatable, Encodable {
+    public var type: String
+    /// The values, as text, by parameter (as a donation stores them).
+    public var parameters: [String: String]
+    /// What it was called when it was turned down ("Log 10 Push-Ups").
+    public var title: String
+    public var mutedAt: Date
+
+    public init(type: String, parameters: [String: String], title: String, mutedAt: Date) {
+        self.type = type
+        self.parameters = parameters
+        self.title = title
+        self.mutedAt = mutedAt
+    }
+}
+
+/// A suggestion offered as a notification (`suggestions offer`), and how it was answered.
+public struct SuggestionOffer: Sendable, Equatable {
+    /// The buttons of a suggestion's notification, by their keys.
+    public enum Answer: String, Sendable, CaseIterable {
+        /// "Log": it runs.
+        case run
+        /// "Not now": not again today.
+        case later
+        /// "Stop suggesting this": muted.
+        case mute
+    }
+
+    public var id: Int64
+    public var type: String
+    public var parameters: [String: String]
+    public var title: String
+    public var offeredAt: Date
+    /// Its local day, "2026-11-27": the daily cap counts per day.
+    public var day: String
+    /// The button pressed; nil while unanswered (or closed without one).
+    public var answer: Answer?
+
+    public init(id: Int64, type: String, parameters: [String: String], title: String, offeredAt: Date, day: String, answer: Answer?) {
+        self.id = id
+        self.type = type
+        self.parameters = parameters
+        self.title = title
+        self.offeredAt = offeredAt
+        self.day = day
+        self.answer = answer
+    }
+}

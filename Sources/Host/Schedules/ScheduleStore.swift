@@ -47,41 +47,59 @@ public struct ScheduleStore: Sendable {
     /// so that it runs from the user manager's next start if none runs now; with a manager
     /// running, it is loaded and started. Answers whether it is active now, or why not.
     public func add(_ schedule: Schedule) throws(HostError) -> Activity {
-        for (name, text) in [(schedule.serviceName, schedule.serviceText), (schedule.timerName, schedule.timerText)] {
+        try install(unit: schedule.unitName, timer: schedule.timerText, service: schedule.serviceText)
+    }
+
+    /// Writes the units `unit`.timer and `unit`.service and enables and starts the timer, as
+    /// `add` does for a schedule's.
+    public func install(unit: String, timer: String, service: String) throws(HostError) -> Activity {
+        let timerName = unit + ".timer"
+        for (name, text) in [(unit + ".service", service), (timerName, timer)] {
             try write(text, to: directory.appendingPathComponent(name))
         }
         // Rationale: the link by hand, as `systemctl --user enable` makes it, because that
-        // command needs a running manager and a schedule written without one must still start
+        // command needs a running manager and a timer written without one must still start
         // with the next session that has one.
-        let link = wants.appendingPathComponent(schedule.timerName)
+        let link = wants.appendingPathComponent(timerName)
         do {
             try FileManager.default.createDirectory(at: wants, withIntermediateDirectories: true)
             try? FileManager.default.removeItem(at: link)
-            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "../" + schedule.timerName)
+            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "../" + timerName)
         } catch {
-            throw HostError(.io, "Cannot enable \(schedule.timerName) in \(wants.path) (\(error.localizedDescription)); check that the directory is writable.", cause: error)
+            throw HostError(.io, "Cannot enable \(timerName) in \(wants.path) (\(error.localizedDescription)); check that the directory is writable.", cause: error)
         }
         let manager = UserManager.state(environment: environment)
-        guard case .running = manager else { return activity(of: schedule, manager: manager) }
+        guard case .running = manager else { return activity(ofTimer: timerName, manager: manager) }
         _ = UserManager.systemctl(["daemon-reload"], environment: environment)
-        let started = UserManager.systemctl(["start", schedule.timerName], environment: environment)
+        let started = UserManager.systemctl(["start", timerName], environment: environment)
         if started.status != 0 {
-            return .inactive("systemctl --user start \(schedule.timerName) failed: \(started.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+            return .inactive("systemctl --user start \(timerName) failed: \(started.output.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
-        return activity(of: schedule, manager: manager)
+        return activity(ofTimer: timerName, manager: manager)
     }
 
     /// Stops and removes the schedule `id`: its timer, its service and the link enabling it.
     /// Answers the files removed.
     public func remove(_ id: Int) throws(HostError) -> [String] {
         let unit = Schedule.unitPrefix + "\(id)"
-        let files = [wants.appendingPathComponent(unit + ".timer"), directory.appendingPathComponent(unit + ".timer"),
-                     directory.appendingPathComponent(unit + ".service")]
-        guard files.dropFirst().contains(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+        guard hasUnits(unit) else {
             let known = all().map { "\($0.id)" }
             throw HostError(.unknownSchedule, "There is no schedule \(id); " + (known.isEmpty ? "there are none ('standfit-host schedule add' makes one)." : "'standfit-host schedule list' shows them (\(known.joined(separator: ", "))).")
             )
         }
+        return try removeUnits(unit)
+    }
+
+    /// Whether `unit`'s timer or service file is there.
+    public func hasUnits(_ unit: String) -> Bool {
+        [unit + ".timer", unit + ".service"].contains { FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }
+    }
+
+    /// Stops `unit`.timer and removes it, its service and the link enabling it; answers the
+    /// files removed.
+    public func removeUnits(_ unit: String) throws(HostError) -> [String] {
+        let files = [wants.appendingPathComponent(unit + ".timer"), directory.appendingPathComponent(unit + ".timer"),
+                     directory.appendingPathComponent(unit + ".service")]
         let manager = UserManager.state(environment: environment)
         if case .running = manager {
             _ = UserManager.systemctl(["stop", unit + ".timer"], environment: environment)
@@ -112,13 +130,18 @@ public struct ScheduleStore: Sendable {
     /// What the user's manager (in `manager`'s state, asked once per command) says of the
     /// schedule's timer.
     public func activity(of schedule: Schedule, manager: UserManager.State) -> Activity {
+        activity(ofTimer: schedule.timerName, manager: manager)
+    }
+
+    /// What the user's manager (in `manager`'s state) says of the timer `timerName`.
+    public func activity(ofTimer timerName: String, manager: UserManager.State) -> Activity {
         switch manager {
         case .none(let why):
-            return .inactive("no systemd user manager runs for you (\(why)); the schedule is enabled and starts with your next session that runs one")
+            return .inactive("no systemd user manager runs for you (\(why)); the timer is enabled and starts with your next session that runs one")
         case .running:
-            let answer = UserManager.systemctl(["is-active", schedule.timerName], environment: environment)
+            let answer = UserManager.systemctl(["is-active", timerName], environment: environment)
             let state = answer.output.trimmingCharacters(in: .whitespacesAndNewlines)
-            return state == "active" ? .active : .inactive("the timer is \(state.isEmpty ? "not loaded" : state) (systemctl --user status \(schedule.timerName) says why)")
+            return state == "active" ? .active : .inactive("the timer is \(state.isEmpty ? "not loaded" : state) (systemctl --user status \(timerName) says why)")
         }
     }
 

@@ -67,16 +67,18 @@ extension DesktopBus {
 
     /// Shows `notification`; a pressed button runs `chosen` with its key, on a thread of its
     /// own, and a typed reply (where the server takes one, and the notification asks for one)
-    /// runs `replied` with the text. Without a notification server it is logged instead, and
-    /// nothing fails.
+    /// runs `replied` with the text; `closed` runs (on the bus thread: briefly) when it is
+    /// closed with neither. Without a notification server it is logged instead, and nothing
+    /// fails. Answers the notification's id, nil when it was not shown.
+    @discardableResult
     package func show(_ notification: DesktopNotification, chosen: (@Sendable (String) -> Void)? = nil,
-              replied: (@Sendable (String) -> Void)? = nil) {
+                      replied: (@Sendable (String) -> Void)? = nil, closed: (@Sendable () -> Void)? = nil) -> UInt32? {
         let connection = stopLock.withLock { self.connection }
         let line = "\(notification.summary): \(notification.body)"
             + (notification.buttons.isEmpty ? "" : " [\(notification.buttons.map(\.label).joined(separator: " | "))]")
         guard let connection else {
             logger.info("Not shown (off the bus): \(line)")
-            return
+            return nil
         }
         let capabilities = notificationCapabilities()
         // The body is plain text: escaped where the server would read it as markup.
@@ -86,7 +88,7 @@ extension DesktopBus {
         var buttons = notification.buttons.map { ($0.key, $0.label) }
         if reply != nil { buttons.append((DesktopNotification.replyKey, notification.replyLabel)) }
         let (token, waiter) = beginCall(chosen: notification.buttons.isEmpty ? nil : chosen, answered: late,
-                                        replied: reply == nil ? nil : replied)
+                                        replied: reply == nil ? nil : replied, closed: closed)
         withCStrings(buttons.flatMap { [$0.0, $0.1] }) { actions in
             standfit_bus_notify(connection, token, DesktopInstallation.applicationName, 0, notification.icon,
                                 notification.summary, body, actions, buttons.count,
@@ -94,13 +96,22 @@ extension DesktopBus {
         }
         guard wait(waiter, token: token, seconds: 5) else {
             logger.info("Not shown (the notification server did not answer): \(line)")
-            return
+            return nil
         }
         if let failure = waiter.failure {
             logger.info("Not shown (\(failure)): \(line)")
-        } else {
-            logger.info("Notification \(waiter.id): \(line)")
+            return nil
         }
+        logger.info("Notification \(waiter.id): \(line)")
+        return waiter.id
+    }
+
+    /// Takes notification `id` from the screen (`CloseNotification`); its buttons do nothing
+    /// from now on.
+    package func close(notification id: UInt32) {
+        _ = calls.withLock { pressed.removeValue(forKey: id) }
+        guard let connection = stopLock.withLock({ self.connection }) else { return }
+        standfit_bus_close_notification(connection, id)
     }
 
     /// Calls `method` of `interface` on `destination` at `path` with one string, letting the bus

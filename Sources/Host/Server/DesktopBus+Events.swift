@@ -75,10 +75,11 @@ extension DesktopBus {
                 }
             }
         case STANDFIT_BUS_NOTIFICATION_CLOSED:
-            calls.withLock {
-                _ = pressed.removeValue(forKey: event.id)
+            let unanswered = calls.withLock { () -> Buttons? in
                 _ = answered.removeValue(forKey: event.id)
+                return pressed.removeValue(forKey: event.id)
             }
+            unanswered?.closed?()
         case STANDFIT_BUS_REFUSED:
             logger.warning("Refused a call from \(sender): \(event.name.map { String(cString: $0) } ?? "")")
         case STANDFIT_BUS_LOST:

@@ -222,6 +222,8 @@ package final class DesktopBus: @unchecked Sendable {
         var answered: DesktopNotification?
         /// What a typed reply runs.
         var replied: (@Sendable (String) -> Void)?
+        /// What runs when it is closed unanswered.
+        var closed: (@Sendable () -> Void)?
     }
 
     let calls = NSLock()
@@ -241,14 +243,16 @@ package final class DesktopBus: @unchecked Sendable {
         var chosen: (@Sendable (String) -> Void)?
         var answered: DesktopNotification?
         var replied: (@Sendable (String) -> Void)?
+        var closed: (@Sendable () -> Void)?
     }
 
     func beginCall(chosen: (@Sendable (String) -> Void)? = nil, answered: DesktopNotification? = nil,
-                           replied: (@Sendable (String) -> Void)? = nil) -> (UInt64, Waiter) {
+                   replied: (@Sendable (String) -> Void)? = nil, closed: (@Sendable () -> Void)? = nil) -> (UInt64, Waiter) {
         let waiter = Waiter()
         waiter.chosen = chosen
         waiter.answered = answered
         waiter.replied = replied
+        waiter.closed = closed
         return calls.withLock {
             defer { nextToken += 1 }
             waiting[nextToken] = waiter
@@ -263,9 +267,11 @@ package final class DesktopBus: @unchecked Sendable {
         waiter.id = id
         waiter.values = values
         waiter.failure = failure
-        if failure == nil, id != 0, waiter.chosen != nil || waiter.replied != nil {
+        if failure == nil, id != 0, waiter.chosen != nil || waiter.replied != nil || waiter.closed != nil {
             let kept = calls.withLock { () -> Bool in
-                if !leaving { pressed[id] = Buttons(chosen: waiter.chosen, answered: waiter.answered, replied: waiter.replied) }
+                if !leaving {
+                    pressed[id] = Buttons(chosen: waiter.chosen, answered: waiter.answered, replied: waiter.replied, closed: waiter.closed)
+                }
                 return !leaving
             }
             if !kept, let connection = stopLock.withLock({ stopping }) { standfit_bus_close_notification(connection, id) }

@@ -188,6 +188,28 @@ public struct HostState: Sendable {
                 try db.execute(sql: "DELETE FROM dynamicSource WHERE source = ? AND language = ?", arguments: [source, language])
             }
         }
+        migrator.registerMigration("v9") { db in
+            // "Stop suggesting this": suggestions the user turned down for good, by action and
+            // values (stored as donations store them), until `suggestions unmute`.
+            try db.create(table: "suggestionMute") { table in
+                table.column("type", .text).notNull()
+                table.column("parameters", .text).notNull()
+                table.column("title", .text).notNull()
+                table.column("mutedAt", .double).notNull()
+                table.primaryKey(["type", "parameters"])
+            }
+            // Each suggestion offered as a notification (`suggestions offer`), on its local day
+            // (for the daily cap), and the button pressed, if any.
+            try db.create(table: "suggestionOffer") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("type", .text).notNull()
+                table.column("parameters", .text).notNull()
+                table.column("title", .text).notNull()
+                table.column("offeredAt", .double).notNull()
+                table.column("day", .text).notNull().indexed()
+                table.column("answer", .text)
+            }
+        }
         return migrator
     }
 

@@ -80,6 +80,28 @@ public struct DesktopNotification: Sendable, Equatable {
         }
     }
 
+    /// A suggestion offered at its usual time (`suggestions offer`): "Log 10 Push-Ups?" over
+    /// when it usually runs, with three buttons keyed by `SuggestionOffer.Answer`: run it
+    /// (labelled with the title's verb, "Log", as the action names itself), "Not now", and "Stop
+    /// suggesting this". Without buttons (a server that shows none) the body says that it is the
+    /// menu's suggestion now.
+    public static func suggestion(title: String, usualTime: String, icon: String?, buttons: Bool,
+                                  language: String = "en", icons: OwnIcons = .none) -> DesktopNotification {
+        let text = HostText(language: language)
+        let icon = icons.themeName(for: icon) ?? icons.fallback
+        let summary = text("offer.summary", ["title": title])
+        guard buttons else {
+            return DesktopNotification(summary: summary, body: text("offer.bodyNoButtons", ["time": usualTime]), icon: icon)
+        }
+        let words = title.split(separator: " ")
+        let verb = words.count > 1 ? String(words[0]) : text("offer.run")
+        return DesktopNotification(summary: summary, body: text("offer.body", ["time": usualTime]), icon: icon, buttons: [
+            Button(key: SuggestionOffer.Answer.run.rawValue, label: verb),
+            Button(key: SuggestionOffer.Answer.later.rawValue, label: text("offer.later")),
+            Button(key: SuggestionOffer.Answer.mute.rawValue, label: text("offer.mute")),
+        ])
+    }
+
     /// `body` for a server that reads markup in bodies (`body-markup`): `&`, `<` and `>` as
     /// entities, so that a note "<i>relax</i>" is shown as typed, never as italics or a link.
     public static func markupEscaped(_ body: String) -> String {

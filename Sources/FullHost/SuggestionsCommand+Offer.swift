@@ -1,0 +1,187 @@
+import ArgumentParser
+import Foundation
+import HostDesktop
+import HostDispatch
+import HostIntents
+import HostModel
+import HostSchedules
+import HostStorage
+import HostServer
+import HostSurfaces
+import Logging
+import StandFitHost
+import Synchronization
+
+extension SuggestionsCommand {
+    /// `suggestions offer`: what the timer runs. It offers the suggestion of the moment as a
+    /// notification, when `SuggestionOffers` finds one, and records it; the buttons run it,
+    /// put it off until tomorrow, or mute it.
+    struct Offer: ManifestCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "offer",
+            abstract: "Offer the suggestion of the moment as a notification (what the timer runs).",
+            discussion: """
+                Says what was offered, or why nothing was. In the warm server on your session bus \
+                it returns at once and the server answers the buttons; otherwise it waits for the \
+                answer, at most 10 minutes. Exit status: 0 offered or nothing to offer, 69 no \
+                session bus or notification server to offer it on.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var manifestOptions: ManifestOptions
+
+        @Flag(help: "Say what would be offered, without a notification or a record.")
+        var dryRun = false
+
+        struct Document: Encodable {
+            var offered: Bool
+            var title: String?
+            var type: String?
+            var parameters: [String: JSONValue]?
+            var message: String
+        }
+
+        func run() throws {
+            let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
+            let clock = Suggestions.clock(Double(LocalMinute.of(session.now, in: session.request.timeZone)))
+            let suggestion: Suggestions.Suggestion
+            switch try session.offerDecision() {
+            case .offer(let chosen):
+                suggestion = chosen
+            case .quiet(let hours):
+                return say("Nothing offered: \(clock) is in the quiet hours (\(hours.text), suggestionQuietHours in config.json).")
+            case .capReached(let count):
+                return say("Nothing offered: \(count) suggestion\(count == 1 ? " was" : "s were") offered today already, the most a day (suggestionsPerDay in config.json).")
+            case .nothing(let skipped):
+                guard let (first, why) = skipped.first else {
+                    return say("Nothing offered at \(clock): no suggestion usually runs around now ('standfit-host suggest' shows when each does, 'standfit-host suggestions' what you turned down).")
+                }
+                let title = first.title(for: session.plugins.registry.handler(for: first.type), language: session.language)
+                return switch why {
+                case .offeredToday: say("Nothing offered at \(clock): \(title) was offered today already.")
+                case .doneToday(let time): say("Nothing offered at \(clock): \(title) ran today at \(time) already.")
+                }
+            }
+            let action = session.plugins.registry.handler(for: suggestion.type)
+            let title = suggestion.title(for: action, language: session.language)
+            let values = session.typedValues(suggestion.parameters, of: suggestion.type)
+            let offered = "Offered: \(title) (usually around \(suggestion.usualTime))."
+            if dryRun { return say("Would offer: \(title) (usually around \(suggestion.usualTime)).", title: title, suggestion: suggestion, values: values) }
+
+            let address = DesktopBus.sessionAddress(in: session.request.environment)
+            let warm = WarmServer.current?.bus.flatMap { $0.address == address ? $0 : nil }
+            guard let bus = warm ?? DesktopBus.start(logger: global.logger, address: address) else {
+                throw HostError(.desktopUnavailable, "suggestions offer needs a session bus to show \(title) on, and there is none (DBUS_SESSION_BUS_ADDRESS); it was not offered. Run it inside your desktop session, or see 'standfit-host suggest'.")
+            }
+            let notification = DesktopNotification.suggestion(title: title, usualTime: suggestion.usualTime, icon: action?.icon,
+                                                              buttons: bus.buttonLimit() >= 3, language: session.language, icons: session.icons)
+            let state = session.state, logger = global.logger, now = session.now
+            let record = OfferRecord(state: state, logger: logger)
+            let day = SuggestionOffers.day(of: now, in: session.request.timeZone)
+            // Recorded before it is shown, so that a press (on another thread) finds it.
+            let id = try state.recordOffer(type: suggestion.type, parameters: suggestion.parameters, title: title, at: now, day: day)
+            let mute = SuggestionMute(type: suggestion.type, parameters: suggestion.parameters, title: title, mutedAt: now)
+            let type = suggestion.type
+            if let warm {
+                // The server answers the buttons: a press runs the action as a desktop click does.
+                let shown = warm.show(notification, chosen: { key in
+                    record.answer(key, offer: id, mute: mute) {
+                        _ = DesktopRequest.activateAction(.type(type, userInfo: values), parameters: [], bus: warm)
+                    }
+                })
+                guard shown != nil else { try notShown(record, id: id, title: title) }
+                return say(offered, title: title, suggestion: suggestion, values: values)
+            }
+            // A connection of this command's own: it waits for the answer, and acts on it here.
+            defer { bus.stop() }
+            let answer = PressedButton()
+            let shown = bus.show(notification, chosen: { key in answer.press(key) }, closed: { answer.press(nil) })
+            guard let shown else { try notShown(record, id: id, title: title) }
+            say(offered, title: title, suggestion: suggestion, values: values)
+            Console.current.flush()
+            guard !notification.buttons.isEmpty else { return }
+            guard let pressed = answer.wait(seconds: SuggestionTimer.answerMinutes * 60) else {
+                logger.info("Suggestion \(id) unanswered; taken from the screen.")
+                bus.close(notification: shown)
+                return
+            }
+            guard let key = pressed else { return }
+            record.answer(key, offer: id, mute: mute) {
+                let outcome = session.run(type, named: [], userInfo: values, options: Dispatcher.RunOptions(showsData: false))
+                let item = session.registeredItem(for: outcome.type)
+                bus.show(DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon, buttons: 0,
+                                                     language: session.language, icons: session.icons))
+            }
+        }
+
+        /// No notification server showed it: the offer is forgotten, and the command fails.
+        private func notShown(_ record: OfferRecord, id: Int64, title: String) throws -> Never {
+            record.forget(id)
+            throw HostError(.desktopUnavailable, "No notification server answered on the session bus, so \(title) was not offered; start your desktop's (GNOME Shell, Plasma, dunst, xfce4-notifyd), or see 'standfit-host suggest'.")
+        }
+
+        private func say(_ message: String, title: String? = nil, suggestion: Suggestions.Suggestion? = nil,
+                         values: [String: JSONValue]? = nil) {
+            if global.json {
+                Output.printJSON(Document(offered: title != nil && !dryRun, title: title, type: suggestion?.type,
+                                          parameters: values, message: message))
+            } else {
+                Output.show(message)
+            }
+        }
+    }
+
+    /// The answer to a notification, waited for: the key of the button pressed, or nil when it
+    /// was closed without one.
+    final class PressedButton: Sendable {
+        private let answer = Mutex<String??>(nil)
+        private let done = DispatchSemaphore(value: 0)
+
+        func press(_ key: String?) {
+            let first = answer.withLock { answer in
+                guard answer == nil else { return false }
+                answer = .some(key)
+                return true
+            }
+            if first { done.signal() }
+        }
+
+        /// The answer; nil when none came within `seconds`.
+        func wait(seconds: Int) -> String?? {
+            guard done.wait(timeout: .now() + .seconds(seconds)) == .success else { return nil }
+            return answer.withLock { $0 }
+        }
+    }
+
+    /// What a press on a suggestion's notification records.
+    struct OfferRecord: Sendable {
+        let state: HostState
+        let logger: Logger
+
+        /// Records `key` (a `SuggestionOffer.Answer`) as offer `id`'s answer; "Stop suggesting
+        /// this" mutes `mute`, and the run button calls `run`.
+        func answer(_ key: String, offer id: Int64, mute: SuggestionMute, run: () -> Void) {
+            guard let answer = SuggestionOffer.Answer(rawValue: key) else { return }
+            do throws(HostError) {
+                try state.answerOffer(id, answer)
+                if answer == .mute {
+                    try state.mute(type: mute.type, parameters: mute.parameters, title: mute.title, at: mute.mutedAt)
+                }
+            } catch {
+                logger.warning("\(error.message)")
+            }
+            logger.info("Suggestion \(id) (\(mute.title)): '\(answer.rawValue)'")
+            if answer == .run { run() }
+        }
+
+        /// Forgets offer `id`: it was never shown.
+        func forget(_ id: Int64) {
+            do throws(HostError) {
+                try state.forgetOffer(id)
+            } catch {
+                logger.warning("\(error.message)")
+            }
+        }
+    }
+}

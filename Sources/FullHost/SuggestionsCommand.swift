@@ -1,0 +1,178 @@
+import ArgumentParser
+import Foundation
+import HostDispatch
+import HostIntents
+import HostModel
+import HostSchedules
+import HostServer
+import HostSurfaces
+import Logging
+import StandFitHost
+
+/// `suggestions`: suggestions that come to the user as notifications at their usual time, on one
+/// user timer the host manages, and the ones turned down for good.
+struct SuggestionsCommand: HostCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "suggestions",
+        abstract: "Offer suggestions as notifications at their usual time, on a systemd timer.",
+        discussion: """
+            'suggestions on' writes and starts the user timer org.standfit.Host.suggestions.timer \
+            ($XDG_CONFIG_HOME/systemd/user), which runs 'suggestions offer' every 15 minutes. A \
+            suggestion comes as a notification ("Log 10 Push-Ups?" with Log, Not now and Stop \
+            suggesting this) when it ran at least 3 times and usually runs within 15 minutes of now; \
+            never in the quiet hours (suggestionQuietHours in config.json, "22:00-08:00"), at most \
+            suggestionsPerDay a day (3), each at most once a day, and never when the action ran \
+            today around that time already. With no argument: whether they are on, and what was \
+            turned down.
+            """,
+        subcommands: [Status.self, On.self, Off.self, Offer.self, Unmute.self],
+        defaultSubcommand: Status.self
+    )
+
+    /// The user's timer units, where schedules keep theirs.
+    static func store(_ options: HostOptions) -> ScheduleStore {
+        ScheduleCommand.store(options)
+    }
+
+    /// "Log 10 Push-Ups (com.standfit.logexercise count=10 exercise=pushups)".
+    static func describe(_ mute: SuggestionMute) -> String {
+        let values = mute.parameters.keys.sorted().map { "\($0)=\(mute.parameters[$0]!)" }
+        return "\(mute.title) (\(([mute.type] + values).joined(separator: " ")))"
+    }
+
+    /// "quiet hours 22:00-08:00, at most 3 a day".
+    static func rules(_ config: HostConfig) -> String {
+        "quiet hours \(config.suggestionQuietHours?.text ?? "none"), at most \(config.suggestionsPerDay) a day"
+    }
+
+    struct Status: ManifestCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "status", abstract: "Say whether suggestions come as notifications, and what was turned down.")
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var manifestOptions: ManifestOptions
+
+        struct Document: Encodable {
+            var on: Bool
+            var active: Bool
+            var note: String?
+            var quietHours: String?
+            var perDay: Int
+            var offeredToday: Int
+            var muted: [SuggestionMute]
+        }
+
+        func run() throws {
+            let options = manifestOptions.hostOptions(global)
+            let session = try HostSession(options: options, logger: global.logger)
+            let store = SuggestionsCommand.store(options)
+            let on = store.hasUnits(SuggestionTimer.unitName)
+            let activity = on ? store.activity(ofTimer: SuggestionTimer.timerName, manager: UserManager.state(environment: options.request.environment)) : nil
+            let offered = try session.state.offers(day: SuggestionOffers.day(of: session.now, in: session.request.timeZone)).count
+            let muted = try session.state.mutes()
+            if global.json {
+                var note: String?
+                if case .inactive(let why)? = activity { note = why }
+                Output.printJSON(Document(on: on, active: activity == .active, note: note, quietHours: session.config.suggestionQuietHours?.text,
+                                          perDay: session.config.suggestionsPerDay, offeredToday: offered, muted: muted))
+                return
+            }
+            if let activity {
+                Output.show("Suggestions come as notifications: on, every 15 minutes (\(SuggestionsCommand.rules(session.config))); \(ScheduleCommand.describe(activity)).")
+            } else {
+                Output.show("Suggestions come as notifications: off; 'standfit-host suggestions on' turns them on (\(SuggestionsCommand.rules(session.config))).")
+            }
+            Output.show("Offered today: \(offered).")
+            for line in SuggestionsCommand.mutedLines(muted, zone: session.request.timeZone) { Output.show(line) }
+        }
+    }
+
+    /// What was turned down, with when and how to undo it; nothing when nothing was.
+    static func mutedLines(_ muted: [SuggestionMute], zone: TimeZone) -> [String] {
+        guard !muted.isEmpty else { return [] }
+        return ["Not suggested (you chose 'Stop suggesting this'; 'standfit-host suggestions unmute TYPE' undoes it):"]
+            + muted.map { "  \(describe($0)), since \(DonationsCommand.localTime($0.mutedAt, zone, json: false))" }
+    }
+
+    struct On: ManifestCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "on", abstract: "Write and start the user timer that offers suggestions at their usual time.")
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var manifestOptions: ManifestOptions
+
+        func run() throws {
+            let options = manifestOptions.hostOptions(global)
+            let session = try HostSession(options: options, logger: global.logger)
+            let timer = SuggestionTimer(executable: Executable.command.path)
+            let activity = try SuggestionsCommand.store(options).install(unit: SuggestionTimer.unitName, timer: timer.timerText,
+                                                                         service: timer.serviceText)
+            Output.show("Suggestions on: \(SuggestionTimer.timerName) runs 'standfit-host suggestions offer' every 15 minutes (\(SuggestionsCommand.rules(session.config))); \(ScheduleCommand.describe(activity)).")
+        }
+    }
+
+    struct Off: ManifestCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "off", abstract: "Stop and remove the suggestions' user timer.")
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var manifestOptions: ManifestOptions
+
+        func run() throws {
+            let store = SuggestionsCommand.store(manifestOptions.hostOptions(global))
+            guard store.hasUnits(SuggestionTimer.unitName) else {
+                Output.show("Suggestions are off already: no \(SuggestionTimer.timerName) in \(store.directory.path).")
+                return
+            }
+            let removed = try store.removeUnits(SuggestionTimer.unitName)
+            Output.show("Suggestions off: removed \(SuggestionTimer.timerName) and its service (\(removed.count) files); the menu still shows the suggestion of the moment.")
+        }
+    }
+
+    struct Unmute: ManifestCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "unmute", abstract: "Suggest again what you chose 'Stop suggesting this' for.",
+            discussion: "TYPE as run resolves it, with name=value to unmute one suggestion of it alone; --all for everything. Exit status: 0 unmuted, 2 nothing of TYPE was muted.")
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var manifestOptions: ManifestOptions
+
+        @Argument(help: ArgumentHelp("The action's type.", valueName: "type"))
+        var type: String?
+
+        @Argument(help: ArgumentHelp("Its values, to unmute that suggestion alone.", valueName: "name=value"))
+        var parameters: [String] = []
+
+        @Flag(help: "Unmute every suggestion.")
+        var all = false
+
+        func validate() throws {
+            if all == (type != nil) { throw ValidationError("Name a type to unmute, or pass --all (not both).") }
+        }
+
+        func run() throws {
+            let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
+            var values: [String: String]?
+            var type: String?
+            if let name = self.type {
+                switch try session.donatedType(named: name) {
+                case .failure(let outcome): return try Output.finish(outcome, global, language: session.language)
+                case .success(let donated): type = donated.type
+                }
+                if !parameters.isEmpty {
+                    switch RunCommand.namedArguments(parameters, type: name, language: session.language) {
+                    case .success(let named): values = Dictionary(named.map { ($0.name, $0.value) }) { _, last in last }
+                    case .failure(let refusal): return try Output.finish(refusal.outcome, global, language: session.language)
+                    }
+                }
+            }
+            let unmuted = try session.state.unmute(type: type, parameters: values)
+            guard !unmuted.isEmpty else {
+                let muted = try session.state.mutes()
+                Output.printError("Nothing of \(type ?? "any type") was muted; " + (muted.isEmpty ? "no suggestion is." : "'standfit-host suggestions' lists what is."))
+                throw ExitCode(Output.Status.unknownType)
+            }
+            for mute in unmuted { Output.show("Suggesting again: \(SuggestionsCommand.describe(mute)).") }
+        }
+    }
+}

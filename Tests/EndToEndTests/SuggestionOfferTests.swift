@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Suggestions that come to the user (issue 34): `suggestions offer`, which the timer of
+/// `suggestions on` runs, shows the suggestion of the moment as a notification with three
+/// buttons, over a private bus with the test notification server pressing one.
+@Suite("Suggestions as notifications", .serialized)
+struct SuggestionOfferTests {
+    /// A sandbox on a private bus whose notification server presses `press`, with push-ups
+    /// logged at 09:05 (Amsterdam) on four mornings, 18–21 November.
+    static func morningHabit(press: String?) throws -> (HostSandbox, SessionBus, URL) {
+        var (sandbox, bus, record) = try DesktopBusTests.sandboxWithNotifications(press: press)
+        for day in 18...21 {
+            sandbox.extraEnvironment["STANDFIT_NOW"] = "2026-11-\(day)T08:05:00Z"
+            #expect(sandbox.run("run", "logexercise", "exercise=pushups", "count=10").status == 0)
+        }
+        return (sandbox, bus, record)
+    }
+
+    static func at(_ sandbox: HostSandbox, _ instant: String) -> HostSandbox {
+        var moved = sandbox
+        moved.extraEnvironment["STANDFIT_NOW"] = instant
+        return moved
+    }
+
+    static let offer = "Log 10 Push-Ups? | You usually do this around 09:05. | list-add | 1 | org.standfit.Host | run=Log,later=Not now,mute=Stop suggesting this"
+
+    @Test("at the usual time the offer shows 'Log 10 Push-Ups?' with Log, Not now and Stop suggesting this; Log runs it (cold: the command waits for the answer)",
+          .needs(.dbusDaemon, .python3, .pythonGI, .sqlite3))
+    func logCold() throws {
+        let (sandbox, bus, record) = try Self.morningHabit(press: "Log")
+        defer { bus.stop() }
+        let nine = Self.at(sandbox, "2026-11-22T08:00:00Z")
+        #expect(nine.run("suggestions", "offer") == ProcessResult(status: 0, stdout: "Offered: Log 10 Push-Ups (usually around 09:05).\n", stderr: ""))
+        #expect(eventually { DesktopBusTests.shown(record).count == 2 })
+        #expect(DesktopBusTests.shown(record).first == Self.offer)
+        // The run's own answer (its XP hangs on the day it runs: the warm path's server runs
+        // a press on the desktop's clock, not the test's moved one).
+        #expect(DesktopBusTests.shown(record).last?.hasPrefix("Log Exercise | Logged 10 push-ups · +") == true)
+        #expect(DesktopBusTests.logged(sandbox) == String(repeating: "pushups|10\n", count: 5))
+        #expect(nine.run("suggestions").stdout == """
+            Suggestions come as notifications: off; 'standfit-host suggestions on' turns them on (quiet hours 22:00-08:00, at most 3 a day).
+            Offered today: 1.
+
+            """)
+    }
+
+    @Test("warm: the server shows the offer and answers its buttons; the command's bytes and status are the cold one's",
+          .needs(.dbusDaemon, .python3, .pythonGI, .sqlite3))
+    func logWarm() throws {
+        var (sandbox, bus, record) = try Self.morningHabit(press: "Log")
+        defer { bus.stop() }
+        #expect(sandbox.server.start(environment: sandbox.environment, log: sandbox.root.appendingPathComponent("server.log")) == nil)
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "required"
+        #expect(Self.at(sandbox, "2026-11-22T08:00:00Z").run("suggestions", "offer")
+            == ProcessResult(status: 0, stdout: "Offered: Log 10 Push-Ups (usually around 09:05).\n", stderr: ""))
+        #expect(eventually { DesktopBusTests.logged(sandbox) == String(repeating: "pushups|10\n", count: 5) })
+        #expect(eventually { DesktopBusTests.shown(record).count == 2 })
+        #expect(DesktopBusTests.shown(record).first == Self.offer)
+    }
+
+    @Test("Not now: not again that day, offered again the next morning",
+          .needs(.dbusDaemon, .python3, .pythonGI, .sqlite3))
+    func notNow() throws {
+        let (sandbox, bus, record) = try Self.morningHabit(press: "Not now")
+        defer { bus.stop() }
+        #expect(Self.at(sandbox, "2026-11-22T08:00:00Z").run("suggestions", "offer").stdout == "Offered: Log 10 Push-Ups (usually around 09:05).\n")
+        #expect(Self.at(sandbox, "2026-11-22T08:15:00Z").run("suggestions", "offer").stdout
+            == "Nothing offered at 09:15: Log 10 Push-Ups was offered today already.\n")
+        #expect(Self.at(sandbox, "2026-11-23T07:55:00Z").run("suggestions", "offer").stdout == "Offered: Log 10 Push-Ups (usually around 09:05).\n")
+        #expect(DesktopBusTests.shown(record) == [Self.offer, Self.offer])
+        // Nothing ran.
+        #expect(DesktopBusTests.logged(sandbox) == String(repeating: "pushups|10\n", count: 4))
+    }
+
+    @Test("Stop suggesting this: remembered, shown by suggestions, donations and suggest --explain, gone from suggest (and so the menu), until unmute",
+          .needs(.dbusDaemon, .python3, .pythonGI, .sqlite3))
+    func stopSuggesting() throws {
+        let (sandbox, bus, record) = try Self.morningHabit(press: "Stop suggesting this")
+        defer { bus.stop() }
+        let nine = Self.at(sandbox, "2026-11-22T08:00:00Z")
+        #expect(nine.run("suggestions", "offer").stdout == "Offered: Log 10 Push-Ups (usually around 09:05).\n")
+        #expect(eventually { nine.run("suggestions").stdout.contains("Not suggested") })
+        let muted = """
+            Not suggested (you chose 'Stop suggesting this'; 'standfit-host suggestions unmute TYPE' undoes it):
+              Log 10 Push-Ups (com.standfit.logexercise count=10 exercise=pushups), since 2026-11-22 09:00:00
+
+            """
+        #expect(nine.run("suggestions").stdout.hasSuffix("Offered today: 1.\n" + muted))
+        #expect(nine.run("donations").stdout.hasSuffix("\n" + muted))
+        #expect(nine.run("suggest", "--explain").stdout.hasSuffix(muted))
+        #expect(nine.run("suggest").stdout == "Nothing to suggest yet: suggestions come from the runs you make (see 'standfit-host donations').\n")
+        #expect(Self.at(sandbox, "2026-11-23T08:00:00Z").run("suggestions", "offer").stdout
+            == "Nothing offered at 09:00: no suggestion usually runs around now ('standfit-host suggest' shows when each does, 'standfit-host suggestions' what you turned down).\n")
+        #expect(nine.run("suggestions", "unmute", "logexercise", "exercise=squats") == ProcessResult(status: 2, stdout: "",
+            stderr: "standfit-host: Nothing of com.standfit.logexercise was muted; 'standfit-host suggestions' lists what is.\n"))
+        #expect(nine.run("suggestions", "unmute", "logexercise") == ProcessResult(status: 0,
+            stdout: "Suggesting again: Log 10 Push-Ups (com.standfit.logexercise count=10 exercise=pushups).\n", stderr: ""))
+        #expect(nine.run("suggest").stdout.hasPrefix("1. Log 10 Push-Ups  (com.standfit.logexercise count=10 exercise=pushups)"))
+        #expect(DesktopBusTests.shown(record) == [Self.offer])
+        #expect(DesktopBusTests.logged(sandbox) == String(repeating: "pushups|10\n", count: 4))
+        #expect(sandbox.stateIntegrity() == "ok")
+    }
+
+    @Test("quiet hours, the daily cap and a run already made today, with a moved clock; nothing shown for any",
+          .needs(.dbusDaemon, .python3, .pythonGI, .sqlite3))
+    func rules() throws {
+        var (sandbox, bus, record) = try Self.morningHabit(press: "Not now")
+        defer { bus.stop() }
+        // Squats every evening at 18:00 too.
+        for day in 18...21 {
+            sandbox.extraEnvironment["STANDFIT_NOW"] = "2026-11-\(day)T17:00:00Z"
+            #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        }
+        sandbox.writeConfig(#"{"suggestionQuietHours": "06:00-09:30", "suggestionsPerDay": 1}"#)
+        #expect(Self.at(sandbox, "2026-11-22T08:00:00Z").run("suggestions", "offer") == ProcessResult(status: 0,
+            stdout: "Nothing offered: 09:00 is in the quiet hours (06:00-09:30, suggestionQuietHours in config.json).\n", stderr: ""))
+        #expect(Self.at(sandbox, "2026-11-22T16:55:00Z").run("suggestions", "offer").stdout == "Offered: Log 20 Squats (usually around 18:00).\n")
+        sandbox.writeConfig(#"{"suggestionQuietHours": null, "suggestionsPerDay": 1}"#)
+        // The cap holds for the next one the same day.
+        #expect(Self.at(sandbox, "2026-11-22T08:00:00Z").run("suggestions", "offer").stdout
+            == "Nothing offered: 1 suggestion was offered today already, the most a day (suggestionsPerDay in config.json).\n")
+        // The next morning push-ups were done at 08:50 already: not offered.
+        let early = Self.at(sandbox, "2026-11-23T07:50:00Z")
+        #expect(early.run("run", "logexercise", "exercise=pushups", "count=12").status == 0)
+        #expect(Self.at(sandbox, "2026-11-23T08:00:00Z").run("suggestions", "offer", "--dry-run").stdout
+            == "Nothing offered at 09:00: Log 10 Push-Ups ran today at 08:50 already.\n")
+        #expect(DesktopBusTests.shown(record) == [
+            "Log 20 Squats? | You usually do this around 18:00. | list-add | 1 | org.standfit.Host | run=Log,later=Not now,mute=Stop suggesting this",
+        ])
+        sandbox.writeConfig(#"{"suggestionQuietHours": "late"}"#)
+        let config = sandbox.configDirectory.appendingPathComponent("config.json").path
+        #expect(sandbox.run("suggestions", "offer") == ProcessResult(status: 5, stdout: "",
+            stderr: "standfit-host: error: suggestionQuietHours in \(config) must be a span of the 24-hour clock such as \"22:00-08:00\", or null for none, got \"late\".\n"))
+    }
+
+    @Test("with no session bus the offer fails in one sentence (exit 69) and counts toward nothing")
+    func noBus() throws {
+        var sandbox = HostSandbox.standFit()
+        for day in 18...21 {
+            sandbox.extraEnvironment["STANDFIT_NOW"] = "2026-11-\(day)T08:05:00Z"
+            #expect(sandbox.run("run", "logexercise", "exercise=pushups", "count=10").status == 0)
+        }
+        sandbox.extraEnvironment["STANDFIT_NOW"] = "2026-11-22T08:00:00Z"
+        sandbox.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = ""
+        #expect(sandbox.run("suggestions", "offer") == ProcessResult(status: 69, stdout: "",
+            stderr: "standfit-host: error: suggestions offer needs a session bus to show Log 10 Push-Ups on, and there is none (DBUS_SESSION_BUS_ADDRESS); it was not offered. Run it inside your desktop session, or see 'standfit-host suggest'.\n"))
+        #expect(sandbox.run("suggestions").stdout.hasSuffix("Offered today: 0.\n"))
+    }
+}
+
+/// `suggestions on|off`: the one user timer the host manages for suggestions.
+@Suite("The suggestions' timer", .serialized)
+struct SuggestionTimerTests {
+    let sandbox = HostSandbox.standFit()
+    var units: URL { sandbox.root.appendingPathComponent("config/systemd/user") }
+
+    @Test("on writes the timer and service byte for byte and enables them; systemd-analyze verify is clean; off removes all three files",
+          .needs(.systemdAnalyze))
+    func onAndOff() throws {
+        #expect(sandbox.run("suggestions", "on") == ProcessResult(status: 0,
+            stdout: "Suggestions on: org.standfit.Host.suggestions.timer runs 'standfit-host suggestions offer' every 15 minutes (quiet hours 22:00-08:00, at most 3 a day); \(ScheduleTests.noManager).\n", stderr: ""))
+        let timer = units.appendingPathComponent("org.standfit.Host.suggestions.timer"), service = units.appendingPathComponent("org.standfit.Host.suggestions.service")
+        #expect(try String(contentsOf: timer, encoding: .utf8) == """
+            # Written by 'standfit-host suggestions on'; 'standfit-host suggestions off' removes it.
+            [Unit]
+            Description=standfit-host: suggestions at their usual time
+
+            [Timer]
+            OnCalendar=*:0/15
+            AccuracySec=1min
+
+            [Install]
+            WantedBy=timers.target
+
+            """)
+        #expect(try String(contentsOf: service, encoding: .utf8) == """
+            # Written by 'standfit-host suggestions on'; 'standfit-host suggestions off' removes it.
+            [Unit]
+            Description=standfit-host: offer the suggestion of the moment as a notification
+
+            [Service]
+            Type=oneshot
+            ExecStart=\(Fixtures.hostBinary.path) suggestions offer
+            TimeoutStartSec=15min
+
+            """)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: units.appendingPathComponent("timers.target.wants/org.standfit.Host.suggestions.timer").path)
+            == "../org.standfit.Host.suggestions.timer")
+        let verified = runProcess(ExternalTool.systemdAnalyze.url, arguments: ["--user", "verify", timer.path, service.path],
+            environment: ["XDG_RUNTIME_DIR": sandbox.root.appendingPathComponent("run").path, "HOME": sandbox.root.path, "PATH": "/usr/bin:/bin"])
+        #expect(verified == ProcessResult(status: 0, stdout: "", stderr: ""))
+        // Not a schedule.
+        #expect(sandbox.run("schedule", "list").stdout.hasPrefix("No schedules;"))
+        #expect(sandbox.run("suggestions").stdout.hasPrefix("Suggestions come as notifications: on, every 15 minutes (quiet hours 22:00-08:00, at most 3 a day); \(ScheduleTests.noManager).\n"))
+        #expect(sandbox.run("suggestions", "off") == ProcessResult(status: 0,
+            stdout: "Suggestions off: removed org.standfit.Host.suggestions.timer and its service (3 files); the menu still shows the suggestion of the moment.\n", stderr: ""))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: units.path) == ["timers.target.wants"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: units.appendingPathComponent("timers.target.wants").path) == [])
+        #expect(sandbox.run("suggestions", "off").stdout == "Suggestions are off already: no org.standfit.Host.suggestions.timer in \(units.path).\n")
+    }
+}
