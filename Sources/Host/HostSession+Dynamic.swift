@@ -196,6 +196,13 @@ extension HostSession {
                         logger.warning("\(error.message)")
                     }
                 }
+            },
+            recordScheduled: { run in
+                do throws(HostError) {
+                    try state.recordScheduledRun(run)
+                } catch {
+                    logger.warning("\(error.message)")
+                }
             })
     }
 

@@ -103,7 +103,7 @@ struct SuggestionOfferTests {
         #expect(sandbox.stateIntegrity() == "ok")
     }
 
-    @Test("quiet hours, the daily cap and a run already made today, with a moved clock; nothing shown for any",
+    @Test("quiet hours, the daily cap and a run already made today (by hand or by a schedule), with a moved clock; nothing shown for any",
           .needs(.dbusDaemon, .python3, .pythonGI, .sqlite3))
     func rules() throws {
         var (sandbox, bus, record) = try Self.morningHabit(press: "Not now")
@@ -126,6 +126,10 @@ struct SuggestionOfferTests {
         #expect(early.run("run", "logexercise", "exercise=pushups", "count=12").status == 0)
         #expect(Self.at(sandbox, "2026-11-23T08:00:00Z").run("suggestions", "offer", "--dry-run").stdout
             == "Nothing offered at 09:00: Log 10 Push-Ups ran today at 08:50 already.\n")
+        // A schedule's run counts as done too (though it is no donation).
+        #expect(Self.at(sandbox, "2026-11-24T07:58:00Z").run("run", "--scheduled", "logexercise", "exercise=pushups", "count=10").status == 0)
+        #expect(Self.at(sandbox, "2026-11-24T08:00:00Z").run("suggestions", "offer", "--dry-run").stdout
+            == "Nothing offered at 09:00: Log 10 Push-Ups ran today at 08:58 already.\n")
         #expect(DesktopBusTests.shown(record) == [
             "Log 20 Squats? | You usually do this around 18:00. | list-add | 1 | org.standfit.Host | run=Log,later=Not now,mute=Stop suggesting this",
         ])

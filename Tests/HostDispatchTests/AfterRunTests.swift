@@ -10,6 +10,7 @@ struct AfterRunTests {
     /// The hooks, recording.
     final class Hooks {
         var donations: [Donation] = []
+        var scheduled: [Donation] = []
         var withdrawals: [(plugin: String, effects: [String])] = []
         var refreshed: [[String]] = []
         var rewrites = 0
@@ -21,7 +22,8 @@ struct AfterRunTests {
                      withdraw: { self.withdrawals.append(($0, $1)) },
                      refresh: { self.refreshed.append($0); return self.refreshChanges },
                      desktopInstalled: { self.installed },
-                     rewriteDesktop: { self.rewrites += 1 })
+                     rewriteDesktop: { self.rewrites += 1 },
+                     recordScheduled: { self.scheduled.append($0) })
         }
     }
 
@@ -44,6 +46,17 @@ struct AfterRunTests {
         let log = recorder.action("com.fake.log", parameters: [count], plugin: "com.fake")
         #expect(run("com.fake.log", ["count=3"], actions: [log]).status == .handled)
         #expect(hooks.donations == [Donation(type: "com.fake.log", parameters: ["count": "3"], titles: [:], date: now, plugin: "com.fake")])
+        #expect(hooks.refreshed == [["com.fake"]])
+    }
+
+    @Test("a scheduled run is no donation: it is recorded as scheduled, and its provider is asked again")
+    func scheduled() {
+        let log = recorder.action("com.fake.log", parameters: [count], plugin: "com.fake")
+        let dispatcher = Dispatcher(registry: ActionRegistry([log]), locale: "en", calls: recorder.plugins)
+        let outcome = dispatcher.run("com.fake.log", arguments: [NamedArgument(name: "count", value: "3")])
+        hooks.afterRun.apply(to: outcome, at: now, scheduled: true)
+        #expect(hooks.donations == [])
+        #expect(hooks.scheduled == [Donation(type: "com.fake.log", parameters: ["count": "3"], titles: [:], date: now, plugin: "com.fake")])
         #expect(hooks.refreshed == [["com.fake"]])
     }
 

@@ -14,6 +14,9 @@ import HostModel
 public struct AfterRun {
     /// Records one donation.
     public var donate: (Donation) -> Void
+    /// Records a scheduled run (a timer's), which is no donation: what a suggestion asks of
+    /// "already done today".
+    public var recordScheduled: (Donation) -> Void
     /// Forgets the donations plugin `pluginID` named `effects`: a run undid what they did.
     public var withdraw: (_ pluginID: String, _ effects: [String]) -> Void
     /// Asks the providers of these plugins again and stores their items; true when the stored
@@ -27,8 +30,10 @@ public struct AfterRun {
     public init(donate: @escaping (Donation) -> Void,
                 withdraw: @escaping (_ pluginID: String, _ effects: [String]) -> Void,
                 refresh: @escaping (_ pluginIDs: [String]) -> Bool,
-                desktopInstalled: @escaping () -> Bool, rewriteDesktop: @escaping () -> Void) {
+                desktopInstalled: @escaping () -> Bool, rewriteDesktop: @escaping () -> Void,
+                recordScheduled: @escaping (Donation) -> Void = { _ in }) {
         self.donate = donate
+        self.recordScheduled = recordScheduled
         self.withdraw = withdraw
         self.refresh = refresh
         self.desktopInstalled = desktopInstalled
@@ -36,12 +41,12 @@ public struct AfterRun {
     }
 
     /// Applies the policy to `outcome`, a run made at `date`; a scheduled run donates nothing
-    /// (what it undid is still withdrawn).
+    /// (what it undid is still withdrawn), and is recorded as scheduled instead.
     public func apply(to outcome: Outcome, at date: Date, scheduled: Bool = false) {
         for record in AfterRun.records(of: outcome, at: date) {
             switch record {
             case .withdraw(let pluginID, let effects): withdraw(pluginID, effects)
-            case .donate(let donation): if !scheduled { donate(donation) }
+            case .donate(let donation): if scheduled { recordScheduled(donation) } else { donate(donation) }
             }
         }
         let handledBy = ([outcome] + (outcome.steps ?? [])).filter { $0.status == .handled }.compactMap(\.plugin)

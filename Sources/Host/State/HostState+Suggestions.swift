@@ -4,7 +4,7 @@ import HostModel
 
 // Suggestions that come as notifications: the ones turned down for good (`suggestionMute`,
 // the user's own choice, written durably) and the offers made (`suggestionOffer`, the host's
-// bookkeeping for the daily cap, kept for `offerDays` days).
+// bookkeeping for the daily cap, kept for `offerDays` days), and the runs timers made.
 extension HostState {
     /// Offers older than this many days are forgotten when a new one is recorded.
     public static let offerDays = 60.0
@@ -76,11 +76,23 @@ extension HostState {
         }
     }
 
-    /// When `type` ran (its donations) since `date`, oldest first.
+    /// When `type` ran since `date` (its donations and its scheduled runs), oldest first.
     public func runDates(of type: String, since date: Date) throws(HostError) -> [Date] {
         try read { db in
-            try Date.fetchAll(db, sql: "SELECT donatedAt FROM donation WHERE type = ? AND donatedAt >= ? ORDER BY donatedAt",
-                              arguments: [type, date.timeIntervalSince1970])
+            try Date.fetchAll(db, sql: """
+                SELECT donatedAt AS ranAt FROM donation WHERE type = ? AND donatedAt >= ?
+                UNION ALL SELECT ranAt FROM scheduledRun WHERE type = ? AND ranAt >= ? ORDER BY ranAt
+                """, arguments: [type, date.timeIntervalSince1970, type, date.timeIntervalSince1970])
+        }
+    }
+
+    /// Records a run a timer made; those older than `offerDays` days are forgotten.
+    public func recordScheduledRun(_ run: Donation) throws(HostError) {
+        try write("record the scheduled run of \(run.type)") { db in
+            try db.execute(sql: "DELETE FROM scheduledRun WHERE ranAt < ?",
+                           arguments: [run.date.timeIntervalSince1970 - HostState.offerDays * 86_400])
+            try db.execute(sql: "INSERT INTO scheduledRun (type, parameters, ranAt) VALUES (?, ?, ?)",
+                           arguments: [run.type, HostState.text(run.parameters), run.date.timeIntervalSince1970])
         }
     }
 }

@@ -209,6 +209,15 @@ public struct HostState: Sendable {
                 table.column("day", .text).notNull().indexed()
                 table.column("answer", .text)
             }
+            // Runs a timer made (`run --scheduled`): no donation, but done all the same, so
+            // that a suggestion is not offered for what a schedule ran today.
+            try db.create(table: "scheduledRun") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("type", .text).notNull()
+                table.column("parameters", .text).notNull()
+                table.column("ranAt", .double).notNull()
+            }
+            try db.create(index: "scheduledRun_on_type_ranAt", on: "scheduledRun", columns: ["type", "ranAt"])
         }
         return migrator
     }
