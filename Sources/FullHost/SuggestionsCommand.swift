@@ -29,11 +29,6 @@ struct SuggestionsCommand: HostCommand {
         defaultSubcommand: Status.self
     )
 
-    /// The user's timer units, where schedules keep theirs.
-    static func store(_ options: HostOptions) -> ScheduleStore {
-        ScheduleCommand.store(options)
-    }
-
     /// "Log 10 Push-Ups (com.standfit.logexercise count=10 exercise=pushups)".
     static func describe(_ mute: SuggestionMute) -> String {
         let values = mute.parameters.keys.sorted().map { "\($0)=\(mute.parameters[$0]!)" }
@@ -65,7 +60,7 @@ struct SuggestionsCommand: HostCommand {
         func run() throws {
             let options = manifestOptions.hostOptions(global)
             let session = try HostSession(options: options, logger: global.logger)
-            let store = SuggestionsCommand.store(options)
+            let store = ScheduleCommand.store(options)
             let on = store.hasUnits(SuggestionTimer.unitName)
             let activity = on ? store.activity(ofTimer: SuggestionTimer.timerName, manager: UserManager.state(environment: options.request.environment)) : nil
             let offered = try session.state.offers(day: SuggestionOffers.day(of: session.now, in: session.request.timeZone)).count
@@ -105,7 +100,7 @@ struct SuggestionsCommand: HostCommand {
             let options = manifestOptions.hostOptions(global)
             let session = try HostSession(options: options, logger: global.logger)
             let timer = SuggestionTimer(executable: Executable.command.path)
-            let activity = try SuggestionsCommand.store(options).install(unit: SuggestionTimer.unitName, timer: timer.timerText,
+            let activity = try ScheduleCommand.store(options).install(unit: SuggestionTimer.unitName, timer: timer.timerText,
                                                                          service: timer.serviceText)
             Output.show("Suggestions on: \(SuggestionTimer.timerName) runs 'standfit-host suggestions offer' every 15 minutes (\(SuggestionsCommand.rules(session.config))); \(ScheduleCommand.describe(activity)).")
         }
@@ -119,7 +114,7 @@ struct SuggestionsCommand: HostCommand {
         @OptionGroup var manifestOptions: ManifestOptions
 
         func run() throws {
-            let store = SuggestionsCommand.store(manifestOptions.hostOptions(global))
+            let store = ScheduleCommand.store(manifestOptions.hostOptions(global))
             guard store.hasUnits(SuggestionTimer.unitName) else {
                 Output.show("Suggestions are off already: no \(SuggestionTimer.timerName) in \(store.directory.path).")
                 return
