@@ -81,7 +81,7 @@ let package = Package(
                 "HostSurfaces", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Host",
-            exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch", "Surfaces", "Desktop", "Sentences", "Scaffold", "Server", "Doctor", "Schedules"]
+            exclude: ["Model", "Manifest", "State", "Menu", "PluginRuntime", "Intents", "Dispatch", "Surfaces", "Desktop", "Sentences", "Scaffold", "Server", "Doctor", "Schedules", "Speech"]
         ),
         // A surface over the session: `doctor`, what the host finds (directories, settings, state,
         // plugins, the manifest, routines) and what is wrong, with the way out.
@@ -95,6 +95,10 @@ let package = Package(
         ),
         // `schedule`: actions on the user's systemd timers (unit files, systemctl, systemd-analyze).
         .target(name: "HostSchedules", dependencies: ["HostModel"], path: "Sources/Host/Schedules"),
+        // Speech (`say --audio`, `listen`): a grammar from the plugins' phrases, PocketSphinx
+        // through CSpeech (opened with dlopen by those commands alone), sound through SoX.
+        .target(name: "CSpeech"),
+        .target(name: "HostSpeech", dependencies: ["CSpeech", "HostModel", "HostIntents"], path: "Sources/Host/Speech"),
         // `plugins new`: a plugin that builds, in C, Swift or Rust, against the SDK this host
         // ships. On the model only.
         .target(name: "HostScaffold", dependencies: ["HostModel"], path: "Sources/Host/Scaffold"),
@@ -143,7 +147,7 @@ let package = Package(
         .executableTarget(
             name: "standfit-host-full",
             dependencies: [
-                "WarmWire", "CWarmWire", "CHostSystem", "StandFitHost", "HostServer", "HostDoctor", "HostDesktop", "HostSentences", "HostScaffold", "HostSchedules", "HostModel", "HostStorage", "HostMenu", "PluginRuntime",
+                "WarmWire", "CWarmWire", "CHostSystem", "StandFitHost", "HostServer", "HostDoctor", "HostDesktop", "HostSentences", "HostScaffold", "HostSchedules", "HostSpeech", "HostModel", "HostStorage", "HostMenu", "PluginRuntime",
                 "HostIntents", "HostDispatch", "HostSurfaces", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -213,6 +217,7 @@ let package = Package(
         .testTarget(name: "HostStorageTests", dependencies: ["HostModel", "HostStorage", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "HostMenuTests", dependencies: ["HostModel", "HostMenu"]),
         .testTarget(name: "HostIntentsTests", dependencies: ["HostModel", "HostIntents"]),
+        .testTarget(name: "HostSpeechTests", dependencies: ["HostModel", "HostIntents", "HostSpeech"]),
         .testTarget(name: "HostDispatchTests", dependencies: ["HostModel", "HostIntents", "HostDispatch"]),
         .testTarget(name: "HostSurfacesTests", dependencies: ["HostModel", "HostMenu", "HostSurfaces", "TestSupport"]),
         .testTarget(

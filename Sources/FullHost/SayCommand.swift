@@ -1,5 +1,8 @@
 import ArgumentParser
+import Foundation
 import HostSentences
+import HostServer
+import HostSpeech
 import StandFitHost
 import HostModel
 
@@ -11,7 +14,11 @@ struct SayCommand: ManifestCommand {
             The sentence is matched against the phrases plugins declare ("log {count} {exercise}"), \
             in the run's language first. The words in a placeholder become that parameter's value. \
             Several equally good matches are asked about on a terminal and listed otherwise \
-            (exit 2); no match answers with the closest phrases (exit 2).
+            (exit 2); no match answers with the closest phrases (exit 2). With --audio FILE the \
+            sentence is recognised offline in that recording (PocketSphinx, against the plugins' \
+            own phrases) and confirmed before it runs ("Log 20 squats? [y/N]"; --yes runs it at \
+            once). Exit status: as typed, 1 not confirmed, 2 nothing heard, 3 audio that cannot \
+            be read, 69 no recogniser or model.
             """
     )
 
@@ -24,17 +31,34 @@ struct SayCommand: ManifestCommand {
     /// is refused as a count) instead of failing as an unknown option '-5'.
     @Argument(parsing: .allUnrecognized,
               help: ArgumentHelp("What to do, in words; quote it or pass it as several words.", valueName: "sentence"))
-    var words: [String]
+    var words: [String] = []
+
+    @Option(help: ArgumentHelp("Recognise the sentence spoken in this recording (any format SoX reads) instead.", valueName: "file"))
+    var audio: String?
+
+    @Flag(help: "Run what the recording says without asking to confirm it.")
+    var yes = false
 
     func validate() throws {
-        if words.joined().trimmingCharacters(in: .whitespaces).isEmpty {
+        let typed = !words.joined().trimmingCharacters(in: .whitespaces).isEmpty
+        if audio != nil && typed {
+            throw ValidationError("Give the sentence as words or as --audio FILE, not both.")
+        }
+        if audio == nil && !typed {
             throw ValidationError("Say what to do, e.g. standfit-host say \"log 15 push-ups\".")
         }
     }
 
     func run() throws {
         let session = try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
-        let outcome = Sentences(session).say(words.joined(separator: " "), options: interaction.runOptions(global))
-        try Output.finish(outcome, global, language: session.language)
+        guard let audio else {
+            let outcome = Sentences(session).say(words.joined(separator: " "), options: interaction.runOptions(global))
+            return try Output.finish(outcome, global, language: session.language)
+        }
+        let file = session.request.url(forPath: audio)
+        let samples = try AudioInput.samples(of: file, environment: session.request.environment)
+        let heard = try SpokenSentence.recognizer(session, logger: global.logger).read(samples)
+        try SpokenSentence.run(heard, source: file.path, session: session, yes: yes, noInput: interaction.noInput,
+                               options: interaction.runOptions(global), global: global)
     }
 }

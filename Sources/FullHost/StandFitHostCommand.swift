@@ -92,9 +92,9 @@ struct StandFitHostCommand: ParsableCommand {
                                               environment: HostRequest.current.environment).language(fallback: nil)
             Output.report(error, json: declared?.globalOptions?.json ?? false, language: language)
             switch error.code {
-            case .desktopUnavailable: return Output.Status.unavailable
+            case .desktopUnavailable, .speechUnavailable: return Output.Status.unavailable
             case .unknownApp, .unknownSchedule: return Output.Status.unknownType
-            case .scheduleInvalid: return Output.Status.invalidInput
+            case .scheduleInvalid, .audioInvalid: return Output.Status.invalidInput
             default: return Output.Status.configuration
             }
         } catch {

@@ -167,12 +167,12 @@ struct DynamicItemsCommandTests {
         #expect(sandbox.run("list", "--limit", "2").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n2. Second  (com.fixture.kinds.echo)\n")
         try Data(#"{"menuLimt": 1}"#.utf8).write(to: config)
         // A typo is ignored with a warning that says what it probably meant; the command runs.
-        #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: "1. Echo Seven  (com.fixture.kinds.echo)\n2. Second  (com.fixture.kinds.echo)\n3. Echo Dynamic — en  (com.fixture.kinds.echo)\n", stderr: "standfit-host: warning: Unknown setting 'menuLimt' in \(config.path) is ignored (did you mean 'menuLimit'?); the settings are menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout, serverWorkers, workerIdleTimeout, suggestionQuietHours, suggestionsPerDay.\n"))
+        #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: "1. Echo Seven  (com.fixture.kinds.echo)\n2. Second  (com.fixture.kinds.echo)\n3. Echo Dynamic — en  (com.fixture.kinds.echo)\n", stderr: "standfit-host: warning: Unknown setting 'menuLimt' in \(config.path) is ignored (did you mean 'menuLimit'?); the settings are menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout, serverWorkers, workerIdleTimeout, suggestionQuietHours, suggestionsPerDay, speechModels.\n"))
         let doctor = sandbox.run("doctor")
         #expect(doctor.status == 1)
         #expect(doctor.stdout.hasSuffix("""
             1 problem:
-              - Unknown setting 'menuLimt' in \(config.path) is ignored (did you mean 'menuLimit'?); the settings are menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout, serverWorkers, workerIdleTimeout, suggestionQuietHours, suggestionsPerDay.
+              - Unknown setting 'menuLimt' in \(config.path) is ignored (did you mean 'menuLimit'?); the settings are menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout, serverWorkers, workerIdleTimeout, suggestionQuietHours, suggestionsPerDay, speechModels.
 
             """))
     }

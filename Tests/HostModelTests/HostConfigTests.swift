@@ -28,6 +28,19 @@ struct HostConfigTests {
         #expect(config.suggestionsPerDay == 3)
     }
 
+    @Test("speechModels: a language's model directory and dictionary, by the language's base tag; anything else is refused")
+    func speechModels() throws {
+        let config = try load(#"{"speechModels": {"nl_NL": {"acousticModel": "/m/nl", "dictionary": "/m/nl.dict"}}}"#)
+        #expect(config.speechModels == ["nl": SpeechModel(acousticModel: "/m/nl", dictionary: "/m/nl.dict")])
+        #expect(SpeechModel.model(for: "nl_BE", configured: config.speechModels) == SpeechModel(acousticModel: "/m/nl", dictionary: "/m/nl.dict"))
+        #expect(SpeechModel.model(for: "en_GB", configured: config.speechModels) == .english)
+        #expect(SpeechModel.model(for: "de", configured: config.speechModels) == nil)
+        for bad in [#"{"nl": {"acousticModel": "/m"}}"#, #"{"nl": {"acousticModel": "/m", "dictionary": 3}}"#,
+                    #"{"nl": {"acousticModel": "/m", "dictionary": "/d", "extra": "/x"}}"#, #"["nl"]"#] {
+            #expect(throws: HostError.self, "\(bad)") { try load(#"{"speechModels": "# + bad + "}") }
+        }
+    }
+
     @Test("suggestionQuietHours: a span of the 24-hour clock, across midnight or not, null (or an empty span) for none; suggestionsPerDay from 0 to 24")
     func suggestionRules() throws {
         let night = try load(#"{"suggestionQuietHours": "21:30-07:00", "suggestionsPerDay": 0}"#)
@@ -90,7 +103,7 @@ struct HostConfigTests {
         let config = try load(#"{"handlerTimout": 3, "menuLimit": 2, "colour": "blue"}"#)
         #expect(config.menuLimit == 2 && config.handlerTimeout == 10)
         #expect(config.unknownKeys == ["colour", "handlerTimout"])
-        let keys = "menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout, serverWorkers, workerIdleTimeout, suggestionQuietHours, suggestionsPerDay"
+        let keys = "menuLimit, scanTimeout, handlerTimeout, requireTrusted, sandbox, server, serverIdleTimeout, serverWorkers, workerIdleTimeout, suggestionQuietHours, suggestionsPerDay, speechModels"
         #expect(config.unknownKeyWarnings(path: "/c/config.json", language: "en") == [
             "Unknown setting 'colour' in /c/config.json is ignored; the settings are \(keys).",
             "Unknown setting 'handlerTimout' in /c/config.json is ignored (did you mean 'handlerTimeout'?); the settings are \(keys).",

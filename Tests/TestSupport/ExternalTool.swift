@@ -51,6 +51,12 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     /// display, typed into with xdotool.
     public static let gnomeShell = ExternalTool("/usr/bin/gnome-shell", package: "gnome-shell")
     public static let xvfb = ExternalTool("/usr/bin/Xvfb", package: "xvfb")
+    /// Speech (issue 39): a voice to record test sentences with, SoX to read them, and
+    /// PocketSphinx with its English model to recognise them.
+    public static let espeak = ExternalTool("/usr/bin/espeak-ng", package: "espeak-ng")
+    public static let sox = ExternalTool("/usr/bin/sox", package: "sox")
+    public static let pocketsphinx = ExternalTool("/usr/lib/x86_64-linux-gnu/libpocketsphinx.so.3", package: "libpocketsphinx3", isProgram: false)
+    public static let pocketsphinxEnglish = ExternalTool("/usr/share/pocketsphinx/model/en-us/en-us.lm.bin", package: "pocketsphinx-en-us", isProgram: false)
     public static let xdotool = ExternalTool("/usr/bin/xdotool", package: "xdotool")
 
     /// Rust's compiler and build tool, where rustup puts them (`~/.cargo/bin`) or Debian does.

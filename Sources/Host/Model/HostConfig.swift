@@ -5,7 +5,8 @@ import Foundation
 /// ```json
 /// { "menuLimit": 4, "scanTimeout": 5, "handlerTimeout": 10, "requireTrusted": false, "sandbox": true,
 ///   "server": "auto", "serverIdleTimeout": 900, "serverWorkers": 8, "workerIdleTimeout": 300,
-///   "suggestionQuietHours": "22:00-08:00", "suggestionsPerDay": 3 }
+///   "suggestionQuietHours": "22:00-08:00", "suggestionsPerDay": 3,
+///   "speechModels": {"nl": {"acousticModel": "DIR", "dictionary": "FILE"}} }
 /// ```
 ///
 /// An unknown key is ignored but never silently: every command warns about it, with the
@@ -71,6 +72,8 @@ public struct HostConfig: Sendable, Equatable {
     public var suggestionQuietHours: QuietHours? = QuietHours(start: 22 * 60, end: 8 * 60)
     /// At most this many suggestions come as notifications in one day; 0 for none.
     public var suggestionsPerDay = 3
+    /// Speech models by language ("nl"), beside Debian's English one (`say --audio`, `listen`).
+    public var speechModels: [String: SpeechModel] = [:]
 
     /// Menus show 4 items unless told otherwise, as on iOS.
     public static let defaultMenuLimit = 4
@@ -78,7 +81,7 @@ public struct HostConfig: Sendable, Equatable {
     public init() {}
 
     package static let keys = ["menuLimit", "scanTimeout", "handlerTimeout", "requireTrusted", "sandbox", "server", "serverIdleTimeout", "serverWorkers", "workerIdleTimeout",
-                                 "suggestionQuietHours", "suggestionsPerDay"]
+                                 "suggestionQuietHours", "suggestionsPerDay", "speechModels"]
 
     /// The settings file's name in the configuration directory.
     public static let fileName = "config.json"
@@ -166,6 +169,17 @@ public struct HostConfig: Sendable, Equatable {
                 config.suggestionsPerDay = Int(count)
             case ("suggestionsPerDay", _):
                 throw HostError(.configInvalid, key: "config.perDay", ["path": url.path, "value": value.jsonText])
+            case ("speechModels", .object(let models)):
+                for (language, model) in models {
+                    guard case .object(let paths) = model, let acoustic = paths["acousticModel"]?.stringValue,
+                          let dictionary = paths["dictionary"]?.stringValue, paths.count == 2 else {
+                        throw HostError(.configInvalid, key: "config.speechModel", ["path": url.path, "language": language, "value": model.jsonText])
+                    }
+                    config.speechModels[LanguagePreference.base(of: language)] = SpeechModel(
+                        acousticModel: acoustic, dictionary: dictionary)
+                }
+            case ("speechModels", _):
+                throw HostError(.configInvalid, key: "config.speechModel", ["path": url.path, "language": "?", "value": value.jsonText])
             default:
                 config.unknownKeys.append(key)
             }

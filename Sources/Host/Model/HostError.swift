@@ -17,6 +17,8 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
             case unknownApp = "unknown-app"
             case scheduleInvalid = "schedule-invalid"
             case unknownSchedule = "unknown-schedule"
+            case speechUnavailable = "speech-unavailable"
+            case audioInvalid = "audio-invalid"
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -51,6 +53,11 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
         public static let scheduleInvalid = Code(.scheduleInvalid)
         /// `schedule remove` names no schedule: exit 2, as a type nothing handles.
         public static let unknownSchedule = Code(.unknownSchedule)
+        /// Speech cannot be recognised here: the recogniser or its model for the language is
+        /// not installed (exit 69, as for the desktop).
+        public static let speechUnavailable = Code(.speechUnavailable)
+        /// An audio file that cannot be read as sound: exit 3, as invalid input.
+        public static let audioInvalid = Code(.audioInvalid)
 
         public var description: String { value.rawValue }
     }

@@ -69,6 +69,7 @@ extension HostText {
     "config.server" = "server in {path} moet \"off\", \"manual\" of \"auto\" zijn, kreeg {value}.";
     "config.quietHours" = "suggestionQuietHours in {path} moet een tijdspanne op de 24-uursklok zijn, zoals \"22:00-08:00\", of null voor geen, kreeg {value}.";
     "config.perDay" = "suggestionsPerDay in {path} moet een geheel getal van 0 (geen) tot en met 24 zijn, kreeg {value}.";
+    "config.speechModel" = "speechModels in {path} moet een taal koppelen aan een object met acousticModel (de modelmap van PocketSphinx) en dictionary (zijn woordenboekbestand), en niets anders; {language} heeft {value}.";
     "config.unknown" = "Onbekende instelling '{key}' in {path} wordt genegeerd{hint}; de instellingen zijn {keys}.";
     "manifest.missing" = "Manifest {path} bestaat niet; geef met --manifest het pad van een Info.plist of manifest.json, of van een map waar er een in staat.";
     "manifest.emptyDirectory" = "Map {path} bevat geen Info.plist of manifest.json; geef met --manifest het pad van een ervan.";

@@ -69,6 +69,7 @@ extension HostText {
     "config.server" = "server in {path} must be \"off\", \"manual\" or \"auto\", got {value}.";
     "config.quietHours" = "suggestionQuietHours in {path} must be a span of the 24-hour clock such as \"22:00-08:00\", or null for none, got {value}.";
     "config.perDay" = "suggestionsPerDay in {path} must be a whole number from 0 (none) to 24, got {value}.";
+    "config.speechModel" = "speechModels in {path} must map a language to an object with acousticModel (PocketSphinx's model directory) and dictionary (its dictionary file), and nothing else; {language} has {value}.";
     "config.unknown" = "Unknown setting '{key}' in {path} is ignored{hint}; the settings are {keys}.";
     "manifest.missing" = "Manifest {path} does not exist; pass --manifest with the path of an Info.plist or manifest.json, or of a directory holding one.";
     "manifest.emptyDirectory" = "Directory {path} holds no Info.plist or manifest.json; pass --manifest with the path of one.";

@@ -1,0 +1,123 @@
+import Foundation
+import HostDispatch
+import HostIntents
+import HostModel
+import HostSentences
+import HostServer
+import HostSpeech
+import Logging
+import StandFitHost
+
+/// Speech for `say --audio` and `listen`: the grammar of what the session's plugins can be
+/// asked in its language, the recogniser with that language's model, and the confirmation a
+/// reading needs before it runs.
+enum SpokenSentence {
+    /// What the plugins' phrases in the session's language can be filled with: numbers, the
+    /// names of a list's or an entity's values (an entity's suggestions, asked of its plugin as
+    /// completion asks), nothing for free text.
+    static func sources(_ session: HostSession) -> [SpeechGrammar.Source] {
+        var sources: [SpeechGrammar.Source] = []
+        var entityNames: [String: [String]] = [:]
+        for action in session.plugins.registry.actions where !action.isNamespace {
+            for phrase in action.phrases where phrase.applies(to: session.language) {
+                var slots: [String: SpeechGrammar.Slot] = [:]
+                for case .placeholder(let name) in phrase.parts {
+                    guard let spec = action.parameters.first(where: { $0.name == name }) else { continue }
+                    switch spec.domain {
+                    case .choices(let values)?:
+                        slots[name] = .names(values.flatMap { [$0.title] + $0.synonyms })
+                    case .entity(let id)?:
+                        let key = action.pluginID + "/" + id
+                        if entityNames[key] == nil {
+                            let values = session.plugins.entity(id, of: action.pluginID)
+                                .flatMap { try? session.plugins.calls.query($0, .suggest, session.language).get() } ?? []
+                            entityNames[key] = values.flatMap { [$0.title] + $0.synonyms }
+                        }
+                        slots[name] = .names(entityNames[key] ?? [])
+                    case nil where spec.kind == .int64 || spec.kind == .double:
+                        slots[name] = .number
+                    case nil:
+                        slots[name] = .freeText
+                    }
+                }
+                sources.append(SpeechGrammar.Source(type: action.type, phrase: phrase, slots: slots))
+            }
+        }
+        return sources
+    }
+
+    /// A recogniser for the session's language, with the grammar of its plugins' phrases.
+    static func recognizer(_ session: HostSession, logger: Logger) throws(HostError) -> Recognizer {
+        guard let model = SpeechModel.model(for: session.language, configured: session.config.speechModels) else {
+            throw HostError(.speechUnavailable, "There is no speech model for \(session.language): Debian ships English alone (pocketsphinx-en-us); name one in speechModels in config.json, or use --locale en.")
+        }
+        let words = try Recognizer.words(of: model)
+        let grammar = SpeechGrammar.make(sources(session), language: session.language, isWord: words.contains)
+        for reason in grammar.unsayable { logger.debug("Cannot be said: \(reason)") }
+        guard grammar.phrases > 0 else {
+            throw HostError(.speechUnavailable, "No phrase of the installed plugins can be said in \(session.language) ('standfit-host say' takes them typed); a plugin declares phrases with its actions.")
+        }
+        logger.debug("Speech grammar: \(grammar.phrases) phrases")
+        return try Recognizer(model: model, grammar: grammar)
+    }
+
+    /// "Log 20 squats": the reading with its numbers in digits, as the question shows it.
+    static func shown(_ heard: String, language: String) -> String {
+        let words = heard.split(separator: " ").map(String.init)
+        let table = PhraseLanguage.table(for: language)
+        var shown: [String] = []
+        var index = 0
+        while index < words.count {
+            if index + 1 < words.count, let number = table?.number(words[index] + " " + words[index + 1]) {
+                shown.append(String(number))
+                index += 2
+            } else {
+                shown.append(table?.number(words[index]).map(String.init) ?? words[index])
+                index += 1
+            }
+        }
+        let text = shown.joined(separator: " ")
+        return text.prefix(1).uppercased() + text.dropFirst()
+    }
+
+    /// Asks on stderr whether to run what was heard; the answer is a line of stdin ("y",
+    /// "yes", Dutch "j", "ja"). No answer is no.
+    static func confirm(_ heard: String, language: String) -> Bool {
+        Console.current.error("\(shown(heard, language: language))? [y/N] ")
+        guard let answer = LineInput.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
+        return ["y", "yes", "j", "ja"].contains(answer)
+    }
+}
+
+extension SpokenSentence {
+    /// Runs what was `heard` in `source` (a file, or "the microphone") as `say` runs a typed
+    /// sentence, once confirmed: "Heard: …" on stderr first, then "Log 20 squats? [y/N]"
+    /// unless `yes`.
+    ///
+    /// Every reading is confirmed, not only those with a number: the grammar reads any sound as
+    /// its nearest phrase ("call my mother" as "log my lunges"), and nothing PocketSphinx 0.8
+    /// gives tells those apart reliably (docs/BENCHMARKS.md, "Speech", has what was measured).
+    static func run(_ heard: String, source: String, session: HostSession, yes: Bool, noInput: Bool,
+                    options: Dispatcher.RunOptions, global: GlobalOptions) throws {
+        let language = session.language
+        guard !heard.isEmpty else {
+            let outcome = Outcome(status: .unknownType, type: "",
+                                  message: "Nothing was heard in \(source); speak one of the plugins' phrases (such as \"log 20 squats\") or type it with 'standfit-host say'.")
+            return try Output.finish(outcome, global, language: language)
+        }
+        Console.current.error("Heard: \(heard)\n")
+        if !yes {
+            guard !noInput else {
+                let outcome = Outcome(status: .invalidInput, type: "",
+                                      message: "'\(heard)' needs your confirmation before it runs; pass --yes to run it as heard, or type it with 'standfit-host say'.")
+                return try Output.finish(outcome, global, language: language)
+            }
+            guard confirm(heard, language: language) else {
+                let outcome = Outcome(status: .declined, type: "", message: "Not run: '\(shown(heard, language: language))' was not confirmed.")
+                return try Output.finish(outcome, global, language: language)
+            }
+        }
+        let outcome = Sentences(session).say(heard, options: options)
+        try Output.finish(outcome, global, language: language)
+    }
+}

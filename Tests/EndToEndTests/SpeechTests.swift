@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Hands-free (issue 39): a sentence spoken into a recording is recognised offline against the
+/// plugins' own phrases and run as `say` runs it. The recordings are made with espeak-ng, as a
+/// user's voice would be, and the host reads them through SoX and PocketSphinx.
+@Suite("Speech: say --audio", .serialized)
+struct SpeechTests {
+    let sandbox = HostSandbox.standFit()
+
+    /// `sentence` spoken by espeak-ng into a WAV file in the sandbox.
+    func recording(_ sentence: String) throws -> String {
+        let file = sandbox.root.appendingPathComponent(sentence.replacingOccurrences(of: " ", with: "-") + ".wav")
+        let made = runProcess(ExternalTool.espeak.url, arguments: ["-v", "en-us", "-w", file.path, sentence])
+        try #require(made.status == 0, "espeak-ng could not speak '\(sentence)': \(made.stderr)")
+        return file.path
+    }
+
+    @Test("a spoken 'log twenty squats' logs with --yes; without it 'show my streak' is confirmed first, and runs on yes",
+          .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish))
+    func logs() throws {
+        #expect(sandbox.run("say", "--audio", try recording("log twenty squats"), "--yes")
+            == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: "Heard: log twenty squat\n"))
+        #expect(sandbox.run(["say", "--audio", try recording("show my streak")], stdin: "y\n")
+            == ProcessResult(status: 0, stdout: "Streak: 1 day\nBest streak: 1 day · level 1 · 20 XP\n", stderr: "Heard: show my streak\nShow my streak? [y/N] "))
+    }
+
+    @Test("every reading is confirmed, its numbers in digits: 'log fifteen push ups', heard as fifty, asks 'Log 50 push up?'; no, or no answer, runs nothing (exit 1); --no-input refuses (3); yes logs",
+          .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish, .sqlite3))
+    func confirmation() throws {
+        let audio = try recording("log fifteen push ups")
+        #expect(sandbox.run(["say", "--audio", audio], stdin: "n\n") == ProcessResult(status: 1, stdout: "",
+            stderr: "Heard: log fifty push up\nLog 50 push up? [y/N] standfit-host: Not run: 'Log 50 push up' was not confirmed.\n"))
+        #expect(sandbox.run(["say", "--audio", audio], stdin: "") == ProcessResult(status: 1, stdout: "",
+            stderr: "Heard: log fifty push up\nLog 50 push up? [y/N] standfit-host: Not run: 'Log 50 push up' was not confirmed.\n"))
+        #expect(sandbox.run(["say", "--audio", audio, "--no-input"]) == ProcessResult(status: 3, stdout: "",
+            stderr: "Heard: log fifty push up\nstandfit-host: 'log fifty push up' needs your confirmation before it runs; pass --yes to run it as heard, or type it with 'standfit-host say'.\n"))
+        #expect(DesktopBusTests.logged(sandbox) == "")
+        #expect(sandbox.run(["say", "--audio", audio], stdin: "yes\n").stdout == "Logged 50 push-ups · +75 XP\nAchievement unlocked: First log\n")
+        #expect(DesktopBusTests.logged(sandbox) == "pushups|50\n")
+    }
+
+    @Test("speech that is none of the phrases is read as the nearest one, which is why it is confirmed; silence runs nothing (exit 2)",
+          .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish))
+    func unsure() throws {
+        #expect(sandbox.run(["say", "--audio", try recording("call my mother")], stdin: "n\n") == ProcessResult(status: 1, stdout: "",
+            stderr: "Heard: log my lunges\nLog my lunges? [y/N] standfit-host: Not run: 'Log my lunges' was not confirmed.\n"))
+        let silence = sandbox.root.appendingPathComponent("silence.wav").path
+        #expect(runProcess(ExternalTool.sox.url, arguments: ["-n", "-r", "16000", "-c", "1", silence, "trim", "0", "1"]).status == 0)
+        #expect(sandbox.run("say", "--audio", silence) == ProcessResult(status: 2, stdout: "",
+            stderr: "standfit-host: Nothing was heard in \(silence); speak one of the plugins' phrases (such as \"log 20 squats\") or type it with 'standfit-host say'.\n"))
+    }
+
+    @Test("bad input: a file that is not audio (3), one that is not there (3), a language without a model (69), words and --audio together (64)",
+          .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish))
+    func refusals() throws {
+        let text = sandbox.root.appendingPathComponent("notes.txt")
+        try Data("hello".utf8).write(to: text)
+        #expect(sandbox.run("say", "--audio", text.path) == ProcessResult(status: 3, stdout: "",
+            stderr: "standfit-host: error: \(text.path) is not audio SoX can read (/usr/bin/no handler for file extension `txt'); give a WAV, FLAC or Ogg file.\n"))
+        let missing = sandbox.root.appendingPathComponent("missing.wav").path
+        #expect(sandbox.run("say", "--audio", missing) == ProcessResult(status: 3, stdout: "",
+            stderr: "standfit-host: error: The audio file \(missing) cannot be read; check its name and permissions.\n"))
+        #expect(sandbox.run("say", "--audio", try recording("show my streak"), "--locale", "nl") == ProcessResult(status: 69, stdout: "",
+            stderr: "standfit-host: error: There is no speech model for nl: Debian ships English alone (pocketsphinx-en-us); name one in speechModels in config.json, or use --locale en.\n"))
+        let both = sandbox.run("say", "--audio", missing, "log", "squats")
+        #expect(both.status == 64 && both.stderr.contains("Give the sentence as words or as --audio FILE, not both."))
+    }
+
+    @Test("the recogniser is opened by speech alone: neither binary links libpocketsphinx")
+    func notLinked() {
+        for binary in [Fixtures.hostBinary, Fixtures.hostBinary.deletingLastPathComponent().appendingPathComponent("standfit-host-full")] {
+            let linked = runProcess(URL(fileURLWithPath: "/usr/bin/ldd"), arguments: [binary.path])
+            #expect(!linked.stdout.contains("pocketsphinx") && !linked.stdout.contains("sphinxbase"), "\(binary.lastPathComponent): \(linked.stdout)")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Testing
+import HostModel
+@testable import HostSpeech
+
+/// The grammar made from the plugins' phrases (issue 39): what can be said, in the words a
+/// recogniser's dictionary knows, and what cannot, with why.
+@Suite("Speech: the grammar from the plugins' phrases")
+struct SpeechGrammarTests {
+    let dictionary: Set<String> = ["log", "my", "show", "streak", "push", "ups", "squats", "plank", "one", "two", "three",
+                                   "five", "ten", "twenty", "hundred", "a", "note", "in"]
+
+    @Test("phrases with a number and an entity: the number words the dictionary has, the names spelled as words, one rule per value list, joined in one sentence rule")
+    func numbersAndNames() {
+        let grammar = SpeechGrammar.make([
+            .init(type: "com.standfit.logexercise", phrase: Phrase(language: "en", template: "log {count} {exercise}"),
+                  slots: ["count": .number, "exercise": .names(["Push-Ups", "pushups", "Squats", "Jumping Jacks", "Plank"])]),
+            .init(type: "com.standfit.logexercise", phrase: Phrase(language: "en", template: "log {count} {exercise} {note}"),
+                  slots: ["count": .number, "exercise": .names(["Plank"]), "note": .freeText]),
+            .init(type: "com.standfit.viewstreak", phrase: Phrase(language: nil, template: "show my streak"), slots: [:]),
+            .init(type: "com.standfit.logexercise", phrase: Phrase(language: "en", template: "log a {exercise}"),
+                  slots: ["exercise": .names(["Push-Ups", "pushups", "Squats", "Jumping Jacks", "Plank"])]),
+        ], language: "en", isWord: dictionary.contains)
+        #expect(grammar.phrases == 3)
+        // One rule for a value list however many phrases use it; none for a phrase left out.
+        #expect(grammar.text == """
+            #JSGF V1.0;
+            grammar standfit;
+            public <sentence> = (log <number> <values1>) | (show my streak) | (log a <values1>);
+            <values1> = push ups | squats | plank;
+            <number> = one | two | three | five | ten | twenty | twenty one | twenty two | twenty three | twenty five | a hundred | one hundred;
+
+            """)
+        #expect(grammar.unsayable == [
+            "'pushups' (a value of {exercise} of com.standfit.logexercise): a word the recogniser does not know",
+            "'Jumping Jacks' (a value of {exercise} of com.standfit.logexercise): a word the recogniser does not know",
+            "'log {count} {exercise} {note}' (com.standfit.logexercise): {note} is free text",
+        ])
+    }
+
+    @Test("what cannot be said is left out with its reason: free text, an unknown word, a value with digits, a language without number words")
+    func unsayable() {
+        let grammar = SpeechGrammar.make([
+            .init(type: "t.note", phrase: Phrase(language: "en", template: "log a note {text}"), slots: ["text": .freeText]),
+            .init(type: "t.yoga", phrase: Phrase(language: "en", template: "log yoga"), slots: [:]),
+            .init(type: "t.set", phrase: Phrase(language: "en", template: "log {set}"), slots: ["set": .names(["5x5"])]),
+            .init(type: "t.count", phrase: Phrase(language: "en", template: "log {count} squats"), slots: ["count": .number]),
+        ], language: "fr", isWord: dictionary.contains)
+        #expect(grammar.phrases == 0)
+        #expect(grammar.text.contains("public <sentence> = <VOID>;"))
+        #expect(grammar.unsayable == [
+            "'log a note {text}' (t.note): {text} is free text",
+            "'log yoga' (t.yoga): the recogniser does not know 'yoga'",
+            "'log {set}' (t.set): no value of {set} can be said",
+            "'log {count} squats' (t.count): no number words for fr",
+        ])
+    }
+
+    @Test("spoken words: lower-case, hyphens and underscores as spaces, punctuation gone, nothing with a digit")
+    func spoken() {
+        #expect(SpeechGrammar.spoken("Push-Ups") == ["push", "ups"])
+        #expect(SpeechGrammar.spoken("jumping_jacks!") == ["jumping", "jacks"])
+        #expect(SpeechGrammar.spoken("don't") == ["don't"])
+        #expect(SpeechGrammar.spoken("5x5") == [])
+        #expect(SpeechGrammar.spoken("  ") == [])
+    }
+}
