@@ -68,6 +68,36 @@ struct SpeechTests {
         #expect(both.status == 64 && both.stderr.contains("Give the sentence as words or as --audio FILE, not both."))
     }
 
+    @Test("listen records with SoX's rec until a pause (a stand-in on PATH plays a recording, as no microphone is here) and runs what it heard once confirmed; without rec it says what to install (69)",
+          .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish))
+    func listen() throws {
+        let audio = try recording("log twenty squats")
+        let bin = sandbox.root.appendingPathComponent("bin"), calls = sandbox.root.appendingPathComponent("rec.calls")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let rec = bin.appendingPathComponent("rec")
+        try """
+            #!/bin/sh
+            echo "$*" > '\(calls.path)'
+            exec \(ExternalTool.sox.path) '\(audio)' -t raw -r 16000 -c 1 -b 16 -e signed-integer -L -
+
+            """.write(to: rec, atomically: true, encoding: .utf8)
+        chmod(rec.path, 0o755)
+        var microphone = sandbox
+        microphone.extraEnvironment["PATH"] = "\(bin.path):/usr/bin:/bin"
+        #expect(microphone.run(["listen"], stdin: "y\n") == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n",
+            stderr: "Listening… (say a phrase, such as \"log twenty squats\")\nHeard: log twenty squat\nLog 20 squat? [y/N] "))
+        // Raw 16 kHz mono from the default input, stopping after a second of quiet, at most 10 s.
+        #expect(try String(contentsOf: calls, encoding: .utf8)
+            == "-q -t raw -r 16000 -c 1 -b 16 -e signed-integer -L - silence 1 0.1 1% 1 1.0 1% trim 0 10\n")
+        var deaf = sandbox
+        deaf.extraEnvironment["PATH"] = bin.appendingPathComponent("none").path
+        #expect(deaf.run("listen") == ProcessResult(status: 69, stdout: "", stderr: """
+            Listening… (say a phrase, such as "log twenty squats")
+            standfit-host: error: Listening needs SoX's rec, which is not installed; install it (Debian: apt-get install sox, and libsox-fmt-pulse for PipeWire or PulseAudio).
+
+            """))
+    }
+
     @Test("the recogniser is opened by speech alone: neither binary links libpocketsphinx")
     func notLinked() {
         for binary in [Fixtures.hostBinary, Fixtures.hostBinary.deletingLastPathComponent().appendingPathComponent("standfit-host-full")] {
