@@ -198,28 +198,11 @@ public enum UserManager {
         return .success((normalized, next))
     }
 
-    /// Runs `program` (found on the request's PATH) with `arguments`: status 127 when it is
-    /// not there.
+    /// Runs `program` with `arguments` in the C locale, so that what the tools print reads the
+    /// same for every user: its status (127 when it is not there) and what it printed.
     static func run(_ program: String, _ arguments: [String], environment: [String: String]) -> (status: Int32, output: String) {
-        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(program)" }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let path else { return (127, "") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        // The C locale, so that what the tools print reads the same for every user.
-        process.environment = environment.merging(["LC_ALL": "C", "SYSTEMD_PAGER": "", "SYSTEMD_COLORS": "0"]) { _, new in new }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return (127, "")
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = ExternalProgram.run(program, arguments, environment: environment.merging(["LC_ALL": "C", "SYSTEMD_PAGER": "", "SYSTEMD_COLORS": "0"]) { _, new in new },
+                                         mergingErrors: true)
+        return (result.status, String(decoding: result.output, as: UTF8.self))
     }
 }

@@ -13,7 +13,8 @@ public enum AudioInput {
         guard FileManager.default.isReadableFile(atPath: url.path) else {
             throw HostError(.audioInvalid, "The audio file \(url.path) cannot be read; check its name and permissions.")
         }
-        let (status, data, errors) = run("sox", [url.path] + rawOutput, environment: environment)
+        let result = ExternalProgram.run("sox", [url.path] + rawOutput, environment: environment)
+        let (status, data, errors) = (result.status, result.output, String(decoding: result.errors, as: UTF8.self))
         if status == 127 {
             throw HostError(.speechUnavailable, "Reading \(url.path) needs SoX, which is not installed; install it (Debian: apt-get install sox).")
         }
@@ -28,7 +29,8 @@ public enum AudioInput {
     /// `limit` seconds.
     public static func record(pause: Double = 1.0, limit: Int = 10, environment: [String: String]) throws(HostError) -> [Int16] {
         let effects = ["silence", "1", "0.1", "1%", "1", String(pause), "1%", "trim", "0", String(limit)]
-        let (status, data, errors) = run("rec", ["-q"] + rawOutput + effects, environment: environment)
+        let result = ExternalProgram.run("rec", ["-q"] + rawOutput + effects, environment: environment)
+        let (status, data, errors) = (result.status, result.output, String(decoding: result.errors, as: UTF8.self))
         if status == 127 {
             throw HostError(.speechUnavailable, "Listening needs SoX's rec, which is not installed; install it (Debian: apt-get install sox, and libsox-fmt-pulse for PipeWire or PulseAudio).")
         }
@@ -51,29 +53,4 @@ public enum AudioInput {
         return samples.map { Int16(littleEndian: $0) }
     }
 
-    /// Runs `program` (on the request's PATH): its status (127 when it is not there), its
-    /// output and its errors.
-    static func run(_ program: String, _ arguments: [String], environment: [String: String]) -> (Int32, Data, String) {
-        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(program)" }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let path else { return (127, Data(), "") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return (127, Data(), "")
-        }
-        // Its errors are a line or two (far below a pipe's 64 KiB), read once the output ends.
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, data, String(decoding: said, as: UTF8.self))
-    }
 }
