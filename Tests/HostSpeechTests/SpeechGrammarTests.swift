@@ -26,7 +26,7 @@ struct SpeechGrammarTests {
             #JSGF V1.0;
             grammar standfit;
             public <sentence> = (log <number> <values1>) | (show my streak) | (log a <values1>);
-            <values1> = push ups | squats | plank;
+            <values1> = plank | push ups | squats;
             <number> = one | two | three | five | ten | twenty | twenty one | twenty two | twenty three | twenty five | a hundred | one hundred;
 
             """)

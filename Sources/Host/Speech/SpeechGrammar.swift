@@ -89,7 +89,8 @@ public struct SpeechGrammar: Sendable, Equatable {
                             sayable = false
                             break
                         }
-                        let names = said.joined(separator: " | ")
+                        // Sorted: the grammar is the same text whatever order a plugin answers in.
+                        let names = said.sorted().joined(separator: " | ")
                         let rule = ruleNames[names] ?? newRules.first { $0.names == names }?.rule
                             ?? "<values\(ruleNames.count + newRules.count + 1)>"
                         if ruleNames[names] == nil && !newRules.contains(where: { $0.names == names }) { newRules.append((names, rule)) }
