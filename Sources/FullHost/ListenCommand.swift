@@ -1,7 +1,12 @@
 import ArgumentParser
 import Foundation
+import HostDesktop
+import HostDispatch
+import HostModel
+import HostSentences
 import HostServer
 import HostSpeech
+import HostSurfaces
 import StandFitHost
 
 /// `listen`: a sentence spoken into the default input, recognised offline and run as `say`
@@ -14,8 +19,10 @@ struct ListenCommand: ManifestCommand {
             Records from the default input (PipeWire, PulseAudio or ALSA, through SoX's rec) until \
             a second of quiet after you speak, at most 10 seconds; recognises it offline against \
             the plugins' own phrases (PocketSphinx, English: Debian's pocketsphinx-en-us) and \
-            confirms it before it runs ("Log 20 squats? [y/N]"; --yes runs it at once). Exit \
-            status: as say, 1 not confirmed, 2 nothing heard, 69 no microphone, recogniser or model.
+            confirms it before it runs ("Log 20 squats? [y/N]"; --yes runs it at once). With \
+            --notify, for a global shortcut (no terminal), it says so in notifications and asks \
+            with Run and Cancel buttons. Exit status: as say, 1 not confirmed, 2 nothing heard, \
+            69 no microphone, recogniser, model or (with --notify) session bus.
             """
     )
 
@@ -26,14 +33,73 @@ struct ListenCommand: ManifestCommand {
     @Flag(help: "Run what was heard without asking to confirm it.")
     var yes = false
 
+    @Flag(help: "No terminal (a global shortcut): listening, the question and the outcome as notifications.")
+    var notify = false
+
+    /// How long a notification's question waits for its answer.
+    static let answerSeconds = 60
+
     func run() throws {
         let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
         // Ready before recording starts, so that the first word is not lost to loading.
         let recognizer = try SpokenSentence.recognizer(session, logger: global.logger)
+        if notify { return try runNotifying(session, recognizer) }
         Console.current.error("Listening… (say a phrase, such as \"log twenty squats\")\n")
         let samples = try AudioInput.record(environment: session.request.environment)
         let heard = try recognizer.read(samples)
         try SpokenSentence.run(heard, source: "what the microphone recorded", session: session, yes: yes, noInput: interaction.noInput,
                                options: interaction.runOptions(global), global: global)
+    }
+
+    /// `--notify`: what a global shortcut runs. "Listening…" while it records, then the
+    /// question with Run and Cancel (waited for, a minute at most), then the outcome.
+    private func runNotifying(_ session: HostSession, _ recognizer: Recognizer) throws {
+        let text = HostText(language: session.language)
+        guard let bus = DesktopBus.start(logger: global.logger, address: DesktopBus.sessionAddress(in: session.request.environment)) else {
+            throw HostError(.desktopUnavailable, "listen --notify needs a session bus to ask on, and there is none (DBUS_SESSION_BUS_ADDRESS); run 'standfit-host listen' in a terminal instead.")
+        }
+        defer { bus.stop() }
+        // The Icon Naming Specification's microphone, which every icon theme has.
+        let icon = "audio-input-microphone"
+        let listening = bus.show(DesktopNotification(summary: text("listen.listening"), body: text("listen.hint"), icon: icon))
+        let samples: [Int16]
+        do {
+            samples = try AudioInput.record(environment: session.request.environment)
+        } catch {
+            if let listening { bus.close(notification: listening) }
+            bus.show(DesktopNotification(summary: DesktopInstallation.applicationName, body: error.message, icon: icon, urgency: .critical))
+            throw error
+        }
+        if let listening { bus.close(notification: listening) }
+        let heard = try recognizer.read(samples)
+        guard !heard.isEmpty else {
+            bus.show(DesktopNotification(summary: DesktopInstallation.applicationName, body: text("listen.nothing"), icon: icon))
+            return try SpokenSentence.run(heard, source: "what the microphone recorded", session: session, yes: true, noInput: true,
+                                          options: interaction.runOptions(global), global: global)
+        }
+        Console.current.error("Heard: \(heard)\n")
+        let question = SpokenSentence.shown(heard, language: session.language) + "?"
+        if !yes {
+            guard bus.buttonLimit() >= 2 else {
+                bus.show(DesktopNotification(summary: question, body: text("listen.noButtons", ["heard": heard]), icon: icon))
+                let outcome = Outcome(status: .declined, type: "", message: "Not run: '\(question.dropLast())' could not be confirmed (the notification server shows no buttons).")
+                return try Output.finish(outcome, global, language: session.language)
+            }
+            let answer = NotificationAnswer()
+            let asked = bus.show(DesktopNotification(summary: question, body: text("listen.heard", ["heard": heard]), icon: icon, buttons: [
+                .init(key: "run", label: text("listen.run")), .init(key: "cancel", label: text("listen.cancel")),
+            ]), chosen: { answer.press($0) }, closed: { answer.press(nil) })
+            let pressed = answer.wait(seconds: ListenCommand.answerSeconds)
+            if pressed == nil, let asked { bus.close(notification: asked) }
+            guard pressed == .some("run") else {
+                let outcome = Outcome(status: .declined, type: "", message: "Not run: '\(question.dropLast())' was not confirmed.")
+                return try Output.finish(outcome, global, language: session.language)
+            }
+        }
+        let outcome = Sentences(session).say(heard, options: Dispatcher.RunOptions(showsData: global.json))
+        let item = session.staticItems.first { $0.type == outcome.type } ?? session.registeredItem(for: outcome.type)
+        bus.show(DesktopNotification.outcome(outcome, title: item?.title ?? DesktopInstallation.applicationName, icon: item?.icon,
+                                             buttons: 0, language: session.language, icons: session.icons))
+        try Output.finish(outcome, global, language: session.language)
     }
 }

@@ -10,7 +10,6 @@ import HostServer
 import HostSurfaces
 import Logging
 import StandFitHost
-import Synchronization
 
 extension SuggestionsCommand {
     /// `suggestions offer`: what the timer runs. It offers the suggestion of the moment as a
@@ -95,7 +94,7 @@ extension SuggestionsCommand {
             }
             // A connection of this command's own: it waits for the answer, and acts on it here.
             defer { bus.stop() }
-            let answer = PressedButton()
+            let answer = NotificationAnswer()
             let shown = bus.show(notification, chosen: { key in answer.press(key) }, closed: { answer.press(nil) })
             guard let shown else { try notShown(record, id: id, title: title) }
             say(offered, title: title, suggestion: suggestion, values: values)
@@ -130,28 +129,6 @@ extension SuggestionsCommand {
             } else {
                 Output.show(message)
             }
-        }
-    }
-
-    /// The answer to a notification, waited for: the key of the button pressed, or nil when it
-    /// was closed without one.
-    final class PressedButton: Sendable {
-        private let answer = Mutex<String??>(nil)
-        private let done = DispatchSemaphore(value: 0)
-
-        func press(_ key: String?) {
-            let first = answer.withLock { answer in
-                guard answer == nil else { return false }
-                answer = .some(key)
-                return true
-            }
-            if first { done.signal() }
-        }
-
-        /// The answer; nil when none came within `seconds`.
-        func wait(seconds: Int) -> String?? {
-            guard done.wait(timeout: .now() + .seconds(seconds)) == .success else { return nil }
-            return answer.withLock { $0 }
         }
     }
 

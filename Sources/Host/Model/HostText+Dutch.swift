@@ -228,6 +228,13 @@ extension HostText {
     "offer.run" = "Uitvoeren";
     "offer.later" = "Niet nu";
     "offer.mute" = "Niet meer voorstellen";
+    "listen.listening" = "Ik luister…";
+    "listen.hint" = "Zeg een zin, zoals \"log twenty squats\".";
+    "listen.heard" = "Gehoord: {heard}";
+    "listen.run" = "Uitvoeren";
+    "listen.cancel" = "Annuleren";
+    "listen.nothing" = "Er is niets gehoord; druk op de sneltoets en zeg een zin, zoals \"log twenty squats\".";
+    "listen.noButtons" = "Gehoord: {heard}. Deze meldingendienst toont geen knoppen om het te bevestigen; zeg het in een terminal met 'standfit-host listen'.";
     "suggest.nothing" = "Nog niets om voor te stellen: voorstellen komen uit wat je uitvoert (zie 'standfit-host donations').";
     """#
 }

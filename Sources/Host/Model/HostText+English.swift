@@ -228,6 +228,13 @@ extension HostText {
     "offer.run" = "Run";
     "offer.later" = "Not now";
     "offer.mute" = "Stop suggesting this";
+    "listen.listening" = "Listening…";
+    "listen.hint" = "Say a phrase, such as \"log twenty squats\".";
+    "listen.heard" = "Heard: {heard}";
+    "listen.run" = "Run";
+    "listen.cancel" = "Cancel";
+    "listen.nothing" = "Nothing was heard; press the shortcut and say a phrase, such as \"log twenty squats\".";
+    "listen.noButtons" = "Heard: {heard}. This notification server shows no buttons to confirm it with; say it in a terminal with 'standfit-host listen'.";
     "suggest.nothing" = "Nothing to suggest yet: suggestions come from the runs you make (see 'standfit-host donations').";
     """#
 }
