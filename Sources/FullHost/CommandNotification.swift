@@ -41,6 +41,16 @@ enum CommandNotification {
                                              language: session.language, icons: session.icons))
     }
 
+    /// A run's outcome as the notification a press from the desktop shows it with
+    /// (`DesktopRequest.activateAction`): titled by the action's static item, else its
+    /// registered one, without buttons.
+    static func pressed(_ outcome: Outcome, session: HostSession) -> DesktopNotification {
+        let item = session.staticItems.first { $0.type == outcome.type } ?? session.registeredItem(for: outcome.type)
+        let title = item?.title ?? (outcome.type.isEmpty ? DesktopInstallation.applicationName : outcome.type)
+        return DesktopNotification.outcome(outcome, title: title, icon: item?.icon,
+                                           buttons: 0, language: session.language, icons: session.icons)
+    }
+
     /// Asks the application on the session bus to show its picker (`Activate`), of `app`'s
     /// quick actions alone when given, starting the server through the bus when none runs.
     static func showPicker(app: String? = nil, logger: Logger) throws(HostError) {

@@ -89,6 +89,9 @@ struct ListenCommand: ManifestCommand {
             let asked = bus.show(DesktopNotification(summary: question, body: text("listen.heard", ["heard": heard]), icon: icon, buttons: [
                 .init(key: "run", label: text("listen.run")), .init(key: "cancel", label: text("listen.cancel")),
             ]), chosen: { answer.press($0) }, closed: { answer.press(nil) })
+            guard asked != nil else {
+                throw HostError(.desktopUnavailable, "No notification server answered on the session bus, so '\(heard)' could not be confirmed and did not run; start your desktop's (GNOME Shell, Plasma, dunst, xfce4-notifyd), or run 'standfit-host listen' in a terminal.")
+            }
             let pressed = answer.wait(seconds: ListenCommand.answerSeconds)
             if pressed == nil, let asked { bus.close(notification: asked) }
             guard pressed == .some("run") else {
@@ -97,9 +100,7 @@ struct ListenCommand: ManifestCommand {
             }
         }
         let outcome = Sentences(session).say(heard, options: Dispatcher.RunOptions(showsData: global.json))
-        let item = session.staticItems.first { $0.type == outcome.type } ?? session.registeredItem(for: outcome.type)
-        bus.show(DesktopNotification.outcome(outcome, title: item?.title ?? DesktopInstallation.applicationName, icon: item?.icon,
-                                             buttons: 0, language: session.language, icons: session.icons))
+        bus.show(CommandNotification.pressed(outcome, session: session))
         try Output.finish(outcome, global, language: session.language)
     }
 }

@@ -107,11 +107,8 @@ extension SuggestionsCommand {
             }
             guard let key = pressed else { return }
             record.answer(key, offer: id, mute: mute) {
-                // Its outcome titled as the warm server's press titles it (DesktopRequest.activateAction).
                 let outcome = session.run(type, named: [], userInfo: values, options: Dispatcher.RunOptions(showsData: false))
-                let item = session.staticItems.first { $0.type == outcome.type } ?? session.registeredItem(for: outcome.type)
-                bus.show(DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon, buttons: 0,
-                                                     language: session.language, icons: session.icons))
+                bus.show(CommandNotification.pressed(outcome, session: session))
             }
         }
 
