@@ -63,7 +63,7 @@ struct SpeechTests {
         let text = sandbox.root.appendingPathComponent("notes.txt")
         try Data("hello".utf8).write(to: text)
         #expect(sandbox.run("say", "--audio", text.path) == ProcessResult(status: 3, stdout: "",
-            stderr: "standfit-host: error: \(text.path) is not audio SoX can read (/usr/bin/no handler for file extension `txt'); give a WAV, FLAC or Ogg file.\n"))
+            stderr: "standfit-host: error: \(text.path) is not audio SoX can read (no handler for file extension `txt'); give a WAV, FLAC or Ogg file.\n"))
         let missing = sandbox.root.appendingPathComponent("missing.wav").path
         #expect(sandbox.run("say", "--audio", missing) == ProcessResult(status: 3, stdout: "",
             stderr: "standfit-host: error: The audio file \(missing) cannot be read; check its name and permissions.\n"))

@@ -19,7 +19,10 @@ public enum AudioInput {
             throw HostError(.speechUnavailable, "Reading \(url.path) needs SoX, which is not installed; install it (Debian: apt-get install sox).")
         }
         guard status == 0 else {
-            let said = errors.split(separator: "\n").first.map { $0.replacingOccurrences(of: "sox FAIL formats: ", with: "") } ?? "no reason given"
+            // "/usr/bin/sox FAIL formats: no handler for file extension `txt'": what follows the part.
+            let line = errors.split(separator: "\n").first.map(String.init) ?? "no reason given"
+            let said = line.range(of: "FAIL ").map { String(line[$0.upperBound...]) }
+                .map { $0.hasPrefix("formats: ") ? String($0.dropFirst("formats: ".count)) : $0 } ?? line
             throw HostError(.audioInvalid, "\(url.path) is not audio SoX can read (\(said)); give a WAV, FLAC or Ogg file.")
         }
         return samples(data)
