@@ -85,16 +85,13 @@ struct ListenCommand: ManifestCommand {
                 let outcome = Outcome(status: .declined, type: "", message: "Not run: '\(question.dropLast())' could not be confirmed (the notification server shows no buttons).")
                 return try Output.finish(outcome, global, language: session.language)
             }
-            let answer = NotificationAnswer()
-            let asked = bus.show(DesktopNotification(summary: question, body: text("listen.heard", ["heard": heard]), icon: icon, buttons: [
+            let asked = NotificationAnswer.ask(DesktopNotification(summary: question, body: text("listen.heard", ["heard": heard]), icon: icon, buttons: [
                 .init(key: "run", label: text("listen.run")), .init(key: "cancel", label: text("listen.cancel")),
-            ]), chosen: { answer.press($0) }, closed: { answer.press(nil) })
-            guard asked != nil else {
+            ]), on: bus)
+            guard let asked else {
                 throw HostError(.desktopUnavailable, "No notification server answered on the session bus, so '\(heard)' could not be confirmed and did not run; start your desktop's (GNOME Shell, Plasma, dunst, xfce4-notifyd), or run 'standfit-host listen' in a terminal.")
             }
-            let pressed = answer.wait(seconds: ListenCommand.answerSeconds)
-            if pressed == nil, let asked { bus.close(notification: asked) }
-            guard pressed == .some("run") else {
+            guard asked.wait(seconds: ListenCommand.answerSeconds) == .some("run") else {
                 let outcome = Outcome(status: .declined, type: "", message: "Not run: '\(question.dropLast())' was not confirmed.")
                 return try Output.finish(outcome, global, language: session.language)
             }

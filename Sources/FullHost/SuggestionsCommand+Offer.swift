@@ -94,15 +94,12 @@ extension SuggestionsCommand {
             }
             // A connection of this command's own: it waits for the answer, and acts on it here.
             defer { bus.stop() }
-            let answer = NotificationAnswer()
-            let shown = bus.show(notification, chosen: { key in answer.press(key) }, closed: { answer.press(nil) })
-            guard let shown else { try notShown(record, id: id, title: title) }
+            guard let answer = NotificationAnswer.ask(notification, on: bus) else { try notShown(record, id: id, title: title) }
             say(offered, title: title, suggestion: suggestion, values: values)
             Console.current.flush()
             guard !notification.buttons.isEmpty else { return }
             guard let pressed = answer.wait(seconds: SuggestionTimer.answerMinutes * 60) else {
                 logger.info("Suggestion \(id) unanswered; taken from the screen.")
-                bus.close(notification: shown)
                 return
             }
             guard let key = pressed else { return }

@@ -10,12 +10,16 @@ struct SuggestionOfferTests {
     /// A sandbox on a private bus whose notification server presses `press`, with push-ups
     /// logged at 09:05 (Amsterdam) on four mornings, 18–21 November.
     static func morningHabit(press: String?) throws -> (HostSandbox, SessionBus, URL) {
-        var (sandbox, bus, record) = try DesktopBusTests.sandboxWithNotifications(press: press)
-        for day in 18...21 {
-            sandbox.extraEnvironment["STANDFIT_NOW"] = "2026-11-\(day)T08:05:00Z"
-            #expect(sandbox.run("run", "logexercise", "exercise=pushups", "count=10").status == 0)
-        }
+        let (sandbox, bus, record) = try DesktopBusTests.sandboxWithNotifications(press: press)
+        logMornings(sandbox)
         return (sandbox, bus, record)
+    }
+
+    /// Ten push-ups logged at 09:05 (Amsterdam) on four mornings, 18–21 November.
+    static func logMornings(_ sandbox: HostSandbox) {
+        for day in 18...21 {
+            #expect(at(sandbox, "2026-11-\(day)T08:05:00Z").run("run", "logexercise", "exercise=pushups", "count=10").status == 0)
+        }
     }
 
     static func at(_ sandbox: HostSandbox, _ instant: String) -> HostSandbox {
@@ -142,10 +146,7 @@ struct SuggestionOfferTests {
     @Test("with no session bus the offer fails in one sentence (exit 69) and counts toward nothing")
     func noBus() throws {
         var sandbox = HostSandbox.standFit()
-        for day in 18...21 {
-            sandbox.extraEnvironment["STANDFIT_NOW"] = "2026-11-\(day)T08:05:00Z"
-            #expect(sandbox.run("run", "logexercise", "exercise=pushups", "count=10").status == 0)
-        }
+        Self.logMornings(sandbox)
         sandbox.extraEnvironment["STANDFIT_NOW"] = "2026-11-22T08:00:00Z"
         sandbox.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = ""
         #expect(sandbox.run("suggestions", "offer") == ProcessResult(status: 69, stdout: "",
