@@ -28,7 +28,11 @@ enum DesktopRequest {
     /// it wrote on its standard output and error; nil when no request could be made.
     static func serve<T>(on bus: DesktopBus, _ body: () -> T) -> (result: T, output: String, errors: String)? {
         let home = HostRequest.fromProcess().homeDirectory
-        let request = WarmRequest(arguments: [], environment: bus.currentRequestEnvironment(), workingDirectory: home, umask: umask)
+        // The bus the request came on is the request's session bus, whatever the server's
+        // environment says (a server started outside the session has none).
+        let environment = bus.currentRequestEnvironment().filter { !$0.hasPrefix("DBUS_SESSION_BUS_ADDRESS=") }
+            + ["DBUS_SESSION_BUS_ADDRESS=\(bus.address)"]
+        let request = WarmRequest(arguments: [], environment: environment, workingDirectory: home, umask: umask)
         let output = standfit_memfd_create("standfit-desktop-out"), errors = standfit_memfd_create("standfit-desktop-err")
         let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
         // The request's console owns (and closes) the descriptors it is given; these copies are

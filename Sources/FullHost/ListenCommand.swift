@@ -40,10 +40,10 @@ struct ListenCommand: ManifestCommand {
     static let answerSeconds = 60
 
     func run() throws {
+        if notify { return try runNotifying() }
         let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
         // Ready before recording starts, so that the first word is not lost to loading.
         let recognizer = try SpokenSentence.recognizer(session, logger: global.logger)
-        if notify { return try runNotifying(session, recognizer) }
         Console.current.error("Listening… (say a phrase, such as \"log twenty squats\")\n")
         let samples = try AudioInput.record(environment: session.request.environment)
         let heard = try recognizer.read(samples)
@@ -51,25 +51,31 @@ struct ListenCommand: ManifestCommand {
                                options: interaction.runOptions(global), global: global)
     }
 
-    /// `--notify`: what a global shortcut runs. "Listening…" while it records, then the
-    /// question with Run and Cancel (waited for, a minute at most), then the outcome.
-    private func runNotifying(_ session: HostSession, _ recognizer: Recognizer) throws {
-        let text = HostText(language: session.language)
-        guard let bus = DesktopBus.start(logger: global.logger, address: DesktopBus.sessionAddress(in: session.request.environment)) else {
+    /// `--notify`: what a global shortcut and the desktop entry's Listen action run.
+    /// "Listening…" while it records, then the question with Run and Cancel (waited for, a
+    /// minute at most), then the outcome. With no terminal to say it on, what stops it before
+    /// anything was heard (no model, no recogniser, no microphone, a bad manifest) is a
+    /// notification too.
+    private func runNotifying() throws {
+        guard let bus = DesktopBus.start(logger: global.logger, address: DesktopBus.sessionAddress(in: HostRequest.current.environment)) else {
             throw HostError(.desktopUnavailable, "listen --notify needs a session bus to ask on, and there is none (DBUS_SESSION_BUS_ADDRESS); run 'standfit-host listen' in a terminal instead.")
         }
         defer { bus.stop() }
-        // The Icon Naming Specification's microphone, which every icon theme has.
-        let icon = "audio-input-microphone"
-        let listening = bus.show(DesktopNotification(summary: text("listen.listening"), body: text("listen.hint"), icon: icon))
-        let samples: [Int16]
+        let icon = DesktopInstallation.listenIcon
+        var listening: UInt32?
+        let (session, recognizer, samples): (HostSession, Recognizer, [Int16])
         do {
+            session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
+            recognizer = try SpokenSentence.recognizer(session, logger: global.logger)
+            let text = HostText(language: session.language)
+            listening = bus.show(DesktopNotification(summary: text("listen.listening"), body: text("listen.hint"), icon: icon))
             samples = try AudioInput.record(environment: session.request.environment)
         } catch {
             if let listening { bus.close(notification: listening) }
             bus.show(DesktopNotification(summary: DesktopInstallation.applicationName, body: error.message, icon: icon, urgency: .critical))
             throw error
         }
+        let text = HostText(language: session.language)
         if let listening { bus.close(notification: listening) }
         let heard = try recognizer.read(samples)
         guard !heard.isEmpty else {

@@ -3,6 +3,7 @@ import Foundation
 import HostDesktop
 import HostModel
 import HostServer
+import HostSurfaces
 import StandFitHost
 
 /// What a client's request comes to in the warm server (`ServedCommands`): its line parsed as
@@ -76,7 +77,8 @@ final class ServedCommandLine: ServedCommands, @unchecked Sendable {
 /// What the desktop's requests come to in the warm server (`DesktopRequests`): `DesktopRequest`.
 struct ServedDesktopRequests: DesktopRequests {
     func activateAction(_ key: String, parameters: [NamedArgument], on bus: DesktopBus) -> DesktopBus.Answer {
-        DesktopRequest.activateAction(.key(key), parameters: parameters, bus: bus)
+        key == DesktopEntry.listenActionID ? DesktopRequest.listen(bus: bus)
+            : DesktopRequest.activateAction(.key(key), parameters: parameters, bus: bus)
     }
 
     func activate(app: String?, on bus: DesktopBus) -> DesktopBus.Answer {

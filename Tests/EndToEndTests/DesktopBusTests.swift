@@ -38,9 +38,12 @@ struct DesktopBusTests {
         return runProcess(ExternalTool.sqlite3.url, arguments: [file.path, "SELECT exercise, count FROM log ORDER BY id;"]).stdout
     }
 
-    /// The server's log file (a server the bus starts logs there).
+    /// The server's log: the file a server the bus starts logs to, then the sandbox's own
+    /// server's (on the warm path it is on the bus first).
     static func serverLog(_ sandbox: HostSandbox) -> String {
-        (try? String(contentsOf: sandbox.root.appendingPathComponent("state/standfit/server.log"), encoding: .utf8)) ?? ""
+        ["state/standfit/server.log", "server.log"].map { name in
+            (try? String(contentsOf: sandbox.root.appendingPathComponent(name), encoding: .utf8)) ?? ""
+        }.joined()
     }
 
     @Test("export desktop --install: a D-Bus activatable desktop file named after the id, and the service that starts the server",
@@ -52,7 +55,7 @@ struct DesktopBusTests {
         let desktop = sandbox.dataHome.appendingPathComponent("applications/\(Self.applicationID).desktop")
         let service = sandbox.dataHome.appendingPathComponent("dbus-1/services/\(Self.applicationID).service")
         // Nothing logged yet: Log Exercise is the one quick action (seed UX29).
-        #expect(installed == ProcessResult(status: 0, stdout: "Wrote \(desktop.path) with 1 action, and \(service.path).\n", stderr: ""))
+        #expect(installed == ProcessResult(status: 0, stdout: "Wrote \(desktop.path) with 2 actions, and \(service.path).\n", stderr: ""))
         #expect(try String(contentsOf: service, encoding: .utf8) == """
             [D-BUS Service]
             Name=org.standfit.Host
@@ -61,7 +64,17 @@ struct DesktopBusTests {
             """)
         let text = try String(contentsOf: desktop, encoding: .utf8)
         #expect(text.contains("\nDBusActivatable=true\n"))
-        #expect(text.contains("\nActions=com-standfit-logexercise;\n"))
+        #expect(text.contains("\nActions=com-standfit-logexercise;listen;\n"))
+        // Listen, after the quick actions: a sentence spoken and run, its question and outcome as notifications.
+        #expect(text.hasSuffix("""
+
+            [Desktop Action listen]
+            Name=Listen
+            Name[nl]=Luisteren
+            Icon=audio-input-microphone
+            Exec=\(Fixtures.hostBinary.path) listen --notify
+
+            """))
         let validated = runProcess(ExternalTool.desktopFileValidate.url, arguments: [desktop.path])
         #expect(validated == ProcessResult(status: 0, stdout: "", stderr: ""))
         // Installing is a cold command: no server runs until the bus starts one.
@@ -78,6 +91,7 @@ struct DesktopBusTests {
         // gapplication lists the actions from the installed desktop file.
         #expect(bus.run(.gapplication, ["list-actions", Self.applicationID]) == ProcessResult(status: 0, stdout: """
             com-standfit-logexercise
+            listen
 
             """, stderr: ""))
         // A key the menu does not show now (View Streak with no streak; a desktop may still show
@@ -131,7 +145,7 @@ struct DesktopBusTests {
                 time.sleep(0.01)
             """
         let launched = bus.run(.python3, ["-c", script, desktop.path])
-        #expect(launched == ProcessResult(status: 0, stdout: "com-standfit-logexercise com-standfit-viewstreak com-standfit-logexercise-2 com-standfit-viewprogress\n", stderr: ""))
+        #expect(launched == ProcessResult(status: 0, stdout: "com-standfit-logexercise com-standfit-viewstreak com-standfit-logexercise-2 com-standfit-viewprogress listen\n", stderr: ""))
         // launch_action does not wait for the answer.
         #expect(eventually { Self.logged(sandbox) == "pushups|12\npushups|12\n" })
     }
@@ -400,12 +414,12 @@ struct DesktopBusTests {
         let routines = applications.appendingPathComponent("\(Self.applicationID).user.desktop")
         let service = sandbox.dataHome.appendingPathComponent("dbus-1/services/\(Self.applicationID).service")
         #expect(sandbox.run("export", "desktop", "--install") == ProcessResult(status: 0, stdout: """
-            Wrote \(host.path) with 1 action, and \(service.path).
+            Wrote \(host.path) with 2 actions, and \(service.path).
             Wrote \(routines.path) with 1 action (Shortcuts).
 
             """, stderr: ""))
         // The routine is not one of StandFit's actions: it is in an entry of its own.
-        #expect(try DesktopFile(parsing: String(contentsOf: host, encoding: .utf8))["Desktop Entry"]?["Actions"] == "com-standfit-logexercise;")
+        #expect(try DesktopFile(parsing: String(contentsOf: host, encoding: .utf8))["Desktop Entry"]?["Actions"] == "com-standfit-logexercise;listen;")
         let client = Fixtures.hostBinary.path
         #expect(try String(contentsOf: routines, encoding: .utf8) == """
             [Desktop Entry]

@@ -116,7 +116,7 @@ struct IntegrationRemovalTests {
         var withPackage = sandbox
         withPackage.extraEnvironment["XDG_DATA_DIRS"] = system.path
         #expect(withPackage.run("export", "desktop", "--install") == ProcessResult(status: 0,
-            stdout: "Wrote \(entry.path) with 1 action, and \(packaged.path).\n", stderr: ""))
+            stdout: "Wrote \(entry.path) with 2 actions, and \(packaged.path).\n", stderr: ""))
         #expect(!exists(service))
         #expect(withPackage.run("export", "krunner", "--install") == ProcessResult(status: 0,
             stdout: "Wrote \(runner.path) and \(packaged.path).\n", stderr: ""))
@@ -172,7 +172,9 @@ struct OwnIconsTests {
         #expect(desktop["Desktop Entry"]?["Icon"] == "org.standfit.Host")
         let ids = try #require(desktop["Desktop Entry"]?["Actions"]).split(separator: ";").map(String.init)
         #expect(ids.compactMap { desktop["Desktop Action \($0)"]?["Icon"] }
-            == ["org.standfit.Host.log", "org.standfit.Host.streak", "org.standfit.Host.exercise-squats", "org.standfit.Host.progress"])
+            == ["org.standfit.Host.log", "org.standfit.Host.streak", "org.standfit.Host.exercise-squats", "org.standfit.Host.progress",
+                // Listen's is the theme's microphone.
+                "audio-input-microphone"])
         let validated = runProcess(ExternalTool.desktopFileValidate.url, arguments: [entry.path])
         #expect(validated == ProcessResult(status: 0, stdout: "", stderr: ""))
         // Every name the entry uses is an installed scalable SVG, with its symbolic variant.

@@ -136,7 +136,7 @@ struct MenuAndDesktopTests {
         try Data(#"{"menuLimit": 10}"#.utf8).write(to: sandbox.configDirectory.appendingPathComponent("config.json"))
         let installed = sandbox.dataHome.appendingPathComponent("applications/org.standfit.Host.desktop")
         let service = sandbox.dataHome.appendingPathComponent("dbus-1/services/org.standfit.Host.service")
-        #expect(sandbox.run("export", "desktop", "--install").stdout == "Wrote \(installed.path) with 4 actions, and \(service.path).\n")
+        #expect(sandbox.run("export", "desktop", "--install").stdout == "Wrote \(installed.path) with 5 actions, and \(service.path).\n")
         _ = sandbox.run("run", "logexercise", "exercise=plank", "count=30")
         #expect(try String(contentsOf: installed, encoding: .utf8).contains("Name=Log Plank — 30 seconds\n"))
         let hostile = [
@@ -151,7 +151,9 @@ struct MenuAndDesktopTests {
         #expect(sandbox.run(["dynamic", "set", "-"], stdin: json).status == 0)
         #expect(validate(installed) == ProcessResult(status: 0, stdout: "", stderr: ""))
         let desktop = try DesktopFile(parsing: String(contentsOf: installed, encoding: .utf8))
-        let ids = try #require(desktop["Desktop Entry"]?["Actions"]).split(separator: ";").map(String.init)
+        var ids = try #require(desktop["Desktop Entry"]?["Actions"]).split(separator: ";").map(String.init)
+        // The quick actions, then Listen.
+        #expect(ids.popLast() == "listen")
         let listed = try JSONSerialization.jsonObject(with: Data(sandbox.run("list", "--json").stdout.utf8)) as? [[String: Any]]
         let expected = try #require(listed)
         #expect(ids.count == expected.count)
@@ -184,8 +186,8 @@ struct MenuAndDesktopTests {
         #expect(dutch.run("refresh").status == 0)
         let installed = sandbox.dataHome.appendingPathComponent("applications/org.standfit.Host.desktop")
         let desktop = try DesktopFile(parsing: String(contentsOf: installed, encoding: .utf8))
-        #expect(desktop.groups.dropFirst().compactMap { $0["Name"] } == ["Log Exercise", "View Streak — 1 day", "Log Squats — 20 reps", "View Progress"])
-        #expect(desktop.groups.dropFirst().compactMap { $0["Name[nl]"] } == ["Oefening loggen", "Reeks bekijken — 1 dag", "Squats loggen — 20 herhalingen", "Voortgang bekijken"])
+        #expect(desktop.groups.dropFirst().compactMap { $0["Name"] } == ["Log Exercise", "View Streak — 1 day", "Log Squats — 20 reps", "View Progress", "Listen"])
+        #expect(desktop.groups.dropFirst().compactMap { $0["Name[nl]"] } == ["Oefening loggen", "Reeks bekijken — 1 dag", "Squats loggen — 20 herhalingen", "Voortgang bekijken", "Luisteren"])
         // The language is not put in the Exec lines: only an explicit --locale is.
         let exec = try DesktopExecParser.parse(try #require(desktop["Desktop Entry"]?["Exec"]))
         #expect(Array(exec.dropFirst()) == ["menu", "--notify"])
@@ -210,12 +212,14 @@ struct MenuAndDesktopTests {
         let names = desktop.groups.dropFirst().compactMap { $0["Name"] }
         // The manifest's item first (its type's title in Dutch), then StandFit's, in Dutch; each
         // also in English, the other language the host speaks.
-        #expect(names == ["Voortgang bekijken", "Oefening loggen", "Reeks bekijken — 1 dag", "Squats loggen — 20 herhalingen"])
+        #expect(names == ["Voortgang bekijken", "Oefening loggen", "Reeks bekijken — 1 dag", "Squats loggen — 20 herhalingen", "Luisteren"])
         #expect(desktop.groups.dropFirst().compactMap { $0["Name[en]"] }
-            == ["View Progress", "Log Exercise", "View Streak — 1 day", "Log Squats — 20 reps"])
+            == ["View Progress", "Log Exercise", "View Streak — 1 day", "Log Squats — 20 reps", "Listen"])
         // Its Exec lines carry the options, so the fallback runs what the entry shows.
         let exec = try DesktopExecParser.parse(try #require(desktop["Desktop Entry"]?["Exec"]))
         #expect(Array(exec.dropFirst()) == ["menu", "--notify", "--manifest", manifest.path, "--locale", "nl"])
+        let listen = try DesktopExecParser.parse(try #require(desktop["Desktop Action listen"]?["Exec"]))
+        #expect(Array(listen.dropFirst()) == ["listen", "--notify", "--manifest", manifest.path, "--locale", "nl"])
     }
 
     @Test("the installed file names each action in every language of the host and of the manifest's .lproj directories; a manifest's icon file is its Icon", .needs(.desktopFileValidate))

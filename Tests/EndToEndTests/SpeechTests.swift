@@ -135,6 +135,61 @@ struct SpeechTests {
         }
     }
 
+    @Test("the installed entry's Listen action through the bus (gapplication action org.standfit.Host listen): answered at once, the server listens, asks, and Run logs",
+          .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish, .dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
+    func listenAction() throws {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        let spoken = sandbox.root.appendingPathComponent("spoken.wav").path
+        try FileManager.default.createDirectory(at: sandbox.root, withIntermediateDirectories: true)
+        #expect(runProcess(ExternalTool.espeak.url, arguments: ["-v", "en-us", "-w", spoken, "log twenty squats"]).status == 0)
+        // The bus starts the server with its own environment: the one with the microphone.
+        var (microphone, calls) = try Self.microphone(sandbox, playing: spoken)
+        let bus = try #require(SessionBus(sandbox: microphone), "dbus-daemon did not start; see bus.log in \(sandbox.root.path)")
+        defer { bus.stop() }
+        microphone.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let record = sandbox.root.appendingPathComponent("notifications.jsonl")
+        try #require(bus.startNotificationServer(record: record, press: "Run"), "the test notification server did not start")
+        #expect(microphone.run("export", "desktop", "--install").status == 0)
+        #expect(bus.run(.gapplication, ["action", DesktopBusTests.applicationID, "listen"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        #expect(eventually { DesktopBusTests.logged(microphone) == "squats|20\n" })
+        #expect(eventually { DesktopBusTests.shown(record).count == 3 })
+        #expect(DesktopBusTests.shown(record) == [
+            "Listening… | Say a phrase, such as \"log twenty squats\". | audio-input-microphone | 1 | org.standfit.Host | ",
+            "Log 20 squat? | Heard: log twenty squat | audio-input-microphone | 1 | org.standfit.Host | run=Run,cancel=Cancel",
+            // The host's own icons are installed with the entry.
+            "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | org.standfit.Host.log | 1 | org.standfit.Host | ",
+        ])
+        // It recorded through rec, in the server the bus started.
+        #expect(FileManager.default.fileExists(atPath: calls.path))
+        #expect(eventually { DesktopBusTests.serverLog(microphone).contains("Listen: exit status 0: Heard: log twenty squat\\nLogged 20 squats") })
+        #expect(DesktopBusTests.serverLog(microphone).contains("ActivateAction 'listen' from :1."))
+    }
+
+    @Test("the Listen action where speech cannot work (an entry installed in Dutch, for which Debian has no model): the reason as a critical notification, nothing recorded",
+          .needs(.dbusDaemon, .gapplication, .python3, .pythonGI))
+    func listenActionUnavailable() throws {
+        let (sandbox, bus, record) = try DesktopBusTests.sandboxWithNotifications()
+        defer { bus.stop() }
+        #expect(sandbox.run("export", "desktop", "--install", "--locale", "nl").status == 0)
+        let entry = try String(contentsOf: sandbox.dataHome.appendingPathComponent("applications/org.standfit.Host.desktop"), encoding: .utf8)
+        #expect(entry.hasSuffix("""
+
+            [Desktop Action listen]
+            Name=Luisteren
+            Name[en]=Listen
+            Icon=audio-input-microphone
+            Exec=\(Fixtures.hostBinary.path) listen --notify --locale nl
+
+            """))
+        #expect(bus.run(.gapplication, ["action", DesktopBusTests.applicationID, "listen"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        #expect(eventually { DesktopBusTests.shown(record).count == 1 })
+        #expect(DesktopBusTests.shown(record) == [
+            "StandFit | There is no speech model for nl: Debian ships English alone (pocketsphinx-en-us); name one in speechModels in config.json, or use --locale en. | audio-input-microphone | 2 | org.standfit.Host | ",
+        ])
+        #expect(eventually { DesktopBusTests.serverLog(sandbox).contains("Listen: exit status 69: ") })
+    }
+
     @Test("the recogniser is opened by speech alone: neither binary links libpocketsphinx")
     func notLinked() {
         for binary in [Fixtures.hostBinary, Fixtures.hostBinary.deletingLastPathComponent().appendingPathComponent("standfit-host-full")] {

@@ -226,6 +226,9 @@ struct DesktopEntryTests {
                                          "com-standfit-log-4", "COM-standfit-log"])
         let actionsKey = try #require(try DesktopFile(parsing: entry.text)["Desktop Entry"]?["Actions"])
         #expect(actionsKey == ids.map { $0 + ";" }.joined())
+        // The installed entry's Listen action has its key: a type named so takes the next one.
+        #expect(DesktopEntry.actionIDs(for: [ShortcutItem(type: "listen", title: "Listen to music"), ShortcutItem(type: "com.standfit.log", title: "Log")])
+            == ["listen-2", "com-standfit-log"])
     }
 
     @Test("every line is a header, key=value or blank; only headers start with [")

@@ -2,6 +2,7 @@ import Foundation
 import PluginAPI
 import StandFitCore
 import Testing
+import TestSupport
 
 /// StandFit's model without a host: a store in a temporary directory, a fixed clock in a
 /// chosen time zone, and the real `.strings` tables.
@@ -15,7 +16,7 @@ struct StandFitFixture {
     let language: String
 
     init(timeZone: String = "Europe/Amsterdam", language: String = "en") {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("standfit-tests-\(UUID().uuidString)")
+        directory = makeTemporaryDirectory("standfit-tests")
         self.timeZone = TimeZone(identifier: timeZone)!
         self.language = language
     }

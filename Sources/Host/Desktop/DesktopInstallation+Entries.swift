@@ -83,9 +83,32 @@ extension DesktopInstallation {
                 let names = entry.actions.map { $0.localizedNames[language] ?? $0.name }
                 (entry.localizedComments[language], entry.localizedKeywords[language]) = described(language, names)
             }
+            if installed && app == nil { entry.actions.append(listenAction(session: session, executable: executable, arguments: arguments)) }
             return EntryFile(app: app, fileName: app.map { appFileName(of: $0) } ?? fileName, entry: entry)
         }
     }
+
+    /// The installed host entry's Listen action, after the quick actions: a sentence spoken and
+    /// run (`listen --notify`: the question and the outcome as notifications), the desktop's
+    /// way to what a global shortcut runs. Through the bus, `ActivateAction` runs it in the
+    /// server. Named in every language the host speaks; not one of the menu's quick actions, so
+    /// neither the picker nor the Comment= and Keywords= list it.
+    ///
+    /// Rationale: always there, whether or not the recogniser and a model are installed (the
+    /// package only suggests them): pressed without them it says in a notification what to
+    /// install, where a missing action would leave speech undiscoverable and the file would
+    /// depend on what else the machine has.
+    static func listenAction(session: HostSession, executable: String, arguments: [String]) -> DesktopEntry.Action {
+        var names: [String: String] = [:]
+        for language in HostText.languages where LanguagePreference.base(of: language) != LanguagePreference.base(of: session.language) {
+            names[language] = HostText(language: language)("listen.action")
+        }
+        return DesktopEntry.Action(id: DesktopEntry.listenActionID, name: HostText(language: session.language)("listen.action"),
+                                   localizedNames: names, icon: listenIcon, exec: [executable, "listen", "--notify"] + arguments)
+    }
+
+    /// The Icon Naming Specification's microphone, which every icon theme has.
+    public static let listenIcon = "audio-input-microphone"
 
     /// The words of `names` a search may be typed as: each word of three letters or more, once,
     /// in the order they come, at most 16.

@@ -205,6 +205,12 @@ public enum DesktopInstallation {
         return record.applied(to: options)
     }
 
+    /// The installed file's options as command-line arguments (`Record.arguments`); none when no
+    /// file is installed.
+    public static func installedArguments(_ options: HostOptions) throws(HostError) -> [String] {
+        try installation(state: options.state(of: options.request.paths))?.arguments ?? []
+    }
+
     /// A session with the installation's options: `session` itself when it has them.
     public static func session(for record: Record, from session: HostSession) throws(HostError) -> HostSession {
         if record.matches(session.options) { return session }

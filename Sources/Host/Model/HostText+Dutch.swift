@@ -228,6 +228,7 @@ extension HostText {
     "offer.run" = "Uitvoeren";
     "offer.later" = "Niet nu";
     "offer.mute" = "Niet meer voorstellen";
+    "listen.action" = "Luisteren";
     "listen.listening" = "Ik luister…";
     "listen.hint" = "Zeg een zin, zoals \"log twenty squats\".";
     "listen.heard" = "Gehoord: {heard}";

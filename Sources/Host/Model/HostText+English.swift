@@ -228,6 +228,7 @@ extension HostText {
     "offer.run" = "Run";
     "offer.later" = "Not now";
     "offer.mute" = "Stop suggesting this";
+    "listen.action" = "Listen";
     "listen.listening" = "Listening…";
     "listen.hint" = "Say a phrase, such as \"log twenty squats\".";
     "listen.heard" = "Heard: {heard}";

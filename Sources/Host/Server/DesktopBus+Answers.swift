@@ -40,6 +40,21 @@ extension DesktopBus {
     }
 }
 
+extension DesktopBus {
+    /// Runs `body` on a thread of its own, counted as the server's activity (it neither exits
+    /// nor idles out meanwhile): a desktop request that answers at once and goes on after (the
+    /// Listen action records, then waits for its question's answer, longer than a caller waits
+    /// for a method's reply).
+    package func detach(_ body: @escaping @Sendable () -> Void) {
+        let activity = activity
+        activity.begin()
+        Thread.detachNewThread {
+            defer { activity.end() }
+            body()
+        }
+    }
+}
+
 /// Calls `body` with `strings` as an array of C strings, valid during the call.
 func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
     let copies = strings.map { strdup($0) }

@@ -49,11 +49,16 @@ extension DesktopEntry {
             dbusActivatable: dbusActivatable)
     }
 
+    /// The installed host entry's own action beside the quick actions: `listen --notify`, a
+    /// sentence spoken and run (`DesktopInstallation.entries`). Reserved: no item's id is this.
+    public static let listenActionID = "listen"
+
     /// The action identifiers of `items` in an exported entry, in order: each derived from the
-    /// item's type (`actionID(for:taken:)`), unique within the file. They are the keys the
-    /// desktop passes to `org.freedesktop.Application.ActivateAction`.
+    /// item's type (`actionID(for:taken:)`), unique within the file and never
+    /// `listenActionID`. They are the keys the desktop passes to
+    /// `org.freedesktop.Application.ActivateAction`.
     public static func actionIDs(for items: [ShortcutItem]) -> [String] {
-        var taken = Set<String>()
+        var taken: Set<String> = [listenActionID]
         return items.map { item in
             let id = actionID(for: item.type, taken: taken)
             taken.insert(id)
