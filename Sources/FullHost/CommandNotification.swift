@@ -22,7 +22,7 @@ enum CommandNotification {
             ?? items.first { $0.type == outcome.type } ?? session.registeredItem(for: outcome.type)
         let asks = outcome.needsValue != nil && !(outcome.offered ?? []).isEmpty
         let address = DesktopBus.sessionAddress(in: session.request.environment)
-        if let bus = WarmServer.current?.bus, bus.address == address {
+        if let bus = WarmServer.current?.bus, let address, DesktopBus.isSameBus(bus.address, address) {
             let notification = DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon,
                                                            buttons: asks ? bus.buttonLimit() : 0, language: session.language,
                                                            icons: session.icons)

@@ -93,14 +93,21 @@ struct ServeCommand: HostCommand {
             if null > 2 { close(null) }
             _ = chdir("/")
             // SIGTERM, SIGINT and SIGHUP end the server cleanly.
-            server.serve(listener: listener, activation: activation, stopSignals: SignalPipe.install([SIGTERM, SIGINT, SIGHUP]))
+            server.serve(listener: listener, activation: activation, stopSignals: SignalPipe.install([SIGTERM, SIGINT, SIGHUP]),
+                         handBusOver: dbusActivated ? { Self.handBusOver(to: place) } : nil)
         }
         switch server.listen() {
         case .success(let listener):
             serve(listener)
+        case .failure(.alreadyRunning) where dbusActivated && activation == nil && Self.handBusOver(to: place):
+            // Another server of this build has the socket (but not the bus name, or the bus would
+            // not have started this one): it took the name, and the bus hands it the call that
+            // started this one. One server, whoever started it.
+            logger.info("The server of this build (pid \(WarmServer.holder(of: place).map(String.init) ?? "?")) has \(place.socketPath); it took the session bus, so this one (pid \(getpid())) exits")
         case .failure(.alreadyRunning) where activation != nil || dbusActivated:
-            // Another server of this build has its own socket (but not the bus name, or the bus
-            // would not have started this one); this one serves the activation socket or the bus.
+            // That server is stopping, or the socket is a service manager's: this one serves
+            // the activation socket or the bus, and takes the socket over once that one ends
+            // (or, from the bus, hands the bus to whichever server has the socket then).
             serve(nil)
         case .failure(.alreadyRunning):
             if background { return }
@@ -109,6 +116,19 @@ struct ServeCommand: HostCommand {
             if logsToFile { logger.error("Not serving: \(why)") }
             throw HostError(.configInvalid, "The server cannot start: \(why).")
         }
+    }
+
+    /// Asks the server of `place`'s build (one that has the socket) to take the session bus this
+    /// process was started for (`server take-bus`); true when it did. Its answer, a sentence
+    /// when it could not, goes to this process's standard error (the bus's log).
+    static func handBusOver(to place: WarmPlace) -> Bool {
+        guard let address = DesktopBus.ownAddress() else { return false }
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        let request = WarmRequest(arguments: ["server", "take-bus"], environment: environment.map { "\($0.key)=\($0.value)" },
+                                  workingDirectory: "/", umask: ProcessFacts.currentUmask)
+        guard case .exited(0) = WarmClient.forward(request, to: place) else { return false }
+        return true
     }
 
     /// The server's log: stderr in the foreground, `$XDG_STATE_HOME/standfit/server.log` in the

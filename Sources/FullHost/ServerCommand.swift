@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HostModel
+import HostDesktop
 import HostServer
 import WarmWire
 
@@ -10,7 +11,7 @@ struct ServerCommand: HostCommand {
     static let configuration = CommandConfiguration(
         commandName: "server",
         abstract: "Show or stop the warm server.",
-        subcommands: [Status.self, Stop.self]
+        subcommands: [Status.self, Stop.self, TakeBus.self]
     )
 
     struct Status: GlobalCommand {
@@ -106,6 +107,33 @@ struct ServerCommand: HostCommand {
             Output.report(global, Document(stopped: true, pid: getpid(),
                                            message: "Stopped the server (pid \(getpid())) after \(served) request\(served == 1 ? "" : "s")."),
                           message: \.message)
+        }
+    }
+
+    /// `server take-bus`: asked of the server that has the socket by a server of its build the
+    /// session bus started (`serve --dbus-activated`), which then exits: the server joins the
+    /// bus the request names and takes the application id, so the desktop and the command line
+    /// reach one server. Says nothing when it did; not for users (hidden).
+    struct TakeBus: GlobalCommand {
+        static let traits: CommandTraits = [.startsNoServer, .controlsServer]
+
+        static let configuration = CommandConfiguration(
+            commandName: "take-bus", abstract: "Have the warm server serve the session bus too.", shouldDisplay: false)
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let place = try ServerCommand.place(request: .current)
+            try ServerCommand.askServer(place)
+            guard let server = WarmServer.current else {
+                throw HostError(.desktopUnavailable, "No server of this build is running (socket \(place.socketPath)), so none can take the session bus; 'standfit-host serve' starts one.")
+            }
+            guard let address = DesktopBus.sessionAddress(in: HostRequest.current.environment) else {
+                throw HostError(.desktopUnavailable, "server take-bus needs the session bus to take in DBUS_SESSION_BUS_ADDRESS (a unix: address), and there is none.")
+            }
+            guard server.joinBus(address: address) else {
+                throw HostError(.desktopUnavailable, "The server (pid \(getpid())) could not take \(DesktopInstallation.applicationID) on the session bus at \(address) (stopping, or the bus refused it); its log says why.")
+            }
         }
     }
 

@@ -69,7 +69,7 @@ extension SuggestionsCommand {
             if dryRun { return say("Would offer: \(title) (usually around \(suggestion.usualTime)).", title: title, suggestion: suggestion, values: values) }
 
             let address = DesktopBus.sessionAddress(in: session.request.environment)
-            let warm = WarmServer.current?.bus.flatMap { $0.address == address ? $0 : nil }
+            let warm = WarmServer.current?.bus.flatMap { bus in address.flatMap { DesktopBus.isSameBus(bus.address, $0) } == true ? bus : nil }
             guard let bus = warm ?? DesktopBus.start(logger: global.logger, address: address) else {
                 throw HostError(.desktopUnavailable, "suggestions offer needs a session bus to show \(title) on, and there is none (DBUS_SESSION_BUS_ADDRESS); it was not offered. Run it inside your desktop session, or see 'standfit-host suggest'.")
             }

@@ -352,7 +352,7 @@ struct DesktopBusTests {
         ])
     }
 
-    @Test("one server however it starts (issue 31): one the bus starts while another has the socket serves the bus alone, takes the socket over once that one ends, and answers the command line",
+    @Test("one server however it starts (issue 31): the server the bus starts while another has the socket hands that one the bus and exits; a click right after a stop leaves one server, which the command line reaches",
           .needs(.dbusDaemon, .gapplication, .sqlite3))
     func oneServerHoweverStarted() throws {
         let (sandbox, bus) = try Self.sandboxOnBus()
@@ -367,23 +367,71 @@ struct DesktopBusTests {
         offTheBus["DBUS_SESSION_BUS_ADDRESS"] = nil
         #expect(sandbox.server.start(environment: offTheBus, log: sandbox.root.appendingPathComponent("server.log")) == nil)
         let first = try #require(sandbox.server.pid)
-        // A desktop click: the bus starts a server for the name, while the first has the socket.
+        // A desktop click: the bus starts a server for the name; it finds the first with the
+        // socket, has it take the name (the bus then hands it the click) and exits.
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <20>}"])
             == ProcessResult(status: 0, stdout: "", stderr: ""))
         #expect(Self.logged(sandbox) == "squats|20\n")
-        #expect(Self.servers(of: sandbox).count == 2)
-        #expect(host("server", "stop") == ProcessResult(status: 0, stdout: "Stopped the server (pid \(first)) after 1 request.\n", stderr: ""))
+        #expect(WarmServerTests.eventually(10) { Self.servers(of: sandbox) == [first] }, "\(Self.servers(of: sandbox))")
+        let firstLog = try String(contentsOf: sandbox.root.appendingPathComponent("server.log"), encoding: .utf8)
+        #expect(firstLog.contains("On the session bus as org.standfit.Host"))
+        #expect(firstLog.contains("ActivateAction 'logexercise' from :1."))
+        #expect(Self.serverLog(sandbox).contains(") has \(sandbox.server.runtimeDirectory.path)/standfit/"))
+        #expect(Self.serverLog(sandbox).contains("; it took the session bus, so this one (pid "))
+        // The next click goes straight to it: the bus starts nothing.
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'plank'>, 'count': <30>}"]).status == 0)
+        #expect(Self.logged(sandbox) == "squats|20\nplank|30\n")
+        #expect(Self.servers(of: sandbox) == [first])
+        // Its counts agree with its log: the hand-over, two clicks and this stop.
+        #expect(host("server", "stop") == ProcessResult(status: 0, stdout: "Stopped the server (pid \(first)) after 4 requests.\n", stderr: ""))
         #expect(sandbox.server.waitForExit(), "the first server did not exit")
-        // The bus's server takes the socket over: the command line reaches it, and no second one starts.
-        #expect(WarmServerTests.eventually(10) { sandbox.server.listening() }, "no server took the socket over")
+        #expect(try String(contentsOf: sandbox.root.appendingPathComponent("server.log"), encoding: .utf8)
+            .contains("Exiting: asked to stop (4 requests served)"))
+        // A stop followed at once by a click: the bus's server has the socket (at once, or once
+        // the stopping one is gone), and the command line reaches it: one server.
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <5>}"]).status == 0)
+        #expect(WarmServerTests.eventually(10) { sandbox.server.listening() }, "no server has the socket")
         let status = host("server", "status", "--json")
         let document = try JSONDecoder().decode(WarmServerTests.Status.self, from: Data(status.stdout.utf8))
         let second = try #require(document.pid)
         #expect(second != first)
         #expect(Self.servers(of: sandbox) == [second])
-        #expect(Self.serverLog(sandbox).contains("standfit-host: info: Serving \(document.socket) too: the server that had it has ended\n"))
         #expect(host("run", "logexercise", "exercise=squats", "count=5") == ProcessResult(status: 0, stdout: "Logged 5 squats · +5 XP\n", stderr: ""))
+        #expect(Self.logged(sandbox) == "squats|20\nplank|30\nsquats|5\nsquats|5\n")
         #expect(Self.servers(of: sandbox) == [second])
+    }
+
+    @Test("a server the bus started, serving the bus alone while a stopping one had the socket, hands the bus to the server a command starts next, and exits (issue 31)",
+          .needs(.dbusDaemon, .gapplication, .sqlite3))
+    func busOnlyHandsOver() throws {
+        let (sandbox, bus) = try Self.sandboxOnBus()
+        defer { bus.stop() }
+        func host(_ arguments: String...) -> ProcessResult {
+            runProcess(Fixtures.hostBinary, arguments: arguments, environment: sandbox.environment)
+        }
+        #expect(host("export", "desktop", "--install").status == 0)
+        // A server that has the socket and will not let it go yet: a request of its own holds it
+        // past its stop, while the bus starts another (which serves the bus alone meanwhile).
+        var offTheBus = sandbox.environment
+        offTheBus["DBUS_SESSION_BUS_ADDRESS"] = nil
+        #expect(sandbox.server.start(environment: offTheBus, log: sandbox.root.appendingPathComponent("server.log")) == nil)
+        let first = try #require(sandbox.server.pid)
+        kill(first, SIGSTOP)
+        // Stopped (by signal), it accepts nothing: the bus's server cannot hand over and serves the bus.
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <20>}"]).status == 0)
+        #expect(Self.logged(sandbox) == "squats|20\n")
+        let servers = Self.servers(of: sandbox)
+        #expect(servers.count == 2, "\(servers)")
+        kill(first, SIGCONT)
+        // Up again, the first answers the bus-only server's next attempt: it takes the bus, the
+        // other exits once idle, and one server is left, serving both.
+        #expect(WarmServerTests.eventually(10) { Self.servers(of: sandbox) == [first] }, "\(Self.servers(of: sandbox))")
+        #expect(Self.serverLog(sandbox).contains("took the session bus over"))
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'plank'>, 'count': <30>}"]).status == 0)
+        #expect(Self.logged(sandbox) == "squats|20\nplank|30\n")
+        #expect(Self.servers(of: sandbox) == [first])
+        #expect(host("server", "stop").status == 0)
+        #expect(sandbox.server.waitForExit(), "the first server did not exit")
     }
 
     /// The pids of the warm servers of `sandbox` alive now (their runtime directory is its).

@@ -153,13 +153,31 @@ package final class DesktopBus: @unchecked Sendable {
 
     /// The bus the server belongs on: the one that started it (D-Bus activation names it in
     /// `DBUS_STARTER_ADDRESS`), else its environment's session bus.
-    static func ownAddress() -> String? {
+    package static func ownAddress() -> String? {
         let environment = ProcessInfo.processInfo.environment
         if environment["DBUS_STARTER_BUS_TYPE"] == "session", let starter = environment["DBUS_STARTER_ADDRESS"], !starter.isEmpty {
             return starter
         }
         return sessionAddress(in: environment)
     }
+
+    /// Whether two addresses name the same bus: the same transports, whatever `guid=` one of
+    /// them carries (the bus gives an activated service its address with its guid,
+    /// `DBUS_STARTER_ADDRESS`; a session's `DBUS_SESSION_BUS_ADDRESS` often has none).
+    package static func isSameBus(_ one: String, _ other: String) -> Bool {
+        let transports = { (address: String) -> [String] in
+            address.split(separator: ";").map { transport in
+                transport.split(separator: ",").filter { !$0.hasPrefix("guid=") }.joined(separator: ",")
+            }
+        }
+        return transports(one) == transports(other)
+    }
+
+    /// Whether it is still connected (not stopped, not lost).
+    package var isConnected: Bool { stopLock.withLock { connection != nil } }
+
+    /// Whether a notification it showed still waits for a button to be pressed.
+    package var waitsForButtons: Bool { calls.withLock { !pressed.isEmpty } }
 
     /// `value` escaped for a D-Bus address: bytes outside `[-0-9A-Za-z_/.\*]` as `%XX`.
     ///

@@ -89,7 +89,31 @@ package final class WarmServer: @unchecked Sendable {
     package var requestsServed: Int { state.withLock { served } }
 
     /// Its connection to the session bus, when it has one (`DesktopBus`).
-    package private(set) var bus: DesktopBus?
+    package var bus: DesktopBus? { state.withLock { busConnection } }
+    private var busConnection: DesktopBus?
+
+    /// Connects to the session bus at `address` and takes the application id there (from a
+    /// server of its build the bus started, which then exits: `joinBus` is how the two become
+    /// one); true when it is on that bus now. A server on another bus leaves that one: one
+    /// desktop per server, the one that asked last.
+    package func joinBus(address: String) -> Bool {
+        guard let desktop, !state.withLock({ stopAsked }) else { return false }
+        if let bus, bus.isConnected, DesktopBus.isSameBus(bus.address, address) { return true }
+        guard let joined = DesktopBus.start(address: address, logger: logger,
+                                            serving: DesktopBus.Serving(requests: desktop, server: self, activity: desktopActivity),
+                                            startedByBus: false, lost: busLost) else { return false }
+        let earlier = state.withLock { () -> DesktopBus? in
+            defer { busConnection = joined }
+            return busConnection
+        }
+        earlier?.stop()
+        return true
+    }
+
+    /// The bus went away under it: a server that has only the bus has nothing left to do.
+    private var busLost: @Sendable () -> Void {
+        { [self] in if !ownsSocket && activation == nil { stop(leavingBus: false) } }
+    }
 
     /// A request that did not come through the socket (the desktop's, over the bus), counted as
     /// one being served from when it arrives to when it is done: the server neither exits nor
@@ -133,7 +157,12 @@ package final class WarmServer: @unchecked Sendable {
     /// service manager passed) until it is time to exit; removes its own socket then. A signal
     /// readable on `stopSignals` (`SignalPipe`: SIGTERM, SIGINT and SIGHUP for `serve`) ends it
     /// cleanly: its socket removed, its requests cancelled, its workers killed.
-    package func serve(listener: Int32?, activation: Int32?, stopSignals: Int32? = nil) {
+    ///
+    /// A server with the bus alone (the bus started it while another of its build had the
+    /// socket) hands the bus over with `handBusOver` when that one is up and this one is idle
+    /// (nothing running, no question on the screen), then exits: `handBusOver` asks the server
+    /// with the socket to `joinBus`, true when it did.
+    package func serve(listener: Int32?, activation: Int32?, stopSignals: Int32? = nil, handBusOver: (() -> Bool)? = nil) {
         self.activation = activation
         socketOwned.store(listener != nil, ordering: .releasing)
         var sockets = [listener, activation].compactMap { $0 }
@@ -143,9 +172,10 @@ package final class WarmServer: @unchecked Sendable {
         // once the bus is gone.
         let busOnly = sockets.isEmpty
         if let desktop {
-            bus = DesktopBus.start(address: DesktopBus.ownAddress(), logger: logger, serving: DesktopBus.Serving(requests: desktop, server: self, activity: desktopActivity),
-                                   startedByBus: startedByBus,
-                                   lost: { [self] in if !ownsSocket && activation == nil { stop(leavingBus: false) } })
+            let started = DesktopBus.start(address: DesktopBus.ownAddress(), logger: logger,
+                                           serving: DesktopBus.Serving(requests: desktop, server: self, activity: desktopActivity),
+                                           startedByBus: startedByBus, lost: busLost)
+            state.withLock { busConnection = started }
         }
         if busOnly && bus == nil {
             logger.info("Exiting: started for the session bus, but not on it")
@@ -159,7 +189,14 @@ package final class WarmServer: @unchecked Sendable {
         func takeOverSocket() {
             guard !ownsSocket, ContinuousClock.now - lastTry >= .seconds(1) else { return }
             lastTry = .now
-            guard case .success(let listener) = listen() else { return }
+            let listened = listen()
+            if case .failure(.alreadyRunning) = listened, activation == nil, let handBusOver,
+               state.withLock({ connections == 0 }), bus?.waitsForButtons != true, handBusOver() {
+                logger.info("The server of this build that has \(place.socketPath) took the session bus over")
+                stop(leavingBus: false)
+                return
+            }
+            guard case .success(let listener) = listened else { return }
             sockets.append(listener)
             identity = socketIdentity()
             socketOwned.store(true, ordering: .releasing)
