@@ -174,6 +174,7 @@ public struct HostSession {
             verbose: options.verbose, link: options.link)
         settings.warmWorkers = options.warm?.workers
         settings.scanMemo = options.warm?.scans
+        settings.vettingMemo = options.warm?.vetting
         settings.workingDirectory = options.request.workingDirectory.path
         settings.umask = options.request.umask
         return PluginCatalog(settings: settings, logger: logger)

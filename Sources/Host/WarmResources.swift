@@ -18,6 +18,7 @@ import PluginRuntime
 public final class WarmResources: @unchecked Sendable {
     public let workers: WarmWorkers
     public let scans = ScanMemo()
+    public let vetting = VettingMemo()
 
     private let lock = NSLock()
     private var configs: [String: (bytes: Data?, config: HostConfig)] = [:]

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import TestSupport
 
@@ -334,6 +335,64 @@ struct WarmServerTests {
         #expect(document.workers <= 2 && document.workers == document.workerList.count)
         let counted = try JSONDecoder().decode(Status.self, from: Data(status.stdout.utf8))
         #expect(counted.requestsServed == 16)
+    }
+
+    @Test("the vetting the server keeps between commands sees every change at once (issue 31): chmod o+w of a plugin, of its directory, through a hard link elsewhere; the directory moved away and back; a plugin added, one renamed over another")
+    func keptVettingSeesChanges() throws {
+        let base = HostSandbox(pluginPath: [])
+        let plugins = base.root.appendingPathComponent("plugins"), elsewhere = base.root.appendingPathComponent("elsewhere")
+        for directory in [plugins, elsewhere] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            chmod(directory.path, 0o755)
+        }
+        chmod(base.root.path, 0o755)
+        let hello = plugins.appendingPathComponent("libhello.so")
+        try FileManager.default.copyItem(at: Fixtures.cExamplePlugin, to: hello)
+        chmod(hello.path, 0o755)
+        var sandbox = base
+        sandbox.pluginPath = [plugins]
+        var manual = sandbox
+        manual.extraEnvironment["STANDFIT_SERVER"] = "required"
+        #expect(sandbox.server.start(environment: manual.environment) == nil)
+        defer { sandbox.server.stopAll() }
+        func runs(_ type: String = "com.example.hello.greet") -> ProcessResult { Self.host(manual, "run", type) }
+        func refused(_ problem: String, _ type: String = "com.example.hello.greet") -> ProcessResult {
+            ProcessResult(status: 2, stdout: "", stderr: "standfit-host: warning: Plugin \(hello.path) \(problem)\nstandfit-host: Unknown shortcut type '\(type)'; run 'standfit-host list --all' to see the types there are.\n")
+        }
+        let ran = runs()
+        #expect(ran.status == 0, "\(ran)")
+        #expect(runs() == ran)
+        // The plugin itself.
+        chmod(hello.path, 0o757)
+        #expect(runs() == refused("is writable by others (mode 0757); run 'chmod go-w \(hello.path)' or remove it."))
+        chmod(hello.path, 0o755)
+        #expect(runs() == ran)
+        // Its directory (the trust checks go up to the search-path entry).
+        chmod(plugins.path, 0o757)
+        #expect(runs() == refused("is in \(plugins.path), which is writable by others (mode 0757); run 'chmod go-w \(plugins.path)' or move the plugin to a directory only you can write to."))
+        chmod(plugins.path, 0o755)
+        #expect(runs() == ran)
+        // The directory moved away and back.
+        let moved = base.root.appendingPathComponent("moved")
+        #expect(rename(plugins.path, moved.path) == 0)
+        #expect(runs().status == 2)
+        #expect(rename(moved.path, plugins.path) == 0)
+        #expect(runs() == ran)
+        // Through a second name in a directory nobody watches: the file's own watch sees it.
+        let link = elsewhere.appendingPathComponent("same.so")
+        #expect(Glibc.link(hello.path, link.path) == 0)
+        chmod(link.path, 0o775)
+        #expect(runs() == refused("is writable by its group (mode 0775); run 'chmod go-w \(hello.path)' or remove it."))
+        chmod(link.path, 0o755)
+        #expect(runs() == ran)
+        // A plugin added runs at once; one renamed over another replaces it.
+        let greeter = plugins.appendingPathComponent("libgreeter.so")
+        try FileManager.default.copyItem(at: Fixtures.swiftExamplePlugin, to: greeter)
+        chmod(greeter.path, 0o755)
+        #expect(runs("com.example.greeter.greet").status == 0)
+        #expect(rename(greeter.path, hello.path) == 0)
+        #expect(runs().status == 2)
+        #expect(runs("com.example.greeter.greet").status == 0)
     }
 
     @Test("warm workers: one per plugin, kept between commands, each call in its own environment; a crash costs only its worker; the least recently used makes room, and idle ones stop")

@@ -31,6 +31,8 @@ public struct PluginCatalog {
         public var warmWorkers: WarmWorkers?
         /// The warm server's memory of the registry cache's answers.
         public var scanMemo: ScanMemo?
+        /// The warm server's vetting kept between commands (`VettingMemo`); nil on the cold path.
+        public var vettingMemo: VettingMemo?
         /// The request's working directory and umask, which warm workers take on for each call.
         public var workingDirectory = "/"
         public var umask: UInt32 = 0o022
@@ -91,7 +93,8 @@ public struct PluginCatalog {
         logger.debug("Plugin search path: \(settings.searchPath.map(\.path).joined(separator: ":"))")
         let vetting = PluginVetting(searchPath: settings.searchPath, bundledLocations: settings.bundledLocations,
                                     pins: settings.pins, requireTrusted: settings.requireTrusted)
-        let files = vetting.vet(logger: { logger.debug("\($0)") })
+        let files = settings.vettingMemo?.vetted(vetting, logger: { logger.debug("\($0)") })
+            ?? vetting.vet(logger: { logger.debug("\($0)") })
         // The cache file is opened only when something must be read from it or stored: in the
         // warm server the memo answers for plugins that have not changed.
         var opened: RegistryCache?? = nil
