@@ -337,7 +337,7 @@ struct WarmServerTests {
         #expect(counted.requestsServed == 16)
     }
 
-    @Test("the vetting the server keeps between commands sees every change at once (issue 31): chmod o+w of a plugin, of its directory, through a hard link elsewhere; the directory moved away and back; a plugin added, one renamed over another")
+    @Test("the vetting the server keeps between commands sees every change at once (issue 31): chmod o+w of a plugin, of its directory, through a hard link elsewhere; the directory moved away and back; a plugin added, one renamed over another, one put in a directory the path names through a symbolic link")
     func keptVettingSeesChanges() throws {
         let base = HostSandbox(pluginPath: [])
         let plugins = base.root.appendingPathComponent("plugins"), elsewhere = base.root.appendingPathComponent("elsewhere")
@@ -393,6 +393,19 @@ struct WarmServerTests {
         #expect(rename(greeter.path, hello.path) == 0)
         #expect(runs().status == 2)
         #expect(runs("com.example.greeter.greet").status == 0)
+        // A search-path entry that is a symbolic link to a directory: a plugin put in that
+        // directory runs at once.
+        let real = base.root.appendingPathComponent("real"), linked = base.root.appendingPathComponent("linked")
+        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+        chmod(real.path, 0o755)
+        #expect(symlink(real.path, linked.path) == 0)
+        var throughLink = manual
+        throughLink.pluginPath = [linked]
+        #expect(Self.host(throughLink, "run", "com.example.hello.greet").status == 2)
+        let added = real.appendingPathComponent("libhello.so")
+        try FileManager.default.copyItem(at: Fixtures.cExamplePlugin, to: added)
+        chmod(added.path, 0o755)
+        #expect(Self.host(throughLink, "run", "com.example.hello.greet").status == 0)
     }
 
     @Test("warm workers: one per plugin, kept between commands, each call in its own environment; a crash costs only its worker; the least recently used makes room, and idle ones stop")

@@ -76,8 +76,9 @@ public final class VettingMemo: @unchecked Sendable {
             // yet (a file that came meanwhile) is watched and vetted once more.
             var watchedAll = false
             var covered: Set<String> = []
+            let following = Set(vetting.searchPath.map(\.standardizedFileURL.path))
             for _ in 0..<3 {
-                guard let watched = watch(Self.paths(of: files, searchPath: vetting.searchPath)) else { break }
+                guard let watched = watch(Self.paths(of: files, searchPath: vetting.searchPath), following: following) else { break }
                 covered.formUnion(watched)
                 notes = []
                 files = vetting.vet { notes.append($0) }
@@ -99,6 +100,10 @@ public final class VettingMemo: @unchecked Sendable {
     /// The paths the verdicts of `files` rest on: each search-path entry and each file (as
     /// found and as resolved), each with the entry of its directory that leads to it; and
     /// every directory above them, each with the one entry on the way down.
+    ///
+    /// A search-path entry is watched as what it names (a symbolic link to a directory: that
+    /// directory, whose every entry counts), and so is its real path; every other path is
+    /// watched as itself (a link as the link, its target under its own real path).
     private static func paths(of files: [VettedFile], searchPath: [URL]) -> [(path: String, entries: Set<String>?)] {
         var wanted: [String: Set<String>?] = [:]
         func add(_ path: String, entries: Set<String>?) {
@@ -122,6 +127,7 @@ public final class VettingMemo: @unchecked Sendable {
         for entry in searchPath {
             // A directory: every entry counts (a plugin added, removed or renamed).
             addWithAncestors(entry.standardizedFileURL.path, entries: nil)
+            addWithAncestors(RealPath.of(entry.path), entries: nil)
         }
         for file in files {
             switch file {
@@ -138,7 +144,7 @@ public final class VettingMemo: @unchecked Sendable {
     /// Watches each of `paths` (under the lock): the paths now covered (watched, or not there
     /// and so seen coming by their directory's watch); nil when one that exists could not be
     /// watched (then nothing can be kept).
-    private func watch(_ paths: [(path: String, entries: Set<String>?)]) -> Set<String>? {
+    private func watch(_ paths: [(path: String, entries: Set<String>?)], following: Set<String>) -> Set<String>? {
         if descriptor < 0 { descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
         guard descriptor >= 0 else { return nil }
         var covered: Set<String> = []
@@ -146,8 +152,9 @@ public final class VettingMemo: @unchecked Sendable {
         let mask = UInt32(IN_ATTRIB | IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO
                           | IN_DELETE_SELF | IN_MOVE_SELF)
         for (path, entries) in paths {
-            // The path itself, not what a symbolic link points to (the resolved path is watched too).
-            let watch = inotify_add_watch(descriptor, path, mask | UInt32(IN_DONT_FOLLOW))
+            // The path itself, not what a symbolic link points to (the resolved path is watched
+            // too), but for the search-path entries (`following`), watched as what they name.
+            let watch = inotify_add_watch(descriptor, path, following.contains(path) ? mask : mask | UInt32(IN_DONT_FOLLOW))
             guard watch >= 0 else {
                 // A path that is not there (a search-path entry not made yet) is watched
                 // through its directory, which sees it come.
