@@ -9,6 +9,7 @@
 #include <link.h>
 #include <limits.h>
 #include <signal.h>
+#include <sys/vfs.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -185,4 +186,11 @@ const char *standfit_toolchain_clang(void) {
 #else
     return "";
 #endif
+}
+
+int standfit_file_system_type(const char *path, int64_t *type) {
+    struct statfs info;
+    if (statfs(path, &info) != 0) return -1;
+    *type = (int64_t)info.f_type;
+    return 0;
 }

@@ -68,6 +68,9 @@ int standfit_wait_ended(pid_t pid, int timeout_ms);
    where the kernel has none. */
 int standfit_pidfd_open(pid_t pid);
 
+/* The type of the file system `path` is on (statfs's f_type) in *type: 0, or -1 with errno set. */
+int standfit_file_system_type(const char *path, int64_t *type);
+
 /* While the host scans plugins, a file records which plugin is being scanned; a host that dies
    during a scan leaves it behind, and the next command quarantines that plugin. A host stopped
    by a signal from anyone else (Ctrl-C, SIGTERM, SIGHUP, SIGQUIT) must not blame the plugin:

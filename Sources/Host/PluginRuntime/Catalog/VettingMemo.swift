@@ -16,6 +16,9 @@ import HostModel
 /// directory, its own changes and those of the one entry on the way down (a file written in
 /// the home directory does not count).
 ///
+/// On a file system where changes can be made without the kernel seeing them (NFS, SMB, FUSE,
+/// …: `remoteFileSystems`), nothing is kept: every command vets, as before.
+///
 /// Rationale: vetting a hundred plugins took a third of the warm server's time per command
 /// (a `stat` of each file, the same checks again), and the verdicts may be kept only if any
 /// change to what they checked is seen; inotify is the kernel's own way to be told of every
@@ -89,7 +92,7 @@ public final class VettingMemo: @unchecked Sendable {
                 }
             }
             notes.forEach(logger)
-            if watchedAll {
+            if watchedAll, covered.allSatisfy(Self.isLocal) {
                 if kept.count >= 16 { kept.removeAll() }
                 kept[key] = Kept(files: files, notes: notes)
             }
@@ -139,6 +142,20 @@ public final class VettingMemo: @unchecked Sendable {
             }
         }
         return wanted.map { (path: $0.key, entries: $0.value) }.sorted { $0.path < $1.path }
+    }
+
+    /// File systems whose changes made elsewhere (another machine, a FUSE daemon) inotify does
+    /// not report (`statfs`'s `f_type`): NFS, SMB/CIFS (both), FUSE (sshfs, …), 9p, Ceph, AFS,
+    /// Coda, GFS2 and OCFS2.
+    static let remoteFileSystems: Set<Int> = [0x6969, 0x517B, 0xFE53_4D42, 0xFF53_4D42, 0x6573_5546, 0x0102_1997,
+                                              0x00C3_6400, 0x5346_414F, 0x7375_7245, 0x0116_1970, 0x7461_636F]
+
+    /// Whether a change at `path` is one inotify reports: it is on a local file system (a
+    /// path that is not there is judged by its directory, which sees it come).
+    private static func isLocal(_ path: String) -> Bool {
+        var type: Int64 = 0
+        guard standfit_file_system_type(path, &type) == 0 else { return errno == ENOENT || errno == ENOTDIR }
+        return !remoteFileSystems.contains(Int(type))
     }
 
     /// Watches each of `paths` (under the lock): the paths now covered (watched, or not there
