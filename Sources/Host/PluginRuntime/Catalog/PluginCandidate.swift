@@ -63,7 +63,8 @@ package enum VettedFile {
 ///
 /// Rationale: every check here reads file metadata or a file's first bytes only, so it is run
 /// on every command, before the registry cache is trusted: a `chmod o+w` changes no
-/// modification time, and must still stop the plugin from loading.
+/// modification time, and must still stop the plugin from loading. (The warm server reuses the
+/// verdicts only while inotify reports no change to what they rest on: `VettingMemo`.)
 package struct PluginVetting {
     var searchPath: [URL]
     /// Where the plugins that come with the host are (real paths): directories, whose every
