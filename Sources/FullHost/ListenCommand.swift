@@ -42,6 +42,8 @@ struct ListenCommand: ManifestCommand {
     func run() throws {
         if notify { return try runNotifying() }
         let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
+        let turn = try Self.takeTurn(session)
+        defer { close(turn) }
         // Ready before recording starts, so that the first word is not lost to loading.
         let recognizer = try SpokenSentence.recognizer(session, logger: global.logger)
         Console.current.error("Listening… (say a phrase, such as \"log twenty squats\")\n")
@@ -49,6 +51,24 @@ struct ListenCommand: ManifestCommand {
         let heard = try recognizer.read(samples)
         try SpokenSentence.run(heard, source: "what the microphone recorded", session: session, yes: yes, noInput: interaction.noInput,
                                options: interaction.runOptions(global), global: global)
+    }
+
+    /// One listen at a time per user: the microphone is one, and a shortcut pressed twice must
+    /// not record twice or ask twice. The lock (`listen.lock` in the cache directory) is held
+    /// on the descriptor returned until the command ends.
+    static func takeTurn(_ session: HostSession) throws(HostError) -> Int32 {
+        let directory = session.paths.cacheDirectory
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("listen.lock").path
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw HostError(.io, "Cannot open \(path) (\(String(cString: strerror(errno)))); check that \(directory.path) is yours and writable.")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            throw HostError(.speechUnavailable, "Already listening: another 'standfit-host listen' is recording or waiting for its answer; answer or cancel that one first.")
+        }
+        return descriptor
     }
 
     /// `--notify`: what a global shortcut and the desktop entry's Listen action run.
@@ -63,9 +83,12 @@ struct ListenCommand: ManifestCommand {
         defer { bus.stop() }
         let icon = DesktopInstallation.listenIcon
         var listening: UInt32?
+        var turn: Int32 = -1
+        defer { if turn >= 0 { close(turn) } }
         let (session, recognizer, samples): (HostSession, Recognizer, [Int16])
         do {
             session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
+            turn = try Self.takeTurn(session)
             recognizer = try SpokenSentence.recognizer(session, logger: global.logger)
             let text = HostText(language: session.language)
             listening = bus.show(DesktopNotification(summary: text("listen.listening"), body: text("listen.hint"), icon: icon))

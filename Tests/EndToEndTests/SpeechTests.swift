@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import TestSupport
 
@@ -133,6 +134,32 @@ struct SpeechTests {
             #expect(DesktopBusTests.shown(record) == [listening, question])
             #expect(DesktopBusTests.logged(onBus) == "")
         }
+    }
+
+    @Test("one listen at a time: a second one while the first records says so (69) and records nothing; the first runs as heard",
+          .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish, .sqlite3))
+    func oneListenAtATime() throws {
+        let spoken = sandbox.root.appendingPathComponent("spoken.wav").path
+        #expect(runProcess(ExternalTool.espeak.url, arguments: ["-v", "en-us", "-w", spoken, "log twenty squats"]).status == 0)
+        let (microphone, calls) = try Self.microphone(sandbox, playing: spoken)
+        // A slow microphone: the first listen holds its turn for two seconds.
+        let rec = sandbox.root.appendingPathComponent("bin/rec")
+        try "#!/bin/sh\necho \"$*\" >> '\(calls.path)'\nsleep 2\nexec \(ExternalTool.sox.path) '\(spoken)' -t raw -r 16000 -c 1 -b 16 -e signed-integer -L -\n"
+            .write(to: rec, atomically: true, encoding: .utf8)
+        chmod(rec.path, 0o755)
+        // On the warm path the sandbox's server starts with its first command, before the
+        // one started here in the background.
+        #expect(microphone.run("--version").status == 0)
+        let first = try #require(spawnInBackground(Fixtures.hostBinary.path, ["listen", "--yes"], environment: microphone.environment, log: nil))
+        #expect(eventually(10) { (try? String(contentsOf: calls, encoding: .utf8))?.isEmpty == false }, "the first listen did not start recording")
+        #expect(microphone.run(["listen", "--yes"]) == ProcessResult(status: 69, stdout: "",
+            stderr: "standfit-host: error: Already listening: another 'standfit-host listen' is recording or waiting for its answer; answer or cancel that one first.\n"))
+        var status: Int32 = 0
+        #expect(waitpid(first, &status, 0) == first)
+        #expect(status == 0)
+        #expect(DesktopBusTests.logged(sandbox) == "squats|20\n")
+        // One recording: the second never reached the microphone.
+        #expect((try String(contentsOf: calls, encoding: .utf8)).split(separator: "\n").count == 1)
     }
 
     @Test("the installed entry's Listen action through the bus (gapplication action org.standfit.Host listen): answered at once, the server listens, asks, and Run logs",
