@@ -355,18 +355,9 @@ struct DesktopBusTests {
     @Test("one server however it starts (issue 31): the server the bus starts while another has the socket hands that one the bus and exits; a click right after a stop leaves one server, which the command line reaches",
           .needs(.dbusDaemon, .gapplication, .sqlite3))
     func oneServerHoweverStarted() throws {
-        let (sandbox, bus) = try Self.sandboxOnBus()
+        let (sandbox, bus, first) = try Self.installedBesideTerminalServer()
         defer { bus.stop() }
-        // Straight to the client: the warm pass's own server must not start here.
-        func host(_ arguments: String...) -> ProcessResult {
-            runProcess(Fixtures.hostBinary, arguments: arguments, environment: sandbox.environment)
-        }
-        #expect(host("export", "desktop", "--install").status == 0)
-        // A server started from a terminal with no session bus: it has the socket, not the name.
-        var offTheBus = sandbox.environment
-        offTheBus["DBUS_SESSION_BUS_ADDRESS"] = nil
-        #expect(sandbox.server.start(environment: offTheBus, log: sandbox.root.appendingPathComponent("server.log")) == nil)
-        let first = try #require(sandbox.server.pid)
+        func host(_ arguments: String...) -> ProcessResult { WarmServerTests.host(sandbox, arguments) }
         // A desktop click: the bus starts a server for the name; it finds the first with the
         // socket, has it take the name (the bus then hands it the click) and exits.
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <20>}"])
@@ -401,21 +392,12 @@ struct DesktopBusTests {
         #expect(Self.servers(of: sandbox) == [second])
     }
 
-    @Test("a server the bus started, serving the bus alone while a stopping one had the socket, hands the bus to the server a command starts next, and exits (issue 31)",
+    @Test("a server the bus started, serving the bus alone while the one with the socket could not answer, hands it the bus once it can, and exits (issue 31)",
           .needs(.dbusDaemon, .gapplication, .sqlite3))
     func busOnlyHandsOver() throws {
-        let (sandbox, bus) = try Self.sandboxOnBus()
+        let (sandbox, bus, first) = try Self.installedBesideTerminalServer()
         defer { bus.stop() }
-        func host(_ arguments: String...) -> ProcessResult {
-            runProcess(Fixtures.hostBinary, arguments: arguments, environment: sandbox.environment)
-        }
-        #expect(host("export", "desktop", "--install").status == 0)
-        // A server that has the socket and will not let it go yet: a request of its own holds it
-        // past its stop, while the bus starts another (which serves the bus alone meanwhile).
-        var offTheBus = sandbox.environment
-        offTheBus["DBUS_SESSION_BUS_ADDRESS"] = nil
-        #expect(sandbox.server.start(environment: offTheBus, log: sandbox.root.appendingPathComponent("server.log")) == nil)
-        let first = try #require(sandbox.server.pid)
+        // The terminal's server answers nothing while it is stopped by a signal.
         kill(first, SIGSTOP)
         // Stopped (by signal), it accepts nothing: the bus's server cannot hand over and serves the bus.
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'squats'>, 'count': <20>}"]).status == 0)
@@ -430,8 +412,21 @@ struct DesktopBusTests {
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'plank'>, 'count': <30>}"]).status == 0)
         #expect(Self.logged(sandbox) == "squats|20\nplank|30\n")
         #expect(Self.servers(of: sandbox) == [first])
-        #expect(host("server", "stop").status == 0)
+        #expect(WarmServerTests.host(sandbox, "server", "stop").status == 0)
         #expect(sandbox.server.waitForExit(), "the first server did not exit")
+    }
+
+    /// A sandbox on its own bus with the desktop file installed, and a server started from a
+    /// terminal with no session bus (its pid): it has the socket, not the name. Commands are
+    /// run straight to the client (`WarmServerTests.host`): the warm pass's own server must not
+    /// start beside it.
+    static func installedBesideTerminalServer() throws -> (HostSandbox, SessionBus, pid_t) {
+        let (sandbox, bus) = try sandboxOnBus()
+        #expect(WarmServerTests.host(sandbox, ["export", "desktop", "--install"]).status == 0)
+        var offTheBus = sandbox.environment
+        offTheBus["DBUS_SESSION_BUS_ADDRESS"] = nil
+        #expect(sandbox.server.start(environment: offTheBus, log: sandbox.root.appendingPathComponent("server.log")) == nil)
+        return (sandbox, bus, try #require(sandbox.server.pid))
     }
 
     /// The pids of the warm servers of `sandbox` alive now (their runtime directory is its).

@@ -12,6 +12,10 @@ struct WarmServerTests {
 
     /// The client run with `sandbox`'s environment as it is (not through the harness's server).
     static func host(_ sandbox: HostSandbox, _ arguments: String...) -> ProcessResult {
+        host(sandbox, arguments)
+    }
+
+    static func host(_ sandbox: HostSandbox, _ arguments: [String]) -> ProcessResult {
         runProcess(Fixtures.hostBinary, arguments: arguments, environment: sandbox.environment)
     }
 

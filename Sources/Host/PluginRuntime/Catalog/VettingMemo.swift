@@ -52,7 +52,8 @@ public final class VettingMemo: @unchecked Sendable {
     private var watches: [Int32: Watch] = [:]
     private var kept: [Key: Kept] = [:]
 
-    /// At most this many watches; past it they are all dropped and made again as needed.
+    /// About this many watches at most: past it they are all dropped before the next vetting
+    /// makes its own.
     static let watchLimit = 2048
 
     public init() {}
@@ -72,6 +73,9 @@ public final class VettingMemo: @unchecked Sendable {
                 known.notes.forEach(logger)
                 return known.files
             }
+            // Too many watches gathered: all dropped before this vetting's are made, never
+            // between them.
+            if watches.count >= Self.watchLimit { dropWatches() }
             var notes: [String] = []
             var files = vetting.vet { notes.append($0) }
             // Watched first, then vetted again: a change after the watches exist is an event,
@@ -80,13 +84,14 @@ public final class VettingMemo: @unchecked Sendable {
             var watchedAll = false
             var covered: Set<String> = []
             let following = Set(vetting.searchPath.map(\.standardizedFileURL.path))
+            var wanted = Self.paths(of: files, searchPath: vetting.searchPath)
             for _ in 0..<3 {
-                guard let watched = watch(Self.paths(of: files, searchPath: vetting.searchPath), following: following) else { break }
+                guard let watched = watch(wanted, following: following) else { break }
                 covered.formUnion(watched)
                 notes = []
                 files = vetting.vet { notes.append($0) }
-                let after = Self.paths(of: files, searchPath: vetting.searchPath)
-                if after.allSatisfy({ covered.contains($0.path) }) {
+                wanted = Self.paths(of: files, searchPath: vetting.searchPath)
+                if wanted.allSatisfy({ covered.contains($0.path) }) {
                     watchedAll = true
                     break
                 }
@@ -110,12 +115,7 @@ public final class VettingMemo: @unchecked Sendable {
     private static func paths(of files: [VettedFile], searchPath: [URL]) -> [(path: String, entries: Set<String>?)] {
         var wanted: [String: Set<String>?] = [:]
         func add(_ path: String, entries: Set<String>?) {
-            if let existing = wanted[path] {
-                // nil (every entry) wins over a list.
-                wanted[path] = (existing == nil || entries == nil) ? .some(nil) : .some(existing!.union(entries!))
-            } else {
-                wanted[path] = .some(entries)
-            }
+            wanted[path] = .some(wanted[path].map { union($0, entries) } ?? entries)
         }
         func addWithAncestors(_ path: String, entries: Set<String>?) {
             add(path, entries: entries)
@@ -158,6 +158,12 @@ public final class VettingMemo: @unchecked Sendable {
         return !remoteFileSystems.contains(Int(type))
     }
 
+    /// What counts of a path watched for two reasons: nil (every entry) wins over a list.
+    private static func union(_ one: Set<String>?, _ other: Set<String>?) -> Set<String>? {
+        guard let one, let other else { return nil }
+        return one.union(other)
+    }
+
     /// Watches each of `paths` (under the lock): the paths now covered (watched, or not there
     /// and so seen coming by their directory's watch); nil when one that exists could not be
     /// watched (then nothing can be kept).
@@ -165,7 +171,6 @@ public final class VettingMemo: @unchecked Sendable {
         if descriptor < 0 { descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
         guard descriptor >= 0 else { return nil }
         var covered: Set<String> = []
-        if watches.count + paths.count > Self.watchLimit { dropWatches() }
         let mask = UInt32(IN_ATTRIB | IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO
                           | IN_DELETE_SELF | IN_MOVE_SELF)
         for (path, entries) in paths {
@@ -184,12 +189,8 @@ public final class VettingMemo: @unchecked Sendable {
             covered.insert(path)
             // The same inode under two paths (a hard link, `..`) shares one watch: its entries
             // are the union.
-            if var existing = watches[watch] {
-                if existing.entries != nil { existing.entries = entries.map { existing.entries!.union($0) } }
-                watches[watch] = existing
-            } else {
-                watches[watch] = Watch(path: path, entries: entries)
-            }
+            watches[watch] = Watch(path: watches[watch]?.path ?? path,
+                                   entries: watches[watch].map { Self.union($0.entries, entries) } ?? entries)
         }
         return covered
     }
