@@ -16,7 +16,7 @@ struct DesktopBusTests {
     static func sandboxOnBus() throws -> (HostSandbox, SessionBus) {
         var sandbox = HostSandbox.standFit()
         sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
-        let bus = try #require(SessionBus(sandbox: sandbox), "dbus-daemon did not start; see bus.log in \(sandbox.root.path)")
+        let bus = try #require(SessionBus(sandbox: sandbox), "dbus-daemon did not start; \(sandbox.logs("bus.log"))")
         sandbox.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
         return (sandbox, bus)
     }
@@ -28,7 +28,7 @@ struct DesktopBusTests {
         let record = sandbox.root.appendingPathComponent("notifications.jsonl")
         // A failure here leaves the bus to its deinit, which stops it.
         try #require(bus.startNotificationServer(record: record, press: press, keeping: keeping, capabilities: capabilities, reply: reply),
-                     "the test notification server did not start; see notification-server.py.log in \(sandbox.root.path)")
+                     "the test notification server did not start; \(sandbox.logs("notification-server.py.log"))")
         return (sandbox, bus, record)
     }
 

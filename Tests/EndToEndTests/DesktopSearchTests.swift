@@ -104,7 +104,7 @@ struct DesktopSearchTests {
         #expect(eventually(10) { DesktopBusTests.shown(record).count == 1 })
         #expect(DesktopBusTests.shown(record) == ["StandFit | The command is '\(command)'; it could not be copied, since no clipboard manager (Klipper) answers on the session bus. | edit-copy | 1 | org.standfit.Host | "])
         let clipboard = sandbox.root.appendingPathComponent("clipboard.jsonl")
-        try #require(bus.startClipboard(record: clipboard), "the test clipboard did not start; see clipboard.py.log in \(sandbox.root.path)")
+        try #require(bus.startClipboard(record: clipboard), "the test clipboard did not start; \(sandbox.logs("clipboard.py.log"))")
         #expect(run(Self.phrase, "copy") == ProcessResult(status: 0, stdout: "()\n", stderr: ""))
         #expect(try String(contentsOf: clipboard, encoding: .utf8) == "\"\(command)\"\n")
         #expect(eventually(10) { DesktopBusTests.shown(record).count == 2 })
@@ -184,7 +184,7 @@ struct DesktopSearchTests {
         // The session is Dutch: the user's service manager says so.
         let manager = sandbox.root.appendingPathComponent("service-manager.ready")
         try #require(bus.startServiceManager(environment: ["LANG=nl_NL.UTF-8", "PATH=/usr/bin:/bin"], record: manager),
-                     "the test service manager did not start; see service-manager.py.log in \(sandbox.root.path)")
+                     "the test service manager did not start; \(sandbox.logs("service-manager.py.log"))")
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "com.standfit.logexercise", squats]).status == 0)
         #expect(eventually(10) { DesktopBusTests.shown(record).count == 2 })
         #expect(DesktopBusTests.shown(record) == [

@@ -17,7 +17,7 @@ struct GnomeShellTests {
     func overviewSearch() throws {
         let (sandbox, bus) = try DesktopBusTests.sandboxOnBus()
         defer { bus.stop() }
-        let system = try #require(SessionBus(sandbox: sandbox, system: true), "dbus-daemon did not start; see system-bus.log in \(sandbox.root.path)")
+        let system = try #require(SessionBus(sandbox: sandbox, system: true), "dbus-daemon did not start; \(sandbox.logs("system-bus.log"))")
         defer { system.stop() }
         #expect(sandbox.run("export", "desktop", "--install").status == 0)
         // GNOME Shell reads search providers from the system data directories ($XDG_DATA_DIRS).
@@ -35,11 +35,11 @@ struct GnomeShellTests {
         let xvfb = try #require(spawnInBackground(ExternalTool.xvfb.path, [":\(display)", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
                                                   environment: environment, log: sandbox.root.appendingPathComponent("xvfb.log"), ownGroup: true))
         defer { endGroup(xvfb) }
-        try #require(eventually(20) { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)") }, "Xvfb did not start; see xvfb.log in \(sandbox.root.path)")
+        try #require(eventually(20) { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)") }, "Xvfb did not start; \(sandbox.logs("xvfb.log"))")
         let shell = try #require(spawnInBackground(ExternalTool.gnomeShell.path, ["--x11", "--replace", "--sm-disable"],
                                                    environment: environment, log: sandbox.root.appendingPathComponent("gnome-shell.log"), ownGroup: true))
         defer { endGroup(shell) }
-        try #require(eventually(60) { bus.owner(of: "org.gnome.Shell") != nil }, "GNOME Shell did not start; see gnome-shell.log in \(sandbox.root.path)")
+        try #require(eventually(60) { bus.owner(of: "org.gnome.Shell") != nil }, "GNOME Shell did not start; \(sandbox.logs("gnome-shell.log"))")
 
         func x(_ arguments: String...) { _ = runProcess(ExternalTool.xdotool.url, arguments: arguments, environment: environment) }
         // As a user would: the overview's search focused, the sentence typed, and once the
@@ -58,6 +58,6 @@ struct GnomeShellTests {
             logged = eventually(15) { DesktopBusTests.logged(sandbox) == "squats|20\n" }
         }
         // Only the search result's activation logs (nothing else runs an action here).
-        #expect(logged, "nothing was logged; see gnome-shell.log and the server's log in \(sandbox.root.path)")
+        #expect(logged, "nothing was logged; \(sandbox.logs("gnome-shell.log", "state/standfit/server.log"))")
     }
 }

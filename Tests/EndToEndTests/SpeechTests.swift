@@ -172,7 +172,7 @@ struct SpeechTests {
         #expect(runProcess(ExternalTool.espeak.url, arguments: ["-v", "en-us", "-w", spoken, "log twenty squats"]).status == 0)
         // The bus starts the server with its own environment: the one with the microphone.
         var (microphone, calls) = try Self.microphone(sandbox, playing: spoken)
-        let bus = try #require(SessionBus(sandbox: microphone), "dbus-daemon did not start; see bus.log in \(sandbox.root.path)")
+        let bus = try #require(SessionBus(sandbox: microphone), "dbus-daemon did not start; \(sandbox.logs("bus.log"))")
         defer { bus.stop() }
         microphone.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
         let record = sandbox.root.appendingPathComponent("notifications.jsonl")

@@ -155,6 +155,16 @@ public struct HostSandbox: Sendable {
 
     public var configDirectory: URL { root.appendingPathComponent("config/standfit") }
 
+    /// For a failure message: where the named log files of the sandbox are, and their last
+    /// lines (the sandbox is removed when the test process exits, unless STANDFIT_TEST_KEEP=1).
+    public func logs(_ names: String...) -> String {
+        let tails = names.map { name -> String in
+            let text = (try? String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)) ?? "(none)"
+            return "--- the last lines of \(name):\n" + text.split(separator: "\n", omittingEmptySubsequences: false).suffix(15).joined(separator: "\n")
+        }
+        return "see \(names.joined(separator: " and ")) in \(root.path) (kept with STANDFIT_TEST_KEEP=1)\n" + tails.joined(separator: "\n")
+    }
+
     public var environment: [String: String] {
         var environment = [
             "HOME": root.path,
