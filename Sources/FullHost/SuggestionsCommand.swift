@@ -100,6 +100,7 @@ struct SuggestionsCommand: HostCommand {
             let options = manifestOptions.hostOptions(global)
             let session = try HostSession(options: options, logger: global.logger)
             let timer = SuggestionTimer(executable: Executable.command.path)
+            _ = try UnitText.program(timer.executable)
             let activity = try ScheduleCommand.store(options).install(unit: SuggestionTimer.unitName, timer: timer.timerText,
                                                                          service: timer.serviceText)
             Output.show("Suggestions on: \(SuggestionTimer.timerName) runs 'standfit-host suggestions offer' every 15 minutes (\(SuggestionsCommand.rules(session.config))); \(ScheduleCommand.describe(activity)).")

@@ -102,6 +102,76 @@ struct ScheduleTests {
         #expect(sandbox.run("schedule", "add", "daily", "viewprogress").stdout.hasPrefix("Scheduled 1: View Progress, *-*-* 00:00:00"))
     }
 
+    /// What `systemd-analyze verify` says of schedule `id`'s two units (nothing, when sound).
+    func verify(_ id: Int) -> ProcessResult {
+        runProcess(ExternalTool.systemdAnalyze.url, arguments: ["--user", "verify",
+            units.appendingPathComponent("org.standfit.Host.schedule-\(id).timer").path, units.appendingPathComponent("org.standfit.Host.schedule-\(id).service").path],
+            environment: ["XDG_RUNTIME_DIR": sandbox.root.appendingPathComponent("run").path, "HOME": sandbox.root.path, "PATH": "/usr/bin:/bin"])
+    }
+
+    /// The lines systemd reads in `text`: it ends a line at a line feed and at a carriage return.
+    static func systemdLines(_ text: String) -> [String] {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }.map(String.init)
+    }
+
+    @Test("a plugin's title, a routine's title and a value cannot write a line into a unit: systemd reads the keys the host wrote and nothing else, and the timer's words are the values given",
+          .needs(.systemdAnalyze))
+    func hostileTextInUnits() throws {
+        // An untrusted plugin whose title carries a CR, '[Service]' and an ExecStartPre=.
+        var sandbox = self.sandbox
+        sandbox.pluginPath.append(FixturePlugins.zoo("unit-title.so"))
+        let routines = sandbox.configDirectory.appendingPathComponent("shortcuts")
+        try FileManager.default.createDirectory(at: routines, withIntermediateDirectories: true)
+        try Data(#"{"type": "user.evil", "title": "Evil\r[Service]\rExecStartPre=/bin/touch /tmp/pwned\n%h\u0001 $HOME \"\\", "steps": [{"type": "com.standfit.viewstreak"}]}"#.utf8)
+            .write(to: routines.appendingPathComponent("evil.json"))
+        let note = "a\r[Service]\rExecStartPre=/bin/touch /tmp/pwned\n\t\u{0B}\u{0C}\u{1B}[2J\u{7F}\u{85}\u{2028} %h %% $HOME ${X} \"q\" 'q' \\ end\\"
+        for command in [["schedule", "add", "daily", "com.zoo.unit-title.run"], ["schedule", "add", "daily", "user.evil"],
+                        ["schedule", "add", "daily", "logexercise", "exercise=squats", "count=5", "note=\(note)"]] {
+            let added = sandbox.run(command)
+            #expect(added.status == 0 && added.stderr == "", "\(command): \(added)")
+        }
+        let expected: [(title: String, words: [String])] = [
+            ("Zoo\r[Service]\rExecStartPre=/bin/touch /tmp/standfit-unit-title-pwned\n%h $HOME \"q\\", ["--", "com.zoo.unit-title.run"]),
+            ("Evil\r[Service]\rExecStartPre=/bin/touch /tmp/pwned\n%h\u{1} $HOME \"\\", ["--", "user.evil"]),
+            ("Log Exercise", ["--", "com.standfit.logexercise", "exercise=squats", "count=5", "note=\(note)"]),
+        ]
+        for (index, expectation) in expected.enumerated() {
+            let id = index + 1
+            #expect(verify(id) == ProcessResult(status: 0, stdout: "", stderr: ""))
+            let service = try text("org.standfit.Host.schedule-\(id).service")
+            let lines = Self.systemdLines(service)
+            // The host's own lines, one [Service] and one ExecStart=, and not one line more.
+            #expect(lines.filter { $0.hasPrefix("[") } == ["[Unit]", "[Service]"])
+            #expect(lines.filter { $0.hasPrefix("Exec") }.count == 1)
+            #expect(lines.map { String($0.prefix { $0 != "=" }) }.filter { !$0.isEmpty && !$0.hasPrefix("#") && !$0.hasPrefix("[") }.allSatisfy {
+                ["Description", "X-StandFit-Type", "X-StandFit-Title", "X-StandFit-Argument", "Type", "ExecStart"].contains($0) }, "\(lines)")
+            #expect(service.unicodeScalars.allSatisfy { $0 == "\n" || ($0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)) })
+            // What the host reads back is what was given.
+            let listed = sandbox.run("schedule", "list", "--json")
+            let schedules = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+            #expect(schedules.count == 3)
+            #expect(schedules[index]["title"] as? String == expectation.title)
+            let exec = try #require(lines.first { $0.hasPrefix("ExecStart=") })
+            #expect(ExecStartWords.split(String(exec.dropFirst("ExecStart=".count))) == [client, "run", "--notify", "--scheduled"] + expectation.words)
+        }
+    }
+
+    @Test("a routine's 1.1 MB title is cut with an ellipsis in the unit, which systemd loads", .needs(.systemdAnalyze))
+    func oversizedTitle() throws {
+        let routines = sandbox.configDirectory.appendingPathComponent("shortcuts")
+        try FileManager.default.createDirectory(at: routines, withIntermediateDirectories: true)
+        let title = String(repeating: "Long ", count: 220_000)
+        try Data(#"{"type": "user.long", "title": "\#(title)", "steps": [{"type": "com.standfit.viewstreak"}]}"#.utf8)
+            .write(to: routines.appendingPathComponent("long.json"))
+        let added = sandbox.run("schedule", "add", "daily", "user.long")
+        #expect(added.status == 0 && added.stderr == "", "\(added.stderr.prefix(300))")
+        #expect(verify(1) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        let service = try text("org.standfit.Host.schedule-1.service")
+        #expect(service.utf8.count < 2_000)
+        let shown = String(title.prefix(119)) + "…"
+        #expect(service.contains("X-StandFit-Title=\(shown.replacingOccurrences(of: " …", with: "\\x20…"))\n") || service.contains("X-StandFit-Title=\(shown)\n"))
+    }
+
     @Test("the timer's command, run as systemd runs it, logs through the host and teaches no suggestion")
     func timerRun() throws {
         #expect(sandbox.run("schedule", "add", "daily", "logexercise", "exercise=squats", "count=20").status == 0)

@@ -1,5 +1,6 @@
 import Foundation
-import HostSchedules
+import HostModel
+@testable import HostSchedules
 import Testing
 
 /// The pieces of systemd's unit syntax a schedule writes, read back as written.
@@ -13,7 +14,9 @@ struct ScheduleUnitTests {
         #expect(UnitText.execWord("name=$HOME") == "\"name=$$HOME\"")
         #expect(UnitText.execWord(#"say "hi" \ there"#) == #""say \"hi\" \\ there""#)
         #expect(UnitText.execWord("") == "\"\"")
-        #expect(UnitText.value("50% of\nit") == "50%% of it")
+        #expect(UnitText.value("50% of\nit") == "50%% of\\x0ait")
+        #expect(UnitText.value(" a\r[Service]\\") == "\\x20a\\x0d[Service]\\x5c")
+        #expect(UnitText.execWord("a\r[Service]\u{85}") == #""a\x0d[Service]\x85""#)
     }
 
     @Test("a schedule's units read back as the schedule, whatever its values and title hold")
@@ -24,5 +27,31 @@ struct ScheduleUnitTests {
         #expect(Schedule.parse(id: 3, timer: schedule.timerText, service: schedule.serviceText) == schedule)
         #expect(schedule.serviceText.contains(#"ExecStart="/opt/my tools/standfit-host" run --notify --scheduled -- com.example.note "text=50%% of $$HOME \"quoted\"" count=2"#))
         #expect(Schedule.parse(id: 3, timer: "[Timer]\n", service: schedule.serviceText) == nil)
+    }
+
+    @Test("every control character, %, $, quotes, backslashes, a 1 MB title and a replaced non-UTF-8 byte: one line each, read back exactly")
+    func everyCharacter() throws {
+        let every = String(String.UnicodeScalarView((0..<0xA0).compactMap(Unicode.Scalar.init) + ["\u{2028}", "\u{2029}", "\u{FFFD}", "é"]))
+        let schedule = Schedule(id: 1, calendar: "daily", type: "com.example.\(every)", arguments: ["text=\(every)", every, "\\", " x "],
+                                title: every, executable: "/opt/my tools $HOME 50%/standfit-host")
+        try schedule.check()
+        let service = schedule.serviceText
+        #expect(service.split(separator: "\n").count == 12)
+        #expect(service.unicodeScalars.allSatisfy { $0 == "\n" || !UnitText.isControl($0) })
+        #expect(Schedule.parse(id: 1, timer: schedule.timerText, service: service) == schedule)
+        let exec = try #require(service.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
+        #expect(UnitText.execWords(String(exec.dropFirst("ExecStart=".count))) == schedule.command)
+        let long = Schedule(id: 2, calendar: "daily", type: "t", arguments: [], title: String(repeating: "x", count: 1_100_000), executable: "/bin/h")
+        #expect(long.title == String(repeating: "x", count: 119) + "…")
+    }
+
+    @Test("a value over 4 KiB and a program systemd cannot run are refused in a sentence")
+    func refusals() {
+        let schedule = Schedule(id: 1, calendar: "daily", type: "t", arguments: ["note=" + String(repeating: "y", count: 5000)], title: "T", executable: "/bin/h")
+        #expect(throws: HostError.self) { try schedule.check() }
+        #expect(throws: HostError.self) { try UnitText.program("/opt/it's/standfit-host") }
+        #expect(throws: HostError.self) { try UnitText.program("relative/standfit-host") }
+        #expect(throws: HostError.self) { try UnitText.program("/opt/a\\b/standfit-host") }
+        #expect((try? UnitText.program("/opt/my tools $HOME 50%/standfit-host")) == "\"/opt/my tools $HOME 50%%/standfit-host\"")
     }
 }

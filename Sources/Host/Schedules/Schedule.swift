@@ -30,9 +30,31 @@ public struct Schedule: Equatable, Sendable {
         self.calendar = calendar
         self.type = type
         self.arguments = arguments
-        self.title = title
+        self.title = Schedule.shown(title)
         self.executable = executable
         self.remind = remind
+    }
+
+    /// The most a title keeps (in characters) before it is cut with an ellipsis: it is shown in
+    /// `schedule list` and systemd's descriptions, which a longer one would only flood.
+    public static let titleLimit = 120
+    /// The most a type or a value may hold (in UTF-8 bytes): they are what the timer runs, so
+    /// they are never cut; a longer one is refused (`check()`). systemd reads lines of at most
+    /// 1 MiB, and no action's value needs more than this.
+    public static let valueLimit = 4096
+
+    /// `title` on one line and at most `titleLimit` characters.
+    static func shown(_ title: String) -> String {
+        title.count <= titleLimit ? title : String(title.prefix(titleLimit - 1)) + "…"
+    }
+
+    /// Refuses, in a sentence, a type or value too long to keep in a unit.
+    public func check() throws(HostError) {
+        for (what, text) in [("type", type)] + arguments.map({ ("value", $0) }) where text.utf8.count > Schedule.valueLimit {
+            let name = what == "type" ? "The type" : "The value '\(UnitText.value(String(text.prefix(40))))…'"
+            throw HostError(.scheduleInvalid, "\(name) is \(text.utf8.count) bytes; a schedule keeps at most \(Schedule.valueLimit), so give a shorter one (or keep the long text in a file the action reads).")
+        }
+        _ = try UnitText.program(executable)
     }
 
     /// The units' names share this prefix: the application id.
@@ -80,7 +102,8 @@ public struct Schedule: Equatable, Sendable {
         ]
         lines += arguments.map { "X-StandFit-Argument=\(UnitText.value($0))" }
         if remind { lines.append("X-StandFit-Reminder=yes") }
-        lines += ["", "[Service]", "Type=oneshot", "ExecStart=\(command.map(UnitText.execWord).joined(separator: " "))", ""]
+        // `check()` refused a program systemd cannot run before anything was written.
+        lines += ["", "[Service]", "Type=oneshot", "ExecStart=\((try? UnitText.commandLine(command)) ?? "")", ""]
         return lines.joined(separator: "\n")
     }
 
@@ -88,62 +111,9 @@ public struct Schedule: Equatable, Sendable {
     public static func parse(id: Int, timer: String, service: String) -> Schedule? {
         let timerKeys = UnitText.keys(timer), serviceKeys = UnitText.keys(service)
         guard let calendar = timerKeys["OnCalendar"]?.first, let type = serviceKeys["X-StandFit-Type"]?.first,
-              let exec = serviceKeys["ExecStart"]?.first, let executable = UnitText.firstWord(exec) else { return nil }
+              let exec = serviceKeys["ExecStart"]?.first, let executable = UnitText.execWords(exec).first else { return nil }
         return Schedule(id: id, calendar: calendar, type: type, arguments: serviceKeys["X-StandFit-Argument"] ?? [],
                         title: serviceKeys["X-StandFit-Title"]?.first ?? type, executable: executable,
                         remind: serviceKeys["X-StandFit-Reminder"]?.first == "yes")
-    }
-}
-
-/// Writing and reading the few pieces of systemd's unit syntax the schedules use.
-///
-/// Rationale: by hand, not a library: no Swift library writes systemd unit files, and the
-/// syntax needed is a handful of rules (systemd.syntax(7), systemd.service(7) "Command lines");
-/// `systemd-analyze verify` checks every file written in the tests.
-public enum UnitText {
-    /// A value on one line: a line break would start a key of its own; `%` is a specifier.
-    public static func value(_ text: String) -> String {
-        text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "%", with: "%%")
-    }
-
-    /// One word of `ExecStart=`: as it is when it is plain, else double-quoted with `\` and `"`
-    /// escaped; `%` (specifiers) doubled and `$` (variables) doubled either way.
-    public static func execWord(_ word: String) -> String {
-        let escaped = word.replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "$", with: "$$")
-        if CommandWord.isPlain(word) { return escaped }
-        return "\"" + escaped.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n") + "\""
-    }
-
-    /// The values of each key, in order, `%%` read back as `%`; comments and sections ignored.
-    static func keys(_ text: String) -> [String: [String]] {
-        var keys: [String: [String]] = [:]
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") && !line.hasPrefix("[") {
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            let key = String(line[..<equals]), value = String(line[line.index(after: equals)...])
-            keys[key, default: []].append(key == "ExecStart" ? value : value.replacingOccurrences(of: "%%", with: "%"))
-        }
-        return keys
-    }
-
-    /// The first word of an `ExecStart=` line as `execWord` wrote it.
-    static func firstWord(_ line: String) -> String? {
-        var word = "", quoted = false, escaped = false
-        for character in line {
-            if escaped {
-                word.append(character == "n" ? "\n" : character)
-                escaped = false
-            } else if quoted && character == "\\" {
-                escaped = true
-            } else if character == "\"" {
-                quoted.toggle()
-            } else if character == " " && !quoted {
-                break
-            } else {
-                word.append(character)
-            }
-        }
-        word = word.replacingOccurrences(of: "%%", with: "%").replacingOccurrences(of: "$$", with: "$")
-        return word.isEmpty ? nil : word
     }
 }

@@ -47,7 +47,8 @@ public struct ScheduleStore: Sendable {
     /// so that it runs from the user manager's next start if none runs now; with a manager
     /// running, it is loaded and started. Answers whether it is active now, or why not.
     public func add(_ schedule: Schedule) throws(HostError) -> Activity {
-        try install(unit: schedule.unitName, timer: schedule.timerText, service: schedule.serviceText)
+        try schedule.check()
+        return try install(unit: schedule.unitName, timer: schedule.timerText, service: schedule.serviceText)
     }
 
     /// Writes the units `unit`.timer and `unit`.service and enables and starts the timer, as

@@ -54,7 +54,7 @@ public struct SuggestionTimer: Equatable, Sendable {
 
         [Service]
         Type=oneshot
-        ExecStart=\(command.map(UnitText.execWord).joined(separator: " "))
+        ExecStart=\((try? UnitText.commandLine(command)) ?? "")
         TimeoutStartSec=\(SuggestionTimer.answerMinutes + 5)min
 
         """

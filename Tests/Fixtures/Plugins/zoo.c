@@ -50,7 +50,8 @@
                         -DZOO_DECLARE=S, init first declares program S (standfit.programs/1) and
                         reports the answer, with ZOO_DECLARE_BAD, also "relative/true";
    -DZOO_PLUGIN_ID=S / -DZOO_TYPE=S  the plugin's id / its action's type, instead of com.zoo.<name>
-                        and com.zoo.<name>.run. */
+                        and com.zoo.<name>.run;
+   -DZOO_TITLE=S        its action's title, instead of "Run <name>". */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -78,7 +79,9 @@
 #define ZOO_SUBTITLE "\x1b[2J\rcleared"
 #else
 #define ZOO_NAME "Zoo " ZOO_ID
+#ifndef ZOO_TITLE
 #define ZOO_TITLE "Run " ZOO_ID
+#endif
 #define ZOO_SUBTITLE NULL
 #endif
 
