@@ -47,7 +47,7 @@ struct ListenCommand: ManifestCommand {
         // Ready before recording starts, so that the first word is not lost to loading.
         let recognizer = try SpokenSentence.recognizer(session, logger: global.logger)
         Console.current.error("Listening… (say a phrase, such as \"log twenty squats\")\n")
-        let samples = try AudioInput.record(environment: session.request.environment)
+        let samples = try AudioInput.record(environment: session.request.environment, cancel: session.options.link.cancelDescriptor)
         let heard = try recognizer.read(samples)
         try SpokenSentence.run(heard, source: "what the microphone recorded", session: session, yes: yes, noInput: interaction.noInput,
                                options: interaction.runOptions(global), global: global)
@@ -92,7 +92,7 @@ struct ListenCommand: ManifestCommand {
             recognizer = try SpokenSentence.recognizer(session, logger: global.logger)
             let text = HostText(language: session.language)
             listening = bus.show(DesktopNotification(summary: text("listen.listening"), body: text("listen.hint"), icon: icon))
-            samples = try AudioInput.record(environment: session.request.environment)
+            samples = try AudioInput.record(environment: session.request.environment, cancel: session.options.link.cancelDescriptor)
         } catch {
             if let listening { bus.close(notification: listening) }
             bus.show(DesktopNotification(summary: DesktopInstallation.applicationName, body: error.message, icon: icon, urgency: .critical))

@@ -40,7 +40,7 @@ enum SpokenSentence {
                         slots[name] = .freeText
                     }
                 }
-                sources.append(SpeechGrammar.Source(type: action.type, phrase: phrase, slots: slots))
+                sources.append(SpeechGrammar.Source(type: action.type, phrase: phrase, slots: slots, pluginID: action.pluginID))
             }
         }
         return sources

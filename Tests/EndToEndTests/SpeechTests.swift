@@ -64,14 +64,55 @@ struct SpeechTests {
         let text = sandbox.root.appendingPathComponent("notes.txt")
         try Data("hello".utf8).write(to: text)
         #expect(sandbox.run("say", "--audio", text.path) == ProcessResult(status: 3, stdout: "",
-            stderr: "standfit-host: error: \(text.path) is not audio SoX can read (no handler for file extension `txt'); give a WAV, FLAC or Ogg file.\n"))
+            stderr: "standfit-host: error: \(text.path) is not audio SoX can read (no handler for given file type `txt'); give a WAV, FLAC or Ogg file.\n"))
         let missing = sandbox.root.appendingPathComponent("missing.wav").path
         #expect(sandbox.run("say", "--audio", missing) == ProcessResult(status: 3, stdout: "",
-            stderr: "standfit-host: error: The audio file \(missing) cannot be read; check its name and permissions.\n"))
+            stderr: "standfit-host: error: The audio file \(missing) cannot be read (No such file or directory); check its name and permissions.\n"))
         #expect(sandbox.run("say", "--audio", try recording("show my streak"), "--locale", "nl") == ProcessResult(status: 69, stdout: "",
             stderr: "standfit-host: error: There is no speech model for nl: Debian ships English alone (pocketsphinx-en-us); name one in speechModels in config.json, or use --locale en.\n"))
         let both = sandbox.run("say", "--audio", missing, "log", "squats")
         #expect(both.status == 64 && both.stderr.contains("Give the sentence as words or as --audio FILE, not both."))
+    }
+
+    @Test("audio input is bounded: a 2 GB sparse WAV, /dev/zero named z.ul and a FIFO nobody writes to are refused at once in one sentence (3), nothing is left running, and the next command is served",
+          .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish))
+    func boundedInput() throws {
+        let sparse = sandbox.root.appendingPathComponent("huge.wav")
+        #expect(runProcess(ExternalTool.sox.url, arguments: ["-n", "-r", "16000", "-c", "1", sparse.path, "trim", "0", "1"]).status == 0)
+        #expect(truncate(sparse.path, 2 << 30) == 0)
+        #expect(sandbox.run("say", "--audio", sparse.path, "--yes") == ProcessResult(status: 3, stdout: "",
+            stderr: "standfit-host: error: \(sparse.path) is 2048 MiB, more than the 64 MiB a spoken request takes; give a recording of the sentence alone (a minute at most).\n"))
+        let zero = sandbox.root.appendingPathComponent("z.ul")
+        try FileManager.default.createSymbolicLink(atPath: zero.path, withDestinationPath: "/dev/zero")
+        let fifo = sandbox.root.appendingPathComponent("nobody.wav")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        for file in [zero, fifo] {
+            #expect(sandbox.run("say", "--audio", file.path, "--yes") == ProcessResult(status: 3, stdout: "",
+                stderr: "standfit-host: error: \(file.path) is not a regular file (a device, a pipe or a directory cannot be a recording); give a WAV, FLAC or Ogg file.\n"))
+        }
+        // A recording longer than a minute is read up to its first minute.
+        let long = sandbox.root.appendingPathComponent("long.wav")
+        #expect(runProcess(ExternalTool.sox.url, arguments: ["-n", "-r", "8000", "-c", "1", long.path, "trim", "0", "600"]).status == 0)
+        #expect(sandbox.run("say", "--audio", long.path, "--yes").status == 2)
+        #expect(sandbox.run("run", "viewstreak").status == 0)
+    }
+
+    @Test("listen on a silent input (a muted microphone: rec never hears speech, so its silence effect never ends) stops at 10 s with a sentence (69), its rec killed",
+          .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish))
+    func silentMicrophone() throws {
+        let (microphone, calls) = try Self.microphone(sandbox, playing: "/dev/null")
+        let pidFile = sandbox.root.appendingPathComponent("rec.pid")
+        try "#!/bin/sh\necho \"$*\" > '\(calls.path)'\necho $$ > '\(pidFile.path)'\nexec sleep 120\n"
+            .write(to: sandbox.root.appendingPathComponent("bin/rec"), atomically: true, encoding: .utf8)
+        chmod(sandbox.root.appendingPathComponent("bin/rec").path, 0o755)
+        let started = Date()
+        #expect(microphone.run(["listen", "--yes"]) == ProcessResult(status: 69, stdout: "",
+            stderr: "Listening… (say a phrase, such as \"log twenty squats\")\nstandfit-host: error: Nothing was heard in 10 seconds; check that the microphone is not muted, then speak right after 'Listening…'.\n"))
+        #expect(Date().timeIntervalSince(started) < 60)
+        let pid = try #require(pid_t((try String(contentsOf: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, 0) == -1 && errno == ESRCH, "rec (pid \(pid)) outlived its listen")
+        // The turn was given back: another listen may record.
+        #expect(microphone.run(["listen", "--yes"]).stderr.hasSuffix("Nothing was heard in 10 seconds; check that the microphone is not muted, then speak right after 'Listening…'.\n"))
     }
 
     @Test("listen records with SoX's rec until a pause (a stand-in on PATH plays a recording, as no microphone is here) and runs what it heard once confirmed; without rec it says what to install (69)",

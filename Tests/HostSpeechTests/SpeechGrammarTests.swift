@@ -37,6 +37,22 @@ struct SpeechGrammarTests {
         ])
     }
 
+    @Test("a plugin's share is bounded: 2,500 values of one placeholder keep their first 200, 100 phrases of one plugin their first 64, with the reasons; another plugin keeps its own")
+    func bounded() {
+        let names = (0..<2500).map { _ in "squats" } + ["plank"]
+        let many = (0..<100).map { index in
+            SpeechGrammar.Source(type: "com.zoo.big", phrase: Phrase(language: "en", template: "log w\(String(String(index).map { Character(UnicodeScalar(UInt8(97 + Int(String($0))!))) })) {exercise}"),
+                                 slots: ["exercise": .names(names)], pluginID: "com.zoo")
+        }
+        let own = SpeechGrammar.Source(type: "com.standfit.viewstreak", phrase: Phrase(language: nil, template: "show my streak"), slots: [:], pluginID: "com.standfit")
+        let grammar = SpeechGrammar.make(many + [own], language: "en", isWord: { _ in true })
+        #expect(grammar.phrases == 65)
+        #expect(grammar.text.contains("(show my streak)"))
+        #expect(!grammar.text.contains("plank"))
+        #expect(grammar.unsayable.contains("{exercise} of com.zoo.big: its first 200 of 2501 names can be said, no more"))
+        #expect(grammar.unsayable.contains("'log wge {exercise}' and the rest of com.zoo's phrases: a plugin's first 64 phrases can be said, no more"))
+    }
+
     @Test("what cannot be said is left out with its reason: free text, an unknown word, a value with digits, a language without number words")
     func unsayable() {
         let grammar = SpeechGrammar.make([

@@ -8,18 +8,52 @@ import HostModel
 /// Rationale: SoX's command-line tools rather than its library: two fixed pipelines, and
 /// recording stops on silence with SoX's own `silence` effect; no audio code of the host's own.
 public enum AudioInput {
-    /// The samples of the audio file at `url`.
-    public static func samples(of url: URL, environment: [String: String]) throws(HostError) -> [Int16] {
-        guard FileManager.default.isReadableFile(atPath: url.path) else {
-            throw HostError(.audioInvalid, "The audio file \(url.path) cannot be read; check its name and permissions.")
+    /// The most of a file read: a minute of speech is under 12 MB even as 48 kHz stereo WAV.
+    public static let fileLimit = 64 << 20
+    /// The most of a recording heard, in seconds; the rest of a longer file is not decoded.
+    public static let secondsLimit = 60
+    /// How long SoX may take over a file.
+    public static let decodeSeconds = 30.0
+
+    /// The samples of the audio file at `url`, at most `secondsLimit` of them, its program
+    /// killed when `cancel` (the request's cancel descriptor) turns readable.
+    ///
+    /// Only a regular file is read (not a device, a pipe, a socket or a directory, which could
+    /// never end or never answer), no larger than `fileLimit`; it is opened here and handed to
+    /// SoX as its input, so what is read is the file this process may open, and SoX is bounded
+    /// in time and output.
+    public static func samples(of url: URL, environment: [String: String], cancel: Int32? = nil) throws(HostError) -> [Int16] {
+        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else {
+            throw HostError(.audioInvalid, "The audio file \(url.path) cannot be read (\(String(cString: strerror(errno)))); check its name and permissions.")
         }
-        let result = ExternalProgram.run("sox", [url.path] + rawOutput, environment: environment)
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw HostError(.audioInvalid, "\(url.path) is not a regular file (a device, a pipe or a directory cannot be a recording); give a WAV, FLAC or Ogg file.")
+        }
+        guard info.st_size <= fileLimit else {
+            throw HostError(.audioInvalid, "\(url.path) is \(info.st_size / (1 << 20)) MiB, more than the \(fileLimit >> 20) MiB a spoken request takes; give a recording of the sentence alone (a minute at most).")
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        let type = url.pathExtension.isEmpty ? [] : ["-t", url.pathExtension.lowercased()]
+        let limits = ExternalProgram.Limits(seconds: decodeSeconds, outputBytes: secondsLimit * bytesPerSecond, cancel: cancel)
+        let result = ExternalProgram.run("sox", ["-q"] + type + ["-"] + rawOutput + ["trim", "0", String(secondsLimit)], environment: environment,
+                                         input: descriptor, limits: limits)
         let (status, data, errors) = (result.status, result.output, String(decoding: result.errors, as: UTF8.self))
         if status == 127 {
             throw HostError(.speechUnavailable, "Reading \(url.path) needs SoX, which is not installed; install it (Debian: apt-get install sox).")
         }
-        guard status == 0 else {
-            // "/usr/bin/sox FAIL formats: no handler for file extension `txt'": what follows the part.
+        switch result.ending {
+        case .deadline:
+            throw HostError(.audioInvalid, "SoX took more than \(Int(decodeSeconds)) seconds over \(url.path) and was stopped; give a shorter recording (a minute at most).")
+        case .cancelled:
+            throw HostError(.audioInvalid, "Reading \(url.path) was cancelled.")
+        case .outputLimit, .exited:
+            break
+        }
+        guard status == 0 || result.ending == .outputLimit else {
+            // "sox FAIL formats: no handler for given file type `txt'": what follows the part.
             let line = errors.split(separator: "\n").first.map(String.init) ?? "no reason given"
             let said = line.range(of: "FAIL ").map { String(line[$0.upperBound...]) }
                 .map { $0.hasPrefix("formats: ") ? String($0.dropFirst("formats: ".count)) : $0 } ?? line
@@ -29,13 +63,26 @@ public enum AudioInput {
     }
 
     /// Records from the default input until `pause` seconds of quiet after speech, at most
-    /// `limit` seconds.
-    public static func record(pause: Double = 1.0, limit: Int = 10, environment: [String: String]) throws(HostError) -> [Int16] {
+    /// `limit` seconds: SoX's `rec` is stopped then even when it never heard speech (a muted
+    /// microphone, where its silence effect would wait for ever), and at once when `cancel`
+    /// turns readable.
+    public static func record(pause: Double = 1.0, limit: Int = 10, environment: [String: String], cancel: Int32? = nil) throws(HostError) -> [Int16] {
         let effects = ["silence", "1", "0.1", "1%", "1", String(pause), "1%", "trim", "0", String(limit)]
-        let result = ExternalProgram.run("rec", ["-q"] + rawOutput + effects, environment: environment)
+        let limits = ExternalProgram.Limits(seconds: Double(limit) + 1, outputBytes: limit * bytesPerSecond, cancel: cancel)
+        let result = ExternalProgram.run("rec", ["-q"] + rawOutput + effects, environment: environment, limits: limits)
         let (status, data, errors) = (result.status, result.output, String(decoding: result.errors, as: UTF8.self))
         if status == 127 {
             throw HostError(.speechUnavailable, "Listening needs SoX's rec, which is not installed; install it (Debian: apt-get install sox, and libsox-fmt-pulse for PipeWire or PulseAudio).")
+        }
+        switch result.ending {
+        case .deadline where data.isEmpty:
+            throw HostError(.speechUnavailable, "Nothing was heard in \(limit) seconds; check that the microphone is not muted, then speak right after 'Listening…'.")
+        case .cancelled:
+            throw HostError(.speechUnavailable, "Listening was cancelled.")
+        case .deadline, .outputLimit:
+            return samples(data)
+        case .exited:
+            break
         }
         guard status == 0 else {
             let said = errors.split(separator: "\n").first.map(String.init) ?? "no reason given"
@@ -43,6 +90,9 @@ public enum AudioInput {
         }
         return samples(data)
     }
+
+    /// Bytes of SoX's output per second of sound.
+    static let bytesPerSecond = 16000 * 2
 
     /// SoX's output: raw 16 kHz mono signed 16-bit little-endian on stdout.
     static let rawOutput = ["-t", "raw", "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-L", "-"]

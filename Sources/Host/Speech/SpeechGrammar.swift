@@ -33,13 +33,22 @@ public struct SpeechGrammar: Sendable, Equatable {
         public var type: String
         public var phrase: Phrase
         public var slots: [String: Slot]
+        /// The plugin that declared it: each plugin's share of the grammar is bounded.
+        public var pluginID: String
 
-        public init(type: String, phrase: Phrase, slots: [String: Slot]) {
+        public init(type: String, phrase: Phrase, slots: [String: Slot], pluginID: String = "") {
             self.type = type
             self.phrase = phrase
             self.slots = slots
+            self.pluginID = pluginID
         }
     }
+
+    /// The most phrases of one plugin the grammar takes, and the most names of one placeholder:
+    /// a plugin declaring thousands of either would make every spoken request slow and large
+    /// (the recogniser searches all of them), and no one speaks such a list.
+    public static let phrasesPerPlugin = 64
+    public static let namesPerPlaceholder = 200
 
     /// The grammar of `sources` in `language`, with only the words `isWord` knows.
     public static func make(_ sources: [Source], language: String, isWord: (String) -> Bool) -> SpeechGrammar {
@@ -49,7 +58,15 @@ public struct SpeechGrammar: Sendable, Equatable {
         var ruleNames: [String: String] = [:]
         var usesNumber = false
         var count = 0
+        var perPlugin: [String: Int] = [:]
         for source in sources {
+            perPlugin[source.pluginID, default: 0] += 1
+            if perPlugin[source.pluginID]! > phrasesPerPlugin {
+                if perPlugin[source.pluginID]! == phrasesPerPlugin + 1 {
+                    unsayable.append("'\(source.phrase.template)' and the rest of \(source.pluginID)'s phrases: a plugin's first \(phrasesPerPlugin) phrases can be said, no more")
+                }
+                continue
+            }
             var parts: [String] = [], newRules: [(names: String, rule: String)] = []
             var sayable = true
             for part in source.phrase.parts {
@@ -73,7 +90,11 @@ public struct SpeechGrammar: Sendable, Equatable {
                         parts.append("<number>")
                     case .names(let names):
                         var said: [String] = []
-                        for value in names {
+                        if names.count > namesPerPlaceholder {
+                            let reason = "{\(name)} of \(source.type): its first \(namesPerPlaceholder) of \(names.count) names can be said, no more"
+                            if !unsayable.contains(reason) { unsayable.append(reason) }
+                        }
+                        for value in names.prefix(namesPerPlaceholder) {
                             let words = spoken(value)
                             if words.isEmpty || !words.allSatisfy(isWord) {
                                 // Once per value, however many phrases use it.
