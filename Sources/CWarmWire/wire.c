@@ -79,6 +79,16 @@ int standfit_wire_peer(int socket_fd, uid_t *uid, pid_t *pid) {
     return 0;
 }
 
+int standfit_wire_peer_groups(int socket_fd, gid_t *gid, gid_t *groups, int capacity) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(socket_fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *gid = credentials.gid;
+    socklen_t size = (socklen_t)(capacity * (int)sizeof(gid_t));
+    if (getsockopt(socket_fd, SOL_SOCKET, SO_PEERGROUPS, groups, &size) != 0) return -1;
+    return (int)(size / sizeof(gid_t));
+}
+
 /* Between fork and exec only async-signal-safe calls: the caller may have threads. */
 pid_t standfit_wire_spawn_daemon(const char *path, char *const argv[], char *const envp[]) {
     int report[2];

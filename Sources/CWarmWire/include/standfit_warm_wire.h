@@ -25,6 +25,12 @@ ssize_t standfit_wire_receive(int socket_fd, void *buffer, size_t capacity, int 
    kernel recorded them when it connected (SO_PEERCRED). Returns 0, or -1 with errno set. */
 int standfit_wire_peer(int socket_fd, uid_t *uid, pid_t *pid);
 
+/* The group id and supplementary groups of the process at the other end of Unix socket
+   `socket_fd`, as the kernel recorded them when it connected (SO_PEERCRED, SO_PEERGROUPS): the
+   gid in `*gid`, up to `capacity` groups in `groups`. Returns how many groups, or -1 with errno
+   set (ERANGE: more than `capacity`). */
+int standfit_wire_peer_groups(int socket_fd, gid_t *gid, gid_t *groups, int capacity);
+
 /* Starts `path` with `argv` and `envp` as a daemon: fork, setsid, fork again (so it leads no
    session and can never take a controlling terminal), every descriptor above 2 closed, stdin,
    stdout and stderr on /dev/null, working directory `/`; the middle process exits at once and is

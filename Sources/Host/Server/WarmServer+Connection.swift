@@ -42,6 +42,13 @@ extension WarmServer {
             connection.send(.runCold)
             return
         }
+        if let difference = PeerCredentials.difference(descriptor: connection.descriptor, pid: peerPID) {
+            // What the command names is opened with the client's own credentials, cold.
+            descriptors.forEach { close($0) }
+            logger.info("A client (pid \(peerPID)) whose credentials are not this server's asked: \(difference); it runs its command cold, with its own.")
+            connection.send(.runCold)
+            return
+        }
         guard request.build == place.build else {
             // A client of another build, through the activation socket: it runs the command cold.
             descriptors.forEach { close($0) }

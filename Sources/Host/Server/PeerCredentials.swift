@@ -1,0 +1,40 @@
+import CWarmWire
+import Foundation
+import Glibc
+
+/// Whether a client acts with the server's own credentials: the same group and supplementary
+/// groups, and the same mount namespace.
+///
+/// The server opens what a command names (an audio file, a JSON file, a manifest, the
+/// directories the client's environment points at) with its own credentials. A client of the
+/// same user may have fewer: it dropped a group (`setpriv --groups`, a sandbox), or it sees other
+/// files under the same paths (another mount namespace). Served here, such a client would read
+/// through the server what it cannot read itself (a confused deputy). So it is not served: it
+/// runs its command cold, in its own process, with its own credentials.
+enum PeerCredentials {
+    /// Why the peer at `descriptor` (process `pid`) differs from this process, or nil when it
+    /// does not.
+    static func difference(descriptor: Int32, pid: pid_t) -> String? {
+        var gid: gid_t = 0
+        var groups = [gid_t](repeating: 0, count: 1024)
+        let count = standfit_wire_peer_groups(descriptor, &gid, &groups, Int32(groups.count))
+        guard count >= 0 else { return "its groups cannot be read (\(String(cString: strerror(errno))))" }
+        guard gid == getgid() else { return "its group is \(gid), this server's \(getgid())" }
+        var own = [gid_t](repeating: 0, count: 1024)
+        let ownCount = getgroups(Int32(own.count), &own)
+        let theirs = Set(groups.prefix(Int(count))), ours = Set(own.prefix(Int(max(ownCount, 0))))
+        guard theirs == ours else {
+            let missing = ours.subtracting(theirs).sorted(), extra = theirs.subtracting(ours).sorted()
+            return "its supplementary groups differ (" + (missing.isEmpty ? "" : "without \(missing)") + (missing.isEmpty || extra.isEmpty ? "" : ", ")
+                + (extra.isEmpty ? "" : "with \(extra)") + ")"
+        }
+        var theirNamespace = stat(), ourNamespace = stat()
+        guard stat("/proc/\(pid)/ns/mnt", &theirNamespace) == 0, stat("/proc/self/ns/mnt", &ourNamespace) == 0 else {
+            return "its mount namespace cannot be read"
+        }
+        guard theirNamespace.st_ino == ourNamespace.st_ino, theirNamespace.st_dev == ourNamespace.st_dev else {
+            return "it sees another mount namespace"
+        }
+        return nil
+    }
+}
