@@ -144,7 +144,9 @@ standfit_bus *standfit_bus_start(const char *address, const char *application_id
     int r = bus_open(address, &connection);
     if (r < 0) {
         *error = r;
-        snprintf(why, why_size, "no session bus (%s)", strerror(-r));
+        if (r == -EPERM) snprintf(why, why_size, "the bus at %s is not run by this user (uid %u), so it is not joined", address, (unsigned)getuid());
+        else if (r == -ETIMEDOUT) snprintf(why, why_size, "the bus at %s did not answer within 5 s, so it is not joined", address);
+        else snprintf(why, why_size, "no session bus (%s)", strerror(-r));
         return NULL;
     }
     standfit_bus *bus = calloc(1, sizeof *bus);

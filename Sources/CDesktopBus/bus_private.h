@@ -33,7 +33,8 @@
     X(sd_bus_reply_method_return) X(sd_bus_reply_method_error) X(sd_bus_message_new_method_call) \
     X(sd_bus_message_append_basic) X(sd_bus_message_open_container) X(sd_bus_message_close_container) \
     X(sd_bus_message_new_method_return) X(sd_bus_send) X(sd_bus_message_append_strv) \
-    X(sd_bus_message_set_auto_start)
+    X(sd_bus_message_set_auto_start) X(sd_bus_set_method_call_timeout) X(sd_bus_is_ready) X(sd_bus_wait) \
+    X(sd_bus_close_unref)
 
 #define DECLARE(name) extern __typeof__(name) *p_##name;
 SD_FUNCTIONS(DECLARE)

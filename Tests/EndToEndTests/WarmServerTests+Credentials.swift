@@ -47,4 +47,43 @@ extension WarmServerTests {
         let status = try JSONDecoder().decode(Status.self, from: Data(asNobody(["--groups=\(group)"], "server", "status", "--json").stdout.utf8))
         #expect(status.requestsServed == 1)
     }
+
+    @Test("server take-bus joins only a bus of this user's: another user's bus (a dbus-daemon run as nobody) is refused, a socket that accepts and never answers is given up within seconds, and the server serves on",
+          .needs(.setpriv, .dbusDaemon, .python3),
+          .enabled(if: getuid() == 0 || ProcessInfo.processInfo.environment["CI"] == "true",
+                   "runs a bus as another user, which needs root (as CI runs, where it is never skipped)"))
+    func takeBusVerified() throws {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        let log = sandbox.root.appendingPathComponent("server.log")
+        #expect(sandbox.server.start(environment: sandbox.environment, log: log) == nil)
+        defer { sandbox.server.stopAll() }
+        let pid = try #require(sandbox.server.pid)
+        // Nobody's session bus, in a directory of nobody's.
+        let stranger = HostSandbox.standFit()
+        #expect(chown(stranger.root.path, 65534, 65534) == 0)
+        let foreign = try #require(SessionBus(sandbox: stranger, user: 65534), "nobody's bus did not start")
+        defer { foreign.stop() }
+        func takeBus(_ address: String) -> ProcessResult {
+            var environment = sandbox.environment
+            environment["DBUS_SESSION_BUS_ADDRESS"] = address
+            return runProcess(Fixtures.hostBinary, arguments: ["server", "take-bus"], environment: environment)
+        }
+        let refusal = { (address: String) in
+            ProcessResult(status: 69, stdout: "", stderr: "standfit-host: error: The server (pid \(pid)) could not take org.standfit.Host on the session bus at \(address) (stopping, or the bus refused it); its log says why.\n")
+        }
+        #expect(takeBus(foreign.address) == refusal(foreign.address))
+        let words = try String(contentsOf: log, encoding: .utf8)
+        #expect(words.contains("the bus at \(foreign.address) is not run by this user (uid \(getuid())), so it is not joined"), "\(words)")
+        // A socket of this user's that accepts and never answers.
+        let silent = sandbox.root.appendingPathComponent("silent.sock").path
+        let script = "import socket, sys, time\ns = socket.socket(socket.AF_UNIX)\ns.bind(sys.argv[1])\ns.listen(8)\nheld = []\nwhile True:\n    held.append(s.accept())\n"
+        let listener = try #require(spawnInBackground(ExternalTool.python3.path, ["-c", script, silent], environment: ["PATH": "/usr/bin:/bin"], log: nil, ownGroup: true))
+        defer { endGroup(listener) }
+        #expect(TestSupport.eventually(10) { FileManager.default.fileExists(atPath: silent) })
+        let started = Date()
+        #expect(takeBus("unix:path=\(silent)") == refusal("unix:path=\(silent)"))
+        #expect(Date().timeIntervalSince(started) < 15, "take-bus on a silent socket took \(Date().timeIntervalSince(started)) s")
+        #expect(WarmServerTests.host(sandbox, "run", "viewstreak").status == 0)
+    }
 }

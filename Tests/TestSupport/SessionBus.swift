@@ -14,7 +14,9 @@ public final class SessionBus: @unchecked Sendable {
     /// Starts the bus for `sandbox` and waits until it listens; nil when it could not start.
     /// With `system`, a stand-in for the system bus instead (GNOME Shell asks it for logind),
     /// which starts nothing.
-    public init?(sandbox: HostSandbox, system: Bool = false) {
+    /// With `user`, the bus runs as that user (through setpriv; the caller is root), as another
+    /// user's session bus would.
+    public init?(sandbox: HostSandbox, system: Bool = false, user: uid_t? = nil) {
         self.sandbox = sandbox
         let socket = sandbox.root.appendingPathComponent(system ? "system-bus" : "bus").path
         address = "unix:path=\(socket)"
@@ -37,7 +39,9 @@ public final class SessionBus: @unchecked Sendable {
         try? Data(configuration.utf8).write(to: file)
         let log = sandbox.root.appendingPathComponent(system ? "system-bus.log" : "bus.log")
         let tool = ExternalTool.dbusDaemon.path
-        guard let child = spawnInBackground(tool, ["--config-file=\(file.path)", "--nofork", "--nopidfile"],
+        let arguments = ["--config-file=\(file.path)", "--nofork", "--nopidfile"]
+        let asUser = user.map { [ExternalTool.setpriv.path, "--reuid=\($0)", "--regid=\($0)", "--clear-groups", tool] } ?? [tool]
+        guard let child = spawnInBackground(asUser[0], Array(asUser.dropFirst()) + arguments,
                                            environment: sandbox.environment, log: log) else { return nil }
         pid = child
         let deadline = Date().addingTimeInterval(10)

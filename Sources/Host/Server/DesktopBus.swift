@@ -114,7 +114,9 @@ package final class DesktopBus: @unchecked Sendable {
                                                   context, &error, &why, why.count) else {
             Unmanaged<DesktopBus>.fromOpaque(context).release()
             let reason = String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            logger.debug("Not on the session bus: \(reason); the desktop front door is closed (commands are not affected).")
+            // A bus refused (another user's, or one that does not answer) is worth a line; no bus at all is the usual case.
+            let level: Logger.Level = error == -EPERM || error == -ETIMEDOUT ? .warning : .debug
+            logger.log(level: level, "Not on the session bus: \(reason); the desktop front door is closed (commands are not affected).")
             return nil
         }
         bus.stopLock.withLock { bus.connection = connection }
