@@ -46,6 +46,42 @@ struct DesktopBusTests {
         }.joined()
     }
 
+    @Test("a click on a question's bubble (the server's 'default' action) answers nothing: no value 'default' reaches the plugin, nothing is logged or closed",
+          .needs(.dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
+    func bubbleClickAnswersNothing() throws {
+        let (sandbox, bus, record) = try Self.sandboxWithNotifications(press: "(bubble)")
+        defer { bus.stop() }
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'count': <20>}"]).status == 0)
+        #expect(eventually { Self.shown(record).count == 1 })
+        #expect(eventually(5) { Self.serverLog(sandbox).contains("Notification 1: Log Exercise: Which exercise?") })
+        Thread.sleep(forTimeInterval: 1)
+        #expect(Self.shown(record) == ["Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Squats,2=Push-Ups,3=Plank"])
+        #expect(!((try? String(contentsOf: record, encoding: .utf8)) ?? "").contains("\"closed\""))
+        #expect(Self.logged(sandbox) == "")
+        #expect(!Self.serverLog(sandbox).contains("'default' chosen"))
+    }
+
+    @Test("a plugin's 300 KB message reaches the notification server and the server's log cut to 1,000 characters with an ellipsis",
+          .needs(.dbusDaemon, .python3, .pythonGI))
+    func bigMessageBounded() throws {
+        var (sandbox, bus, record) = try Self.sandboxWithNotifications()
+        defer { bus.stop() }
+        sandbox.pluginPath = [FixturePlugins.zoo("big-message.so")]
+        sandbox.extraEnvironment["ZOO_BIG_MESSAGE"] = "300000"
+        var environment = bus.environment
+        environment["STANDFIT_PLUGIN_PATH"] = sandbox.pluginPath.map(\.path).joined(separator: ":")
+        environment["ZOO_BIG_MESSAGE"] = "300000"
+        if let failure = sandbox.serveWarmPath() { Issue.record("\(failure)") }
+        let ran = runProcess(Fixtures.hostBinary, arguments: ["run", "--notify", "com.zoo.big-message.run"], environment: environment)
+        #expect(ran.status == 0 && ran.stdout.count >= 300_000, "\(ran.status) \(ran.stderr.prefix(300))")
+        #expect(eventually { !Self.shown(record).isEmpty })
+        let notes = SessionBus.notifications(in: record)
+        let body = try #require(notes.first?["body"] as? String)
+        #expect(body == String(repeating: "x", count: 999) + "…")
+        for line in Self.serverLog(sandbox).split(separator: "\n") { #expect(line.count < 2_000) }
+    }
+
     @Test("export desktop --install: a D-Bus activatable desktop file named after the id, and the service that starts the server",
           .needs(.dbusDaemon, .desktopFileValidate))
     func install() throws {
@@ -232,7 +268,7 @@ struct DesktopBusTests {
         #expect(eventually { Self.logged(sandbox) == "pushups|12\nplank|30\npushups|12\n" })
         #expect(eventually { Self.shown(record).count == 2 })
         #expect(Self.shown(record) == [
-            "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | plank=Plank,pushups=Push-Ups,squats=Squats",
+            "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Plank,2=Push-Ups,3=Squats",
             "Log Exercise | Logged 12 push-ups · +18 XP | org.standfit.Host.log | 1 | org.standfit.Host | ",
         ])
     }
@@ -249,7 +285,7 @@ struct DesktopBusTests {
         // Logged once, for the first press.
         #expect(Self.logged(sandbox) == "pushups|12\npushups|12\n")
         let shown = Self.shown(record)
-        #expect(shown.first == "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | pushups=Push-Ups,squats=Squats,plank=Plank")
+        #expect(shown.first == "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Push-Ups,2=Squats,3=Plank")
         #expect(Set(shown.dropFirst()) == [
             "Log Exercise | Logged 12 push-ups · +18 XP | org.standfit.Host.log | 1 | org.standfit.Host | ",
             "Log Exercise | This was answered already, and the first choice ran; start the action again to choose again. | org.standfit.Host.log | 1 | org.standfit.Host | ",
@@ -282,7 +318,7 @@ struct DesktopBusTests {
         #expect(activated == ProcessResult(status: 0, stdout: "()\n", stderr: ""))
         #expect(eventually { Self.shown(record).count == 2 })
         #expect(Self.shown(record) == [
-            "StandFit | Kies een snelle actie. | org.standfit.Host | 1 | org.standfit.Host | com-standfit-logexercise=Oefening loggen,com-standfit-viewstreak=Reeks bekijken — 1 dag,standfit-more:1=Meer (2)…",
+            "StandFit | Kies een snelle actie. | org.standfit.Host | 1 | org.standfit.Host | 1=Oefening loggen,2=Reeks bekijken — 1 dag,3=Meer (2)…",
             "Reeks bekijken | Reeks: 1 dag\nBeste reeks: 1 dag · niveau 1 · 20 XP | org.standfit.Host.streak | 1 | org.standfit.Host | ",
         ])
     }
@@ -298,8 +334,8 @@ struct DesktopBusTests {
                                  "--method", "org.freedesktop.Application.Activate", "{}"]).status == 0)
         #expect(eventually { Self.shown(record).count == 2 })
         #expect(Self.shown(record) == [
-            "StandFit | Choose a quick action. | org.standfit.Host | 1 | org.standfit.Host | com-standfit-logexercise=Log Exercise,com-standfit-viewstreak=View Streak — 1 day,standfit-more:1=More (2)…",
-            "StandFit | Choose a quick action. | org.standfit.Host | 1 | org.standfit.Host | com-standfit-logexercise-2=Log Squats — 20 reps,com-standfit-viewprogress=View Progress",
+            "StandFit | Choose a quick action. | org.standfit.Host | 1 | org.standfit.Host | 1=Log Exercise,2=View Streak — 1 day,3=More (2)…",
+            "StandFit | Choose a quick action. | org.standfit.Host | 1 | org.standfit.Host | 1=Log Squats — 20 reps,2=View Progress",
         ])
     }
 
@@ -331,7 +367,7 @@ struct DesktopBusTests {
         #expect(Self.shown(record) == [
             "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | list-add | 1 | org.standfit.Host | ",
             "Log Exercise | Which exercise? Squats, Push-Ups, Plank, Lunges, Calf Raises, Stretching, Jumping Jacks, Wall Sit, Burpees, Sit-Ups | list-add | 1 | org.standfit.Host | ",
-            "StandFit | Choose a quick action. | org.standfit.Host | 1 | org.standfit.Host | com-standfit-logexercise=Log Exercise,com-standfit-viewstreak=View Streak — 1 day,standfit-more:1=More (2)…",
+            "StandFit | Choose a quick action. | org.standfit.Host | 1 | org.standfit.Host | 1=Log Exercise,2=View Streak — 1 day,3=More (2)…",
         ])
     }
 
@@ -489,7 +525,7 @@ struct DesktopBusTests {
         // Its launcher shows that app's picker alone.
         #expect(sandbox.run("menu", "--notify", "--app", "user") == ProcessResult(status: 0, stdout: "", stderr: ""))
         #expect(eventually { Self.shown(record).count == 1 })
-        #expect(Self.shown(record) == ["Shortcuts | Choose a quick action. | view-list | 1 | org.standfit.Host | user-morning=Morning routine"])
+        #expect(Self.shown(record) == ["Shortcuts | Choose a quick action. | view-list | 1 | org.standfit.Host | 1=Morning routine"])
         // Without the routine, the next change of the menu takes its entry away.
         try FileManager.default.removeItem(at: shortcuts.appendingPathComponent("morning.json"))
         #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)

@@ -145,7 +145,7 @@ struct DesktopSearchTests {
             let notes = SessionBus.notifications(in: record).filter { $0["closed"] == nil }
             #expect(notes.first?["replyPlaceholder"] as? String == "Or type it, such as 'squats'")
             #expect(DesktopBusTests.shown(record) == [
-                "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | squats=Squats,pushups=Push-Ups,plank=Plank,inline-reply=Reply",
+                "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Squats,2=Push-Ups,3=Plank,inline-reply=Reply",
                 answer,
             ])
             #expect(DesktopBusTests.logged(sandbox) == logged)
@@ -158,7 +158,7 @@ struct DesktopSearchTests {
         #expect(bus.run(.gapplication, ["launch", Self.applicationID]).status == 0)
         #expect(eventually(10) { DesktopBusTests.shown(record).count == 2 }, "\(DesktopBusTests.shown(record))")
         #expect(DesktopBusTests.shown(record) == [
-            "StandFit | Choose a quick action. | org.standfit.Host | 1 | org.standfit.Host | com-standfit-logexercise=Log Exercise,inline-reply=Reply",
+            "StandFit | Choose a quick action. | org.standfit.Host | 1 | org.standfit.Host | 1=Log Exercise,inline-reply=Reply",
             "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | org.standfit.Host.log | 1 | org.standfit.Host | ",
         ])
         // Its example is a sentence an action understands as it is.

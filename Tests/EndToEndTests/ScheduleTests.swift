@@ -213,7 +213,7 @@ struct ReminderTests {
         #expect(eventually { DesktopBusTests.logged(sandbox) == "pushups|12\nplank|30\npushups|12\n" })
         #expect(eventually { DesktopBusTests.shown(record).count == 2 })
         #expect(DesktopBusTests.shown(record) == [
-            "Log Exercise | Which exercise? | list-add | 1 | org.standfit.Host | plank=Plank,pushups=Push-Ups,squats=Squats",
+            "Log Exercise | Which exercise? | list-add | 1 | org.standfit.Host | 1=Plank,2=Push-Ups,3=Squats",
             "Log Exercise | Logged 12 push-ups · +18 XP | list-add | 1 | org.standfit.Host | ",
         ])
     }

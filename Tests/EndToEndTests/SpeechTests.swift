@@ -163,7 +163,7 @@ struct SpeechTests {
         #expect(runProcess(ExternalTool.espeak.url, arguments: ["-v", "en-us", "-w", espoken, "log twenty squats"]).status == 0)
         let (microphone, _) = try Self.microphone(onBus, playing: espoken)
         let listened = microphone.run(["listen", "--notify"], stdin: "")
-        let question = "Log 20 squat? | Heard: log twenty squat | audio-input-microphone | 1 | org.standfit.Host | run=Run,cancel=Cancel"
+        let question = "Log 20 squat? | Heard: log twenty squat | audio-input-microphone | 1 | org.standfit.Host | 1=Run,2=Cancel"
         let listening = "Listening… | Say a phrase, such as \"log twenty squats\". | audio-input-microphone | 1 | org.standfit.Host | "
         if press == "Run" {
             #expect(listened == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: "Heard: log twenty squat\n"))
@@ -224,7 +224,7 @@ struct SpeechTests {
         #expect(eventually { DesktopBusTests.shown(record).count == 3 })
         #expect(DesktopBusTests.shown(record) == [
             "Listening… | Say a phrase, such as \"log twenty squats\". | audio-input-microphone | 1 | org.standfit.Host | ",
-            "Log 20 squat? | Heard: log twenty squat | audio-input-microphone | 1 | org.standfit.Host | run=Run,cancel=Cancel",
+            "Log 20 squat? | Heard: log twenty squat | audio-input-microphone | 1 | org.standfit.Host | 1=Run,2=Cancel",
             // The host's own icons are installed with the entry.
             "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | org.standfit.Host.log | 1 | org.standfit.Host | ",
         ])

@@ -28,7 +28,7 @@ struct SuggestionOfferTests {
         return moved
     }
 
-    static let offer = "Log 10 Push-Ups? | You usually do this around 09:05. | list-add | 1 | org.standfit.Host | run=Log,later=Not now,mute=Stop suggesting this"
+    static let offer = "Log 10 Push-Ups? | You usually do this around 09:05. | list-add | 1 | org.standfit.Host | 1=Log,2=Not now,3=Stop suggesting this"
 
     @Test("at the usual time the offer shows 'Log 10 Push-Ups?' with Log, Not now and Stop suggesting this; Log runs it (cold: the command waits for the answer)",
           .needs(.dbusDaemon, .python3, .pythonGI, .sqlite3))
@@ -135,7 +135,7 @@ struct SuggestionOfferTests {
         #expect(Self.at(sandbox, "2026-11-24T08:00:00Z").run("suggestions", "offer", "--dry-run").stdout
             == "Nothing offered at 09:00: Log 10 Push-Ups ran today at 08:58 already.\n")
         #expect(DesktopBusTests.shown(record) == [
-            "Log 20 Squats? | You usually do this around 18:00. | list-add | 1 | org.standfit.Host | run=Log,later=Not now,mute=Stop suggesting this",
+            "Log 20 Squats? | You usually do this around 18:00. | list-add | 1 | org.standfit.Host | 1=Log,2=Not now,3=Stop suggesting this",
         ])
         sandbox.writeConfig(#"{"suggestionQuietHours": "late"}"#)
         let config = sandbox.configDirectory.appendingPathComponent("config.json").path

@@ -1,5 +1,6 @@
 import CDesktopBus
 import Foundation
+import HostModel
 import HostDesktop
 import HostSurfaces
 
@@ -74,6 +75,7 @@ extension DesktopBus {
     package func show(_ notification: DesktopNotification, chosen: (@Sendable (String) -> Void)? = nil,
                       replied: (@Sendable (String) -> Void)? = nil, closed: (@Sendable () -> Void)? = nil) -> UInt32? {
         let connection = stopLock.withLock { self.connection }
+        let notification = DesktopBus.bounded(notification)
         let line = "\(notification.summary): \(notification.body)"
             + (notification.buttons.isEmpty ? "" : " [\(notification.buttons.map(\.label).joined(separator: " | "))]")
         guard let connection else {
@@ -85,9 +87,20 @@ extension DesktopBus {
         let body = capabilities.contains("body-markup") ? DesktopNotification.markupEscaped(notification.body) : notification.body
         let late = notification.answered.map { DesktopNotification(summary: notification.summary, body: $0, icon: notification.icon) }
         let reply = replied != nil && capabilities.contains("inline-reply") ? notification.reply : nil
-        var buttons = notification.buttons.map { ($0.key, $0.label) }
+        // The keys the server sees are the host's own ("1", "2", …), never what a plugin named
+        // (a value's id could be "default", the key of a click on the bubble itself, or anything
+        // else): a press is mapped back here, and a key the host did not give runs nothing.
+        let keys = notification.buttons.map(\.key)
+        var buttons = notification.buttons.enumerated().map { ("\($0.offset + 1)", $0.element.label) }
         if reply != nil { buttons.append((DesktopNotification.replyKey, notification.replyLabel)) }
-        let (token, waiter) = beginCall(chosen: notification.buttons.isEmpty ? nil : chosen, answered: late,
+        var pressed: (@Sendable (String) -> Void)?
+        if let chosen {
+            pressed = { @Sendable key in
+                guard let index = Int(key), keys.indices.contains(index - 1) else { return }
+                chosen(keys[index - 1])
+            }
+        }
+        let (token, waiter) = beginCall(chosen: notification.buttons.isEmpty ? nil : pressed, answered: late,
                                         replied: reply == nil ? nil : replied, closed: closed)
         withCStrings(buttons.flatMap { [$0.0, $0.1] }) { actions in
             standfit_bus_notify(connection, token, DesktopInstallation.applicationName, 0, notification.icon,
@@ -104,6 +117,27 @@ extension DesktopBus {
         }
         logger.info("Notification \(waiter.id): \(line)")
         return waiter.id
+    }
+
+    /// The most of a notification shown: a summary is one line, a body a few (GNOME Shell
+    /// shows four or five lines, dunst and Plasma about as many), a button's label a few
+    /// words. A plugin's 300 KB message would only flood the server and the log.
+    static let summaryLimit = 120
+    static let bodyLimit = 1000
+    static let labelLimit = 48
+
+    /// `notification` within the limits, each part cut with an ellipsis; a label on one line.
+    static func bounded(_ notification: DesktopNotification) -> DesktopNotification {
+        func cut(_ text: String, _ limit: Int) -> String {
+            text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+        }
+        var bounded = notification
+        bounded.summary = cut(VisibleText.line(notification.summary), summaryLimit)
+        bounded.body = cut(notification.body, bodyLimit)
+        bounded.buttons = notification.buttons.map { DesktopNotification.Button(key: $0.key, label: cut(VisibleText.line($0.label), labelLimit)) }
+        bounded.answered = notification.answered.map { cut($0, bodyLimit) }
+        bounded.reply = notification.reply.map { cut(VisibleText.line($0), summaryLimit) }
+        return bounded
     }
 
     /// Takes notification `id` from the screen (`CloseNotification`); its buttons do nothing

@@ -9,6 +9,8 @@ test waits for it. With --press LABEL, a notification with a button labelled LAB
 ActionInvoked for that button's key, then NotificationClosed, as a user pressing it would. With
 --press-twice LABEL, ActionInvoked twice and no NotificationClosed at all, as a server that keeps
 an answered notification on screen (and ignores CloseNotification) lets a user press it again.
+With --press "(bubble)", a notification with buttons gets ActionInvoked "default", a click on
+the bubble itself.
 With --reply TEXT, a notification with the "inline-reply" action (KDE's inline reply) gets
 NotificationReplied with TEXT, then NotificationClosed, as a user typing TEXT would; its
 placeholder (the hint x-kde-reply-placeholder-text) is recorded as "replyPlaceholder".
@@ -91,6 +93,10 @@ def call(conn, sender, path, interface, method, parameters, invocation):
         if reply is not None and any(key == "inline-reply" for key, _ in pairs):
             GLib.timeout_add(50, emit, "NotificationReplied", GLib.Variant("(us)", (number, reply)))
             GLib.timeout_add(100, emit, "NotificationClosed", GLib.Variant("(uu)", (number, 2)))
+            return
+        if press == "(bubble)" and pairs:
+            # A click on the bubble itself: the server's "default" action, which no button has.
+            GLib.timeout_add(50, emit, "ActionInvoked", GLib.Variant("(us)", (number, "default")))
             return
         for key, label in pairs:
             if label == press:
