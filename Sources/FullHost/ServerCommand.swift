@@ -102,11 +102,18 @@ struct ServerCommand: HostCommand {
                 return
             }
             server.stop()
+            // "Stopped" only once nothing but this request is left: the server exits as soon as
+            // it has answered. What is still running after the stop's grace (it is cancelled
+            // then) is said instead.
+            let deadline = ContinuousClock.now + WarmServer.stopGrace + .seconds(1)
+            while server.requestsUnderWay > 1, ContinuousClock.now < deadline { usleep(20_000) }
+            let left = server.requestsUnderWay - 1
             // This request counted too, as the server's log counts it when it exits.
             let served = server.requestsServed + 1
-            Output.report(global, Document(stopped: true, pid: getpid(),
-                                           message: "Stopped the server (pid \(getpid())) after \(served) request\(served == 1 ? "" : "s")."),
-                          message: \.message)
+            let message = left > 0
+                ? "Stopping the server (pid \(getpid())) after \(served) request\(served == 1 ? "" : "s"): \(left) still finishing, cancelled now; it exits when they have."
+                : "Stopped the server (pid \(getpid())) after \(served) request\(served == 1 ? "" : "s")."
+            Output.report(global, Document(stopped: left == 0, pid: getpid(), message: message), message: \.message)
         }
     }
 

@@ -234,6 +234,34 @@ struct SpeechTests {
         #expect(DesktopBusTests.serverLog(microphone).contains("ActivateAction 'listen' from :1."))
     }
 
+    @Test("server stop while Listen's question waits for its answer: the question is taken away unanswered, nothing runs, and 'Stopped' is said only when the server is as good as gone",
+          .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish, .dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
+    func stopDuringQuestion() throws {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        let spoken = sandbox.root.appendingPathComponent("spoken.wav").path
+        try FileManager.default.createDirectory(at: sandbox.root, withIntermediateDirectories: true)
+        #expect(runProcess(ExternalTool.espeak.url, arguments: ["-v", "en-us", "-w", spoken, "log twenty squats"]).status == 0)
+        var (microphone, _) = try Self.microphone(sandbox, playing: spoken)
+        let bus = try #require(SessionBus(sandbox: microphone), "dbus-daemon did not start; \(sandbox.logs("bus.log"))")
+        defer { bus.stop() }
+        microphone.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let record = sandbox.root.appendingPathComponent("notifications.jsonl")
+        // Nobody answers the question.
+        try #require(bus.startNotificationServer(record: record), "the test notification server did not start")
+        #expect(microphone.run("export", "desktop", "--install").status == 0)
+        #expect(bus.run(.gapplication, ["action", DesktopBusTests.applicationID, "listen"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        #expect(eventually { DesktopBusTests.shown(record).count == 2 })
+        let started = Date()
+        let stopped = microphone.run("server", "stop")
+        #expect(stopped.status == 0 && stopped.stderr == "" && stopped.stdout.hasPrefix("Stopped the server (pid "), "\(stopped)")
+        let pid = try #require(pid_t(stopped.stdout.dropFirst("Stopped the server (pid ".count).prefix { $0.isNumber }))
+        #expect(eventually(3) { kill(pid, 0) != 0 }, "the server (pid \(pid)) still lives after 'server stop' said Stopped")
+        #expect(Date().timeIntervalSince(started) < 8)
+        #expect(DesktopBusTests.logged(microphone) == "")
+        #expect(eventually { DesktopBusTests.serverLog(microphone).contains("Listen: exit status 1: Heard: log twenty squat") }, "\(DesktopBusTests.serverLog(microphone))")
+    }
+
     @Test("the Listen action where speech cannot work (an entry installed in Dutch, for which Debian has no model): the reason as a critical notification, nothing recorded",
           .needs(.dbusDaemon, .gapplication, .python3, .pythonGI))
     func listenActionUnavailable() throws {

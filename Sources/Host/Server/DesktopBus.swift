@@ -4,6 +4,7 @@ import HostDesktop
 import HostModel
 import HostSurfaces
 import Logging
+import Synchronization
 
 /// The warm server on the session bus: it owns the application id and serves
 /// `org.freedesktop.Application`, so that the desktop (GNOME Shell, KDE, `gapplication`) runs quick
@@ -120,6 +121,7 @@ package final class DesktopBus: @unchecked Sendable {
             return nil
         }
         bus.stopLock.withLock { bus.connection = connection }
+        DesktopBus.open.withLock { $0[ObjectIdentifier(bus)] = bus }
         standfit_bus_run(connection)
         if owning {
             logger.info("On the session bus as \(DesktopInstallation.applicationID) (org.freedesktop.Application at \(DesktopInstallation.objectPath))")
@@ -194,9 +196,21 @@ package final class DesktopBus: @unchecked Sendable {
     /// The connection being left, for the notifications answered while it stops.
     private var stopping: OpaquePointer?
 
+    /// Every connection of this process not yet stopped: the server's own and those its
+    /// requests opened (a command's questions on the bus its client named).
+    private static let open = Mutex<[ObjectIdentifier: DesktopBus]>([:])
+
+    /// Stops every connection of this process (`stop()`): the server is stopping, and a question
+    /// a request still waits on (Listen's "Run?") is taken away unanswered, so the request ends
+    /// now rather than at its own deadline.
+    package static func stopAll() {
+        open.withLock { Array($0.values) }.forEach { $0.stop() }
+    }
+
     /// Leaves the bus: the name is released and the connection closed. Calls still being served
     /// are released unanswered (their callers get the bus's NoReply).
     package func stop() {
+        DesktopBus.open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
         guard let connection = stopLock.withLock({ () -> OpaquePointer? in
             guard let connection = self.connection else { return nil }
             self.connection = nil
@@ -205,15 +219,18 @@ package final class DesktopBus: @unchecked Sendable {
         }) else { return }
         // Buttons nobody will answer once the server is gone are taken away with their
         // notifications (the bus starts a server for a method call, not for a signal).
-        let shown = calls.withLock { () -> [UInt32] in
+        let shown = calls.withLock { () -> [(UInt32, Buttons)] in
             leaving = true
             defer {
                 pressed.removeAll()
                 answered.removeAll()
             }
-            return Array(pressed.keys)
+            return Array(pressed)
         }
-        for id in shown { standfit_bus_close_notification(connection, id) }
+        for (id, _) in shown { standfit_bus_close_notification(connection, id) }
+        // A question taken away is closed unanswered: what waits for its answer (Listen's "Run?",
+        // a suggestion's) ends now rather than at its own deadline, holding the stop.
+        for (_, buttons) in shown { buttons.closed?() }
         standfit_bus_stop(connection)
         // Calls still waited for get no answer now: their waiters are let go at once.
         let abandoned = calls.withLock { () -> [Waiter] in

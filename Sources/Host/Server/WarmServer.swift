@@ -130,6 +130,9 @@ package final class WarmServer: @unchecked Sendable {
             })
     }
 
+    /// The requests being served now (through the socket or the bus), the asking one included.
+    package var requestsUnderWay: Int { state.withLock { connections } }
+
     /// How long a stop waits for the requests under way before it cancels them.
     package static let stopGrace = Duration.seconds(10)
 
@@ -142,7 +145,10 @@ package final class WarmServer: @unchecked Sendable {
             var byte: UInt8 = 1
             _ = write(wake.write, &byte, 1)
         }
-        if leavingBus { bus?.stop() }
+        if leavingBus {
+            bus?.stop()
+            DesktopBus.stopAll()
+        }
     }
 
     /// The socket a service manager passed (LISTEN_FDS), when it started this server.
