@@ -203,9 +203,11 @@ struct SpeechTests {
         #expect((try String(contentsOf: calls, encoding: .utf8)).split(separator: "\n").count == 1)
     }
 
-    @Test("the installed entry's Listen action through the bus (gapplication action org.standfit.Host listen): answered at once, the server listens, asks, and Run logs",
-          .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish, .dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
-    func listenAction() throws {
+    /// A sandbox whose microphone says "log twenty squats", on a private bus with the test
+    /// notification server (pressing `press`), the desktop entry installed and its Listen action
+    /// clicked: the server the bus starts listens. Answers the sandbox, the bus (to stop), the
+    /// notification record and the microphone's record of its calls.
+    static func listenThroughBus(press: String?) throws -> (HostSandbox, SessionBus, URL, URL) {
         var sandbox = HostSandbox.standFit()
         sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
         let spoken = sandbox.root.appendingPathComponent("spoken.wav").path
@@ -214,12 +216,19 @@ struct SpeechTests {
         // The bus starts the server with its own environment: the one with the microphone.
         var (microphone, calls) = try Self.microphone(sandbox, playing: spoken)
         let bus = try #require(SessionBus(sandbox: microphone), "dbus-daemon did not start; \(sandbox.logs("bus.log"))")
-        defer { bus.stop() }
         microphone.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
         let record = sandbox.root.appendingPathComponent("notifications.jsonl")
-        try #require(bus.startNotificationServer(record: record, press: "Run"), "the test notification server did not start")
+        try #require(bus.startNotificationServer(record: record, press: press), "the test notification server did not start")
         #expect(microphone.run("export", "desktop", "--install").status == 0)
         #expect(bus.run(.gapplication, ["action", DesktopBusTests.applicationID, "listen"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        return (microphone, bus, record, calls)
+    }
+
+    @Test("the installed entry's Listen action through the bus (gapplication action org.standfit.Host listen): answered at once, the server listens, asks, and Run logs",
+          .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish, .dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
+    func listenAction() throws {
+        let (microphone, bus, record, calls) = try Self.listenThroughBus(press: "Run")
+        defer { bus.stop() }
         #expect(eventually { DesktopBusTests.logged(microphone) == "squats|20\n" })
         #expect(eventually { DesktopBusTests.shown(record).count == 3 })
         #expect(DesktopBusTests.shown(record) == [
@@ -237,20 +246,9 @@ struct SpeechTests {
     @Test("server stop while Listen's question waits for its answer: the question is taken away unanswered, nothing runs, and 'Stopped' is said only when the server is as good as gone",
           .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish, .dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
     func stopDuringQuestion() throws {
-        var sandbox = HostSandbox.standFit()
-        sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
-        let spoken = sandbox.root.appendingPathComponent("spoken.wav").path
-        try FileManager.default.createDirectory(at: sandbox.root, withIntermediateDirectories: true)
-        #expect(runProcess(ExternalTool.espeak.url, arguments: ["-v", "en-us", "-w", spoken, "log twenty squats"]).status == 0)
-        var (microphone, _) = try Self.microphone(sandbox, playing: spoken)
-        let bus = try #require(SessionBus(sandbox: microphone), "dbus-daemon did not start; \(sandbox.logs("bus.log"))")
-        defer { bus.stop() }
-        microphone.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
-        let record = sandbox.root.appendingPathComponent("notifications.jsonl")
         // Nobody answers the question.
-        try #require(bus.startNotificationServer(record: record), "the test notification server did not start")
-        #expect(microphone.run("export", "desktop", "--install").status == 0)
-        #expect(bus.run(.gapplication, ["action", DesktopBusTests.applicationID, "listen"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        let (microphone, bus, record, _) = try Self.listenThroughBus(press: nil)
+        defer { bus.stop() }
         #expect(eventually { DesktopBusTests.shown(record).count == 2 })
         let started = Date()
         let stopped = microphone.run("server", "stop")
