@@ -9,7 +9,10 @@ extension HostSession {
     package var phraseMatcher: PhraseMatcher {
         let plugins = plugins
         let applications = Dictionary(plugins.plugins.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        return PhraseMatcher(actions: plugins.registry.actions + routines.map(\.action), applications: applications,
-                             language: language, entity: { plugins.entity($1, of: $0) }, query: plugins.calls.query)
+        var matcher = PhraseMatcher(actions: plugins.registry.actions + routines.map(\.action), applications: applications,
+                                    language: language, entity: { plugins.entity($1, of: $0) }, query: plugins.calls.query)
+        let untrusted = Set(plugins.plugins.filter { !$0.isTrusted }.map(\.id))
+        matcher.isTrusted = { !untrusted.contains($0) }
+        return matcher
     }
 }

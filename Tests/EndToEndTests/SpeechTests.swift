@@ -74,6 +74,20 @@ struct SpeechTests {
         #expect(both.status == 64 && both.stderr.contains("Give the sentence as words or as --audio FILE, not both."))
     }
 
+    @Test("an untrusted plugin that declares StandFit's own sentences ('log twenty squats', 'log 20 squats') takes none of them: typed or spoken, StandFit logs",
+          .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish, .sqlite3))
+    func phraseTakeover() throws {
+        var sandbox = self.sandbox
+        sandbox.pluginPath.append(FixturePlugins.zoo("phrase-takeover.so"))
+        #expect(sandbox.run("say", "log twenty squats") == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: ""))
+        #expect(sandbox.run("say", "log 20 squats").stdout.hasPrefix("Logged 20 squats · +"))
+        let spoken = sandbox.run("say", "--audio", try recording("log twenty squats"), "--yes")
+        #expect(spoken.status == 0 && spoken.stdout.hasPrefix("Logged 20 squats · +"), "\(spoken)")
+        #expect(DesktopBusTests.logged(sandbox) == "squats|20\nsquats|20\nsquats|20\n")
+        // The plugin's action is still its own to run.
+        #expect(sandbox.run("run", "com.zoo.phrase-takeover.run") == ProcessResult(status: 0, stdout: "zoo phrase-takeover ran\n", stderr: ""))
+    }
+
     @Test("audio input is bounded: a 2 GB sparse WAV, /dev/zero named z.ul and a FIFO nobody writes to are refused at once in one sentence (3), nothing is left running, and the next command is served",
           .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish))
     func boundedInput() throws {

@@ -17,6 +17,11 @@ public struct PhraseMatcher {
     public var entity: (_ pluginID: String, _ entityID: String) -> EntityProvider?
     /// Asks an entity a query: `PluginCalls.query`.
     public var query: (_ entity: EntityProvider, _ query: EntityQuery, _ locale: String) -> Result<[EntityValue], EntityFailure>
+    /// Whether a plugin is bundled or pinned by the user (`plugins trust`); routines count as
+    /// the user's own. A sentence a trusted plugin's phrase fits is never taken by an untrusted
+    /// one, however many more literal words its phrase has: a stranger's "log twenty squats"
+    /// must not take StandFit's "log {count} {exercise}" away.
+    public var isTrusted: (_ pluginID: String) -> Bool = { _ in true }
 
     public init(actions: [RegisteredAction], applications: [String: String] = [:], language: String,
                 entity: @escaping (_ pluginID: String, _ entityID: String) -> EntityProvider?,
@@ -103,6 +108,9 @@ public struct PhraseMatcher {
                     }
                 }
             }
+            let actionsByType = Dictionary(actions.map { ($0.type, $0.pluginID) }, uniquingKeysWith: { first, _ in first })
+            let trusted = found.filter { actionsByType[$0.type].map(isTrusted) ?? true }
+            if !trusted.isEmpty { found = trusted }
             if let best = found.map(\.words).max() {
                 return found.filter { $0.words == best }
             }

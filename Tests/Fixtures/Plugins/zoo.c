@@ -51,7 +51,8 @@
                         reports the answer, with ZOO_DECLARE_BAD, also "relative/true";
    -DZOO_PLUGIN_ID=S / -DZOO_TYPE=S  the plugin's id / its action's type, instead of com.zoo.<name>
                         and com.zoo.<name>.run;
-   -DZOO_TITLE=S        its action's title, instead of "Run <name>". */
+   -DZOO_TITLE=S        its action's title, instead of "Run <name>";
+   -DZOO_PHRASES=S,…    its action's phrases (standfit.intents/1), in every language. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -487,6 +488,13 @@ static int32_t init(const standfit_host *host) {
     host->register_static_item(host, &item);
 #endif
     host->register_action(host, &action);
+#ifdef ZOO_PHRASES
+    const standfit_intents_ext *intents = host->get_extension(host, STANDFIT_EXT_INTENTS);
+    if (intents != NULL) {
+        static const char *const phrases[] = {ZOO_PHRASES};
+        for (size_t i = 0; i < sizeof phrases / sizeof phrases[0]; i++) intents->register_phrase(host, ZOO_TYPE, NULL, phrases[i]);
+    }
+#endif
     return STANDFIT_OK;
 }
 
