@@ -103,9 +103,9 @@ struct ServerCommand: HostCommand {
             }
             server.stop()
             // "Stopped" only once nothing but this request is left: the server exits as soon as
-            // it has answered. What is still running after the stop's grace (it is cancelled
-            // then) is said instead.
-            let deadline = ContinuousClock.now + WarmServer.stopGrace + .seconds(1)
+            // it has answered. What is still running near the end of the stop's grace (it is
+            // cancelled then, this request with it, so the answer comes just before) is said instead.
+            let deadline = ContinuousClock.now + WarmServer.stopGrace - .milliseconds(500)
             while server.requestsUnderWay > 1, ContinuousClock.now < deadline { usleep(20_000) }
             let left = server.requestsUnderWay - 1
             // This request counted too, as the server's log counts it when it exits.

@@ -268,7 +268,7 @@ struct SpeechTests {
         let stopped = microphone.run("server", "stop")
         #expect(stopped.status == 0 && stopped.stderr == "" && stopped.stdout.hasPrefix("Stopped the server (pid "), "\(stopped)")
         let pid = try #require(pid_t(stopped.stdout.dropFirst("Stopped the server (pid ".count).prefix { $0.isNumber }))
-        #expect(eventually(3) { kill(pid, 0) != 0 }, "the server (pid \(pid)) still lives after 'server stop' said Stopped")
+        #expect(eventually(3) { !ProcessTable.isAlive(pid) }, "the server (pid \(pid)) still lives after 'server stop' said Stopped")
         #expect(Date().timeIntervalSince(started) < 8)
         #expect(DesktopBusTests.logged(microphone) == "")
         #expect(eventually { DesktopBusTests.serverLog(microphone).contains("Listen: exit status 1: Heard: log twenty squat") }, "\(DesktopBusTests.serverLog(microphone))")
