@@ -222,7 +222,7 @@ let package = Package(
         .testTarget(name: "HostSurfacesTests", dependencies: ["HostModel", "HostMenu", "HostSurfaces", "TestSupport"]),
         .testTarget(
             name: "HostServerTests",
-            dependencies: ["HostServer", "HostModel", "StandFitHost", "PluginRuntime", "WarmWire", "TestSupport",
+            dependencies: ["HostServer", "HostModel", "HostSurfaces", "StandFitHost", "PluginRuntime", "WarmWire", "TestSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "PluginRuntimeTests", dependencies: ["PluginRuntime", "TestSupport"]),
