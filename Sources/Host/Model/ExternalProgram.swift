@@ -153,7 +153,10 @@ public enum ExternalProgram {
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
         kill(-pid, SIGKILL)
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var reaped: pid_t
+        repeat { reaped = waitpid(pid, &status, 0) } while reaped < 0 && errno == EINTR
+        // Reaped by someone else (no caller here does): its end is unknown, so it is no success.
+        guard reaped == pid else { return 127 }
         let signal = status & 0x7F
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
