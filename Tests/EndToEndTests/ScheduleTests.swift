@@ -70,7 +70,7 @@ struct ScheduleTests {
         #expect(verified == ProcessResult(status: 0, stdout: "", stderr: ""))
     }
 
-    @Test("a time systemd does not read, an unknown type or a bad value is refused in one sentence, and nothing is written")
+    @Test("a time systemd does not read, an unknown type or a bad value is refused in one sentence, and nothing is written", .needs(.systemdAnalyze))
     func refusals() throws {
         #expect(sandbox.run("schedule", "add", "someday", "logexercise", "exercise=squats") == ProcessResult(status: 3, stdout: "",
             stderr: "standfit-host: error: 'someday' is not a time systemd reads; give a calendar expression such as 'Mon..Fri 07:00', 'daily' or '*-*-* 09,13,17:00' (systemd.time(7), 'Calendar Events').\n"))
@@ -172,7 +172,7 @@ struct ScheduleTests {
         #expect(service.contains("X-StandFit-Title=\(shown.replacingOccurrences(of: " …", with: "\\x20…"))\n") || service.contains("X-StandFit-Title=\(shown)\n"))
     }
 
-    @Test("the timer's command, run as systemd runs it, logs through the host and teaches no suggestion")
+    @Test("the timer's command, run as systemd runs it, logs through the host and teaches no suggestion", .needs(.systemdAnalyze))
     func timerRun() throws {
         #expect(sandbox.run("schedule", "add", "daily", "logexercise", "exercise=squats", "count=20").status == 0)
         let service = try text("org.standfit.Host.schedule-1.service")
@@ -192,7 +192,7 @@ struct ScheduleTests {
 @Suite("Reminders", .serialized)
 struct ReminderTests {
     @Test("schedule add --remind keeps the question for the timer; one with every value is refused; the timer's run asks with the values as buttons, and the one pressed logs",
-          .needs(.dbusDaemon, .python3, .pythonGI, .sqlite3))
+          .needs(.dbusDaemon, .python3, .pythonGI, .sqlite3, .systemdAnalyze))
     func remind() throws {
         var (sandbox, bus, record) = try DesktopBusTests.sandboxWithNotifications(press: "Push-Ups")
         defer { bus.stop() }

@@ -25,7 +25,8 @@ extension WarmServerTests {
         return formatter.string(from: ISO8601DateFormatter().date(from: instant)!)
     }
 
-    @Test("requests side by side in one server each run with their own facts: the clock the plugin logs with, the language it answers in, and the time zone local times are shown in")
+    @Test("requests side by side in one server each run with their own facts: the clock the plugin logs with, the language it answers in, and the time zone local times are shown in",
+          .needs(.sqlite3))
     func factsSideBySide() throws {
         let sandbox = HostSandbox.standFit()
         let manual = Self.serving(sandbox)

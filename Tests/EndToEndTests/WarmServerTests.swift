@@ -482,7 +482,7 @@ struct WarmServerTests {
         #expect(!ProcessTable.isAlive(idle.pid))
     }
 
-    @Test("sixteen clients at once, 200 runs each: every run exits 0 and is logged exactly once")
+    @Test("sixteen clients at once, 200 runs each: every run exits 0 and is logged exactly once", .needs(.sqlite3))
     func concurrentClients() throws {
         let sandbox = HostSandbox.standFit()
         let manual = Self.serving(sandbox)
@@ -586,7 +586,7 @@ struct WarmServerTests {
         #expect(status.requestsServed == 2)
     }
 
-    @Test("socket activation: the server a service manager starts on the first command serves it, and a client of another build is sent the cold way", .needs(.systemdSocketActivate))
+    @Test("socket activation: the server a service manager starts on the first command serves it, and a client of another build is sent the cold way", .needs(.systemdSocketActivate, .sqlite3))
     func socketActivation() throws {
         var sandbox = HostSandbox.standFit()
         sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"

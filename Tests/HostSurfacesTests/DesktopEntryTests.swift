@@ -190,7 +190,7 @@ struct DesktopEntryTests {
         #expect(try DesktopExecParser.unescapeString(try #require(group["Name"])) == "a b c d e")
     }
 
-    @Test("localized names are Name[locale] keys in locale order; a locale the specification cannot name is left out")
+    @Test("localized names are Name[locale] keys in locale order; a locale the specification cannot name is left out", .needs(.desktopFileValidate))
     func localizedNames() throws {
         var entry = DesktopEntry.export(items: [ShortcutItem(type: "a", title: "Log Exercise")], executable: "x", applicationName: "StandFit")
         entry.actions[0].localizedNames = ["nl": "Oefening loggen", "de_DE@euro": "Übung", "pt_BR": "Registrar", "../x": "no",
