@@ -57,7 +57,8 @@ int bus_open(const char *address, sd_bus **out) {
     }
     /* Only a bus of this user's: the process at the other end of the socket (the bus daemon) runs
        as this user. Another user's bus would carry this user's actions to that user's callers,
-       and theirs here. Checked on the connected socket, before anything is said on it. */
+       and theirs here. Checked on the connected socket as soon as it is connected, before the
+       connection is greeted or any call is made on it. */
     struct ucred peer;
     socklen_t length = sizeof peer;
     int fd = p_sd_bus_get_fd(bus);

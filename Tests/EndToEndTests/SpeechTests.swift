@@ -74,11 +74,12 @@ struct SpeechTests {
         #expect(both.status == 64 && both.stderr.contains("Give the sentence as words or as --audio FILE, not both."))
     }
 
-    @Test("an untrusted plugin that declares StandFit's own sentences ('log twenty squats', 'log 20 squats') takes none of them: typed or spoken, StandFit logs",
+    @Test("an untrusted plugin that declares StandFit's own sentences ('log twenty squats', 'log 20 squats'), or is named 'Log' and declares 'twenty squats', takes none of them: typed or spoken, StandFit logs",
           .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish, .sqlite3))
     func phraseTakeover() throws {
         var sandbox = self.sandbox
-        sandbox.pluginPath.append(FixturePlugins.zoo("phrase-takeover.so"))
+        // One declares the sentences, the other is named "Log" and declares them without the verb.
+        sandbox.pluginPath += [FixturePlugins.zoo("phrase-takeover.so"), FixturePlugins.zoo("name-takeover.so")]
         #expect(sandbox.run("say", "log twenty squats") == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: ""))
         #expect(sandbox.run("say", "log 20 squats").stdout.hasPrefix("Logged 20 squats · +"))
         let spoken = sandbox.run("say", "--audio", try recording("log twenty squats"), "--yes")

@@ -16,7 +16,7 @@ struct ScheduleUnitTests {
         #expect(UnitText.execWord("") == "\"\"")
         #expect(UnitText.value("50% of\nit") == "50%% of\\x0ait")
         #expect(UnitText.value(" a\r[Service]\\") == "\\x20a\\x0d[Service]\\x5c")
-        #expect(UnitText.execWord("a\r[Service]\u{85}") == #""a\x0d[Service]\x85""#)
+        #expect(UnitText.execWord("a\r[Service]\u{85}") == #""a\x0d[Service]\u0085""#)
     }
 
     @Test("a schedule's units read back as the schedule, whatever its values and title hold")
@@ -31,7 +31,7 @@ struct ScheduleUnitTests {
 
     @Test("every control character, %, $, quotes, backslashes, a 1 MB title and a replaced non-UTF-8 byte: one line each, read back exactly")
     func everyCharacter() throws {
-        let every = String(String.UnicodeScalarView((0..<0xA0).compactMap(Unicode.Scalar.init) + ["\u{2028}", "\u{2029}", "\u{FFFD}", "é"]))
+        let every = String(String.UnicodeScalarView((1..<0xA0).compactMap(Unicode.Scalar.init) + ["\u{2028}", "\u{2029}", "\u{FFFD}", "é", "\u{1F600}"]))
         let schedule = Schedule(id: 1, calendar: "daily", type: "com.example.\(every)", arguments: ["text=\(every)", every, "\\", " x "],
                                 title: every, executable: "/opt/my tools $HOME 50%/standfit-host")
         try schedule.check()
@@ -51,6 +51,8 @@ struct ScheduleUnitTests {
         #expect(throws: HostError.self) { try schedule.check() }
         #expect(throws: HostError.self) { try UnitText.program("/opt/it's/standfit-host") }
         #expect(throws: HostError.self) { try UnitText.program("relative/standfit-host") }
+        let nul = Schedule(id: 1, calendar: "daily", type: "t", arguments: ["note=a\u{0}b"], title: "T", executable: "/bin/h")
+        #expect(throws: HostError.self) { try nul.check() }
         #expect(throws: HostError.self) { try UnitText.program("/opt/a\\b/standfit-host") }
         #expect((try? UnitText.program("/opt/my tools $HOME 50%/standfit-host")) == "\"/opt/my tools $HOME 50%%/standfit-host\"")
     }

@@ -7,7 +7,8 @@ import Foundation
 /// `%%` is a `%` (any other specifier would be expanded: kept as is, so a test sees it), `$$` a
 /// `$` in an argument (a lone `$` would be a variable: kept, so a test sees it), words split on
 /// unquoted blanks, double and single quotes removed, and the C escapes systemd reads inside and
-/// outside quotes (`\a \b \f \n \r \t \v \\ \" \' \s \xNN \uNNNN \UNNNNNNNN \NNN`).
+/// outside quotes (`\a \b \f \n \r \t \v \\ \" \' \s \xNN \uNNNN \UNNNNNNNN \NNN`); a `\xNN` past ASCII is
+/// a lone byte for systemd, read here as U+FFFD so that a test sees it.
 public enum ExecStartWords {
     public static func split(_ line: String) -> [String] {
         var words: [String] = [], word = "", inWord = false
@@ -56,7 +57,10 @@ public enum ExecStartWords {
         case "t": return "\t"
         case "v": return "\u{0B}"
         case "s": return " "
-        case "x": return hex(2)
+        // systemd reads \xNN as one byte: past ASCII that is a lone byte, no character.
+        case "x":
+            let scalar = hex(2)
+            return scalar.value < 0x80 ? scalar : "\u{FFFD}"
         case "u": return hex(4)
         case "U": return hex(8)
         case "0"..."7":

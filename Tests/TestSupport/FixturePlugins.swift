@@ -118,6 +118,8 @@ public enum FixturePlugins {
         zooVariant("impostor-id", "-DZOO_PLUGIN_ID=\"com.standfit\""),
         // An untrusted plugin declaring StandFit's own sentences as its phrases.
         zooVariant("phrase-takeover", "-DZOO_PHRASES=\"log twenty squats\",\"log twenty squat\",\"log 20 squats\""),
+        // The same through its name: "log twenty squats" read as "twenty squats" in the app "Log".
+        zooVariant("name-takeover", "-DZOO_NAME=\"Log\"", "-DZOO_PHRASES=\"twenty squats\",\"twenty squat\",\"20 squats\""),
         // A title that would write lines of its own into a schedule's unit file.
         zooVariant("unit-title", "-DZOO_TITLE=\"Zoo\\r[Service]\\rExecStartPre=/bin/touch /tmp/standfit-unit-title-pwned\\n%h $HOME \\\"q\\\\\""),
         // 6,000 actions and a phrase of eight adjacent placeholders (crowd.c): the host's costs.

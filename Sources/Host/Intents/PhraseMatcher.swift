@@ -82,9 +82,18 @@ public struct PhraseMatcher {
         var checker = ValueChecker(entity: entity, query: query, language: language)
         // A sentence that names an app is read without the name, for that app's actions, first:
         // "log 20 squats in StandFit" must not fit "log {count} {exercise} {at}" with at "in StandFit".
+        // An untrusted plugin's name is no way around the trusted phrases: it is read as an app's
+        // name only when no trusted phrase fits the whole sentence.
+        var trustedFitsWhole: Bool?
         for table in PhraseLanguage.tables(preferring: language) {
             for (pluginID, name) in applications.sorted(by: { $0.key < $1.key }) {
                 guard let rest = table.withoutApp(tokens, named: name) else { continue }
+                if !isTrusted(pluginID) {
+                    if trustedFitsWhole == nil {
+                        trustedFitsWhole = !matches(tokens, of: actions.filter { isTrusted($0.pluginID) }, checker: &checker).isEmpty
+                    }
+                    if trustedFitsWhole == true { continue }
+                }
                 let found = matches(rest, of: actions.filter { $0.pluginID == pluginID }, checker: &checker)
                 if !found.isEmpty { return found }
             }

@@ -98,17 +98,34 @@ public enum ExternalProgram {
             if !mergingErrors { close(errors[0]) }
             return Result(status: 127, output: Data(), errors: Data())
         }
-        var result = collect(pid: pid, output: output[0], errors: mergingErrors ? nil : errors[0], limits: limits)
+        let deadline = Date().addingTimeInterval(limits.seconds)
+        var result = collect(pid: pid, output: output[0], errors: mergingErrors ? nil : errors[0], limits: limits, deadline: deadline)
         close(output[0])
         if !mergingErrors { close(errors[0]) }
+        // Its output ended; the program itself may not have (it closed its descriptors and runs
+        // on): it is given what is left of its deadline, and the cancel still ends it.
+        if result.ending == .exited { result.ending = waitForExit(pid, deadline: deadline, cancel: limits.cancel) }
         result.status = reap(pid, killing: result.ending != .exited)
         return result
     }
 
+    /// Waits, without reaping, until `pid` has exited (`.exited`), its deadline passed, or its
+    /// request was cancelled.
+    private static func waitForExit(_ pid: pid_t, deadline: Date, cancel: Int32?) -> Ending {
+        while true {
+            var info = siginfo_t()
+            if waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT | WNOHANG) == 0, info._sifields._sigchld.si_pid == pid { return .exited }
+            if errno == ECHILD { return .exited }
+            if deadline.timeIntervalSinceNow <= 0 { return .deadline }
+            var polled = cancel.map { [pollfd(fd: $0, events: Int16(POLLIN), revents: 0)] } ?? []
+            // Rationale: a short poll rather than a pidfd, which Foundation's Glibc module does not name.
+            if poll(&polled, nfds_t(polled.count), 10) > 0 { return .cancelled }
+        }
+    }
+
     /// Reads the program's output and errors until both end, or a limit ends it.
-    private static func collect(pid: pid_t, output: Int32, errors: Int32?, limits: Limits) -> Result {
+    private static func collect(pid: pid_t, output: Int32, errors: Int32?, limits: Limits, deadline: Date) -> Result {
         var result = Result(status: 0, output: Data(), errors: Data())
-        let deadline = Date().addingTimeInterval(limits.seconds)
         var open: [Int32] = [output] + (errors.map { [$0] } ?? [])
         var buffer = [UInt8](repeating: 0, count: 65536)
         while !open.isEmpty {

@@ -45,7 +45,8 @@ public struct Schedule: Equatable, Sendable {
 
     /// `title` on one line and at most `titleLimit` characters.
     static func shown(_ title: String) -> String {
-        title.count <= titleLimit ? title : String(title.prefix(titleLimit - 1)) + "…"
+        // By scalars, not characters: one character may carry any number of combining marks.
+        title.unicodeScalars.count <= titleLimit ? title : String(String.UnicodeScalarView(title.unicodeScalars.prefix(titleLimit - 1))) + "…"
     }
 
     /// Refuses, in a sentence, a type or value too long to keep in a unit.
@@ -53,6 +54,10 @@ public struct Schedule: Equatable, Sendable {
         for (what, text) in [("type", type)] + arguments.map({ ("value", $0) }) where text.utf8.count > Schedule.valueLimit {
             let name = what == "type" ? "The type" : "The value '\(UnitText.value(String(text.prefix(40))))…'"
             throw HostError(.scheduleInvalid, "\(name) is \(text.utf8.count) bytes; a schedule keeps at most \(Schedule.valueLimit), so give a shorter one (or keep the long text in a file the action reads).")
+        }
+        // systemd cannot carry a NUL in a command line (it refuses \x00), so neither can a schedule.
+        if let holder = ([type] + arguments).first(where: { $0.unicodeScalars.contains("\0") }) {
+            throw HostError(.scheduleInvalid, "The \(holder == type ? "type" : "value '\(UnitText.value(String(holder.prefix(40))))'") holds a NUL character, which a systemd timer cannot pass on; give it without one.")
         }
         _ = try UnitText.program(executable)
     }

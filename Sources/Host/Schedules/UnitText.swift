@@ -80,10 +80,15 @@ public enum UnitText {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
-    /// `\xNN` for a scalar below 0x100, else `\uNNNN`: both read by systemd's C unescaping
-    /// and by `unescape`.
+    /// `\xNN` for an ASCII scalar, else `\uNNNN` (`\UNNNNNNNN` past the first plane): read by
+    /// systemd's C unescaping and by `unescape` as the same character. (systemd reads `\xNN`
+    /// as a byte, so `\x85` would be the lone byte 0x85, not U+0085.)
     static func escape(_ scalar: Unicode.Scalar) -> String {
-        scalar.value < 0x100 ? String(format: "\\x%02x", scalar.value) : String(format: "\\u%04x", scalar.value)
+        switch scalar.value {
+        case ..<0x80: String(format: "\\x%02x", scalar.value)
+        case ..<0x10000: String(format: "\\u%04x", scalar.value)
+        default: String(format: "\\U%08x", scalar.value)
+        }
     }
 
     /// The values of each key, in order, as `value` wrote them read back; comments and
@@ -91,8 +96,9 @@ public enum UnitText {
     static func keys(_ text: String) -> [String: [String]] {
         var keys: [String: [String]] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") && !line.hasPrefix("[") {
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            let key = String(line[..<equals]), value = String(line[line.index(after: equals)...])
+            // By scalars: a value that starts with a combining mark would join the "=" as one Character.
+            guard let equals = line.unicodeScalars.firstIndex(of: "=") else { continue }
+            let key = String(line.unicodeScalars[..<equals]), value = String(line.unicodeScalars[line.unicodeScalars.index(after: equals)...])
             keys[key, default: []].append(key == "ExecStart" ? value : unescape(value, quoted: false))
         }
         return keys
@@ -150,7 +156,7 @@ public enum UnitText {
     /// The scalar one escape stands for (`next` follows the backslash, then `rest`) and how many
     /// scalars of `rest` it used.
     private static func unescapeOne(_ next: Unicode.Scalar, rest: Substring.UnicodeScalarView) -> (Unicode.Scalar, Int) {
-        let digits = next == "x" ? 2 : next == "u" ? 4 : 0
+        let digits = next == "x" ? 2 : next == "u" ? 4 : next == "U" ? 8 : 0
         if digits > 0, rest.count >= digits, let value = UInt32(String(String.UnicodeScalarView(rest.prefix(digits))), radix: 16),
            let scalar = Unicode.Scalar(value) {
             return (scalar, digits)

@@ -128,8 +128,9 @@ extension DesktopBus {
 
     /// `notification` within the limits, each part cut with an ellipsis; a label on one line.
     static func bounded(_ notification: DesktopNotification) -> DesktopNotification {
+        // By scalars, not characters: one character may carry any number of combining marks.
         func cut(_ text: String, _ limit: Int) -> String {
-            text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+            text.unicodeScalars.count <= limit ? text : String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit - 1))) + "…"
         }
         var bounded = notification
         bounded.summary = cut(VisibleText.line(notification.summary), summaryLimit)

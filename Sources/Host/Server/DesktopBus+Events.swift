@@ -46,8 +46,9 @@ extension DesktopBus {
             let id = event.id, replied = event.kind == STANDFIT_BUS_NOTIFICATION_REPLIED
             // The reply field's own button only opens the field.
             if !replied && key == DesktopNotification.replyKey { break }
-            // A click on the bubble itself ("default") is no button the host gave: it answers nothing.
-            if !replied && key == "default" { break }
+            // The host's buttons are keyed 1, 2, 3 (`show`): anything else, such as a click on the
+            // bubble itself ("default"), is no button the host gave, and answers nothing.
+            if !replied && Int(key) == nil { break }
             let (chosen, late) = calls.withLock { () -> ((@Sendable (String) -> Void)?, DesktopNotification?) in
                 guard let buttons = pressed[id], let chosen = replied ? buttons.replied : buttons.chosen else { return (nil, answered[id]) }
                 pressed.removeValue(forKey: id)

@@ -201,8 +201,9 @@ package final class DesktopBus: @unchecked Sendable {
     private static let open = Mutex<[ObjectIdentifier: DesktopBus]>([:])
 
     /// Stops every connection of this process (`stop()`): the server is stopping, and a question
-    /// a request still waits on (Listen's "Run?") is taken away unanswered, so the request ends
-    /// now rather than at its own deadline.
+    /// a request still waits on (Listen's "Run?", asked on the connection the request opened
+    /// when it began) is taken away unanswered, so the request ends now rather than at its own
+    /// deadline.
     package static func stopAll() {
         open.withLock { Array($0.values) }.forEach { $0.stop() }
     }
@@ -311,7 +312,11 @@ package final class DesktopBus: @unchecked Sendable {
                 }
                 return !leaving
             }
-            if !kept, let connection = stopLock.withLock({ stopping }) { standfit_bus_close_notification(connection, id) }
+            if !kept {
+                if let connection = stopLock.withLock({ stopping }) { standfit_bus_close_notification(connection, id) }
+                // Taken away as it was shown: closed unanswered, so nothing waits on it.
+                waiter.closed?()
+            }
         }
         waiter.done.signal()
     }

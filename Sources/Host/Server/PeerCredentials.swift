@@ -19,7 +19,7 @@ enum PeerCredentials {
         var groups = [gid_t](repeating: 0, count: 1024)
         let count = standfit_wire_peer_groups(descriptor, &gid, &groups, Int32(groups.count))
         guard count >= 0 else { return "its groups cannot be read (\(String(cString: strerror(errno))))" }
-        guard gid == getgid() else { return "its group is \(gid), this server's \(getgid())" }
+        guard gid == getegid() else { return "its group is \(gid), this server's \(getegid())" }
         var own = [gid_t](repeating: 0, count: 1024)
         let ownCount = getgroups(Int32(own.count), &own)
         let theirs = Set(groups.prefix(Int(count))), ours = Set(own.prefix(Int(max(ownCount, 0))))

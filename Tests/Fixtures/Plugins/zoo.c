@@ -52,7 +52,8 @@
    -DZOO_PLUGIN_ID=S / -DZOO_TYPE=S  the plugin's id / its action's type, instead of com.zoo.<name>
                         and com.zoo.<name>.run;
    -DZOO_TITLE=S        its action's title, instead of "Run <name>";
-   -DZOO_PHRASES=S,…    its action's phrases (standfit.intents/1), in every language. */
+   -DZOO_PHRASES=S,…    its action's phrases (standfit.intents/1), in every language;
+   -DZOO_NAME=S         its name, instead of "Zoo <name>". */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -79,7 +80,9 @@
 #define ZOO_TITLE "Run \x1b]0;pwned\x07" "escapes\nfake line"
 #define ZOO_SUBTITLE "\x1b[2J\rcleared"
 #else
+#ifndef ZOO_NAME
 #define ZOO_NAME "Zoo " ZOO_ID
+#endif
 #ifndef ZOO_TITLE
 #define ZOO_TITLE "Run " ZOO_ID
 #endif
