@@ -89,7 +89,7 @@ struct MistakeTests {
     func swappedArguments() {
         let include = Fixtures.packageRoot.appendingPathComponent("Sources/CStandFitABI/include").path
         let output = makeTemporaryDirectory("standfit-swapped").appendingPathComponent("swapped.so")
-        let result = runProcess(URL(fileURLWithPath: "/usr/bin/cc"), arguments: [
+        let result = runProcess(FixturePlugins.cCompiler, arguments: [
             "-shared", "-fPIC", "-fvisibility=hidden", "-I", include, "-o", output.path,
             Fixtures.url("Mistakes/swapped-arguments.c").path,
         ])

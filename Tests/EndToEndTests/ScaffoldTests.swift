@@ -32,6 +32,7 @@ struct ScaffoldTests {
     /// Builds the skeleton in `directory` with `tool` and its arguments.
     static func build(_ tool: URL, _ arguments: [String], in directory: URL, environment extra: [String: String] = [:]) -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
+        environment.merge(FixturePlugins.compilerEnvironment) { $1 }
         environment.merge(extra) { $1 }
         let command = ([tool.path] + arguments).map(shellQuoted).joined(separator: " ")
         return runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "cd \(shellQuoted(directory.path)) && exec \(command) 2>&1"],

@@ -177,7 +177,7 @@ public enum FixturePlugins {
             + variant.flags
             + ["-o", built.directory.appendingPathComponent(variant.file).path,
                Fixtures.url("\(directory)/\(variant.source)").path]
-        built.run(URL(fileURLWithPath: "/usr/bin/cc"), arguments, for: variant.file)
+        built.run(cCompiler, arguments, for: variant.file)
     }
 
     // MARK: - Plugin authors' mistakes
@@ -196,7 +196,7 @@ public enum FixturePlugins {
         }
         let include = Fixtures.packageRoot.appendingPathComponent("Sources/CStandFitABI/include").path
         let object = built.directory.appendingPathComponent("good.o").path
-        built.run(URL(fileURLWithPath: "/usr/bin/cc"), ["-c", "-fPIC", "-I", include, "-o", object, Fixtures.url("Mistakes/good.c").path],
+        built.run(cCompiler, ["-c", "-fPIC", "-I", include, "-o", object, Fixtures.url("Mistakes/good.c").path],
                   for: "static-library.so")
         if built.failures["static-library.so"] == nil {
             built.run(URL(fileURLWithPath: "/usr/bin/ar"), ["rcs", built.directory.appendingPathComponent("static-library.so").path, object],
@@ -217,10 +217,10 @@ public enum FixturePlugins {
     /// `source` built by rustc as `crateType` into `file`.
     private static func rustc(_ source: String, as crateType: String, into file: String) -> BuiltFixtures {
         var built = BuiltFixtures("standfit-rust")
+        let linker = cCompiler.path == "/usr/bin/cc" ? [] : ["-C", "linker=\(cCompiler.path)"]
         built.run(ExternalTool.rustc.url, [
             "--edition", "2021", "--crate-type", crateType, "-O", "-o", built.directory.appendingPathComponent(file).path,
-            Fixtures.url(source).path,
-        ], for: file)
+        ] + linker + [Fixtures.url(source).path], for: file)
         return built
     }
 
@@ -233,6 +233,7 @@ public enum FixturePlugins {
         var built = BuiltFixtures("standfit-rust-timer")
         var environment = ProcessInfo.processInfo.environment
         environment["CARGO_TARGET_DIR"] = built.directory.path
+        environment.merge(compilerEnvironment) { $1 }
         let manifest = Fixtures.packageRoot.appendingPathComponent("Plugins/Examples/RustTimer/Cargo.toml").path
         built.run(ExternalTool.cargo.url, ["build", "--release", "--offline", "--quiet", "--manifest-path", manifest],
                   for: "release/librust_timer.so", environment: environment)
@@ -249,6 +250,26 @@ public enum FixturePlugins {
 
     public static func rustDylib(sourceLocation: SourceLocation = #_sourceLocation) -> URL {
         rustDylibBuilt.url("rust-dylib.so", sourceLocation: sourceLocation)
+    }
+
+    /// The C compiler the fixtures are built with: the system's `cc`, else the clang of the Swift
+    /// toolchain that builds the host (every machine that runs the tests has one), so that the
+    /// README's prerequisites alone are enough to build them.
+    public static let cCompiler: URL = {
+        let fileManager = FileManager.default
+        if fileManager.isExecutableFile(atPath: "/usr/bin/cc") { return URL(fileURLWithPath: "/usr/bin/cc") }
+        if let clang = swiftCompiler?.deletingLastPathComponent().appendingPathComponent("clang"),
+           fileManager.isExecutableFile(atPath: clang.path) {
+            return clang
+        }
+        return URL(fileURLWithPath: "/usr/bin/cc")
+    }()
+
+    /// What make and Rust's tools need where the system has no `cc` (make compiles, and cargo
+    /// links, with it): the C compiler above as make's `CC` and cargo's linker; empty where `cc`
+    /// is there.
+    public static var compilerEnvironment: [String: String] {
+        cCompiler.path == "/usr/bin/cc" ? [:] : ["CC": cCompiler.path, "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER": cCompiler.path]
     }
 
     /// The Swift compiler for the Swift zoo fixture: the toolchain's at /opt/swift, else the first
