@@ -57,15 +57,7 @@ struct ListenCommand: ManifestCommand {
     /// not record twice or ask twice. The lock (`listen.lock` in the cache directory) is held
     /// on the descriptor returned until the command ends.
     static func takeTurn(_ session: HostSession) throws(HostError) -> Int32 {
-        let directory = session.paths.cacheDirectory
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("listen.lock").path
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else {
-            throw HostError(.io, "Cannot open \(path) (\(String(cString: strerror(errno)))); check that \(directory.path) is yours and writable.")
-        }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
+        guard let descriptor = try UserLock.take("listen", in: session, wait: false) else {
             throw HostError(.speechUnavailable, "Already listening: another 'standfit-host listen' is recording or waiting for its answer; answer or cancel that one first.")
         }
         return descriptor

@@ -46,7 +46,10 @@ extension SuggestionsCommand {
             let clock = Suggestions.clock(Double(LocalMinute.of(session.now, in: session.request.timeZone)))
             // One offer decided and recorded at a time: two timers (or a timer and a hand) at the
             // same moment would each find the same suggestion not yet offered and show it twice.
-            let turn = try Self.takeTurn(session)
+            // Waited for, so it is never nil; a lock that could not be taken decides nothing.
+            guard let turn = try UserLock.take("offer", in: session, wait: true) else {
+                throw HostError(.io, "Cannot lock offer.lock in \(session.paths.cacheDirectory.path); check that the directory is yours and writable.")
+            }
             var turnHeld = true
             defer { if turnHeld { close(turn) } }
             let suggestion: Suggestions.Suggestion
@@ -114,20 +117,6 @@ extension SuggestionsCommand {
                 let outcome = session.run(type, named: [], userInfo: values, options: Dispatcher.RunOptions(showsData: false))
                 bus.show(CommandNotification.pressed(outcome, session: session))
             }
-        }
-
-        /// Waits for the user's offer lock (`offer.lock` in the cache directory), held on the
-        /// descriptor returned until it is closed.
-        static func takeTurn(_ session: HostSession) throws(HostError) -> Int32 {
-            let directory = session.paths.cacheDirectory
-            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let path = directory.appendingPathComponent("offer.lock").path
-            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            guard descriptor >= 0 else {
-                throw HostError(.io, "Cannot open \(path) (\(String(cString: strerror(errno)))); check that \(directory.path) is yours and writable.")
-            }
-            while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
-            return descriptor
         }
 
         /// No notification server showed it: the offer is forgotten, and the command fails.

@@ -20,21 +20,29 @@ enum PeerCredentials {
         let count = standfit_wire_peer_groups(descriptor, &gid, &groups, Int32(groups.count))
         guard count >= 0 else { return "its groups cannot be read (\(String(cString: strerror(errno))))" }
         guard gid == getegid() else { return "its group is \(gid), this server's \(getegid())" }
-        var own = [gid_t](repeating: 0, count: 1024)
-        let ownCount = getgroups(Int32(own.count), &own)
-        let theirs = Set(groups.prefix(Int(count))), ours = Set(own.prefix(Int(max(ownCount, 0))))
+        let theirs = Set(groups.prefix(Int(count))), ours = own.groups
         guard theirs == ours else {
             let missing = ours.subtracting(theirs).sorted(), extra = theirs.subtracting(ours).sorted()
             return "its supplementary groups differ (" + (missing.isEmpty ? "" : "without \(missing)") + (missing.isEmpty || extra.isEmpty ? "" : ", ")
                 + (extra.isEmpty ? "" : "with \(extra)") + ")"
         }
-        var theirNamespace = stat(), ourNamespace = stat()
-        guard stat("/proc/\(pid)/ns/mnt", &theirNamespace) == 0, stat("/proc/self/ns/mnt", &ourNamespace) == 0 else {
+        var theirNamespace = stat()
+        guard stat("/proc/\(pid)/ns/mnt", &theirNamespace) == 0, let ourNamespace = own.namespace else {
             return "its mount namespace cannot be read"
         }
-        guard theirNamespace.st_ino == ourNamespace.st_ino, theirNamespace.st_dev == ourNamespace.st_dev else {
+        guard theirNamespace.st_ino == ourNamespace.inode, theirNamespace.st_dev == ourNamespace.device else {
             return "it sees another mount namespace"
         }
         return nil
     }
+
+    /// This process's supplementary groups and mount namespace, read once: neither changes while
+    /// the server runs (it calls neither setgroups nor setns), and every connection compares them.
+    private static let own: (groups: Set<gid_t>, namespace: (device: dev_t, inode: ino_t)?) = {
+        var groups = [gid_t](repeating: 0, count: 1024)
+        let count = getgroups(Int32(groups.count), &groups)
+        var namespace = stat()
+        let read = stat("/proc/self/ns/mnt", &namespace) == 0
+        return (Set(groups.prefix(Int(max(count, 0)))), read ? (namespace.st_dev, namespace.st_ino) : nil)
+    }()
 }
