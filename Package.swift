@@ -56,7 +56,7 @@ let package = Package(
         .target(
             name: "PluginRuntime",
             dependencies: [
-                "HostModel", "CStandFitABI", "CLibFFI", "CHostSystem",
+                "HostModel", "HostIntents", "CStandFitABI", "CLibFFI", "CHostSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -225,7 +225,7 @@ let package = Package(
             dependencies: ["HostServer", "HostModel", "HostSurfaces", "StandFitHost", "PluginRuntime", "WarmWire", "TestSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "PluginRuntimeTests", dependencies: ["PluginRuntime", "TestSupport"]),
+        .testTarget(name: "PluginRuntimeTests", dependencies: ["PluginRuntime", "HostModel", "TestSupport"]),
         .testTarget(name: "PluginAPITests", dependencies: ["PluginAPI", "CLibFFI"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "StandFitTests", dependencies: ["StandFitCore", "PluginAPI", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -87,6 +87,16 @@ struct SpeechTests {
         #expect(DesktopBusTests.logged(sandbox) == "squats|20\nsquats|20\nsquats|20\n")
         // The plugin's action is still its own to run.
         #expect(sandbox.run("run", "com.zoo.phrase-takeover.run") == ProcessResult(status: 0, stdout: "zoo phrase-takeover ran\n", stderr: ""))
+        // The phrases were taken out when it registered: the plugin list and its author's check say so.
+        let warnings = ["log twenty squats", "log twenty squat", "log 20 squats"].map {
+            "The phrase \"\($0)\" of 'com.zoo.phrase-takeover.run' is not used: StandFit's phrase \"log {count} {exercise}\" ('com.standfit.logexercise', plugin 'com.standfit') already reads the same sentences, and a sentence belongs to the app that declared it first (bundled, then trusted, then the rest); choose words no other app uses."
+        }
+        let listed = sandbox.run("plugins")
+        #expect(listed.status == 0 && listed.stdout.contains(warnings.map { "  warning: \($0)\n" }.joined()), "\(listed)")
+        let checked = sandbox.run("plugins", "check", "--strict", FixturePlugins.zoo("phrase-takeover.so").path)
+        #expect(checked.status == 1 && checked.stdout.contains("  warnings:\n" + warnings.map { "    - \($0)\n" }.joined()), "\(checked)")
+        // The name-takeover plugin's phrases ('twenty squats') are words no StandFit phrase reads: kept.
+        #expect(sandbox.run("plugins", "check", "--strict", FixturePlugins.zoo("name-takeover.so").path).status == 0)
     }
 
     @Test("audio input is bounded: a 2 GB sparse WAV, /dev/zero named z.ul and a FIFO nobody writes to are refused at once in one sentence (3), nothing is left running, and the next command is served",

@@ -19,6 +19,12 @@ public struct ActionRegistry {
         return nil
     }
 
+    /// Takes `phrase` from the action registered for `type` (a phrase another app owns).
+    public mutating func removePhrase(_ phrase: Phrase, of type: String) {
+        guard let index = indexByType[type] else { return }
+        actions[index].phrases.removeAll { $0 == phrase }
+    }
+
     /// The action registered for exactly `type`.
     public func action(exactly type: String) -> RegisteredAction? {
         indexByType[type].map { actions[$0] }

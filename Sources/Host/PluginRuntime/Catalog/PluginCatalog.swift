@@ -160,6 +160,7 @@ public struct PluginCatalog {
         }
         var set = builder.set
         set.calls = executor.calls()
+        set.ownPhrases(language: settings.language, logger: logger)
         return Loaded(plugins: set, scannedCount: stale.count, executor: executor)
     }
 

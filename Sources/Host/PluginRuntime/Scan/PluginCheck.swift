@@ -52,8 +52,35 @@ public struct PluginCheck: Sendable {
         case .loaded(let record):
             check.record = record
             check.warnings = record.warnings + warnings(for: record) + exportWarnings(file: candidate.realPath)
+                + phraseWarnings(for: record, candidate: candidate, installed: catalog.load().plugins, language: settings.language)
         }
         return check
+    }
+
+    /// The plugin's phrases that the installed plugins' phrases already read (or that read
+    /// theirs): the catalog would take them out. A plugin checked beside its installed copy
+    /// is compared with the others only; its own entities answer nothing here (it is not
+    /// loaded), which costs nothing, since a phrase is compared as words no entity knows.
+    static func phraseWarnings(for record: PluginRecord, candidate: PluginCandidate, installed: PluginSet,
+                               language: String) -> [String] {
+        let actions = record.actions.filter { !$0.phrases.isEmpty }.map {
+            RegisteredAction(type: $0.type, title: $0.title, parameters: $0.parameters, pluginID: record.id, phrases: $0.phrases)
+        }
+        guard !actions.isEmpty else { return [] }
+        let rank = { (bundled: Bool, trusted: Bool) in bundled ? 0 : trusted ? 1 : 2 }
+        let mine = rank(candidate.isBundled, candidate.isTrusted)
+        let owners = installed.plugins.filter { $0.id != record.id && rank($0.isBundled, $0.isTrusted) <= mine }.map(\.id)
+        var set = installed
+        let installedQuery = installed.calls.query
+        set.calls.query = { entity, query, locale in
+            entity.pluginID == record.id ? .success([]) : installedQuery(entity, query, locale)
+        }
+        set.entities += record.entities.map { EntityProvider(record: $0, pluginID: record.id) }
+        let info = PluginInfo(id: record.id, name: record.name, version: record.version, abiMajor: record.abiMajor,
+                              abiMinor: record.abiMinor, path: candidate.path, types: [])
+        return set.phraseConflicts(of: info, actions: actions,
+                                   against: installed.registry.actions.filter { owners.contains($0.pluginID) },
+                                   language: language).map(\.warning)
     }
 
     /// Whether a Swift plugin was built with the host's Swift, what the file exports beside

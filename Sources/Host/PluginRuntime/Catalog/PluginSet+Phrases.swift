@@ -1,0 +1,112 @@
+import HostIntents
+import HostModel
+import Logging
+
+/// Phrases have owners: a sentence belongs to the app that said it first. Plugins are taken
+/// bundled first, then the ones the user trusts, then the rest, each group in load order; a
+/// phrase whose words another plugin's phrase (with its entities and numbers) already reads, or
+/// that reads another plugin's phrase, is taken out of the set with a warning naming both, so
+/// that `say`, the desktop's search and the speech grammar never see it. The plugin's action
+/// stays its own to run.
+///
+/// What is compared: each phrase is said once, as words: its placeholders as a number in the
+/// parameter's range, the first of a fixed choice list, or a word no plugin knows for an
+/// entity or text. So "log twenty squats" is refused beside StandFit's "log {count} {exercise}"
+/// (StandFit's exercise entity knows "squats"), and "log {anything}" beside it too (its text
+/// reads "log 2 …"); two phrases whose entities happen to share a value are left to the
+/// matcher's own rule (an untrusted phrase never takes a sentence a trusted one fits).
+public struct PhraseConflict: Sendable, Equatable {
+    public var pluginID: String
+    public var type: String
+    public var phrase: Phrase
+    public var ownerID: String
+    public var ownerName: String
+    public var ownerType: String
+    public var ownerPhrase: Phrase
+
+    /// The warning `plugins`, `plugins check` and `doctor` show.
+    public var warning: String {
+        "The phrase \"\(phrase.template)\" of '\(type)' is not used: \(ownerName)'s phrase \"\(ownerPhrase.template)\" ('\(ownerType)', plugin '\(ownerID)') already reads the same sentences, and a sentence belongs to the app that declared it first (bundled, then trusted, then the rest); choose words no other app uses."
+    }
+}
+
+extension PluginSet {
+    /// Which plugin is asked first: bundled, trusted, the rest; load order within each.
+    func ownershipOrder() -> [PluginInfo] {
+        let rank = { (plugin: PluginInfo) in plugin.isBundled ? 0 : plugin.isTrusted ? 1 : 2 }
+        return plugins.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+    }
+
+    /// The phrases of `plugin`'s `actions` that the phrases of `owners` (other plugins', kept)
+    /// already read, or that read theirs.
+    func phraseConflicts(of plugin: PluginInfo, actions: [RegisteredAction], against owners: [RegisteredAction],
+                         language: String) -> [PhraseConflict] {
+        let owners = owners.filter { $0.pluginID != plugin.id && !$0.phrases.isEmpty && !$0.isNamespace }
+        guard !owners.isEmpty else { return [] }
+        let names = Dictionary(plugins.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let entity = { (pluginID: String, entityID: String) in self.entity(entityID, of: pluginID) }
+        var conflicts: [PhraseConflict] = []
+        for action in actions where !action.isNamespace {
+            for phrase in action.phrases {
+                let alone = RegisteredAction(type: action.type, title: action.title, parameters: action.parameters,
+                                             pluginID: action.pluginID, phrases: [phrase])
+                let mine = PhraseMatcher(actions: [alone], language: language, entity: entity, query: calls.query)
+                let owner = owners.lazy.flatMap { owner in owner.phrases.lazy.map { (owner, $0) } }.first { owner, ownerPhrase in
+                    let theirs = PhraseMatcher(actions: [RegisteredAction(type: owner.type, title: owner.title, parameters: owner.parameters,
+                                                                          pluginID: owner.pluginID, phrases: [ownerPhrase])],
+                                               language: language, entity: entity, query: calls.query)
+                    return !theirs.matches(Self.said(phrase, of: action)).isEmpty
+                        || !mine.matches(Self.said(ownerPhrase, of: owner)).isEmpty
+                }
+                if let (owner, ownerPhrase) = owner {
+                    conflicts.append(PhraseConflict(pluginID: action.pluginID, type: action.type, phrase: phrase,
+                                                    ownerID: owner.pluginID, ownerName: names[owner.pluginID] ?? owner.pluginID,
+                                                    ownerType: owner.type, ownerPhrase: ownerPhrase))
+                }
+            }
+        }
+        return conflicts
+    }
+
+    /// Gives every phrase its owner: takes out the phrases that another plugin's read, and
+    /// warns on their plugins. Costs nothing while one plugin alone declares phrases.
+    mutating func ownPhrases(language: String, logger: Logger) {
+        var kept: [RegisteredAction] = []
+        for plugin in ownershipOrder() {
+            let actions = registry.actions.filter { $0.pluginID == plugin.id && !$0.phrases.isEmpty }
+            guard !actions.isEmpty else { continue }
+            let conflicts = phraseConflicts(of: plugin, actions: actions, against: kept, language: language)
+            for conflict in conflicts {
+                registry.removePhrase(conflict.phrase, of: conflict.type)
+                logger.info("\(conflict.warning)")
+                if let index = plugins.firstIndex(where: { $0.id == plugin.id }) { plugins[index].warnings.append(conflict.warning) }
+            }
+            kept += registry.actions.filter { $0.pluginID == plugin.id && !$0.phrases.isEmpty }
+        }
+    }
+
+    /// A phrase said once as words: a number in the parameter's range for a number, the first
+    /// name of a fixed choice list, and for an entity or text a word that no plugin's phrase
+    /// has and no entity knows (a word joiner before the parameter's name).
+    static func said(_ phrase: Phrase, of action: RegisteredAction) -> String {
+        phrase.parts.map { part in
+            switch part {
+            case .word(let word):
+                return word
+            case .placeholder(let name):
+                guard let parameter = action.parameters.first(where: { $0.name == name }) else { return "\u{2060}\(name)" }
+                if case .choices(let values)? = parameter.domain, let first = values.first { return first.title }
+                switch parameter.kind {
+                case .int64, .double:
+                    let range = parameter.range ?? 1...100
+                    let low = range.lowerBound.rounded(.up)
+                    return range.contains(2) || !(-1e15...1e15).contains(low) ? "2" : String(Int(low))
+                case .bool:
+                    return "true"
+                case .string:
+                    return "\u{2060}\(name)"
+                }
+            }
+        }.joined(separator: " ")
+    }
+}
