@@ -151,7 +151,7 @@ standfit_bus *standfit_bus_start(const char *address, const char *application_id
     }
     standfit_bus *bus = calloc(1, sizeof *bus);
     if (bus == NULL) {
-        p_sd_bus_flush_close_unref(connection);
+        p_sd_bus_close_unref(connection);
         *error = -ENOMEM;
         snprintf(why, why_size, "out of memory");
         return NULL;
@@ -197,7 +197,7 @@ standfit_bus *standfit_bus_start(const char *address, const char *application_id
     return bus;
 fail:
     *error = r;
-    p_sd_bus_flush_close_unref(connection);
+    p_sd_bus_close_unref(connection);
     if (bus->wake >= 0) close(bus->wake);
     pthread_mutex_destroy(&bus->lock);
     free(bus);
@@ -269,7 +269,10 @@ void standfit_bus_stop(standfit_bus *bus) {
     }
     /* Closing the connection releases the name; calls still held by the server are released
        when it answers them (enqueue), after which the connection's memory goes. The struct
-       itself is kept: an answer may still arrive from another thread. */
-    p_sd_bus_flush_close_unref(bus->bus);
+       itself is kept: an answer may still arrive from another thread. Closed without a flush:
+       sd-bus writes a message as it is sent and every call here waits for its answer, so
+       nothing the host needs is queued; a flush would wait without a deadline on a bus that
+       stopped reading. */
+    p_sd_bus_close_unref(bus->bus);
     pthread_mutex_unlock(&bus->lock);
 }

@@ -24,7 +24,7 @@
 /* The sd-bus functions used, reached through dlopen("libsystemd.so.0") (see the public header). */
 #define SD_FUNCTIONS(X) \
     X(sd_bus_new) X(sd_bus_set_address) X(sd_bus_set_bus_client) X(sd_bus_start) \
-    X(sd_bus_flush_close_unref) X(sd_bus_add_object_vtable) X(sd_bus_request_name) X(sd_bus_process) \
+    X(sd_bus_add_object_vtable) X(sd_bus_request_name) X(sd_bus_process) \
     X(sd_bus_get_fd) X(sd_bus_get_events) X(sd_bus_get_timeout) \
     X(sd_bus_match_signal) X(sd_bus_call_async) X(sd_bus_error_set) \
     X(sd_bus_message_read_basic) X(sd_bus_message_enter_container) X(sd_bus_message_exit_container) \
@@ -86,6 +86,7 @@ typedef struct request {
     uint32_t replaces_id;
     uint8_t urgency;
     int32_t timeout_ms;
+    int resident;
     match_row *matches;
     size_t match_count;
     int32_t min_letter_count;

@@ -17,6 +17,10 @@ static int on_notification_signal(sd_bus_message *m, void *userdata, standfit_bu
     if (kind != STANDFIT_BUS_NOTIFICATION_CLOSED) {
         if (p_sd_bus_message_read_basic(m, 's', &text) < 0) return 0;
         event.name = text;
+    } else {
+        uint32_t reason = 4;
+        if (p_sd_bus_message_read_basic(m, 'u', &reason) < 0) reason = 4;
+        event.count = reason;
     }
     bus_deliver(userdata, &event);
     return 0;
@@ -83,6 +87,7 @@ int bus_send_notify(standfit_bus *bus, request *q) {
                                              "org.freedesktop.Notifications", "Notify");
     if (r < 0) return r;
     const char *empty = "";
+    int yes = 1;
     if ((r = p_sd_bus_message_append_basic(m, 's', q->app_name ? q->app_name : empty)) < 0) goto done;
     if ((r = p_sd_bus_message_append_basic(m, 'u', &q->replaces_id)) < 0) goto done;
     if ((r = p_sd_bus_message_append_basic(m, 's', q->icon ? q->icon : empty)) < 0) goto done;
@@ -96,6 +101,7 @@ int bus_send_notify(standfit_bus *bus, request *q) {
     if ((r = p_sd_bus_message_open_container(m, 'a', "{sv}")) < 0) goto done;
     if ((r = bus_append_entry(m, "urgency", 'y', &q->urgency)) < 0) goto done;
     if (q->desktop_entry != NULL && (r = bus_append_entry(m, "desktop-entry", 's', q->desktop_entry)) < 0) goto done;
+    if (q->resident && (r = bus_append_entry(m, "resident", 'b', &yes)) < 0) goto done;
     if (q->reply_placeholder != NULL &&
         (r = bus_append_entry(m, "x-kde-reply-placeholder-text", 's', q->reply_placeholder)) < 0) goto done;
     if ((r = p_sd_bus_message_close_container(m)) < 0) goto done;
@@ -139,7 +145,7 @@ int bus_send_close(standfit_bus *bus, request *q) {
 void standfit_bus_notify(standfit_bus *bus, uint64_t token, const char *app_name, uint32_t replaces_id,
                          const char *icon, const char *summary, const char *body,
                          const char *const *actions, size_t action_count, uint8_t urgency,
-                         const char *desktop_entry, int32_t timeout_ms, const char *reply_placeholder) {
+                         const char *desktop_entry, int32_t timeout_ms, int resident, const char *reply_placeholder) {
     request *q = bus_new_request(REQUEST_NOTIFY, NULL);
     if (q == NULL) return;
     q->token = token;
@@ -151,6 +157,7 @@ void standfit_bus_notify(standfit_bus *bus, uint64_t token, const char *app_name
     q->desktop_entry = bus_copy(desktop_entry);
     q->urgency = urgency;
     q->timeout_ms = timeout_ms;
+    q->resident = resident;
     q->reply_placeholder = bus_copy(reply_placeholder);
     q->actions = bus_copy_strings(actions, action_count * 2);
     if (q->actions != NULL) q->action_count = action_count;

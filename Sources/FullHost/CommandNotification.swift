@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import HostDesktop
 import HostModel
@@ -15,8 +16,10 @@ enum CommandNotification {
     /// the value pressed; otherwise (run cold, or a server on another bus or none) the
     /// command's own connection shows it without buttons (the values are named in the text),
     /// since the command ends at once.
+    ///
+    /// Answers why nothing was shown (a sentence part), or nil when it was.
     static func show(_ outcome: Outcome, session: HostSession, parameters: [NamedArgument],
-                     userInfo: [String: JSONValue]?, logger: Logger) {
+                     userInfo: [String: JSONValue]?, logger: Logger) -> String? {
         let items = ((try? session.menu().visible.map(\.item)) ?? []) + session.staticItems
         let item = items.first { $0.type == outcome.type && $0.userInfo == (userInfo ?? [:]) }
             ?? items.first { $0.type == outcome.type } ?? session.registeredItem(for: outcome.type)
@@ -27,18 +30,41 @@ enum CommandNotification {
                                                            buttons: asks ? bus.buttonLimit() : 0, language: session.language,
                                                            icons: session.icons)
             let needs = outcome.needsValue, type = outcome.type
-            bus.show(notification) { chosen in
+            let shown = bus.present(notification) { chosen in
                 guard let needs else { return }
                 _ = DesktopRequest.activateAction(.type(type, userInfo: userInfo),
                                                   parameters: parameters + [NamedArgument(name: needs, value: chosen)], bus: bus)
             }
-            return
+            if case .failure(let notShown) = shown { return notShown.reason }
+            return nil
         }
-        // No bus: the outcome is printed only, and --verbose says why nothing was shown.
-        guard let bus = DesktopBus.start(logger: logger, address: address) else { return }
+        guard let address else {
+            return "there is no session bus (DBUS_SESSION_BUS_ADDRESS is unset and there is no $XDG_RUNTIME_DIR/bus)"
+        }
+        guard let bus = DesktopBus.start(logger: logger, address: address) else {
+            return "the session bus at \(address) could not be joined (--verbose says why)"
+        }
         defer { bus.stop() }
-        bus.show(DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon, buttons: 0,
-                                             language: session.language, icons: session.icons))
+        let shown = bus.present(DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon, buttons: 0,
+                                                            language: session.language, icons: session.icons))
+        if case .failure(let notShown) = shown { return notShown.reason }
+        return nil
+    }
+
+    /// Prints a `--notify` run's outcome and exits with its status; when its notification was
+    /// not shown (`notShown` says why), also says so on stderr, and a run that succeeded exits
+    /// 69, so that neither a script nor systemd takes an outcome nobody saw for shown.
+    static func finish(_ outcome: Outcome, notShown: String?, _ global: GlobalOptions, language: String) throws {
+        guard let notShown else { return try Output.finish(outcome, global, language: language) }
+        let sentence = HostText(language: language)("run.notShown", ["why": notShown])
+        do {
+            try Output.finish(outcome, global, language: language)
+        } catch {
+            Output.printError(sentence)
+            throw error
+        }
+        Output.printError(sentence)
+        throw ExitCode(Output.Status.unavailable)
     }
 
     /// A run's outcome as the notification a press from the desktop shows it with

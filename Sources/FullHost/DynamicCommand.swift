@@ -35,7 +35,7 @@ struct DynamicCommand: HostCommand {
                 let origin = file == "-" ? "standard input" : file
                 let data: Data
                 do {
-                    data = file == "-" ? LineInput.readToEnd() : try Data(contentsOf: URL(fileURLWithPath: file))
+                    data = file == "-" ? LineInput.readToEnd() : try UserFile.read(URL(fileURLWithPath: file), limit: UserFile.documentLimit)
                 } catch {
                     throw HostError(.io, "Cannot read \(origin) (\(error.localizedDescription)); give a readable JSON file or - for standard input.")
                 }

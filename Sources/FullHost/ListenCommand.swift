@@ -106,14 +106,19 @@ struct ListenCommand: ManifestCommand {
                 let outcome = Outcome(status: .declined, type: "", message: "Not run: '\(question.dropLast())' could not be confirmed (the notification server shows no buttons).")
                 return try Output.finish(outcome, global, language: session.language)
             }
-            let asked = NotificationAnswer.ask(DesktopNotification(summary: question, body: text("listen.heard", ["heard": heard]), icon: icon, buttons: [
+            var confirm = DesktopNotification(summary: question, body: text("listen.heard", ["heard": heard]), icon: icon, buttons: [
                 .init(key: "run", label: text("listen.run")), .init(key: "cancel", label: text("listen.cancel")),
-            ]), on: bus)
+            ])
+            confirm.unanswered = text("notify.unanswered")
+            let asked = NotificationAnswer.ask(confirm, on: bus)
             guard let asked else {
                 throw HostError(.desktopUnavailable, "No notification server answered on the session bus, so '\(heard)' could not be confirmed and did not run; start your desktop's (GNOME Shell, Plasma, dunst, xfce4-notifyd), or run 'standfit-host listen' in a terminal.")
             }
-            guard asked.wait(seconds: ListenCommand.answerSeconds) == .some("run") else {
-                let outcome = Outcome(status: .declined, type: "", message: "Not run: '\(question.dropLast())' was not confirmed.")
+            let answer = asked.wait(seconds: ListenCommand.answerSeconds)
+            guard answer == .some("run") else {
+                // Cancel pressed, or the question closed without an answer (dismissed): said apart.
+                let message = answer == .some(nil) ? text("notify.unanswered") : "Not run: '\(question.dropLast())' was not confirmed."
+                let outcome = Outcome(status: .declined, type: "", message: message)
                 return try Output.finish(outcome, global, language: session.language)
             }
         }

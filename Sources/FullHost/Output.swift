@@ -15,6 +15,9 @@ enum Output {
         static let invalidInput: Int32 = 3
         static let pluginFailed: Int32 = 4
         static let configuration: Int32 = 5
+        /// No plugin handles the type asked for; the manifest's fallback handled it: a
+        /// script's typo must not pass for the action it meant.
+        static let fellBack: Int32 = 6
         /// What the command needs of the desktop is not there (`desktop-unavailable`).
         static let unavailable: Int32 = 69
         /// `doctor` found problems (it lists them).
@@ -54,6 +57,7 @@ enum Output {
                 printError(outcome.message)
             }
         }
+        if outcome.fallback != nil && outcome.status == .handled { throw ExitCode(Status.fellBack) }
         try exit(for: outcome.status)
     }
 

@@ -72,8 +72,9 @@ struct RofiCommand: ManifestCommand {
             let options = Dispatcher.RunOptions(showsData: global.json)
             let outcome = action.map { session.run($0.item.type, named: [], userInfo: userInfo, options: options) }
                 ?? Sentences(session).say(line, options: options)
-            if notify { CommandNotification.show(outcome, session: session, parameters: [], userInfo: userInfo, logger: global.logger) }
-            return try Output.finish(outcome, global, language: session.language)
+            guard notify else { return try Output.finish(outcome, global, language: session.language) }
+            let notShown = CommandNotification.show(outcome, session: session, parameters: [], userInfo: userInfo, logger: global.logger)
+            return try CommandNotification.finish(outcome, notShown: notShown, global, language: session.language)
         }
         let environment = HostRequest.current.environment
         let retv = Int(environment["ROFI_RETV"] ?? "0") ?? 0
@@ -131,7 +132,10 @@ struct RofiCommand: ManifestCommand {
         }
         switch outcome.status {
         case .handled, .dryRun, .declined:
-            CommandNotification.show(outcome, session: session, parameters: [], userInfo: row?.userInfo, logger: global.logger)
+            // Not shown (no notification server): rofi stays open with the outcome as its message.
+            if CommandNotification.show(outcome, session: session, parameters: [], userInfo: row?.userInfo, logger: global.logger) != nil {
+                list(actions, apps: apps, message: outcome.message, icons: session.icons)
+            }
         case .invalidInput, .unknownType, .pluginFailed:
             list(actions, apps: apps, message: outcome.message, icons: session.icons)
         }

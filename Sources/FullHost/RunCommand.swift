@@ -12,7 +12,10 @@ struct RunCommand: ManifestCommand {
             the declared defaults. A parameter that names something (an exercise) takes any of \
             its names ("push ups"). On a terminal, a missing required value is asked for; with \
             --no-input, or when stdin is not a terminal, the run answers invalid-input with \
-            needsValue instead.
+            needsValue instead. Exit status: 0 handled, 1 declined, 2 unknown type, 3 invalid \
+            input, 4 plugin failed, 5 configuration, 6 no plugin handles the type and the \
+            manifest's fallback ran; 69 with --notify when no notification server showed the \
+            outcome (docs/JSON.md).
             """
     )
 
@@ -64,12 +67,18 @@ struct RunCommand: ManifestCommand {
         options.scheduled = scheduled
         let outcome = session.run(type, named: named, userInfo: userInfo, options: options)
         if notify {
-            CommandNotification.show(outcome, session: session, parameters: named, userInfo: userInfo, logger: global.logger)
-            // A reminder's question was its whole job: shown, it is done, not a failed run.
+            let notShown = CommandNotification.show(outcome, session: session, parameters: named, userInfo: userInfo, logger: global.logger)
+            // A reminder's question was its whole job: shown, it is done, not a failed run;
+            // not shown, the reminder failed.
             if remind, outcome.needsValue != nil {
-                Output.show(outcome.message)
+                let question = outcome.question ?? outcome.message
+                if let notShown {
+                    throw HostError(.desktopUnavailable, key: "run.reminderNotShown", ["question": question, "why": notShown, "type": type])
+                }
+                Output.show(question)
                 return
             }
+            return try CommandNotification.finish(outcome, notShown: notShown, global, language: session.language)
         }
         try Output.finish(outcome, global, language: session.language)
     }

@@ -135,6 +135,10 @@ struct ServerCommand: HostCommand {
             guard let server = WarmServer.current else {
                 throw HostError(.desktopUnavailable, "No server of this build is running (socket \(place.socketPath)), so none can take the session bus; 'standfit-host serve' starts one.")
             }
+            guard let client = HostRequest.current.clientProcess, BusHandOver.isAskedByActivatedServer(client) else {
+                server.logger.warning("Refused server take-bus from pid \(HostRequest.current.clientProcess.map(String.init) ?? "?"): only a server of this build that the session bus started asks it.")
+                throw HostError(.desktopUnavailable, "server take-bus is the hand-over between two servers of this build, asked only by the one the session bus starts ('serve --dbus-activated'); there is nothing to run by hand: the bus starts that server itself.")
+            }
             guard let address = DesktopBus.sessionAddress(in: HostRequest.current.environment) else {
                 throw HostError(.desktopUnavailable, "server take-bus needs the session bus to take in DBUS_SESSION_BUS_ADDRESS (a unix: address), and there is none.")
             }

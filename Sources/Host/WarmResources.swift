@@ -49,7 +49,7 @@ public final class WarmResources: @unchecked Sendable {
     /// again each time.
     public func config(in directory: URL) throws(HostError) -> HostConfig {
         let url = directory.appendingPathComponent(HostConfig.fileName)
-        let bytes = try? Data(contentsOf: url)
+        let bytes = try? UserFile.read(url, limit: UserFile.settingsLimit)
         // A file that is there but cannot be read: the error a cold command gives.
         if bytes == nil && FileManager.default.fileExists(atPath: url.path) { return try HostConfig.load(from: directory) }
         if let kept = lock.withLock({ configs[directory.path] }), kept.bytes == bytes { return kept.config }

@@ -23,11 +23,12 @@ struct DesktopBusTests {
 
     /// `sandboxOnBus` with the test notification server on the bus, recording in the returned file.
     static func sandboxWithNotifications(press: String? = nil, keeping: Bool = false, capabilities: [String] = ["actions", "body"],
-                                         reply: String? = nil) throws -> (HostSandbox, SessionBus, URL) {
+                                         reply: String? = nil, dismiss: Bool = false) throws -> (HostSandbox, SessionBus, URL) {
         let (sandbox, bus) = try sandboxOnBus()
         let record = sandbox.root.appendingPathComponent("notifications.jsonl")
         // A failure here leaves the bus to its deinit, which stops it.
-        try #require(bus.startNotificationServer(record: record, press: press, keeping: keeping, capabilities: capabilities, reply: reply),
+        try #require(bus.startNotificationServer(record: record, press: press, keeping: keeping, capabilities: capabilities, reply: reply,
+                                                 dismiss: dismiss),
                      "the test notification server did not start; \(sandbox.logs("notification-server.py.log"))")
         return (sandbox, bus, record)
     }
@@ -46,17 +47,21 @@ struct DesktopBusTests {
         }.joined()
     }
 
-    @Test("a click on a question's bubble (the server's 'default' action) answers nothing: no value 'default' reaches the plugin, nothing is logged or closed",
+    @Test("a click on a question's bubble (the server's 'default' action) asks it again in its own place and answers nothing: no value 'default' reaches the plugin, nothing is logged or closed",
           .needs(.dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
     func bubbleClickAnswersNothing() throws {
         let (sandbox, bus, record) = try Self.sandboxWithNotifications(press: "(bubble)")
         defer { bus.stop() }
         #expect(sandbox.run("export", "desktop", "--install").status == 0)
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'count': <20>}"]).status == 0)
-        #expect(eventually { Self.shown(record).count == 1 })
-        #expect(eventually(5) { Self.serverLog(sandbox).contains("Notification 1: Log Exercise: Which exercise?") })
+        #expect(eventually { Self.shown(record).count == 2 })
+        #expect(eventually(5) { Self.serverLog(sandbox).contains("Notification 1: clicked; asked again") })
         Thread.sleep(forTimeInterval: 1)
-        #expect(Self.shown(record) == ["Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Squats,2=Push-Ups,3=Plank"])
+        let question = "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Squats,2=Push-Ups,3=Plank"
+        #expect(Self.shown(record) == [question, question])
+        // The second is the first shown again: the same id, in its place.
+        #expect(SessionBus.notifications(in: record).compactMap { $0["id"] as? Int } == [1, 1])
+        #expect(SessionBus.notifications(in: record).compactMap { $0["replaces"] as? Int } == [0, 1])
         #expect(!((try? String(contentsOf: record, encoding: .utf8)) ?? "").contains("\"closed\""))
         #expect(Self.logged(sandbox) == "")
         #expect(!Self.serverLog(sandbox).contains("'default' chosen"))
@@ -232,9 +237,11 @@ struct DesktopBusTests {
     }
 
     /// The notifications recorded, each as summary, body, icon, urgency and buttons (`key=label`).
+    /// What each Notify showed: summary | body | icon | urgency | desktop entry | buttons (a
+    /// question's "default" action, a click on the bubble, is no button and is left out).
     static func shown(_ record: URL) -> [String] {
         SessionBus.notifications(in: record).filter { $0["closed"] == nil }.map { note in
-            let buttons = (note["actions"] as? [[String]] ?? []).map { "\($0[0])=\($0[1])" }.joined(separator: ",")
+            let buttons = (note["actions"] as? [[String]] ?? []).filter { $0[0] != "default" }.map { "\($0[0])=\($0[1])" }.joined(separator: ",")
             let entry = note["desktopEntry"] as? String ?? "?"
             return "\(note["summary"] ?? "?") | \(note["body"] ?? "?") | \(note["icon"] ?? "?") | \(note["urgency"] ?? "?") | \(entry) | \(buttons)"
         }

@@ -90,6 +90,28 @@ struct DynamicItemsCommandTests {
         #expect(sandbox.run("list").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n2. Echo Dynamic — en  (com.fixture.kinds.echo)\n")
     }
 
+    @Test("a file the command reads that is no regular file (a FIFO nobody writes to, /dev/zero) or too big is refused in a sentence, never read for ever: dynamic set (5), --manifest (5), a routine (a warning; the menu still shows)")
+    func filesThatAreNotFiles() throws {
+        let fifo = sandbox.root.appendingPathComponent("nobody.json")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let huge = sandbox.root.appendingPathComponent("huge.json")
+        #expect(FileManager.default.createFile(atPath: huge.path, contents: nil) && truncate(huge.path, 2 << 30) == 0)
+        let refusal = "it is a device, a pipe or a directory, not a regular file"
+        for file in [fifo.path, "/dev/zero"] {
+            #expect(sandbox.run("dynamic", "set", file) == ProcessResult(status: 5, stdout: "",
+                stderr: "standfit-host: error: Cannot read \(file) (\(refusal)); give a readable JSON file or - for standard input.\n"))
+            #expect(sandbox.run("list", "--manifest", file) == ProcessResult(status: 5, stdout: "",
+                stderr: "standfit-host: error: Cannot read manifest \(file): \(refusal); check that it is a readable file.\n"))
+        }
+        #expect(sandbox.run("dynamic", "set", huge.path) == ProcessResult(status: 5, stdout: "",
+            stderr: "standfit-host: error: Cannot read \(huge.path) (it is 2048 MiB, more than the 16 MiB such a file may be); give a readable JSON file or - for standard input.\n"))
+        let routines = sandbox.configDirectory.appendingPathComponent("shortcuts")
+        try FileManager.default.createDirectory(at: routines, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: routines.appendingPathComponent("zero.json").path, withDestinationPath: "/dev/zero")
+        #expect(sandbox.run("list") == ProcessResult(status: 0, stdout: "1. Echo Seven  (com.fixture.kinds.echo)\n2. Echo Dynamic — en  (com.fixture.kinds.echo)\n",
+            stderr: "standfit-host: warning: Shortcut \(routines.path)/zero.json cannot be read (\(refusal)); check its permissions.\n"))
+    }
+
     @Test("dynamic set takes list --json's shape; the script list ranks first; clear empties it")
     func setAndClear() {
         let items = #"""

@@ -74,15 +74,18 @@ struct RofiTests {
         #expect(lines.count == 11)
         #expect(lines[1] == "Plank\0info\u{1F}" + Self.info(#"{"arguments":{"exercise":"plank"},"type":"com.standfit.logexercise"}"#))
         let info = try #require(lines[1].split(separator: "\u{1F}").last.map(String.init))
-        // Chosen: it runs, and rofi is told nothing more (it closes).
-        #expect(rofi(1, info: info).run(["rofi", "Plank"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        // Chosen: it runs; with no notification server to show the outcome (none here), rofi
+        // stays open with it as its message instead of closing on nothing.
+        let chosen = rofi(1, info: info).run(["rofi", "Plank"])
+        #expect(chosen.status == 0 && chosen.stderr == "" && chosen.stdout.contains("\0message\u{1F}Logged 30 seconds of plank · +6 XP\n"), "\(chosen)")
         #expect(sandbox.run("run", "undo").stdout == "Removed 30 seconds of plank logged at 14:05 · −6 XP\n")
         #expect(sandbox.run("run", "undo").stdout == "Removed 30 seconds of plank logged at 14:05 · −6 XP\nAchievement taken back: First log\n")
     }
 
     @Test("a sentence typed in rofi runs as say runs it; one nothing understands stays in rofi as its message")
     func sentence() {
-        #expect(rofi(2).run(["rofi", "log 5 burpees"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        let logged = rofi(2).run(["rofi", "log 5 burpees"])
+        #expect(logged.status == 0 && logged.stdout.hasPrefix("\0prompt\u{1F}StandFit\n\0use-hot-keys\u{1F}true\n\0message\u{1F}Logged 5 burpees · +10 XP"), "\(logged)")
         #expect(sandbox.run("run", "undo").stdout == "Removed 5 burpees logged at 14:05 · −10 XP\nAchievement taken back: First log\n")
         let lost = rofi(2).run(["rofi", "fly to the moon"])
         #expect(lost.status == 0)
@@ -110,7 +113,8 @@ struct RofiTests {
         #expect(row.hasPrefix(#"Log a\nb\x1fc\x7fd\u{200f}e"# + "\0info\u{1F}standfit:"), "\(row)")
         #expect(row.split(separator: "\u{1F}").count == 2, "\(row)")
         let info = try #require(row.split(separator: "\u{1F}").last.map(String.init))
-        #expect(rofi(1, info: info).run(["rofi", "--manifest", manifest.path, "Log a"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
+        let ran = rofi(1, info: info).run(["rofi", "--manifest", manifest.path, "Log a"])
+        #expect(ran.status == 0 && ran.stdout.contains("\0message\u{1F}Logged 7 squats"), "\(ran)")
         #expect(sandbox.run("run", "undo").stdout == "Removed 7 squats logged at 14:05 · −7 XP\nAchievement taken back: First log\n")
     }
 

@@ -163,13 +163,13 @@ struct RunCommandTests {
         var sandbox = sandbox
         sandbox.pluginPath = [FixturePlugins.url("kinds.so")]
         let manifest = Fixtures.url("Manifests/fallback.json").path
-        // It says so: a typo does not pass for the action asked for. It exits 0 (the fallback ran).
+        // It says so, and exits 6: a typo does not pass for the action asked for.
         #expect(sandbox.run("run", "com.nowhere.thing", "--manifest", manifest) == ProcessResult(
-            status: 0, stdout: "fallback for com.nowhere.thing (unknown shortcut)\n",
+            status: 6, stdout: "fallback for com.nowhere.thing (unknown shortcut)\n",
             stderr: "standfit-host: No plugin handles 'com.nowhere.thing'; ran the manifest's fallback com.fixture.kinds.fallback.\n"))
         #expect(sandbox.run("run", "com.nowhere.thing", "--manifest", manifest, "--locale", "nl").stderr
             == "standfit-host: Geen plug-in voert 'com.nowhere.thing' uit; de terugval van het manifest, com.fixture.kinds.fallback, is uitgevoerd.\n")
-        #expect(sandbox.run("run", "com.nowhere.thing", "--manifest", manifest, "--json") == ProcessResult(status: 0, stdout: """
+        #expect(sandbox.run("run", "com.nowhere.thing", "--manifest", manifest, "--json") == ProcessResult(status: 6, stdout: """
             {
               "fallback" : "com.fixture.kinds.fallback",
               "message" : "fallback for com.nowhere.thing (unknown shortcut)",

@@ -114,19 +114,23 @@ struct ScheduleTests {
         text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }.map(String.init)
     }
 
-    @Test("a plugin's title, a routine's title and a value cannot write a line into a unit: systemd reads the keys the host wrote and nothing else, and the timer's words are the values given",
+    @Test("a plugin's title, a routine's title, a value and a type a namespace handler takes cannot write a line into a unit: systemd reads the keys the host wrote and nothing else, and the timer's words are the values given",
           .needs(.systemdAnalyze))
     func hostileTextInUnits() throws {
         // An untrusted plugin whose title carries a CR, '[Service]' and an ExecStartPre=.
         var sandbox = self.sandbox
         sandbox.pluginPath.append(FixturePlugins.zoo("unit-title.so"))
+        // A namespace handler ("com.fixture.open.*") takes any type under it, quotes and all.
+        sandbox.pluginPath.append(FixturePlugins.url("kinds.so"))
+        let namespaced = "com.fixture.open.a\r[Service]\rExecStartPre=/bin/touch /tmp/pwned\" 'q \\ %h $HOME"
         let routines = sandbox.configDirectory.appendingPathComponent("shortcuts")
         try FileManager.default.createDirectory(at: routines, withIntermediateDirectories: true)
         try Data(#"{"type": "user.evil", "title": "Evil\r[Service]\rExecStartPre=/bin/touch /tmp/pwned\n%h\u0001 $HOME \"\\", "steps": [{"type": "com.standfit.viewstreak"}]}"#.utf8)
             .write(to: routines.appendingPathComponent("evil.json"))
         let note = "a\r[Service]\rExecStartPre=/bin/touch /tmp/pwned\n\t\u{0B}\u{0C}\u{1B}[2J\u{7F}\u{85}\u{2028} %h %% $HOME ${X} \"q\" 'q' \\ end\\"
         for command in [["schedule", "add", "daily", "com.zoo.unit-title.run"], ["schedule", "add", "daily", "user.evil"],
-                        ["schedule", "add", "daily", "logexercise", "exercise=squats", "count=5", "note=\(note)"]] {
+                        ["schedule", "add", "daily", "logexercise", "exercise=squats", "count=5", "note=\(note)"],
+                        ["schedule", "add", "daily", namespaced]] {
             let added = sandbox.run(command)
             #expect(added.status == 0 && added.stderr == "", "\(command): \(added)")
         }
@@ -134,6 +138,7 @@ struct ScheduleTests {
             ("Zoo\r[Service]\rExecStartPre=/bin/touch /tmp/standfit-unit-title-pwned\n%h $HOME \"q\\", ["--", "com.zoo.unit-title.run"]),
             ("Evil\r[Service]\rExecStartPre=/bin/touch /tmp/pwned\n%h\u{1} $HOME \"\\", ["--", "user.evil"]),
             ("Log Exercise", ["--", "com.standfit.logexercise", "exercise=squats", "count=5", "note=\(note)"]),
+            ("Open Anything", ["--", namespaced]),
         ]
         for (index, expectation) in expected.enumerated() {
             let id = index + 1
@@ -149,7 +154,7 @@ struct ScheduleTests {
             // What the host reads back is what was given.
             let listed = sandbox.run("schedule", "list", "--json")
             let schedules = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
-            #expect(schedules.count == 3)
+            #expect(schedules.count == 4)
             #expect(schedules[index]["title"] as? String == expectation.title)
             let exec = try #require(lines.first { $0.hasPrefix("ExecStart=") })
             #expect(ExecStartWords.split(String(exec.dropFirst("ExecStart=".count))) == [client, "run", "--notify", "--scheduled"] + expectation.words)
@@ -179,7 +184,10 @@ struct ScheduleTests {
         let exec = try #require(service.split(separator: "\n").first { $0.hasPrefix("ExecStart=") }).dropFirst("ExecStart=".count)
         let words = exec.split(separator: " ").map(String.init)
         #expect(words.first == client)
-        #expect(sandbox.run(Array(words.dropFirst())) == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: ""))
+        // It logs; with no session bus here to show the outcome on, it says so and exits 69, so
+        // that systemd marks the run as one nobody saw rather than a success.
+        #expect(sandbox.run(Array(words.dropFirst())) == ProcessResult(status: 69, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n",
+            stderr: "standfit-host: The outcome was not shown as a notification: there is no session bus (DBUS_SESSION_BUS_ADDRESS is unset and there is no $XDG_RUNTIME_DIR/bus); " + DesktopBusTests.notShownTail))
         #expect(sandbox.run("donations") == ProcessResult(status: 0, stdout: "No runs are recorded yet; every handled run is.\n", stderr: ""))
         // A run the user chose counts; the scheduled one did not.
         #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=5").status == 0)
@@ -209,7 +217,7 @@ struct ReminderTests {
         // As the timer runs it, through the user's server on the session bus.
         #expect(sandbox.server.start(environment: sandbox.environment, log: sandbox.root.appendingPathComponent("server.log")) == nil)
         sandbox.extraEnvironment["STANDFIT_SERVER"] = "required"
-        #expect(sandbox.run(Array(words.dropFirst())) == ProcessResult(status: 0, stdout: "Missing required parameter 'exercise' for com.standfit.logexercise; pass exercise=VALUE.\n", stderr: ""))
+        #expect(sandbox.run(Array(words.dropFirst())) == ProcessResult(status: 0, stdout: "Which exercise?\n", stderr: ""))
         #expect(eventually { DesktopBusTests.logged(sandbox) == "pushups|12\nplank|30\npushups|12\n" })
         #expect(eventually { DesktopBusTests.shown(record).count == 2 })
         #expect(DesktopBusTests.shown(record) == [

@@ -122,6 +122,16 @@ struct SpeechTests {
         #expect(sandbox.run("run", "viewstreak").status == 0)
     }
 
+    @Test("a rec that is there but cannot be started (not a program: Exec format error) is said so (69), not called 'not installed'",
+          .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish))
+    func recNotStarted() throws {
+        let (microphone, _) = try Self.microphone(sandbox, playing: "/dev/null")
+        try Data([0x7F, 0x45, 0x4C, 0x46, 0x00, 0x01]).write(to: sandbox.root.appendingPathComponent("bin/rec"))
+        chmod(sandbox.root.appendingPathComponent("bin/rec").path, 0o755)
+        #expect(microphone.run(["listen", "--yes"]) == ProcessResult(status: 69, stdout: "",
+            stderr: "Listening… (say a phrase, such as \"log twenty squats\")\nstandfit-host: error: SoX's rec could not be started (Exec format error); try again, and reinstall SoX if it says so again (Debian: apt-get install --reinstall sox).\n"))
+    }
+
     @Test("listen on a silent input (a muted microphone: rec never hears speech, so its silence effect never ends) stops at 10 s with a sentence (69), its rec killed",
           .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish))
     func silentMicrophone() throws {

@@ -17,5 +17,9 @@ struct NotificationBoundsTests {
         #expect(shown.buttons[0].label.count == 48 && shown.buttons[0].label.hasSuffix("…") && !shown.buttons[0].label.contains("\n"))
         #expect(shown.buttons[1].label == "Squats")
         #expect(shown.icon == "list-add")
+        // A label is plain text to every notification server: markup in it is shown as written.
+        let plain = DesktopBus.bounded(DesktopNotification(summary: "s", body: "<b>b</b>", icon: "list-add",
+                                                           buttons: [.init(key: "1", label: "<b>Squats</b> & more")]))
+        #expect(plain.buttons[0].label == "<b>Squats</b> & more")
     }
 }

@@ -46,6 +46,8 @@ struct DesktopNotificationTests {
         // Where the server takes a typed reply: its field, with the first value as the example.
         asking.reply = "Of typ het, zoals 'plank'"
         asking.replyLabel = "Antwoorden"
+        // Closed without an answer, it says so.
+        asking.unanswered = "Niet uitgevoerd: geen antwoord."
         #expect(DesktopNotification.outcome(outcome, title: "Log Exercise", icon: nil, buttons: 3, language: "nl") == asking)
         #expect(DesktopNotification.outcome(outcome, title: "Log Exercise", icon: nil, buttons: 0).body
             == "Which exercise? Plank, Push-Ups, Squats, Lunges")
@@ -75,6 +77,7 @@ struct DesktopNotificationTests {
                                          buttons: [.init(key: "a", label: "Log Exercise"), .init(key: "b", label: "View Streak — 3 days")])
         picker.answered = "This was answered already, and the first choice ran; start the action again to choose again."
         picker.reply = "Or type what to do"
+        picker.unanswered = "Not run: no answer."
         #expect(DesktopNotification.picker(actions: actions, applicationName: "StandFit", icon: nil, language: "en", buttons: 3) == picker)
         #expect(DesktopNotification.picker(actions: actions, applicationName: "StandFit", icon: nil, language: "nl", buttons: 3,
                                            example: "toon mijn reeks").reply == "Of typ wat je wilt doen, zoals 'toon mijn reeks'")

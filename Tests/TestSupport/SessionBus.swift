@@ -95,10 +95,12 @@ public final class SessionBus: @unchecked Sendable {
     /// again), and reports `capabilities`. Waits until it owns its name.
     /// With `reply`, a notification that asks for an inline reply gets that text typed.
     public func startNotificationServer(record: URL, press: String? = nil, keeping: Bool = false,
-                                        capabilities: [String] = ["actions", "body"], reply: String? = nil) -> Bool {
+                                        capabilities: [String] = ["actions", "body"], reply: String? = nil,
+                                        dismiss: Bool = false) -> Bool {
         var arguments = [record.path, "--capabilities", capabilities.joined(separator: ",")]
         if let press { arguments += [keeping ? "--press-twice" : "--press", press] }
         if let reply { arguments += ["--reply", reply] }
+        if dismiss { arguments.append("--dismiss") }
         return startHelper("notification-server.py", arguments, record: record)
     }
 

@@ -39,7 +39,8 @@ typedef enum standfit_bus_event_kind {
     STANDFIT_BUS_NOTIFIED = 4,
     /* org.freedesktop.Notifications.ActionInvoked for notification `id`: `name` is the action key. */
     STANDFIT_BUS_ACTION_INVOKED = 5,
-    /* org.freedesktop.Notifications.NotificationClosed for notification `id`. */
+    /* org.freedesktop.Notifications.NotificationClosed for notification `id`; `count` is the
+       reason: 1 expired, 2 dismissed by the user, 3 closed by a CloseNotification call, 4 other. */
     STANDFIT_BUS_NOTIFICATION_CLOSED = 6,
     /* GetCapabilities answered for `token`: `count` capabilities in `values` (none, `error` < 0,
        when there is no notification server). */
@@ -147,13 +148,15 @@ void standfit_bus_reply_runner_config(standfit_bus *bus, void *call, int32_t min
 
 /* Asks org.freedesktop.Notifications.Notify, from any thread; the answer comes as a
    STANDFIT_BUS_NOTIFIED event with `token`. `actions` holds `action_count` pairs (key, label),
-   flattened; `urgency` 0 low, 1 normal, 2 critical; `timeout_ms` -1 for the server's default;
-   `reply_placeholder` not NULL asks for KDE's inline reply (its hint x-kde-reply-placeholder-text;
-   the "inline-reply" action among `actions`), answered as STANDFIT_BUS_NOTIFICATION_REPLIED. */
+   flattened; `urgency` 0 low, 1 normal, 2 critical; `timeout_ms` -1 for the server's default, 0
+   never to expire; `resident` not 0 sends the hint resident (kept after an action, until the
+   sender closes it); `reply_placeholder` not NULL asks for KDE's inline reply (its hint
+   x-kde-reply-placeholder-text; the "inline-reply" action among `actions`), answered as
+   STANDFIT_BUS_NOTIFICATION_REPLIED. `replaces_id` not 0 shows it again in that one's place. */
 void standfit_bus_notify(standfit_bus *bus, uint64_t token, const char *app_name, uint32_t replaces_id,
                          const char *icon, const char *summary, const char *body,
                          const char *const *actions, size_t action_count, uint8_t urgency,
-                         const char *desktop_entry, int32_t timeout_ms, const char *reply_placeholder);
+                         const char *desktop_entry, int32_t timeout_ms, int resident, const char *reply_placeholder);
 
 /* Asks org.freedesktop.Notifications.CloseNotification for notification `id`, from any thread,
    without waiting for the answer (queued before a stop, it is still sent). */

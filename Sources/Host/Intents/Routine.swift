@@ -140,7 +140,7 @@ public enum RoutineLoader {
         for name in files {
             let path = directory.appendingPathComponent(name).path
             do {
-                let file = try JSONDecoder().decode(File.self, from: try Data(contentsOf: URL(fileURLWithPath: path)))
+                let file = try JSONDecoder().decode(File.self, from: try UserFile.read(URL(fileURLWithPath: path), limit: UserFile.settingsLimit))
                 routines.append(Routine(type: file.type, title: file.title.text(for: language),
                                         subtitle: file.subtitle.map { $0.text(for: language) }, icon: file.icon,
                                         steps: file.steps, titles: file.title.byLanguage,

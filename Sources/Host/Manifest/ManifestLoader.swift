@@ -44,7 +44,7 @@ public struct ManifestLoader: Sendable {
     public func load(_ url: URL) throws(HostError) -> Manifest {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try UserFile.read(url, limit: UserFile.documentLimit)
         } catch {
             throw HostError(.io, "Cannot read manifest \(url.path): \(error.localizedDescription); check that it is a readable file.")
         }

@@ -14,7 +14,7 @@ public struct StringsTable: Sendable {
     public init(contentsOf url: URL) throws(HostError) {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try UserFile.read(url, limit: UserFile.documentLimit)
         } catch {
             throw HostError(.io, "Cannot read \(url.path): \(error.localizedDescription); check the file's permissions.")
         }

@@ -39,6 +39,11 @@ public enum ExternalProgram {
         case outputLimit
         /// Its request was cancelled; it was killed.
         case cancelled
+        /// No executable file of its name is on `PATH`: it is not installed (status 127).
+        case notFound
+        /// It is there but could not be started (the system's reason: a wrong binary, too
+        /// many processes, no memory); status 127.
+        case notStarted(String)
     }
 
     /// What it came to: status 127 when it is not there (as a shell says).
@@ -56,16 +61,20 @@ public enum ExternalProgram {
                            mergingErrors: Bool = false, limits: Limits = Limits()) -> Result {
         let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(program)" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let path else { return Result(status: 127, output: Data(), errors: Data()) }
+        guard let path else { return Result(status: 127, output: Data(), errors: Data(), ending: .notFound) }
+        func notStarted(_ code: Int32) -> Result {
+            Result(status: 127, output: Data(), errors: Data(), ending: .notStarted(String(cString: strerror(code))))
+        }
         var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
         // [0] is read here, [1] is the program's.
         // Close-on-exec from the start, so no program another thread starts meanwhile holds an
         // end open (pipe2 is hidden behind _GNU_SOURCE; a socket pair is a pipe here).
         let kind = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        guard socketpair(AF_UNIX, kind, 0, &output) == 0 else { return Result(status: 127, output: Data(), errors: Data()) }
+        guard socketpair(AF_UNIX, kind, 0, &output) == 0 else { return notStarted(errno) }
         if !mergingErrors && socketpair(AF_UNIX, kind, 0, &errors) != 0 {
+            let code = errno
             close(output[0]); close(output[1])
-            return Result(status: 127, output: Data(), errors: Data())
+            return notStarted(code)
         }
         let null = input == nil ? open("/dev/null", O_RDONLY | O_CLOEXEC) : -1
         var actions = posix_spawn_file_actions_t()
@@ -96,7 +105,7 @@ public enum ExternalProgram {
         guard spawned == 0 else {
             close(output[0])
             if !mergingErrors { close(errors[0]) }
-            return Result(status: 127, output: Data(), errors: Data())
+            return spawned == ENOENT ? Result(status: 127, output: Data(), errors: Data(), ending: .notFound) : notStarted(spawned)
         }
         let deadline = Date().addingTimeInterval(limits.seconds)
         var result = collect(pid: pid, output: output[0], errors: mergingErrors ? nil : errors[0], limits: limits, deadline: deadline)

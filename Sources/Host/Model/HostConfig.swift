@@ -92,7 +92,7 @@ public struct HostConfig: Sendable, Equatable {
         guard FileManager.default.fileExists(atPath: url.path) else { return HostConfig() }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try UserFile.read(url, limit: UserFile.settingsLimit)
         } catch {
             throw HostError(.configInvalid, key: "config.notJSON", ["path": url.path], cause: error)
         }

@@ -33,6 +33,9 @@ public struct HostRequest: Sendable {
     /// The command's standard input, output and error: descriptors 0, 1 and 2 in a cold
     /// process, the client's own (passed over the socket) in the warm server.
     public var streams: StandardStreams
+    /// The process that asked, when a warm server serves the command for a client (its pid, as
+    /// the socket's peer credentials give it); nil in a cold process, which is its own client.
+    public var clientProcess: Int32?
 
     public init(environment: [String: String], workingDirectory: URL, stdinIsTerminal: Bool = false,
                 stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false, wallClock: Date,

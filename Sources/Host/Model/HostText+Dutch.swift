@@ -15,6 +15,7 @@ extension HostText {
     "desktop.comment" = "Snelle acties: {actions}";
     "desktop.keyword" = "snelle acties";
     "notify.answered" = "Dit is al beantwoord, en de eerste keuze is uitgevoerd; start de actie opnieuw om opnieuw te kiezen.";
+    "notify.unanswered" = "Niet uitgevoerd: geen antwoord.";
     "notify.reply" = "Of typ het, zoals '{example}'";
     "notify.replyButton" = "Antwoorden";
     "picker.reply" = "Of typ wat je wilt doen, zoals '{example}'";
@@ -121,6 +122,8 @@ extension HostText {
     "doctor.manifest.many" = "Manifest: {path}: {count} items";
     "doctor.fallback" = ", terugval {type}";
     "run.fellBack" = "Geen plug-in voert '{type}' uit; de terugval van het manifest, {fallback}, is uitgevoerd.";
+    "run.notShown" = "De uitkomst is niet als melding getoond: {why}; de actie is uitgevoerd (de uitkomst staat hierboven), en een meldingenserver op de sessiebus (GNOME Shell, Plasma, dunst, xfce4-notifyd) zou hem tonen.";
+    "run.reminderNotShown" = "De herinnering kon '{question}' niet vragen: {why}; ze vraagt het opnieuw wanneer haar timer weer afgaat, of voer nu 'standfit-host run {type}' uit in een terminal.";
     "doctor.manifestNone" = "Manifest: geen ({path} bevat geen Info.plist of manifest.json)";
     "doctor.unknownIcon" = "{path}: het item {type} heeft het pictogram '{icon}', dat geen SF Symbol, UIApplicationShortcutIconType of freedesktop-pictogramnaam is die de host kent, en ook geen afbeelding naast het manifest, dus menu's tonen een gewoon bolletje; de dichtstbijzijnde bekende namen zijn {closest}.";
     "doctor.routines" = "Routines ({path}): {routines}";

@@ -15,6 +15,7 @@ extension HostText {
     "desktop.comment" = "Quick actions: {actions}";
     "desktop.keyword" = "quick actions";
     "notify.answered" = "This was answered already, and the first choice ran; start the action again to choose again.";
+    "notify.unanswered" = "Not run: no answer.";
     "notify.reply" = "Or type it, such as '{example}'";
     "notify.replyButton" = "Reply";
     "picker.reply" = "Or type what to do, such as '{example}'";
@@ -121,6 +122,8 @@ extension HostText {
     "doctor.manifest.many" = "Manifest: {path}: {count} items";
     "doctor.fallback" = ", fallback {type}";
     "run.fellBack" = "No plugin handles '{type}'; ran the manifest's fallback {fallback}.";
+    "run.notShown" = "The outcome was not shown as a notification: {why}; the action ran (its outcome is above), and a notification server on the session bus (GNOME Shell, Plasma, dunst, xfce4-notifyd) would show it.";
+    "run.reminderNotShown" = "The reminder could not ask '{question}': {why}; it asks again when its timer fires next, or run 'standfit-host run {type}' in a terminal now.";
     "doctor.manifestNone" = "Manifest: none ({path} holds no Info.plist or manifest.json)";
     "doctor.unknownIcon" = "{path}: the item {type} has the icon '{icon}', which is no SF Symbol, UIApplicationShortcutIconType or freedesktop icon name the host knows, nor an image beside the manifest, so menus show a plain bullet; the closest known names are {closest}.";
     "doctor.routines" = "Routines ({path}): {routines}";

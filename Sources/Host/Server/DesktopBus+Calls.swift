@@ -74,13 +74,25 @@ extension DesktopBus {
     @discardableResult
     package func show(_ notification: DesktopNotification, chosen: (@Sendable (String) -> Void)? = nil,
                       replied: (@Sendable (String) -> Void)? = nil, closed: (@Sendable () -> Void)? = nil) -> UInt32? {
+        try? present(notification, chosen: chosen, replied: replied, closed: closed).get()
+    }
+
+    /// Why a notification was not shown: a sentence part ("the notification server did not
+    /// answer within 5 s").
+    package struct NotShown: Error, Sendable {
+        package var reason: String
+    }
+
+    /// `show`, saying why when the notification was not shown.
+    package func present(_ notification: DesktopNotification, chosen: (@Sendable (String) -> Void)? = nil,
+                         replied: (@Sendable (String) -> Void)? = nil, closed: (@Sendable () -> Void)? = nil) -> Result<UInt32, NotShown> {
         let connection = stopLock.withLock { self.connection }
         let notification = DesktopBus.bounded(notification)
         let line = "\(notification.summary): \(notification.body)"
             + (notification.buttons.isEmpty ? "" : " [\(notification.buttons.map(\.label).joined(separator: " | "))]")
         guard let connection else {
             logger.info("Not shown (off the bus): \(line)")
-            return nil
+            return .failure(NotShown(reason: "the connection to the session bus is closed"))
         }
         let capabilities = notificationCapabilities()
         // The body is plain text: escaped where the server would read it as markup.
@@ -100,23 +112,57 @@ extension DesktopBus {
                 chosen(keys[index - 1])
             }
         }
+        // A question stays until it is answered: it never expires (timeout 0), a server that
+        // keeps notifications (`persistence`: GNOME's message list, Plasma's history) is asked
+        // to keep it (`resident`), and a click on it rather than on a button (the server's
+        // "default" action: GNOME's message list, where buttons are not shown) asks it again.
+        let asks = (chosen != nil && !notification.buttons.isEmpty) || reply != nil
+        if asks { buttons.append((Self.defaultKey, notification.summary)) }
+        let sent = Sent(summary: notification.summary, body: body, icon: notification.icon, actions: buttons.flatMap { [$0.0, $0.1] },
+                        urgency: notification.urgency.rawValue, asks: asks, resident: asks && capabilities.contains("persistence"),
+                        reply: reply)
+        let unanswered = asks ? notification.unanswered.map { DesktopNotification(summary: notification.summary, body: $0, icon: notification.icon) } : nil
         let (token, waiter) = beginCall(chosen: notification.buttons.isEmpty ? nil : pressed, answered: late,
-                                        replied: reply == nil ? nil : replied, closed: closed)
-        withCStrings(buttons.flatMap { [$0.0, $0.1] }) { actions in
-            standfit_bus_notify(connection, token, DesktopInstallation.applicationName, 0, notification.icon,
-                                notification.summary, body, actions, buttons.count,
-                                notification.urgency.rawValue, DesktopInstallation.applicationID, -1, reply)
-        }
+                                        replied: reply == nil ? nil : replied, closed: closed,
+                                        question: asks ? sent : nil, unanswered: unanswered)
+        send(sent, token: token, replacing: 0, on: connection)
         guard wait(waiter, token: token, seconds: 5) else {
             logger.info("Not shown (the notification server did not answer): \(line)")
-            return nil
+            return .failure(NotShown(reason: "the notification server did not answer within 5 s"))
         }
         if let failure = waiter.failure {
             logger.info("Not shown (\(failure)): \(line)")
-            return nil
+            return .failure(NotShown(reason: "no notification server took it (\(failure))"))
         }
         logger.info("Notification \(waiter.id): \(line)")
-        return waiter.id
+        return .success(waiter.id)
+    }
+
+    /// The key of a click on a notification itself rather than on one of its buttons.
+    static let defaultKey = "default"
+
+    /// A notification as it goes to the server, kept for a question, which is sent again in
+    /// its own place when it is clicked rather than answered.
+    struct Sent: Sendable {
+        var summary: String
+        var body: String
+        var icon: String
+        /// Keys and labels, flattened.
+        var actions: [String]
+        var urgency: UInt8
+        var asks: Bool
+        var resident: Bool
+        var reply: String?
+    }
+
+    /// Sends `sent` as a Notify call answered to `token`, in notification `replacing`'s place
+    /// when it is not 0.
+    func send(_ sent: Sent, token: UInt64, replacing: UInt32, on connection: OpaquePointer) {
+        withCStrings(sent.actions) { actions in
+            standfit_bus_notify(connection, token, DesktopInstallation.applicationName, replacing, sent.icon,
+                                sent.summary, sent.body, actions, sent.actions.count / 2, sent.urgency,
+                                DesktopInstallation.applicationID, sent.asks ? 0 : -1, sent.resident ? 1 : 0, sent.reply)
+        }
     }
 
     /// The most of a notification shown: a summary is one line, a body a few (GNOME Shell
@@ -127,6 +173,12 @@ extension DesktopBus {
     static let labelLimit = 48
 
     /// `notification` within the limits, each part cut with an ellipsis; a label on one line.
+    ///
+    /// Labels are not markup-escaped: the Desktop Notifications Specification gives markup to
+    /// the body alone (and only to a server that advertises `body-markup`, where the body is
+    /// escaped); action labels are plain text to every server (GNOME Shell, Plasma,
+    /// xfce4-notifyd, dunst), so "&lt;" would be shown as those four characters. What a label
+    /// cannot carry, a line break or a control character, is taken out instead.
     static func bounded(_ notification: DesktopNotification) -> DesktopNotification {
         // By scalars, not characters: one character may carry any number of combining marks.
         func cut(_ text: String, _ limit: Int) -> String {

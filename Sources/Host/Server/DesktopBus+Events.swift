@@ -46,8 +46,18 @@ extension DesktopBus {
             let id = event.id, replied = event.kind == STANDFIT_BUS_NOTIFICATION_REPLIED
             // The reply field's own button only opens the field.
             if !replied && key == DesktopNotification.replyKey { break }
-            // The host's buttons are keyed 1, 2, 3 (`show`): anything else, such as a click on the
-            // bubble itself ("default"), is no button the host gave, and answers nothing.
+            // A click on a question itself (its "default" action: the bubble, or GNOME's message
+            // list, which shows no buttons) asks it again, in its own place, buttons and all.
+            if !replied && key == DesktopBus.defaultKey {
+                if let question = calls.withLock({ pressed[id]?.question }), let connection {
+                    logger.info("Notification \(id): clicked; asked again")
+                    let (token, _) = beginCall()
+                    send(question, token: token, replacing: id, on: connection)
+                }
+                break
+            }
+            // The host's buttons are keyed 1, 2, 3 (`show`): anything else is no button the host
+            // gave, and answers nothing.
             if !replied && Int(key) == nil { break }
             let (chosen, late) = calls.withLock { () -> ((@Sendable (String) -> Void)?, DesktopNotification?) in
                 guard let buttons = pressed[id], let chosen = replied ? buttons.replied : buttons.chosen else { return (nil, answered[id]) }
@@ -83,6 +93,17 @@ extension DesktopBus {
                 return pressed.removeValue(forKey: event.id)
             }
             unanswered?.closed?()
+            // A question the user dismissed (2), or one the server expired all the same (1): nothing
+            // ran, and the user is told so in one line, never left to take it for done.
+            if let notice = unanswered?.unanswered, event.count == 1 || event.count == 2 {
+                logger.info("Notification \(event.id): closed unanswered (\(event.count == 1 ? "expired" : "dismissed"))")
+                let activity = activity
+                activity.begin()
+                Thread.detachNewThread { [self] in
+                    show(notice)
+                    activity.end()
+                }
+            }
         case STANDFIT_BUS_REFUSED:
             logger.warning("Refused a call from \(sender): \(event.name.map { String(cString: $0) } ?? "")")
         case STANDFIT_BUS_LOST:

@@ -262,6 +262,9 @@ package final class DesktopBus: @unchecked Sendable {
         var replied: (@Sendable (String) -> Void)?
         /// What runs when it is closed unanswered.
         var closed: (@Sendable () -> Void)?
+        /// A question as it was sent, and what closing it unanswered says.
+        var question: Sent?
+        var unanswered: DesktopNotification?
     }
 
     let calls = NSLock()
@@ -282,15 +285,22 @@ package final class DesktopBus: @unchecked Sendable {
         var answered: DesktopNotification?
         var replied: (@Sendable (String) -> Void)?
         var closed: (@Sendable () -> Void)?
+        /// The question as it was sent: a click on it sends it again.
+        var question: Sent?
+        /// What the user is told when it is closed without an answer.
+        var unanswered: DesktopNotification?
     }
 
     func beginCall(chosen: (@Sendable (String) -> Void)? = nil, answered: DesktopNotification? = nil,
-                   replied: (@Sendable (String) -> Void)? = nil, closed: (@Sendable () -> Void)? = nil) -> (UInt64, Waiter) {
+                   replied: (@Sendable (String) -> Void)? = nil, closed: (@Sendable () -> Void)? = nil,
+                   question: Sent? = nil, unanswered: DesktopNotification? = nil) -> (UInt64, Waiter) {
         let waiter = Waiter()
         waiter.chosen = chosen
         waiter.answered = answered
         waiter.replied = replied
         waiter.closed = closed
+        waiter.question = question
+        waiter.unanswered = unanswered
         return calls.withLock {
             defer { nextToken += 1 }
             waiting[nextToken] = waiter
@@ -308,7 +318,8 @@ package final class DesktopBus: @unchecked Sendable {
         if failure == nil, id != 0, waiter.chosen != nil || waiter.replied != nil || waiter.closed != nil {
             let kept = calls.withLock { () -> Bool in
                 if !leaving {
-                    pressed[id] = Buttons(chosen: waiter.chosen, answered: waiter.answered, replied: waiter.replied, closed: waiter.closed)
+                    pressed[id] = Buttons(chosen: waiter.chosen, answered: waiter.answered, replied: waiter.replied, closed: waiter.closed,
+                                          question: waiter.question, unanswered: waiter.unanswered)
                 }
                 return !leaving
             }

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 
 /// Whether a client acts with the server's own credentials: the same group and supplementary
-/// groups, and the same mount namespace.
+/// groups, the same mount namespace and the same root directory.
 ///
 /// The server opens what a command names (an audio file, a JSON file, a manifest, the
 /// directories the client's environment points at) with its own credentials. A client of the
@@ -33,16 +33,24 @@ enum PeerCredentials {
         guard theirNamespace.st_ino == ourNamespace.inode, theirNamespace.st_dev == ourNamespace.device else {
             return "it sees another mount namespace"
         }
+        // The same namespace seen from another root (chroot): other files under the same paths.
+        var theirRoot = stat()
+        guard stat("/proc/\(pid)/root", &theirRoot) == 0, let ourRoot = own.root else { return "its root directory cannot be read" }
+        guard theirRoot.st_ino == ourRoot.inode, theirRoot.st_dev == ourRoot.device else {
+            return "it has another root directory (chroot)"
+        }
         return nil
     }
 
-    /// This process's supplementary groups and mount namespace, read once: neither changes while
-    /// the server runs (it calls neither setgroups nor setns), and every connection compares them.
-    private static let own: (groups: Set<gid_t>, namespace: (device: dev_t, inode: ino_t)?) = {
+    /// This process's supplementary groups, mount namespace and root, read once: none changes
+    /// while the server runs (it calls neither setgroups, setns nor chroot), and every
+    /// connection compares them.
+    private static let own: (groups: Set<gid_t>, namespace: (device: dev_t, inode: ino_t)?, root: (device: dev_t, inode: ino_t)?) = {
         var groups = [gid_t](repeating: 0, count: 1024)
         let count = getgroups(Int32(groups.count), &groups)
-        var namespace = stat()
-        let read = stat("/proc/self/ns/mnt", &namespace) == 0
-        return (Set(groups.prefix(Int(max(count, 0)))), read ? (namespace.st_dev, namespace.st_ino) : nil)
+        var namespace = stat(), root = stat()
+        let read = stat("/proc/self/ns/mnt", &namespace) == 0, rootRead = stat("/proc/self/root", &root) == 0
+        return (Set(groups.prefix(Int(max(count, 0)))), read ? (namespace.st_dev, namespace.st_ino) : nil,
+                rootRead ? (root.st_dev, root.st_ino) : nil)
     }()
 }

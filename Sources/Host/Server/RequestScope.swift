@@ -32,7 +32,7 @@ package final class RequestScope: @unchecked Sendable {
     /// what the client sent; `descriptors` are its 0, 1 and 2, owned here from now on. Nil when
     /// this thread cannot have a directory of its own (the command then runs in the client's
     /// own process); the descriptors are closed then.
-    package init?(_ request: WarmRequest, descriptors: [Int32], server: WarmServer) {
+    package init?(_ request: WarmRequest, descriptors: [Int32], client: pid_t? = nil, server: WarmServer) {
         self.server = server
         let streams = StandardStreams(input: descriptors[0], output: descriptors[1], error: descriptors[2])
         guard standfit_thread_own_fs() == 0 else {
@@ -41,7 +41,10 @@ package final class RequestScope: @unchecked Sendable {
         }
         umask(mode_t(request.umask & 0o777))
         let entered = chdir(request.workingDirectory) == 0
-        (self.request, zoneKnown) = HostRequest.fromClient(request, streams: streams, entered: entered)
+        var facts: HostRequest
+        (facts, zoneKnown) = HostRequest.fromClient(request, streams: streams, entered: entered)
+        facts.clientProcess = client
+        self.request = facts
         console = Console(streams: streams)
         link = RequestLink(errorDescriptor: streams.error)
     }

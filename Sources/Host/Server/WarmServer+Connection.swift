@@ -57,7 +57,7 @@ extension WarmServer {
             return
         }
         // Requests run side by side, each on its connection's thread with facts of its own.
-        guard let scope = RequestScope(request, descriptors: descriptors, server: self) else {
+        guard let scope = RequestScope(request, descriptors: descriptors, client: peerPID, server: self) else {
             connection.send(.runCold)
             return
         }

@@ -41,7 +41,7 @@ package final class WarmServer: @unchecked Sendable {
     package let started = Date()
     /// Started by the session bus (`serve --dbus-activated`): its environment is the desktop's.
     let startedByBus: Bool
-    let logger: Logger
+    package let logger: Logger
     /// What a client's request comes to.
     let commands: any ServedCommands
     /// What the desktop's requests come to; nil for a server that stays off the bus.

@@ -41,10 +41,11 @@ public enum AudioInput {
         let result = ExternalProgram.run("sox", ["-q"] + type + ["-"] + rawOutput + ["trim", "0", String(secondsLimit)], environment: environment,
                                          input: descriptor, limits: limits)
         let (status, data, errors) = (result.status, result.output, String(decoding: result.errors, as: UTF8.self))
-        if status == 127 {
-            throw HostError(.speechUnavailable, "Reading \(url.path) needs SoX, which is not installed; install it (Debian: apt-get install sox).")
-        }
         switch result.ending {
+        case .notFound:
+            throw HostError(.speechUnavailable, "Reading \(url.path) needs SoX, which is not installed; install it (Debian: apt-get install sox).")
+        case .notStarted(let why):
+            throw HostError(.speechUnavailable, "SoX could not be started to read \(url.path) (\(why)); try again, and reinstall SoX if it says so again (Debian: apt-get install --reinstall sox).")
         case .deadline:
             throw HostError(.audioInvalid, "SoX took more than \(Int(decodeSeconds)) seconds over \(url.path) and was stopped; give a shorter recording (a minute at most).")
         case .cancelled:
@@ -71,10 +72,11 @@ public enum AudioInput {
         let limits = ExternalProgram.Limits(seconds: Double(limit) + 1, outputBytes: limit * bytesPerSecond, cancel: cancel)
         let result = ExternalProgram.run("rec", ["-q"] + rawOutput + effects, environment: environment, limits: limits)
         let (status, data, errors) = (result.status, result.output, String(decoding: result.errors, as: UTF8.self))
-        if status == 127 {
-            throw HostError(.speechUnavailable, "Listening needs SoX's rec, which is not installed; install it (Debian: apt-get install sox, and libsox-fmt-pulse for PipeWire or PulseAudio).")
-        }
         switch result.ending {
+        case .notFound:
+            throw HostError(.speechUnavailable, "Listening needs SoX's rec, which is not installed; install it (Debian: apt-get install sox, and libsox-fmt-pulse for PipeWire or PulseAudio).")
+        case .notStarted(let why):
+            throw HostError(.speechUnavailable, "SoX's rec could not be started (\(why)); try again, and reinstall SoX if it says so again (Debian: apt-get install --reinstall sox).")
         case .deadline where data.isEmpty:
             throw HostError(.speechUnavailable, "Nothing was heard in \(limit) seconds; check that the microphone is not muted, then speak right after 'Listening…'.")
         case .cancelled:

@@ -32,6 +32,9 @@ public struct DesktopNotification: Sendable, Equatable {
     public var reply: String?
     /// The label of the button that opens the reply field.
     public var replyLabel = "Reply"
+    /// What a question says when it is closed without an answer ("Not run: no answer."): shown
+    /// as a notification of its own, so that nobody takes a dismissed question for done.
+    public var unanswered: String?
 
     /// The key of the inline-reply action, and the label of its button.
     public static let replyKey = "inline-reply"
@@ -69,6 +72,7 @@ public struct DesktopNotification: Sendable, Equatable {
                                                  buttons: offered.prefix(buttons).map { Button(key: $0.id, label: $0.title) })
                 let text = HostText(language: language)
                 asking.answered = text("notify.answered")
+                asking.unanswered = text("notify.unanswered")
                 asking.reply = text("notify.reply", ["example": offered[0].title.lowercased()])
                 asking.replyLabel = text("notify.replyButton")
                 return asking
@@ -95,11 +99,13 @@ public struct DesktopNotification: Sendable, Equatable {
         }
         let words = title.split(separator: " ")
         let verb = words.count > 1 ? String(words[0]) : text("offer.run")
-        return DesktopNotification(summary: summary, body: text("offer.body", ["time": usualTime]), icon: icon, buttons: [
+        var offer = DesktopNotification(summary: summary, body: text("offer.body", ["time": usualTime]), icon: icon, buttons: [
             Button(key: SuggestionOffer.Answer.run.rawValue, label: verb),
             Button(key: SuggestionOffer.Answer.later.rawValue, label: text("offer.later")),
             Button(key: SuggestionOffer.Answer.mute.rawValue, label: text("offer.mute")),
         ])
+        offer.unanswered = text("notify.unanswered")
+        return offer
     }
 
     /// `body` for a server that reads markup in bodies (`body-markup`): `&`, `<` and `>` as
@@ -137,6 +143,7 @@ public struct DesktopNotification: Sendable, Equatable {
             if left > 0 { keys.append(Button(key: "\(morePrefix)\(page + 1)", label: text("picker.more", ["count": "\(left)"]))) }
             var picker = DesktopNotification(summary: applicationName, body: question, icon: icon, buttons: keys)
             picker.answered = text("notify.answered")
+            picker.unanswered = text("notify.unanswered")
             picker.reply = example.map { text("picker.reply", ["example": $0]) } ?? text("picker.replyPlain")
             picker.replyLabel = text("notify.replyButton")
             return picker

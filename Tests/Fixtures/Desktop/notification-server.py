@@ -11,6 +11,10 @@ ActionInvoked for that button's key, then NotificationClosed, as a user pressing
 an answered notification on screen (and ignores CloseNotification) lets a user press it again.
 With --press "(bubble)", a notification with buttons gets ActionInvoked "default", a click on
 the bubble itself.
+With --dismiss, a notification with buttons gets NotificationClosed with reason 2 (dismissed
+by the user) once, as a user closing the question without answering would. Each Notify records
+its "timeout" and whether it had the hint "resident"; a Notify that replaces one keeps its id.
+A click on the bubble ("(bubble)") and a dismissal happen once per notification id.
 With --reply TEXT, a notification with the "inline-reply" action (KDE's inline reply) gets
 NotificationReplied with TEXT, then NotificationClosed, as a user typing TEXT would; its
 placeholder (the hint x-kde-reply-placeholder-text) is recorded as "replyPlaceholder".
@@ -45,6 +49,8 @@ capabilities = ["actions", "body"]
 press = None
 twice = False
 reply = None
+dismiss = False
+acted = set()
 arguments = sys.argv[2:]
 while arguments:
     option = arguments.pop(0)
@@ -57,6 +63,8 @@ while arguments:
         twice = True
     elif option == "--reply":
         reply = arguments.pop(0)
+    elif option == "--dismiss":
+        dismiss = True
 next_id = [0]
 loop = GLib.MainLoop()
 connection = Gio.bus_get_sync(Gio.BusType.SESSION, None)
@@ -80,13 +88,17 @@ def call(conn, sender, path, interface, method, parameters, invocation):
         invocation.return_value(None)
     elif method == "Notify":
         app, replaces, icon, summary, body, actions, hints, timeout = parameters.unpack()
-        next_id[0] += 1
-        number = next_id[0]
+        if replaces:
+            number = replaces
+        else:
+            next_id[0] += 1
+            number = next_id[0]
         pairs = [[actions[i], actions[i + 1]] for i in range(0, len(actions) - 1, 2)]
         with open(record, "a") as out:
             out.write(json.dumps({
                 "id": number, "app": app, "summary": summary, "body": body, "icon": icon, "actions": pairs,
                 "urgency": hints.get("urgency"), "desktopEntry": hints.get("desktop-entry"),
+                "timeout": timeout, "resident": bool(hints.get("resident", False)), "replaces": replaces,
                 **({"replyPlaceholder": hints["x-kde-reply-placeholder-text"]} if "x-kde-reply-placeholder-text" in hints else {}),
             }) + "\n")
         invocation.return_value(GLib.Variant("(u)", (number,)))
@@ -94,9 +106,16 @@ def call(conn, sender, path, interface, method, parameters, invocation):
             GLib.timeout_add(50, emit, "NotificationReplied", GLib.Variant("(us)", (number, reply)))
             GLib.timeout_add(100, emit, "NotificationClosed", GLib.Variant("(uu)", (number, 2)))
             return
-        if press == "(bubble)" and pairs:
+        if press == "(bubble)" and pairs and number not in acted:
             # A click on the bubble itself: the server's "default" action, which no button has.
+            acted.add(number)
             GLib.timeout_add(50, emit, "ActionInvoked", GLib.Variant("(us)", (number, "default")))
+            return
+        if dismiss and pairs and number not in acted:
+            acted.add(number)
+            GLib.timeout_add(50, emit, "NotificationClosed", GLib.Variant("(uu)", (number, 2)))
+            return
+        if press == "(bubble)":
             return
         for key, label in pairs:
             if label == press:

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Questions persist until answered (issue 51): a question never expires, is kept where the
+/// server keeps notifications, asks again when clicked, and a question closed unanswered runs
+/// nothing and says so.
+extension DesktopBusTests {
+    /// Each Notify's timeout, resident hint and action keys, in order.
+    static func sent(_ record: URL) -> [String] {
+        SessionBus.notifications(in: record).filter { $0["closed"] == nil }.map { note in
+            let keys = (note["actions"] as? [[String]] ?? []).map { $0[0] }.joined(separator: ",")
+            return "\(note["timeout"] ?? "?") \((note["resident"] as? Bool) == true ? "resident" : "-") [\(keys)]"
+        }
+    }
+
+    @Test("a question (a prompt's values) never expires (timeout 0), is resident where the server advertises persistence and not elsewhere, and has a default action; an outcome keeps the server's timeout",
+          .needs(.dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3),
+          arguments: [true, false])
+    func questionsPersist(persistence: Bool) throws {
+        let capabilities = ["actions", "body"] + (persistence ? ["persistence"] : [])
+        let (sandbox, bus, record) = try Self.sandboxWithNotifications(press: "Squats", capabilities: capabilities)
+        defer { bus.stop() }
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'count': <20>}"]).status == 0)
+        #expect(eventually { Self.shown(record).count == 2 })
+        #expect(Self.sent(record) == ["0 \(persistence ? "resident" : "-") [1,2,3,default]", "-1 - []"])
+        #expect(Self.shown(record).last == "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | org.standfit.Host.log | 1 | org.standfit.Host | ")
+        #expect(Self.logged(sandbox) == "squats|20\n")
+    }
+
+    @Test("a question dismissed without an answer runs nothing and says so in one line ('Not run: no answer.'), in the session's language",
+          .needs(.dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
+    func dismissedQuestion() throws {
+        let (sandbox, bus, record) = try Self.sandboxWithNotifications(dismiss: true)
+        defer { bus.stop() }
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'count': <20>}"]).status == 0)
+        #expect(eventually { Self.shown(record).count == 2 })
+        #expect(Self.shown(record) == [
+            "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Squats,2=Push-Ups,3=Plank",
+            "Log Exercise | Not run: no answer. | org.standfit.Host.log | 1 | org.standfit.Host | ",
+        ])
+        #expect(eventually(5) { Self.serverLog(sandbox).contains("closed unanswered (dismissed)") })
+        #expect(Self.logged(sandbox) == "")
+    }
+}
