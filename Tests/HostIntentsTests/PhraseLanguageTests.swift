@@ -69,6 +69,17 @@ struct PhraseLanguageTests {
                              entity: { _, _ in nil }, query: { _, _, _ in .success([]) })
     }
 
+    @Test("bare words (issue 51): the phrases' endings that name a thing read 'squats' and '20 squats'; none ends in free text ('{at}') or a number alone, and a routine without placeholders has none")
+    func bareWords() {
+        let bare = matcher().bareWords()
+        #expect(bare.actions.map(\.type) == ["com.standfit.logexercise"])
+        #expect(bare.actions.first?.phrases.map { "\($0.language ?? "*") \($0.template)" }
+            == ["en {count} {exercise}", "en {exercise}", "nl {count} {exercise}", "nl {exercise}"])
+        #expect(bare.matches("squats").map(\.summary) == ["Log Exercise: exercise=squats"])
+        #expect(bare.matches("twenty squats").map(\.summary) == ["Log Exercise: count=20 exercise=squats"])
+        #expect(bare.matches("20").isEmpty && bare.matches("squats tomorrow").isEmpty && bare.matches("my workout").isEmpty)
+    }
+
     @Test("number words bind as digits; the app's name is left out, before a text placeholder could take it; a routine's phrase fits")
     func matching() {
         let summary = { (sentence: String, language: String) in self.matcher(language: language).matches(sentence).map(\.summary) }

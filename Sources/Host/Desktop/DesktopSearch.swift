@@ -32,9 +32,9 @@ public struct DesktopSearch {
     }
 
     /// What `query` matches: what the actions' phrases understand of it ("log 20 squats"),
-    /// written as it was said ("Log 20 squats"), as exact matches when the action would take the
-    /// values and as possible ones saying why not when it would refuse them ("log -5 squats");
-    /// then the visible quick actions whose name holds every word of it, as possible matches
+    /// written as it was said ("Log 20 squats"), as exact matches, never one whose values the
+    /// action would refuse ("log -5 squats"); where no phrase fits, what their endings read
+    /// alone ("squats", "20 squats"), as possible matches; then the visible quick actions whose name holds every word of it, as possible matches
     /// (those whose name starts with it ranked higher). Each match's subtext is the app it
     /// belongs to (StandFit, a plugin, Shortcuts), as KRunner groups results, or the refusal.
     public func matches(_ query: String) throws(HostError) -> [Match] {
@@ -49,16 +49,34 @@ public struct DesktopSearch {
                                     ?? session.staticItems.first { $0.type == type }?.icon) ?? session.icons.fallback
         }
         let matcher = session.phraseMatcher, dispatcher = session.dispatcher
-        var matches = matcher.matches(trimmed).map { match in
-            // Resolved as a run would resolve it, running nothing: a value the action refuses
-            // (out of range, no such entity) makes no exact match.
+        /// Resolved as a run would resolve it, running nothing: nil for a value the action
+        /// refuses (out of range, no such entity), which is never a result ("log -5 squats").
+        func checked(_ match: PhraseMatcher.Match) -> Outcome? {
             let check = dispatcher.run(match.type, arguments: match.arguments,
                                        options: Dispatcher.RunOptions(dryRun: true, argumentSource: .phrase, showsData: false))
-            let valid = check.status == .dryRun
+            return check.status == .dryRun ? check : nil
+        }
+        let fits = matcher.matches(trimmed)
+        var matches: [Match] = fits.compactMap { match in
+            guard checked(match) != nil else { return nil }
             return Match(id: Target.phrase(RunnerPhrase(type: match.type, arguments: match.arguments)).id,
-                               text: match.said, icon: icon(match.type), type: valid ? Match.exact : Match.possible,
-                               relevance: valid ? 1 : 0.5,
-                               subtext: valid ? session.app(of: ShortcutItem(type: match.type, title: ""), runs: match.type).name : check.message)
+                         text: match.said, icon: icon(match.type), type: Match.exact, relevance: 1,
+                         subtext: session.app(of: ShortcutItem(type: match.type, title: ""), runs: match.type).name)
+        }
+        // Bare words, where no whole phrase fits: "squats", "20 squats", "push ups" read as the
+        // phrases' endings, said as the whole phrase with the values the run would take ("Log 10
+        // squats"), ranked above the names of quick actions.
+        if fits.isEmpty {
+            let phrases = Dictionary(matcher.actions.map { ($0.type, $0.phrases) }, uniquingKeysWith: { first, _ in first })
+            for match in matcher.bareWords().matches(trimmed) {
+                guard let check = checked(match) else { continue }
+                let whole = phrases[match.type]?.first { $0.applies(to: session.language) && $0.template.hasSuffix(" " + match.phrase.template) }
+                let text = whole.flatMap { Self.said($0, arguments: match.arguments, resolved: check.resolved ?? []) } ?? match.said
+                let id = Target.phrase(RunnerPhrase(type: match.type, arguments: match.arguments)).id
+                guard !matches.contains(where: { $0.id == id }) else { continue }
+                matches.append(Match(id: id, text: text, icon: icon(match.type), type: Match.possible, relevance: 0.9,
+                                     subtext: session.app(of: ShortcutItem(type: match.type, title: ""), runs: match.type).name))
+            }
         }
         let words = trimmed.lowercased().split(whereSeparator: \.isWhitespace)
         for (key, item) in actions {
@@ -70,6 +88,24 @@ public struct DesktopSearch {
                                        subtext: apps[item.identity] ?? DesktopInstallation.applicationName))
         }
         return matches
+    }
+
+    /// `phrase` said with the values given (as typed) and, for the placeholders not given, the
+    /// values the run would take: "Log 10 squats" for "squats"; nil when one has none.
+    static func said(_ phrase: Phrase, arguments: [NamedArgument], resolved: [ResolvedParameter]) -> String? {
+        var words: [String] = []
+        for part in phrase.parts {
+            switch part {
+            case .word(let word):
+                words.append(word)
+            case .placeholder(let name):
+                guard let value = arguments.first(where: { $0.name == name })?.value
+                        ?? resolved.first(where: { $0.name == name }).flatMap({ $0.title?.lowercased() ?? $0.value }) else { return nil }
+                words.append(value)
+            }
+        }
+        let sentence = words.joined(separator: " ")
+        return sentence.prefix(1).uppercased() + sentence.dropFirst()
     }
 
     /// An action KRunner offers beside a match (`Actions`, a button on every match).

@@ -286,3 +286,39 @@ private struct ValueChecker {
         }
     }
 }
+
+extension PhraseMatcher {
+    /// What a launcher's user types without the verb: each phrase read from each of its
+    /// placeholders on ("log {count} {exercise}" as "{count} {exercise}" and "{exercise}"), so
+    /// that "squats", "20 squats" or "push ups" fit. Only endings that name a thing (an entity
+    /// or a choice) and take no free text: "{note}" alone would fit any words, and a number alone
+    /// ("20") says nothing of what to do. Actions without such an ending are left out.
+    public func bareWords() -> PhraseMatcher {
+        var matcher = self
+        matcher.applications = [:]
+        matcher.actions = actions.compactMap { action in
+            guard !action.isNamespace else { return nil }
+            var endings: [Phrase] = []
+            for phrase in action.phrases {
+                let words = phrase.template.split(whereSeparator: \.isWhitespace).map(String.init)
+                for start in words.indices where start > 0 && words[start].hasPrefix("{") {
+                    let ending = Phrase(language: phrase.language, template: words[start...].joined(separator: " "))
+                    let parameters = ending.parts.compactMap { part -> ParameterSpec?? in
+                        guard case .placeholder(let name) = part else { return nil }
+                        return .some(action.parameters.first { $0.name == name })
+                    }
+                    guard parameters.allSatisfy({ $0 != nil }) else { continue }
+                    let named = parameters.compactMap { $0 }
+                    guard named.allSatisfy({ $0.domain != nil || $0.kind != .string }), named.contains(where: { $0.domain != nil }),
+                          !endings.contains(ending) else { continue }
+                    endings.append(ending)
+                }
+            }
+            guard !endings.isEmpty else { return nil }
+            var bare = action
+            bare.phrases = endings
+            return bare
+        }
+        return matcher
+    }
+}
