@@ -9,11 +9,18 @@ import StandFitHost
 /// (`org.gnome.Shell.SearchProvider2`) ask the same question, what a typed query matches
 /// (`HostSession.runnerMatches`), and run a match as `ActivateAction` would.
 extension DesktopRequest {
-    /// What `query` matches in the installed desktop file's session.
-    static func runnerMatches(_ query: String, bus: DesktopBus) -> [DesktopSearch.Match] {
+    /// What `query` matches in the installed desktop file's session. For KRunner, where the
+    /// desktop file is installed, without the quick actions by name: Plasma's own Applications
+    /// runner lists a desktop file's actions already, and each would be listed twice.
+    static func runnerMatches(_ query: String, krunner: Bool = false, bus: DesktopBus) -> [DesktopSearch.Match] {
         let served = serve(on: bus) { () -> [DesktopSearch.Match] in
             do throws(HostError) {
-                return try DesktopSearch(installedSession(logger: bus.logger)).matches(query)
+                let session = try installedSession(logger: bus.logger)
+                let matches = try DesktopSearch(session).matches(query)
+                guard krunner, DesktopInstallation.entryIsInstalled(paths: session.paths, environment: session.request.environment) else {
+                    return matches
+                }
+                return matches.filter { if case .action? = DesktopSearch.Target(id: $0.id) { false } else { true } }
             } catch {
                 bus.logger.warning("Search '\(query)': \(error.message)")
                 return []

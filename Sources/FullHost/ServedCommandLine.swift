@@ -85,8 +85,8 @@ struct ServedDesktopRequests: DesktopRequests {
         DesktopRequest.activate(app: app, bus: bus)
     }
 
-    func matches(_ query: String, on bus: DesktopBus) -> [DesktopSearch.Match] {
-        DesktopRequest.runnerMatches(query, bus: bus)
+    func matches(_ query: String, krunner: Bool, on bus: DesktopBus) -> [DesktopSearch.Match] {
+        DesktopRequest.runnerMatches(query, krunner: krunner, bus: bus)
     }
 
     func run(match id: String, action: String, on bus: DesktopBus) -> DesktopBus.Answer {

@@ -15,6 +15,14 @@ extension DesktopInstallation {
             .appendingPathComponent(fileName)
     }
 
+    /// Whether the desktop sees an application entry of the host: the user's
+    /// (`defaultURL`) or one in `$XDG_DATA_DIRS` (a package's, in /usr/share/applications).
+    public static func entryIsInstalled(paths: HostPaths, environment: [String: String]) -> Bool {
+        let directories = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+            .split(separator: ":").map { URL(fileURLWithPath: String($0), isDirectory: true).appendingPathComponent("applications/\(fileName)") }
+        return ([defaultURL(paths: paths)] + directories).contains { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
     /// `$XDG_DATA_HOME/dbus-1/services/org.standfit.Host.service`, where the session bus looks
     /// for what starts a name nobody owns yet.
     public static func serviceURL(paths: HostPaths) -> URL {

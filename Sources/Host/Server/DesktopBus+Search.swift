@@ -13,7 +13,7 @@ extension DesktopBus {
         switch event.kind {
         case STANDFIT_BUS_RUNNER_MATCH:
             respond(event.call, on: connection) { requests, bus, connection, call in
-                let matches = requests.matches(name, on: bus)
+                let matches = requests.matches(name, krunner: true, on: bus)
                 // Every match can be copied as a command.
                 let actions = DesktopSearch.actions(language: "en").map(\.id)
                 withCStrings(matches.map(\.id)) { ids in
@@ -56,7 +56,7 @@ extension DesktopBus {
         case STANDFIT_BUS_SEARCH:
             respond(event.call, on: connection) { requests, bus, connection, call in
                 // GNOME's result set: the matches' ids, each remembered for `GetResultMetas`.
-                let matches = requests.matches(strings.joined(separator: " "), on: bus)
+                let matches = requests.matches(strings.joined(separator: " "), krunner: false, on: bus)
                 bus.searchResults.remember(matches)
                 let ids = matches.map(\.id)
                 withCStrings(ids) { standfit_bus_reply_results(connection, call, $0, ids.count) }

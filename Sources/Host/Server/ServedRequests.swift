@@ -28,8 +28,8 @@ package protocol DesktopRequests: Sendable {
     func activateAction(_ key: String, parameters: [NamedArgument], on bus: DesktopBus) -> DesktopBus.Answer
     /// `Activate`: the picker, of `app`'s quick actions alone when given.
     func activate(app: String?, on bus: DesktopBus) -> DesktopBus.Answer
-    /// What a typed query matches (KRunner's `Match`, GNOME's result sets).
-    func matches(_ query: String, on bus: DesktopBus) -> [DesktopSearch.Match]
+    /// What a typed query matches (KRunner's `Match` with `krunner`, GNOME's result sets).
+    func matches(_ query: String, krunner: Bool, on bus: DesktopBus) -> [DesktopSearch.Match]
     /// KRunner's `Run` and GNOME's `ActivateResult`: runs match `id`, or with `action` (KRunner's
     /// "copy") does that instead.
     func run(match id: String, action: String, on bus: DesktopBus) -> DesktopBus.Answer
