@@ -12,13 +12,20 @@ import StandFitHost
 /// asked in its language, the recogniser with that language's model, and the confirmation a
 /// reading needs before it runs.
 enum SpokenSentence {
-    /// What the plugins' phrases in the session's language can be filled with: numbers, the
+    /// What the plugins' and routines' phrases in the session's language can be filled with: numbers, the
     /// names of a list's or an entity's values (an entity's suggestions, asked of its plugin as
     /// completion asks), nothing for free text.
     static func sources(_ session: HostSession) -> [SpeechGrammar.Source] {
         var sources: [SpeechGrammar.Source] = []
         var entityNames: [String: [String]] = [:]
-        for action in session.plugins.registry.actions where !action.isNamespace {
+        // The plugins' actions, and the user's routines (their titles and phrases: "morning
+        // routine"), each routine with a phrase budget of its own.
+        let routines = session.routines.map { routine in
+            var action = routine.action
+            action.pluginID = "routine:" + action.type
+            return action
+        }
+        for action in session.plugins.registry.actions + routines where !action.isNamespace {
             for phrase in action.phrases where phrase.applies(to: session.language) {
                 var slots: [String: SpeechGrammar.Slot] = [:]
                 for case .placeholder(let name) in phrase.parts {

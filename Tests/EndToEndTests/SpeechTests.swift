@@ -58,6 +58,17 @@ struct SpeechTests {
             stderr: "standfit-host: Nothing was heard in \(silence); speak one of the plugins' phrases (such as \"log 20 squats\") or type it with 'standfit-host say'.\n"))
     }
 
+    @Test("a routine is in the speech grammar: its title spoken ('morning routine') runs it (issue 51)",
+          .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish))
+    func spokenRoutine() throws {
+        let shortcuts = sandbox.configDirectory.appendingPathComponent("shortcuts")
+        try FileManager.default.createDirectory(at: shortcuts, withIntermediateDirectories: true)
+        try Data(#"{"type": "user.morning", "title": "Morning routine", "steps": [{"type": "com.standfit.viewstreak"}]}"#.utf8)
+            .write(to: shortcuts.appendingPathComponent("morning.json"))
+        #expect(sandbox.run("say", "--audio", try recording("morning routine"), "--yes") == ProcessResult(status: 0,
+            stdout: "No streak yet: log an exercise today to start one.\nMorning routine: ran 1 step.\n", stderr: "Heard: morning routine\n"))
+    }
+
     @Test("bad input: a file that is not audio (3), one that is not there (3), a language without a model (69), words and --audio together (64)",
           .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish))
     func refusals() throws {
