@@ -19,8 +19,7 @@ extension DesktopRequest {
                 do throws(HostError) {
                     installed = try DesktopInstallation.installedArguments(options)
                 } catch {
-                    bus.show(DesktopNotification(summary: DesktopInstallation.applicationName, body: error.message,
-                                                 icon: DesktopInstallation.listenIcon, urgency: .critical))
+                    bus.show(.failure(title: DesktopInstallation.applicationName, message: error.message, icon: DesktopInstallation.listenIcon))
                     return StandFitHostCommand.report(error)
                 }
                 switch StandFitHostCommand.parse(["listen", "--notify"] + installed) {

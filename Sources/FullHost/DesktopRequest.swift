@@ -137,8 +137,8 @@ enum DesktopRequest {
                 if case .key(let key) = target, outcome.status == .unknownType, action == nil {
                     let message = "StandFit has no action '\(key)'; 'gapplication list-actions \(DesktopInstallation.applicationID)' lists the actions of the installed desktop file, and 'standfit-host list' the quick actions."
                     return (.refused(.unknownAction, message),
-                            DesktopNotification(summary: DesktopInstallation.applicationName, body: message,
-                                                icon: DesktopEntry.fallbackIcon, urgency: .critical), nil, key)
+                            DesktopNotification.failure(title: DesktopInstallation.applicationName, message: message,
+                                                        icon: DesktopEntry.fallbackIcon), nil, key)
                 }
                 let item = action?.item ?? registeredTitle ?? session.staticItems.first { $0.type == outcome.type }
                     ?? session.registeredItem(for: outcome.type)
@@ -148,8 +148,8 @@ enum DesktopRequest {
                                                                buttons: buttons, language: session.language, icons: session.icons)
                 return (.done("\(outcome.status.rawValue): \(outcome.message)"), notification, outcome.needsValue, outcome.type)
             } catch {
-                let notification = DesktopNotification(summary: DesktopInstallation.applicationName, body: error.message,
-                                                       icon: DesktopEntry.fallbackIcon, urgency: .critical)
+                let notification = DesktopNotification.failure(title: DesktopInstallation.applicationName, message: error.message,
+                                                               icon: DesktopEntry.fallbackIcon)
                 return (.refused(.failed, error.message), notification, nil, target.name)
             }
         }
@@ -209,8 +209,7 @@ extension DesktopRequest {
             })
             return .done("the picker, with \(picker.buttons.count) button\(picker.buttons.count == 1 ? "" : "s")")
         case .failure(let error):
-            bus.show(DesktopNotification(summary: DesktopInstallation.applicationName, body: error.message,
-                                         icon: DesktopEntry.fallbackIcon, urgency: .critical))
+            bus.show(.failure(title: DesktopInstallation.applicationName, message: error.message, icon: DesktopEntry.fallbackIcon))
             return .refused(.failed, error.message)
         case nil:
             return .refused(.failed, "The server could not make a request for the picker (out of descriptors or threads); try again.")

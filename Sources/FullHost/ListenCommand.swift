@@ -87,7 +87,7 @@ struct ListenCommand: ManifestCommand {
             samples = try AudioInput.record(environment: session.request.environment, cancel: session.options.link.cancelDescriptor)
         } catch {
             if let listening { bus.close(notification: listening) }
-            bus.show(DesktopNotification(summary: DesktopInstallation.applicationName, body: error.message, icon: icon, urgency: .critical))
+            bus.show(.failure(title: DesktopInstallation.applicationName, message: error.message, icon: icon))
             throw error
         }
         let text = HostText(language: session.language)

@@ -247,7 +247,7 @@ struct DesktopBusTests {
         }
     }
 
-    @Test("an action from the desktop answers as a notification: the item's title and icon over the message; failures are critical",
+    @Test("an action from the desktop answers as a notification: the item's title and icon over the message; failures at normal urgency, each in the place of the one before",
           .needs(.dbusDaemon, .gapplication, .python3, .pythonGI))
     func notifications() throws {
         let (sandbox, bus, record) = try Self.sandboxWithNotifications()
@@ -258,9 +258,12 @@ struct DesktopBusTests {
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'exercise': <'hurdles'>}"]).status == 0)
         #expect(Self.shown(record) == [
             "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | org.standfit.Host.log | 1 | org.standfit.Host | ",
-            "Log Exercise | count: expected a number from 1 to 3600, got -5. | org.standfit.Host.log | 2 | org.standfit.Host | ",
-            "Log Exercise | exercise: no exercise is called 'hurdles'; choose one of squats, pushups, plank, lunges, calfraises, stretching, jumpingjacks, wallsit, burpees, situps. | org.standfit.Host.log | 2 | org.standfit.Host | ",
+            "Log Exercise | count: expected a number from 1 to 3600, got -5. | org.standfit.Host.log | 1 | org.standfit.Host | ",
+            "Log Exercise | exercise: no exercise is called 'hurdles'; choose one of squats, pushups, plank, lunges, calfraises, stretching, jumpingjacks, wallsit, burpees, situps. | org.standfit.Host.log | 1 | org.standfit.Host | ",
         ])
+        // Failures are of normal urgency and never stack: the second takes the first one's place.
+        #expect(SessionBus.notifications(in: record).compactMap { $0["replaces"] as? Int } == [0, 0, 2])
+        #expect(SessionBus.notifications(in: record).compactMap { $0["id"] as? Int } == [1, 2, 2])
     }
 
     @Test("a missing value is asked in the notification: the offered values as buttons, most recent first; the one pressed runs the action with it",

@@ -135,7 +135,7 @@ struct DesktopSearchTests {
     func inlineReply() throws {
         let answers = [
             ("20 squats", "squats|20\n", "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | org.standfit.Host.log | 1 | org.standfit.Host | "),
-            ("twenty bananas", "", #"Log Exercise | No action understands 'twenty bananas'; the closest phrases are "{count} {exercise}" (Log Exercise), "do {count} {exercise}" (Log Exercise) and "log {count} {exercise}" (Log Exercise). | org.standfit.Host.log | 2 | org.standfit.Host | "#),
+            ("twenty bananas", "", #"Log Exercise | No action understands 'twenty bananas'; the closest phrases are '20 squats' (Log Exercise), 'do 20 squats' (Log Exercise) and 'log 20 squats' (Log Exercise). | org.standfit.Host.log | 1 | org.standfit.Host | "#),
         ]
         for (reply, logged, answer) in answers {
             let (sandbox, bus, record) = try DesktopBusTests.sandboxWithNotifications(

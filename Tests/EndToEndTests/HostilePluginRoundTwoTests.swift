@@ -246,7 +246,7 @@ struct HostilePluginRoundTwoTests {
         // 44 words where the phrase wants "note" and eight values, then "now": no way fits.
         let words = (1...44).map(String.init).joined(separator: " ")
         #expect(sandbox.run("say", "note \(words)") == ProcessResult(status: 2, stdout: "", stderr: """
-            standfit-host: No action understands 'note \(words)'; the closest phrases are "note {p1} {p2} {p3} {p4} {p5} {p6} {p7} {p8} now" (Note).
+            standfit-host: No action understands 'note \(words)'; the closest phrases are 'note … … … … … … … … now' (Note).
 
             """))
         let fits = sandbox.run("say", "note a b c d e f g h now")

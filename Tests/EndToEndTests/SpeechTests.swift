@@ -306,7 +306,7 @@ struct SpeechTests {
         #expect(eventually { DesktopBusTests.serverLog(microphone).contains("Listen: exit status 1: Heard: log twenty squat") }, "\(DesktopBusTests.serverLog(microphone))")
     }
 
-    @Test("the Listen action where speech cannot work (an entry installed in Dutch, for which Debian has no model): the reason as a critical notification, nothing recorded",
+    @Test("the Listen action where speech cannot work (an entry installed in Dutch, for which Debian has no model): the reason as a notification (normal urgency), nothing recorded",
           .needs(.dbusDaemon, .gapplication, .python3, .pythonGI))
     func listenActionUnavailable() throws {
         let (sandbox, bus, record) = try DesktopBusTests.sandboxWithNotifications()
@@ -325,7 +325,7 @@ struct SpeechTests {
         #expect(bus.run(.gapplication, ["action", DesktopBusTests.applicationID, "listen"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
         #expect(eventually { DesktopBusTests.shown(record).count == 1 })
         #expect(DesktopBusTests.shown(record) == [
-            "StandFit | There is no speech model for nl: Debian ships English alone (pocketsphinx-en-us); name one in speechModels in config.json, or use --locale en. | audio-input-microphone | 2 | org.standfit.Host | ",
+            "StandFit | There is no speech model for nl: Debian ships English alone (pocketsphinx-en-us); name one in speechModels in config.json, or use --locale en. | audio-input-microphone | 1 | org.standfit.Host | ",
         ])
         #expect(eventually { DesktopBusTests.serverLog(sandbox).contains("Listen: exit status 69: ") })
     }

@@ -27,12 +27,13 @@ struct DesktopNotificationTests {
         }
     }
 
-    @Test("failures are critical; an unknown icon gets the application's")
+    @Test("failures are of normal urgency and marked as failures (each takes the place of the one before); an unknown icon gets the application's")
     func failures() {
         for status in [Outcome.Status.invalidInput, .unknownType, .pluginFailed] {
             let outcome = Outcome(status: status, type: "t", message: "It went wrong; do this.")
             #expect(DesktopNotification.outcome(outcome, title: "T", icon: "no.such.symbol", buttons: 3)
-                == DesktopNotification(summary: "T", body: "It went wrong; do this.", icon: DesktopEntry.fallbackIcon, urgency: .critical))
+                == DesktopNotification.failure(title: "T", message: "It went wrong; do this.", icon: DesktopEntry.fallbackIcon))
+            #expect(DesktopNotification.outcome(outcome, title: "T", icon: nil, buttons: 3).urgency == .normal)
         }
     }
 
@@ -52,7 +53,7 @@ struct DesktopNotificationTests {
         #expect(DesktopNotification.outcome(outcome, title: "Log Exercise", icon: nil, buttons: 0).body
             == "Which exercise? Plank, Push-Ups, Squats, Lunges")
         // Nothing to offer: a failure like any other.
-        #expect(DesktopNotification.outcome(missing(offered: []), title: "Log Exercise", icon: nil, buttons: 3).urgency == .critical)
+        #expect(DesktopNotification.outcome(missing(offered: []), title: "Log Exercise", icon: nil, buttons: 3).isFailure)
     }
 
     @Test("a picker with more actions than buttons pages, its last button showing the rest, so every action can be chosen (issue 33); without buttons it says how to run one")

@@ -128,18 +128,51 @@ public struct PhraseMatcher {
     }
 
     /// The phrases nearest to a sentence no phrase fits, nearest first.
-    public func closest(to sentence: String, limit: Int = 3) -> [(phrase: Phrase, title: String)] {
+    public func closest(to sentence: String, limit: Int = 3) -> [(phrase: Phrase, action: RegisteredAction)] {
         guard !PhraseMatcher.isTooLong(sentence) else { return [] }
         let tokens = PhraseMatcher.tokens(sentence).map(EntityText.key)
-        var scored: [(cost: Int, phrase: Phrase, title: String)] = []
+        var scored: [(cost: Int, phrase: Phrase, action: RegisteredAction)] = []
         for action in actions where !action.isNamespace {
             for phrase in action.phrases where phrase.applies(to: language)
                 && !scored.contains(where: { $0.phrase.template == phrase.template }) {
-                scored.append((PhraseMatcher.distance(tokens, phrase.parts), phrase, action.title))
+                scored.append((PhraseMatcher.distance(tokens, phrase.parts), phrase, action))
             }
         }
         return scored.sorted { ($0.cost, $0.phrase.template) < ($1.cost, $1.phrase.template) }
-            .prefix(limit).map { ($0.phrase, $0.title) }
+            .prefix(limit).map { ($0.phrase, $0.action) }
+    }
+
+    /// `phrase` of `action` as something to say: each placeholder filled with a value the action
+    /// takes (a number in its range, the first name of a list or of the entity's suggestions),
+    /// "…" for free text: "log 20 squats" for "log {count} {exercise}". What people read in a
+    /// message, where a template's braces would be programmer text.
+    public func example(_ phrase: Phrase, of action: RegisteredAction) -> String {
+        phrase.parts.map { part -> String in
+            switch part {
+            case .word(let word):
+                return word
+            case .placeholder(let name):
+                guard let parameter = action.parameters.first(where: { $0.name == name }) else { return "…" }
+                switch parameter.domain {
+                case .choices(let values)?:
+                    return values.first.map { $0.title.lowercased() } ?? "…"
+                case .entity(let id)?:
+                    let values = entity(action.pluginID, id).flatMap { try? query($0, .suggest, language).get() } ?? []
+                    return values.first.map { $0.title.lowercased() } ?? "…"
+                case nil:
+                    switch parameter.kind {
+                    case .int64, .double:
+                        guard let range = parameter.range, !range.contains(20) else { return "20" }
+                        let low = range.lowerBound.rounded(.up)
+                        return (-1e15...1e15).contains(low) ? String(Int(low)) : "20"
+                    case .bool:
+                        return "yes"
+                    case .string:
+                        return "…"
+                    }
+                }
+            }
+        }.joined(separator: " ")
     }
 
     /// Words of a sentence, with punctuation around them dropped ("push-ups," → "push-ups"),

@@ -38,7 +38,16 @@ public struct Sentences {
             guard !closest.isEmpty else {
                 return Outcome(status: .unknownType, type: "", message: text("say.noPhrases", ["sentence": sentence])).said(sentence)
             }
-            let listed = closest.map { "\"\($0.phrase.template)\" (\($0.title))" }
+            // Said as examples ("'log 20 squats' (Log Exercise)"), never as templates with braces.
+            // One with free text ("log 20 push-ups …") only when its action has no other listed.
+            var listed: [String] = [], listedTypes: Set<String> = []
+            for (phrase, action) in closest {
+                let example = matcher.example(phrase, of: action)
+                let line = "'\(example)' (\(action.title))"
+                guard !listed.contains(line), !(example.contains("…") && listedTypes.contains(action.type)) else { continue }
+                listed.append(line)
+                listedTypes.insert(action.type)
+            }
             return Outcome(status: .unknownType, type: "",
                            message: text("say.closest", ["sentence": sentence, "closest": text.list(listed)]),
                            suggestions: closest.map(\.phrase.template)).said(sentence)

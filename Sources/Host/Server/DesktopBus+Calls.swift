@@ -125,7 +125,9 @@ extension DesktopBus {
         let (token, waiter) = beginCall(chosen: notification.buttons.isEmpty ? nil : pressed, answered: late,
                                         replied: reply == nil ? nil : replied, closed: closed,
                                         question: asks ? sent : nil, unanswered: unanswered)
-        send(sent, token: token, replacing: 0, on: connection)
+        // A failure takes the place of the failure before it, while that one is still shown.
+        let replacing = notification.isFailure ? calls.withLock { lastFailure } ?? 0 : 0
+        send(sent, token: token, replacing: replacing, on: connection)
         guard wait(waiter, token: token, seconds: 5) else {
             logger.info("Not shown (the notification server did not answer): \(line)")
             return .failure(NotShown(reason: "the notification server did not answer within 5 s"))
@@ -135,6 +137,7 @@ extension DesktopBus {
             return .failure(NotShown(reason: "no notification server took it (\(failure))"))
         }
         logger.info("Notification \(waiter.id): \(line)")
+        if notification.isFailure { calls.withLock { lastFailure = waiter.id } }
         return .success(waiter.id)
     }
 

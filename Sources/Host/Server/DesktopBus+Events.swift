@@ -90,6 +90,7 @@ extension DesktopBus {
         case STANDFIT_BUS_NOTIFICATION_CLOSED:
             let unanswered = calls.withLock { () -> Buttons? in
                 _ = answered.removeValue(forKey: event.id)
+                if lastFailure == event.id { lastFailure = nil }
                 return pressed.removeValue(forKey: event.id)
             }
             unanswered?.closed?()

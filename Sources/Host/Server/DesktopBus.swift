@@ -278,6 +278,8 @@ package final class DesktopBus: @unchecked Sendable {
     /// What a press says on a notification answered already (closed at its first press, for a
     /// server that keeps it anyway), by id, until it is closed; the most recent 64.
     var answered: [UInt32: DesktopNotification] = [:]
+    /// The failure shown last, until it is closed: the next one takes its place.
+    var lastFailure: UInt32?
 
     /// A shown notification's buttons: what a press runs, and what a press after it says.
     struct Buttons {

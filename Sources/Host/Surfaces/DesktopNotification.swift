@@ -32,6 +32,9 @@ public struct DesktopNotification: Sendable, Equatable {
     public var reply: String?
     /// The label of the button that opens the reply field.
     public var replyLabel = "Reply"
+    /// A failure: shown at normal urgency (a critical one stays red until dismissed), and in
+    /// the place of the failure shown before it, so that errors never stack.
+    public var isFailure = false
     /// What a question says when it is closed without an answer ("Not run: no answer."): shown
     /// as a notification of its own, so that nobody takes a dismissed question for done.
     public var unanswered: String?
@@ -47,6 +50,14 @@ public struct DesktopNotification: Sendable, Equatable {
         self.urgency = urgency
     }
 
+    /// A failure: `title` (the action, or the app) over one sentence, at normal urgency, in the
+    /// place of the failure before it.
+    public static func failure(title: String, message: String, icon: String) -> DesktopNotification {
+        var failure = DesktopNotification(summary: title, body: message, icon: icon)
+        failure.isFailure = true
+        return failure
+    }
+
     /// The most buttons a notification gets. GNOME Shell shows three; servers that show more
     /// would crowd the bubble.
     public static let buttonLimit = 3
@@ -55,7 +66,7 @@ public struct DesktopNotification: Sendable, Equatable {
     /// title over the outcome's message. A missing value with values to offer asks the question
     /// a prompt would have asked, with the first offered values (most recent first) as buttons,
     /// `buttons` of them at most (0 where the server shows no actions: the values are named in
-    /// the body instead); the key of each is the value's id. Failures are critical.
+    /// the body instead); the key of each is the value's id. Failures are `failure`s.
     public static func outcome(_ outcome: Outcome, title: String, icon: String?, buttons: Int,
                                language: String = "en", icons: OwnIcons = .none) -> DesktopNotification {
         let icon = icons.themeName(for: icon) ?? icons.fallback
@@ -80,7 +91,7 @@ public struct DesktopNotification: Sendable, Equatable {
             return DesktopNotification(summary: title, body: "\(question) \(offered.map(\.title).joined(separator: ", "))",
                                        icon: icon)
         case .invalidInput, .unknownType, .pluginFailed:
-            return DesktopNotification(summary: title, body: message, icon: icon, urgency: .critical)
+            return .failure(title: title, message: message, icon: icon)
         }
     }
 
