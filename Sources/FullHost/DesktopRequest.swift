@@ -75,6 +75,13 @@ enum DesktopRequest {
         return try HostSession(options: DesktopInstallation.installedOptions(options), logger: logger)
     }
 
+    /// Whether a typed reply's run answered nothing: no phrase understood it, or the action
+    /// refused its values (the question it answered is asked again).
+    static func answersNothing(_ answer: Answer) -> Bool {
+        guard case .done(let summary) = answer else { return true }
+        return [Outcome.Status.unknownType, .invalidInput].contains { summary.hasPrefix("\($0.rawValue):") }
+    }
+
     /// What the desktop asks to run.
     enum Target: Sendable {
         /// A desktop action key of the installed file's menu (`ActivateAction`, a picker button)
@@ -159,13 +166,18 @@ enum DesktopRequest {
         if !served.errors.isEmpty { logger.debug("'\(target.name)' wrote on stderr: \(served.errors)") }
         let (answer, notification, needs, type) = served.result
         if let notification {
-            bus.show(notification, chosen: { chosen in
-                // A button carries the id of the value chosen for the missing parameter.
-                guard let needs else { return }
-                _ = activateAction(target, parameters: parameters + [NamedArgument(name: needs, value: chosen)], bus: bus)
-            }, replied: { text in
-                _ = activateAction(.reply(text, type: type), parameters: [], bus: bus)
-            })
+            @Sendable func ask() {
+                bus.show(notification, chosen: { chosen in
+                    // A button carries the id of the value chosen for the missing parameter.
+                    guard let needs else { return }
+                    _ = activateAction(target, parameters: parameters + [NamedArgument(name: needs, value: chosen)], bus: bus)
+                }, replied: { text in
+                    // A reply that answers nothing (not understood, a value refused) is said, and
+                    // the question asked again, rather than closed.
+                    if Self.answersNothing(activateAction(.reply(text, type: type), parameters: [], bus: bus)) { ask() }
+                })
+            }
+            ask()
         }
         return answer
     }
@@ -204,8 +216,11 @@ extension DesktopRequest {
                     _ = activateAction(.key(key), parameters: [], bus: bus)
                 }
             }, replied: { text in
-                // A sentence typed instead of a choice runs as `say` runs it.
-                _ = activateAction(.reply(text, type: nil), parameters: [], bus: bus)
+                // A sentence typed instead of a choice runs as `say` runs it; one that answers
+                // nothing is said, and the picker shown again.
+                if answersNothing(activateAction(.reply(text, type: nil), parameters: [], bus: bus)) {
+                    _ = activate(app: app, page: page, bus: bus)
+                }
             })
             return .done("the picker, with \(picker.buttons.count) button\(picker.buttons.count == 1 ? "" : "s")")
         case .failure(let error):

@@ -130,7 +130,7 @@ struct DesktopSearchTests {
         #expect(unknown.stderr == "Error: GDBus.Error:org.standfit.Host.Error.UnknownAction: The desktop's search asked to copy 'nothing:at-all', which is no match of StandFit's; search again.\n")
     }
 
-    @Test("KDE's inline reply: a prompt asks for a typed answer where the server takes one, and '20 squats' typed logs 20 squats; an answer that fits no phrase says the closest; the picker takes a sentence",
+    @Test("KDE's inline reply: a prompt asks for a typed answer where the server takes one, and '20 squats' typed logs 20 squats; an answer that fits no phrase says the closest and asks again; the picker takes a sentence",
           .needs(.dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
     func inlineReply() throws {
         let answers = [
@@ -143,14 +143,14 @@ struct DesktopSearchTests {
             defer { bus.stop() }
             #expect(sandbox.run("export", "desktop", "--install").status == 0)
             #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise"]).status == 0)
-            #expect(eventually(10) { DesktopBusTests.shown(record).count == 2 }, "\(DesktopBusTests.shown(record))")
+            let question = "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Squats,2=Push-Ups,3=Plank,inline-reply=Reply"
+            // A reply that answers nothing is said, and the question asked again (issue 51).
+            let expected = logged.isEmpty ? [question, answer, question] : [question, answer]
+            #expect(eventually(10) { DesktopBusTests.shown(record).count == expected.count }, "\(DesktopBusTests.shown(record))")
             // The question: the values as buttons, and the reply field with an example.
             let notes = SessionBus.notifications(in: record).filter { $0["closed"] == nil }
             #expect(notes.first?["replyPlaceholder"] as? String == "Or type it, such as 'squats'")
-            #expect(DesktopBusTests.shown(record) == [
-                "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Squats,2=Push-Ups,3=Plank,inline-reply=Reply",
-                answer,
-            ])
+            #expect(DesktopBusTests.shown(record) == expected)
             #expect(DesktopBusTests.logged(sandbox) == logged)
         }
         // The picker (the app launched) takes a sentence as a typed reply, as `say` does.

@@ -15,7 +15,7 @@ With --dismiss, a notification with buttons gets NotificationClosed with reason 
 by the user) once, as a user closing the question without answering would. Each Notify records
 its "timeout" and whether it had the hint "resident"; a Notify that replaces one keeps its id.
 A click on the bubble ("(bubble)") and a dismissal happen once per notification id.
-With --reply TEXT, a notification with the "inline-reply" action (KDE's inline reply) gets
+With --reply TEXT, the first notification with the "inline-reply" action (KDE's inline reply) gets
 NotificationReplied with TEXT, then NotificationClosed, as a user typing TEXT would; its
 placeholder (the hint x-kde-reply-placeholder-text) is recorded as "replyPlaceholder".
 """
@@ -51,6 +51,7 @@ twice = False
 reply = None
 dismiss = False
 acted = set()
+replied = [False]
 arguments = sys.argv[2:]
 while arguments:
     option = arguments.pop(0)
@@ -102,7 +103,8 @@ def call(conn, sender, path, interface, method, parameters, invocation):
                 **({"replyPlaceholder": hints["x-kde-reply-placeholder-text"]} if "x-kde-reply-placeholder-text" in hints else {}),
             }) + "\n")
         invocation.return_value(GLib.Variant("(u)", (number,)))
-        if reply is not None and any(key == "inline-reply" for key, _ in pairs):
+        if reply is not None and not replied[0] and any(key == "inline-reply" for key, _ in pairs):
+            replied[0] = True
             GLib.timeout_add(50, emit, "NotificationReplied", GLib.Variant("(us)", (number, reply)))
             GLib.timeout_add(100, emit, "NotificationClosed", GLib.Variant("(uu)", (number, 2)))
             return
