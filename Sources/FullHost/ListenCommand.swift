@@ -58,7 +58,7 @@ struct ListenCommand: ManifestCommand {
     /// on the descriptor returned until the command ends.
     static func takeTurn(_ session: HostSession) throws(HostError) -> Int32 {
         guard let descriptor = try UserLock.take("listen", in: session, wait: false) else {
-            throw HostError(.speechUnavailable, "Already listening: another 'standfit-host listen' is recording or waiting for its answer; answer or cancel that one first.")
+            throw HostError(.speechUnavailable, key: "speech.alreadyListening")
         }
         return descriptor
     }
@@ -70,7 +70,7 @@ struct ListenCommand: ManifestCommand {
     /// notification too.
     private func runNotifying() throws {
         guard let bus = DesktopBus.start(logger: global.logger, address: DesktopBus.sessionAddress(in: HostRequest.current.environment)) else {
-            throw HostError(.desktopUnavailable, "listen --notify needs a session bus to ask on, and there is none (DBUS_SESSION_BUS_ADDRESS); run 'standfit-host listen' in a terminal instead.")
+            throw HostError(.desktopUnavailable, key: "listen.noBus")
         }
         defer { bus.stop() }
         let icon = DesktopInstallation.listenIcon
@@ -87,7 +87,10 @@ struct ListenCommand: ManifestCommand {
             samples = try AudioInput.record(environment: session.request.environment, cancel: session.options.link.cancelDescriptor)
         } catch {
             if let listening { bus.close(notification: listening) }
-            bus.show(.failure(title: DesktopInstallation.applicationName, message: error.message, icon: icon))
+            // In the entry's language (its --locale, else the session's environment), as the error
+            // is reported on stderr.
+            let language = LanguagePreference(explicit: manifestOptions.locale, environment: HostRequest.current.environment).language(fallback: nil)
+            bus.show(.failure(title: DesktopInstallation.applicationName, message: error.message(in: language), icon: icon))
             throw error
         }
         let text = HostText(language: session.language)
@@ -103,7 +106,7 @@ struct ListenCommand: ManifestCommand {
         if !yes {
             guard bus.buttonLimit() >= 2 else {
                 bus.show(DesktopNotification(summary: question, body: text("listen.noButtons", ["heard": heard]), icon: icon))
-                let outcome = Outcome(status: .declined, type: "", message: "Not run: '\(question.dropLast())' could not be confirmed (the notification server shows no buttons).")
+                let outcome = Outcome(status: .declined, type: "", message: text("listen.cannotConfirm", ["sentence": String(question.dropLast())]))
                 return try Output.finish(outcome, global, language: session.language)
             }
             var confirm = DesktopNotification(summary: question, body: text("listen.heard", ["heard": heard]), icon: icon, buttons: [
@@ -112,12 +115,12 @@ struct ListenCommand: ManifestCommand {
             confirm.unanswered = text("notify.unanswered")
             let asked = NotificationAnswer.ask(confirm, on: bus)
             guard let asked else {
-                throw HostError(.desktopUnavailable, "No notification server answered on the session bus, so '\(heard)' could not be confirmed and did not run; start your desktop's (GNOME Shell, Plasma, dunst, xfce4-notifyd), or run 'standfit-host listen' in a terminal.")
+                throw HostError(.desktopUnavailable, key: "listen.noServer", ["heard": heard])
             }
             let answer = asked.wait(seconds: ListenCommand.answerSeconds)
             guard answer == .some("run") else {
                 // Cancel pressed, or the question closed without an answer (dismissed): said apart.
-                let message = answer == .some(nil) ? text("notify.unanswered") : "Not run: '\(question.dropLast())' was not confirmed."
+                let message = answer == .some(nil) ? text("notify.unanswered") : text("listen.notConfirmed", ["sentence": String(question.dropLast())])
                 let outcome = Outcome(status: .declined, type: "", message: message)
                 return try Output.finish(outcome, global, language: session.language)
             }

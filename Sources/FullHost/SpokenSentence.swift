@@ -56,13 +56,13 @@ enum SpokenSentence {
     /// A recogniser for the session's language, with the grammar of its plugins' phrases.
     static func recognizer(_ session: HostSession, logger: Logger) throws(HostError) -> Recognizer {
         guard let model = SpeechModel.model(for: session.language, configured: session.config.speechModels) else {
-            throw HostError(.speechUnavailable, "There is no speech model for \(session.language): Debian ships English alone (pocketsphinx-en-us); name one in speechModels in config.json, or use --locale en.")
+            throw HostError(.speechUnavailable, key: "speech.noModel", ["language": session.language])
         }
         let words = try Recognizer.words(of: model)
         let grammar = SpeechGrammar.make(sources(session), language: session.language, isWord: words.contains)
         for reason in grammar.unsayable { logger.debug("Cannot be said: \(reason)") }
         guard grammar.phrases > 0 else {
-            throw HostError(.speechUnavailable, "No phrase of the installed plugins can be said in \(session.language) ('standfit-host say' takes them typed); a plugin declares phrases with its actions.")
+            throw HostError(.speechUnavailable, key: "speech.noPhrases", ["language": session.language])
         }
         logger.debug("Speech grammar: \(grammar.phrases) phrases")
         return try Recognizer(model: model, grammar: grammar)

@@ -80,7 +80,7 @@ struct SpeechTests {
         #expect(sandbox.run("say", "--audio", missing) == ProcessResult(status: 3, stdout: "",
             stderr: "standfit-host: error: The audio file \(missing) cannot be read (No such file or directory); check its name and permissions.\n"))
         #expect(sandbox.run("say", "--audio", try recording("show my streak"), "--locale", "nl") == ProcessResult(status: 69, stdout: "",
-            stderr: "standfit-host: error: There is no speech model for nl: Debian ships English alone (pocketsphinx-en-us); name one in speechModels in config.json, or use --locale en.\n"))
+            stderr: "standfit-host: error: Er is geen spraakmodel voor nl: Debian levert alleen Engels (pocketsphinx-en-us); noem er een in speechModels in config.json, of gebruik --locale en.\n"))
         let both = sandbox.run("say", "--audio", missing, "log", "squats")
         #expect(both.status == 64 && both.stderr.contains("Give the sentence as words or as --audio FILE, not both."))
     }
@@ -325,7 +325,7 @@ struct SpeechTests {
         #expect(bus.run(.gapplication, ["action", DesktopBusTests.applicationID, "listen"]) == ProcessResult(status: 0, stdout: "", stderr: ""))
         #expect(eventually { DesktopBusTests.shown(record).count == 1 })
         #expect(DesktopBusTests.shown(record) == [
-            "StandFit | There is no speech model for nl: Debian ships English alone (pocketsphinx-en-us); name one in speechModels in config.json, or use --locale en. | audio-input-microphone | 1 | org.standfit.Host | ",
+            "StandFit | Er is geen spraakmodel voor nl: Debian levert alleen Engels (pocketsphinx-en-us); noem er een in speechModels in config.json, of gebruik --locale en. | audio-input-microphone | 1 | org.standfit.Host | ",
         ])
         #expect(eventually { DesktopBusTests.serverLog(sandbox).contains("Listen: exit status 69: ") })
     }

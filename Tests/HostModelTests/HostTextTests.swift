@@ -61,6 +61,15 @@ struct HostTextTests {
         }
     }
 
+    @Test("Listen's and speech's sentences come from the tables (issue 51): a Dutch session reads them in Dutch")
+    func speechInDutch() {
+        #expect(HostError(.speechUnavailable, key: "speech.nothingHeard", ["seconds": "10"]).message(in: "nl")
+            == "Er is in 10 seconden niets gehoord; controleer of de microfoon niet gedempt is, en spreek direct na 'Ik luister…'.")
+        #expect(HostError(.speechUnavailable, key: "speech.nothingHeard", ["seconds": "10"]).message
+            == "Nothing was heard in 10 seconds; check that the microphone is not muted, then speak right after 'Listening…'.")
+        #expect(HostText(language: "nl")("listen.notConfirmed", ["sentence": "Log 20 squats"]) == "Niet uitgevoerd: 'Log 20 squats' is niet bevestigd.")
+    }
+
     @Test("a language the host does not speak reads English; a region reads its language")
     func fallback() {
         #expect(HostText(language: "nl_BE")("menu.title") == "Snelle acties")

@@ -239,6 +239,18 @@ extension HostText {
     "listen.cancel" = "Annuleren";
     "listen.nothing" = "Er is niets gehoord; druk op de sneltoets en zeg een zin, zoals \"log twenty squats\".";
     "listen.noButtons" = "Gehoord: {heard}. Deze meldingendienst toont geen knoppen om het te bevestigen; zeg het in een terminal met 'standfit-host listen'.";
+    "speech.alreadyListening" = "Er wordt al geluisterd: een andere 'standfit-host listen' neemt op of wacht op zijn antwoord; beantwoord of annuleer die eerst.";
+    "listen.noBus" = "listen --notify heeft een sessiebus nodig om op te vragen, en die is er niet (DBUS_SESSION_BUS_ADDRESS); voer 'standfit-host listen' in een terminal uit.";
+    "listen.noServer" = "Geen meldingendienst antwoordde op de sessiebus, dus '{heard}' kon niet worden bevestigd en is niet uitgevoerd; start die van je bureaublad (GNOME Shell, Plasma, dunst, xfce4-notifyd), of voer 'standfit-host listen' uit in een terminal.";
+    "listen.notConfirmed" = "Niet uitgevoerd: '{sentence}' is niet bevestigd.";
+    "listen.cannotConfirm" = "Niet uitgevoerd: '{sentence}' kon niet worden bevestigd (de meldingendienst toont geen knoppen).";
+    "speech.recMissing" = "Luisteren heeft rec van SoX nodig, en dat is niet geïnstalleerd; installeer het (Debian: apt-get install sox, en libsox-fmt-pulse voor PipeWire of PulseAudio).";
+    "speech.recNotStarted" = "rec van SoX kon niet starten ({why}); probeer het opnieuw, en installeer SoX opnieuw als het dat weer zegt (Debian: apt-get install --reinstall sox).";
+    "speech.nothingHeard" = "Er is in {seconds} seconden niets gehoord; controleer of de microfoon niet gedempt is, en spreek direct na 'Ik luister…'.";
+    "speech.listenCancelled" = "Het luisteren is geannuleerd.";
+    "speech.nothingRecorded" = "Er kon niets worden opgenomen van de standaardinvoer ({said}); controleer of er een microfoon is aangesloten en niet gedempt is, of gebruik 'say --audio BESTAND'.";
+    "speech.noModel" = "Er is geen spraakmodel voor {language}: Debian levert alleen Engels (pocketsphinx-en-us); noem er een in speechModels in config.json, of gebruik --locale en.";
+    "speech.noPhrases" = "Geen zin van de geïnstalleerde plug-ins kan worden uitgesproken in {language} ('standfit-host say' neemt ze getypt); een plug-in declareert zinnen bij zijn acties.";
     "suggest.nothing" = "Nog niets om voor te stellen: voorstellen komen uit wat je uitvoert (zie 'standfit-host donations').";
     """#
 }

@@ -239,6 +239,18 @@ extension HostText {
     "listen.cancel" = "Cancel";
     "listen.nothing" = "Nothing was heard; press the shortcut and say a phrase, such as \"log twenty squats\".";
     "listen.noButtons" = "Heard: {heard}. This notification server shows no buttons to confirm it with; say it in a terminal with 'standfit-host listen'.";
+    "speech.alreadyListening" = "Already listening: another 'standfit-host listen' is recording or waiting for its answer; answer or cancel that one first.";
+    "listen.noBus" = "listen --notify needs a session bus to ask on, and there is none (DBUS_SESSION_BUS_ADDRESS); run 'standfit-host listen' in a terminal instead.";
+    "listen.noServer" = "No notification server answered on the session bus, so '{heard}' could not be confirmed and did not run; start your desktop's (GNOME Shell, Plasma, dunst, xfce4-notifyd), or run 'standfit-host listen' in a terminal.";
+    "listen.notConfirmed" = "Not run: '{sentence}' was not confirmed.";
+    "listen.cannotConfirm" = "Not run: '{sentence}' could not be confirmed (the notification server shows no buttons).";
+    "speech.recMissing" = "Listening needs SoX's rec, which is not installed; install it (Debian: apt-get install sox, and libsox-fmt-pulse for PipeWire or PulseAudio).";
+    "speech.recNotStarted" = "SoX's rec could not be started ({why}); try again, and reinstall SoX if it says so again (Debian: apt-get install --reinstall sox).";
+    "speech.nothingHeard" = "Nothing was heard in {seconds} seconds; check that the microphone is not muted, then speak right after 'Listening…'.";
+    "speech.listenCancelled" = "Listening was cancelled.";
+    "speech.nothingRecorded" = "Nothing could be recorded from the default input ({said}); check that a microphone is connected and not muted, or use 'say --audio FILE'.";
+    "speech.noModel" = "There is no speech model for {language}: Debian ships English alone (pocketsphinx-en-us); name one in speechModels in config.json, or use --locale en.";
+    "speech.noPhrases" = "No phrase of the installed plugins can be said in {language} ('standfit-host say' takes them typed); a plugin declares phrases with its actions.";
     "suggest.nothing" = "Nothing to suggest yet: suggestions come from the runs you make (see 'standfit-host donations').";
     """#
 }

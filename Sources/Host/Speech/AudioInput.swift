@@ -74,13 +74,13 @@ public enum AudioInput {
         let (status, data, errors) = (result.status, result.output, String(decoding: result.errors, as: UTF8.self))
         switch result.ending {
         case .notFound:
-            throw HostError(.speechUnavailable, "Listening needs SoX's rec, which is not installed; install it (Debian: apt-get install sox, and libsox-fmt-pulse for PipeWire or PulseAudio).")
+            throw HostError(.speechUnavailable, key: "speech.recMissing")
         case .notStarted(let why):
-            throw HostError(.speechUnavailable, "SoX's rec could not be started (\(why)); try again, and reinstall SoX if it says so again (Debian: apt-get install --reinstall sox).")
+            throw HostError(.speechUnavailable, key: "speech.recNotStarted", ["why": why])
         case .deadline where data.isEmpty:
-            throw HostError(.speechUnavailable, "Nothing was heard in \(limit) seconds; check that the microphone is not muted, then speak right after 'Listening…'.")
+            throw HostError(.speechUnavailable, key: "speech.nothingHeard", ["seconds": "\(limit)"])
         case .cancelled:
-            throw HostError(.speechUnavailable, "Listening was cancelled.")
+            throw HostError(.speechUnavailable, key: "speech.listenCancelled")
         case .deadline, .outputLimit:
             return samples(data)
         case .exited:
@@ -88,7 +88,7 @@ public enum AudioInput {
         }
         guard status == 0 else {
             let said = errors.split(separator: "\n").first.map(String.init) ?? "no reason given"
-            throw HostError(.speechUnavailable, "Nothing could be recorded from the default input (\(said)); check that a microphone is connected and not muted, or use 'say --audio FILE'.")
+            throw HostError(.speechUnavailable, key: "speech.nothingRecorded", ["said": said])
         }
         return samples(data)
     }
