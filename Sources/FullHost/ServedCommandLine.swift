@@ -22,21 +22,24 @@ final class ServedCommandLine: ServedCommands, @unchecked Sendable {
     func admit(_ arguments: [String], in scope: RequestScope, by server: WarmServer) -> Admission {
         // Shell completions run in the client's own process: ArgumentParser reads the shell that
         // asks (and writes its answer for it) from the process's environment.
-        guard arguments.first != "---completion" else { return .runCold }
+        guard arguments.first != "---completion" else { return .runCold(reason: "a shell completion", asDesigned: true) }
         switch parse(arguments) {
         case .failure where arguments != ["--version"]:
             // Help and usage errors are laid out for the terminal's width, which ArgumentParser
             // reads from the process (COLUMNS, descriptor 1): the client's own process says them.
-            return .runCold
+            return .runCold(reason: "help or a usage error", asDesigned: true)
         case .failure(let error):
             return .serve { StandFitHostCommand.report(error) }
         case .success(let command):
             // server status and stop show no local time, and must reach the server whatever its mode.
             let controlsServer = CommandTraits.of(command).contains(.controlsServer)
-            if ServedCommandLine.runsCold(command) || (!scope.zoneKnown && !controlsServer) { return .runCold }
+            if ServedCommandLine.runsCold(command) {
+                return .runCold(reason: "'\(type(of: command).configuration.commandName ?? "")' runs in its own process", asDesigned: true)
+            }
+            if !scope.zoneKnown && !controlsServer { return .runCold(reason: "the client's time zone is not one the server can read", asDesigned: false) }
             if !controlsServer, let mode = try? server.warm.config(in: scope.request.paths.configDirectory)
                 .serverMode(environment: scope.request.environment), mode == .off {
-                return .runCold
+                return .runCold(reason: "config.json's server mode is off", asDesigned: false)
             }
             return .serve { StandFitHostCommand.execute(command) }
         }

@@ -91,6 +91,8 @@ struct RegistryAndTrustTests {
         // config.json's mode then applies: off, so that no server is started by the test.
         sandbox.writeConfig(#"{"server": "off"}"#)
         sandbox.extraEnvironment["STANDFIT_SERVER"] = "sometimes"
+        // Off: the warm pass's server hands the command back, as it should.
+        sandbox.coldRunsExpected = true
         #expect(sandbox.run("run", "viewstreak") == ProcessResult(status: 0, stdout: "No streak yet: log an exercise today to start one.\n", stderr: """
             standfit-host: warning: STANDFIT_SERVER is 'sometimes', which names no mode, so it is ignored; set it to auto, manual, off or required, or unset it (config.json's "server" then applies).
 

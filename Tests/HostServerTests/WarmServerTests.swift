@@ -180,7 +180,7 @@ struct WarmServerTests {
     func runCold() throws {
         let ran = Mutex<Int>(0)
         let running = try Running { arguments, _, _ in
-            guard arguments != ["help"] else { return .runCold }
+            guard arguments != ["help"] else { return .runCold(reason: "help", asDesigned: true) }
             return .serve {
                 ran.withLock { $0 += 1 }
                 return 0

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import WarmWire
 
 /// What a finished process printed and how it exited.
@@ -134,6 +135,11 @@ public struct HostSandbox: Sendable {
     public let root: URL
     public var pluginPath: [URL]
     public var extraEnvironment: [String: String] = [:]
+    /// On the warm path, a command the sandbox's server hands back to run cold (other than one
+    /// that always runs in its own process: help, completions, the worker commands) records an
+    /// issue, since the warm pass would then prove nothing of the warm path; a test that means
+    /// a command to run cold (config.json's server mode off) says so here.
+    public var coldRunsExpected = false
     /// The sandbox's warm server, on the warm path: started before the first command `run`
     /// runs, stopped when the last copy of this sandbox goes.
     public let server: SandboxServer
@@ -185,15 +191,26 @@ public struct HostSandbox: Sendable {
     }
 
     /// Runs the built `standfit-host` with `arguments`.
-    public func run(_ arguments: String...) -> ProcessResult {
-        run(arguments)
+    public func run(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) -> ProcessResult {
+        run(arguments, sourceLocation: sourceLocation)
     }
 
-    public func run(_ arguments: [String], stdin: String? = nil) -> ProcessResult {
+    public func run(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> ProcessResult {
         if let failure = serveWarmPath() {
             return ProcessResult(status: -1, stdout: "", stderr: failure)
         }
-        return runProcess(Fixtures.hostBinary, arguments: arguments, environment: environment, stdin: stdin)
+        let log = root.appendingPathComponent("server.log")
+        let before = HostPath.current == .warm ? (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0 : 0
+        let result = runProcess(Fixtures.hostBinary, arguments: arguments, environment: environment, stdin: stdin)
+        if HostPath.current == .warm, !coldRunsExpected, let handle = FileHandle(forReadingAtPath: log.path) {
+            defer { try? handle.close() }
+            try? handle.seek(toOffset: UInt64(before))
+            let added = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+            for line in added.split(separator: "\n") where line.contains("Handed back to run cold: ") {
+                Issue.record("The warm server did not serve '\(arguments.joined(separator: " "))': \(line)", sourceLocation: sourceLocation)
+            }
+        }
+        return result
     }
 
     /// Starts the sandbox's warm server unless it runs (`fullHost serve`, its log in

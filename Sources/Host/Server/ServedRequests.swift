@@ -13,8 +13,9 @@ package protocol ServedCommands: Sendable {
 /// What the server does with a request.
 package enum Admission {
     /// Not run here: the client runs it in its own process, so that nothing differs (help laid
-    /// out for its terminal, a time zone the server cannot reproduce, mode `off`).
-    case runCold
+    /// out for its terminal, a time zone the server cannot reproduce, mode `off`). `reason` goes
+    /// to the server's log; `asDesigned` for a command that always runs in its own process.
+    case runCold(reason: String, asDesigned: Bool)
     /// Run here once the client says go: `body` runs the command, on the request's thread within
     /// its scope, and answers its exit status.
     case serve(() -> Int32)
