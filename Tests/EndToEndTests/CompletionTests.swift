@@ -6,7 +6,7 @@ import TestSupport
 /// function called with the COMP_* variables readline sets, and bash, zsh and fish driven in tmux
 /// as a person types, TAB and all. The sandbox holds the two example plugins (Greeter: greet and
 /// tip; HelloC: greet and pace), so `greet` is an ambiguous last component and `pace` a unique one.
-@Suite("standfit-host completion")
+@Suite("standfit-host completion", .timeLimit(.minutes(10)))
 struct CompletionTests {
     let sandbox = HostSandbox()
 

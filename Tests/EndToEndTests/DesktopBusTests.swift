@@ -8,7 +8,7 @@ import TestSupport
 /// by GLib's own desktop launch path, `org.freedesktop.Application`'s answers, and no bus at all.
 ///
 /// These start servers of their own, so Scripts/test runs them once (not again on the warm path).
-@Suite("The desktop front door over D-Bus")
+@Suite("The desktop front door over D-Bus", .timeLimit(.minutes(10)))
 struct DesktopBusTests {
     static let applicationID = "org.standfit.Host"
 

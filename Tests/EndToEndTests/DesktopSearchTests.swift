@@ -4,7 +4,7 @@ import TestSupport
 
 /// The desktop's searches and typed replies over a private session bus: GNOME Shell's search
 /// provider, KRunner's "Copy as a command", and KDE's inline reply to a prompt (issue 33).
-@Suite("The desktop's searches and replies over D-Bus")
+@Suite("The desktop's searches and replies over D-Bus", .timeLimit(.minutes(10)))
 struct DesktopSearchTests {
     static let applicationID = DesktopBusTests.applicationID
     static let phrase = #"phrase:{"arguments":{"count":"20","exercise":"squats"},"type":"com.standfit.logexercise"}"#

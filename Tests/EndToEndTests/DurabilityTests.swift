@@ -8,7 +8,7 @@ import Glibc
 /// Durability of the built binary with the built StandFit plugin: many `run`s at once, and
 /// `run`s killed with SIGKILL at random moments. The counts are small enough for CI by default;
 /// `STANDFIT_HEAVY_TESTS=1` runs the full ones (8 × 250 concurrent runs, 200 kills).
-@Suite("Durability: concurrent runs and SIGKILL", .needs(.sqlite3))
+@Suite("Durability: concurrent runs and SIGKILL", .timeLimit(.minutes(10)), .needs(.sqlite3))
 struct DurabilityTests {
     static let heavy = ProcessInfo.processInfo.environment["STANDFIT_HEAVY_TESTS"] == "1"
     /// Workers running at once, each its runs one after the other.

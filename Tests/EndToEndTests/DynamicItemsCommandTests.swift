@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `dynamic set|clear`, `refresh`, `list --explain` and pruning, on the built binary.
-@Suite("standfit-host dynamic items")
+@Suite("standfit-host dynamic items", .timeLimit(.minutes(10)))
 struct DynamicItemsCommandTests {
     let sandbox = HostSandbox(pluginPath: [FixturePlugins.url("kinds.so")])
 

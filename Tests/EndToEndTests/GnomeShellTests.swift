@@ -5,7 +5,7 @@ import TestSupport
 
 /// GNOME Shell itself (issue 33): its overview's search asks the host's search provider, as on a
 /// user's GNOME desktop, here on a virtual X display with private session and system buses.
-@Suite("GNOME Shell's overview search runs quick actions")
+@Suite("GNOME Shell's overview search runs quick actions", .timeLimit(.minutes(10)))
 struct GnomeShellTests {
     /// A display number nothing uses.
     static func freeDisplay() -> Int? {

@@ -7,7 +7,7 @@ import TestSupport
 /// (the warm server's socket, the session bus) and drive the host through them, that write on
 /// the host's answer descriptor, change their environment in place, keep files in TMPDIR, or
 /// use a descriptor the user's shell left open. Cold and warm, with the same expectations.
-@Suite("The hostile plugin zoo, round three")
+@Suite("The hostile plugin zoo, round three", .timeLimit(.minutes(10)))
 struct HostilePluginRoundThreeTests {
     static let escape = FixturePlugins.zoo("escape.so")
     static let escapeInit = FixturePlugins.zoo("escape-init.so")

@@ -6,7 +6,7 @@ import TestSupport
 /// what they can reach, fork children that hold pipes, smuggle terminal escapes, claim the
 /// bundled plugin's types, answer with megabytes, and crash their provider after a handled
 /// action. Each case checks exit status, exact words, the data and that no process is left.
-@Suite("The hostile plugin zoo, round two", .needs(.sqlite3))
+@Suite("The hostile plugin zoo, round two", .timeLimit(.minutes(10)), .needs(.sqlite3))
 struct HostilePluginRoundTwoTests {
     static let plain = FixturePlugins.zoo("plain.so")
     static let plainListing = """

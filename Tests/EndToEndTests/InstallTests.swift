@@ -5,7 +5,7 @@ import TestSupport
 /// `Scripts/install` into a fresh prefix, from the build the tests run against, then the
 /// installed host used as a user would: on PATH, with its bundled StandFit, its man page and its
 /// completions; and `Scripts/uninstall` taking exactly that away again.
-@Suite("Scripts/install and Scripts/uninstall")
+@Suite("Scripts/install and Scripts/uninstall", .timeLimit(.minutes(10)))
 struct InstallTests {
     /// SwiftPM's build directory and configuration of the products under test.
     static var build: (scratch: URL, configuration: String) {

@@ -5,7 +5,7 @@ import TestSupport
 /// Desktop integrations come and go (issue 32): `--uninstall` removes exactly what `--install`
 /// wrote, a later command never writes half an integration back, and `doctor` finds a half
 /// installed or stale one and names the command that fixes it.
-@Suite("Desktop integrations: uninstall, no half integration, doctor")
+@Suite("Desktop integrations: uninstall, no half integration, doctor", .timeLimit(.minutes(10)))
 struct IntegrationRemovalTests {
     let sandbox = HostSandbox.standFit()
 
@@ -158,7 +158,7 @@ struct IntegrationRemovalTests {
 
 /// The host's own icon set (issue 32): what the desktop shows once it is installed, where
 /// `export desktop --install` puts it, and that the package's copy is used rather than copied.
-@Suite("The host's own icons")
+@Suite("The host's own icons", .timeLimit(.minutes(10)))
 struct OwnIconsTests {
     let sandbox = HostSandbox.standFit()
 

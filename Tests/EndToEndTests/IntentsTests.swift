@@ -5,7 +5,7 @@ import TestSupport
 /// Issue E on the built binary: entities, prompts and resolution, phrases, donations and
 /// suggestions, routines. StandFit's exercise entity is Swift (PluginAPI); `intents.so` is the
 /// same ABI written in C, run in a worker process since it is not trusted.
-@Suite("Intents: entities, prompts, phrases, suggestions, routines")
+@Suite("Intents: entities, prompts, phrases, suggestions, routines", .timeLimit(.minutes(10)))
 struct IntentsTests {
     let standFit = HostSandbox.standFit()
     let paint = HostSandbox(pluginPath: [FixturePlugins.url("intents.so")])

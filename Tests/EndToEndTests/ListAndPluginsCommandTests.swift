@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("standfit-host list and plugins")
+@Suite("standfit-host list and plugins", .timeLimit(.minutes(10)))
 struct ListAndPluginsCommandTests {
     let sandbox = HostSandbox()
     let examples = Fixtures.url("Manifests/examples.plist").path

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `menu` driven in tmux, and `export desktop` checked by desktop-file-validate and by running
 /// each action's Exec line as a desktop would.
-@Suite("standfit-host menu and export desktop", .serialized)
+@Suite("standfit-host menu and export desktop", .timeLimit(.minutes(10)), .serialized)
 struct MenuAndDesktopTests {
     let sandbox = HostSandbox.standFit()
 

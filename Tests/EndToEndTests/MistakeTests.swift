@@ -6,7 +6,7 @@ import TestSupport
 /// `plugins check` says about it. The sentences are the ones docs/PLUGIN_GUIDE.md quotes in
 /// "Mistakes the validator catches": this test reads them from there, so the guide cannot drift
 /// from what the host says, and every fixture must have its row.
-@Suite("Mistakes the validator catches")
+@Suite("Mistakes the validator catches", .timeLimit(.minutes(10)))
 struct MistakeTests {
     /// One row of the guide's table.
     struct Row: CustomTestStringConvertible, Sendable {

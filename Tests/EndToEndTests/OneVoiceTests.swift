@@ -4,7 +4,7 @@ import TestSupport
 
 /// Issue 18's lines, end to end: types resolve the same way everywhere, `doctor` reads what the
 /// other commands read and diagnoses what stops them.
-@Suite("One voice: type resolution and doctor")
+@Suite("One voice: type resolution and doctor", .timeLimit(.minutes(10)))
 struct OneVoiceTests {
     let sandbox = HostSandbox.standFit()
 

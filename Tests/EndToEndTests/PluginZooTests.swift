@@ -4,7 +4,7 @@ import TestSupport
 
 /// The hostile-plugin zoo against the built binary: each misbehaving plugin is named with its
 /// fault, the host survives, the other plugins keep working and the state stays sound.
-@Suite("The hostile plugin zoo", .needs(.sqlite3))
+@Suite("The hostile plugin zoo", .timeLimit(.minutes(10)), .needs(.sqlite3))
 struct PluginZooTests {
     static let plain = FixturePlugins.zoo("plain.so")
 

@@ -4,7 +4,7 @@ import TestSupport
 
 /// What the README promises that no other test holds it to: every `--json` error code, and that a
 /// cold command never loads libsystemd.
-@Suite("The README's promises")
+@Suite("The README's promises", .timeLimit(.minutes(10)))
 struct ReadmeClaimsTests {
     /// What `--json` prints when the command cannot start: its code, exit 5, nothing on stderr.
     static func errorCode(_ result: ProcessResult) throws -> String? {

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The registry cache, lazy loading, isolation and trust, seen from outside: which shared
 /// objects each command makes the dynamic linker open (`LD_DEBUG=files`), and what the host says.
-@Suite("Registry cache, lazy loading and trust")
+@Suite("Registry cache, lazy loading and trust", .timeLimit(.minutes(10)))
 struct RegistryAndTrustTests {
     static let plain = FixturePlugins.zoo("plain.so")
 

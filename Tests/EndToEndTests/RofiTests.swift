@@ -4,7 +4,7 @@ import TestSupport
 
 /// `rofi`: rofi's script-mode protocol (rows with icons and info, a second list for a missing
 /// value, a typed sentence) and the dmenu pair, as rofi and dmenu drive them.
-@Suite("standfit-host rofi and dmenu")
+@Suite("standfit-host rofi and dmenu", .timeLimit(.minutes(10)))
 struct RofiTests {
     let sandbox = HostSandbox.standFit()
 

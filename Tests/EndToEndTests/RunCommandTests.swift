@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `standfit-host run`, as a user runs it: the built binary, real plugins, exact output.
-@Suite("standfit-host run")
+@Suite("standfit-host run", .timeLimit(.minutes(10)))
 struct RunCommandTests {
     let sandbox = HostSandbox()
 

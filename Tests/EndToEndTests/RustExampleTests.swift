@@ -5,7 +5,7 @@ import TestSupport
 /// Plugins/Examples/RustTimer, built by cargo offline with std only, and the panic rule: a panic
 /// caught at the boundary is a failure with its message; one that is not aborts the worker it
 /// runs in, and the host names the plugin and the signal.
-@Suite("The Rust example and the panic rule")
+@Suite("The Rust example and the panic rule", .timeLimit(.minutes(10)))
 struct RustExampleTests {
     static func sandbox(_ plugins: [URL]) -> HostSandbox {
         var sandbox = HostSandbox(pluginPath: plugins)

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `plugins new ID --language c|swift|rust`: what it writes, on both paths, since the warm server
 /// writes it in the client's working directory. `ScaffoldBuildTests` builds it.
-@Suite("plugins new: a plugin in C, Swift or Rust that builds, checks and runs")
+@Suite("plugins new: a plugin in C, Swift or Rust that builds, checks and runs", .timeLimit(.minutes(10)))
 struct ScaffoldTests {
     static let sdk = Fixtures.packageRoot.appendingPathComponent("SDK/standfit-plugin-sdk")
 
@@ -110,7 +110,7 @@ struct ScaffoldTests {
 /// What `plugins new` writes, built with its own build file for each language: it passes
 /// `plugins check --strict` and runs. The builds do not depend on how the host runs, so
 /// Scripts/test runs this suite on the cold pass only.
-@Suite("plugins new: the C, Rust and Swift skeletons build, check and run")
+@Suite("plugins new: the C, Rust and Swift skeletons build, check and run", .timeLimit(.minutes(10)))
 struct ScaffoldBuildTests {
     @Test("C: make builds it, make check passes, and it runs", .needs(.make))
     func c() {

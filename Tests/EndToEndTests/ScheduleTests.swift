@@ -5,7 +5,7 @@ import TestSupport
 /// `schedule add|list|remove` (issue 34): a systemd timer and service per schedule, checked by
 /// systemd's own tools; here no user manager runs, so the files are written and enabled and
 /// the host says plainly that they are not active and why.
-@Suite("Schedules on systemd timers", .serialized)
+@Suite("Schedules on systemd timers", .timeLimit(.minutes(10)), .serialized)
 struct ScheduleTests {
     let sandbox = HostSandbox.standFit()
 
@@ -197,7 +197,7 @@ struct ScheduleTests {
 }
 
 /// Reminders (issue 34): a schedule that asks for the value left out instead of running.
-@Suite("Reminders", .serialized)
+@Suite("Reminders", .timeLimit(.minutes(10)), .serialized)
 struct ReminderTests {
     @Test("schedule add --remind keeps the question for the timer; one with every value is refused; the timer's run asks with the values as buttons, and the one pressed logs",
           .needs(.dbusDaemon, .python3, .pythonGI, .sqlite3, .systemdAnalyze))
@@ -230,7 +230,7 @@ struct ReminderTests {
 /// The path taken when a user manager runs, which no container here has: `systemctl` is a
 /// stand-in on PATH that answers as a running manager does and records what it was asked, so
 /// the commands the host sends it (and their order) are checked; `systemd-analyze` stays real.
-@Suite("Schedules with a user manager (systemctl stand-in)", .serialized)
+@Suite("Schedules with a user manager (systemctl stand-in)", .timeLimit(.minutes(10)), .serialized)
 struct ScheduleManagerTests {
     let sandbox = HostSandbox.standFit()
 

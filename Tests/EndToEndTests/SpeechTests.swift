@@ -6,7 +6,7 @@ import TestSupport
 /// Hands-free (issue 39): a sentence spoken into a recording is recognised offline against the
 /// plugins' own phrases and run as `say` runs it. The recordings are made with espeak-ng, as a
 /// user's voice would be, and the host reads them through SoX and PocketSphinx.
-@Suite("Speech: say --audio", .serialized)
+@Suite("Speech: say --audio", .timeLimit(.minutes(10)), .serialized)
 struct SpeechTests {
     let sandbox = HostSandbox.standFit()
 

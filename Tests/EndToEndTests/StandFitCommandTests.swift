@@ -4,7 +4,7 @@ import TestSupport
 
 /// The product's main job on the built binary and the built StandFit plugin: log exercise,
 /// then see it in the menu, in English and Dutch.
-@Suite("StandFit through standfit-host")
+@Suite("StandFit through standfit-host", .timeLimit(.minutes(10)))
 struct StandFitCommandTests {
     let sandbox = HostSandbox.standFit()
 

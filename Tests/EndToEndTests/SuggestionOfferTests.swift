@@ -5,7 +5,7 @@ import TestSupport
 /// Suggestions that come to the user (issue 34): `suggestions offer`, which the timer of
 /// `suggestions on` runs, shows the suggestion of the moment as a notification with three
 /// buttons, over a private bus with the test notification server pressing one.
-@Suite("Suggestions as notifications", .serialized)
+@Suite("Suggestions as notifications", .timeLimit(.minutes(10)), .serialized)
 struct SuggestionOfferTests {
     /// A sandbox on a private bus whose notification server presses `press`, with push-ups
     /// logged at 09:05 (Amsterdam) on four mornings, 18–21 November.
@@ -178,7 +178,7 @@ struct SuggestionOfferTests {
 }
 
 /// `suggestions on|off`: the one user timer the host manages for suggestions.
-@Suite("The suggestions' timer", .serialized)
+@Suite("The suggestions' timer", .timeLimit(.minutes(10)), .serialized)
 struct SuggestionTimerTests {
     let sandbox = HostSandbox.standFit()
     var units: URL { sandbox.root.appendingPathComponent("config/systemd/user") }

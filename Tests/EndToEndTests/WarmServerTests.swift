@@ -6,7 +6,7 @@ import TestSupport
 /// The warm server itself: auto-start, status and stop, per-request facts against a cold run,
 /// an unsafe socket directory, a server killed mid-request, and Ctrl-C. Each test manages its
 /// own server, whichever path the suite runs on, and leaves none behind.
-@Suite("The warm server")
+@Suite("The warm server", .timeLimit(.minutes(10)))
 struct WarmServerTests {
     static let hang = FixturePlugins.zoo("hang-handler.so")
 

@@ -5,7 +5,7 @@ import TestSupport
 /// Plugins/Examples/WaterC, the C example of everything beyond handlers: a range the host checks,
 /// an invalid input that names its parameter, the data directory, the host's clock, an entity,
 /// phrases and a dynamic provider.
-@Suite("The C water example")
+@Suite("The C water example", .timeLimit(.minutes(10)))
 struct WaterExampleTests {
     /// Sunday 22 November 2026, 14:05 in Amsterdam.
     static func sandbox() -> HostSandbox {

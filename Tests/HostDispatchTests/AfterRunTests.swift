@@ -5,7 +5,7 @@ import Testing
 
 /// The after-run policy, driven through the dispatcher with the fake plugin runtime: no plugin
 /// is loaded, and every hook records what it was asked.
-@Suite("After a run: donations, refresh, desktop")
+@Suite("After a run: donations, refresh, desktop", .timeLimit(.minutes(10)))
 struct AfterRunTests {
     /// The hooks, recording.
     final class Hooks {

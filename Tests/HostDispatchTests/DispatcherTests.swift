@@ -26,7 +26,7 @@ final class Recorder {
     }
 }
 
-@Suite("Dispatcher")
+@Suite("Dispatcher", .timeLimit(.minutes(10)))
 struct DispatcherTests {
     let recorder = Recorder()
 
@@ -176,7 +176,7 @@ struct DispatcherTests {
     }
 }
 
-@Suite("Parameter binding and coercion")
+@Suite("Parameter binding and coercion", .timeLimit(.minutes(10)))
 struct ParameterBindingTests {
     let binder = ParameterBinder(type: "com.standfit.logexercise", parameters: [
         ParameterSpec(name: "exercise", kind: .string, required: true),

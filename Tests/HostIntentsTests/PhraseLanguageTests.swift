@@ -4,7 +4,7 @@ import HostModel
 
 /// `say`'s language tables and the matcher that reads with them: number words, the app's name
 /// around a request, a number's sign.
-@Suite("Phrases: number words, app names, signs")
+@Suite("Phrases: number words, app names, signs", .timeLimit(.minutes(10)))
 struct PhraseLanguageTests {
     let english = PhraseLanguage.table(for: "en_GB")!
     let dutch = PhraseLanguage.table(for: "NL")!

@@ -6,7 +6,7 @@ import HostModel
 /// When a suggestion comes as a notification (`SuggestionOffers`), with the clock and the
 /// records made up: quiet hours, the daily cap, the window around the usual time, the runs it
 /// needs, once a day, and a run already made today.
-@Suite("Suggestions offered as notifications: the rules")
+@Suite("Suggestions offered as notifications: the rules", .timeLimit(.minutes(10)))
 struct SuggestionOffersTests {
     let zone = TimeZone(identifier: "Europe/Amsterdam")!
 

@@ -4,7 +4,7 @@ import TestSupport
 import HostModel
 import HostManifest
 
-@Suite("Static manifest")
+@Suite("Static manifest", .timeLimit(.minutes(10)))
 struct ManifestTests {
     let appleSample = Fixtures.url("ApplicationShortcuts/Info.plist")
 
@@ -158,7 +158,7 @@ struct ManifestTests {
     }
 }
 
-@Suite("Strings tables and variables")
+@Suite("Strings tables and variables", .timeLimit(.minutes(10)))
 struct StringsAndVariablesTests {
     @Test("comments, unquoted keys and escapes parse as Apple's format allows")
     func stringsSyntax() throws {

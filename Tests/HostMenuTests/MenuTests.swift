@@ -3,7 +3,7 @@ import HostMenu
 import HostModel
 import Testing
 
-@Suite("Menu")
+@Suite("Menu", .timeLimit(.minutes(10)))
 struct MenuTests {
     let registry = ActionRegistry([
         RegisteredAction(type: "a.one", title: "", pluginID: "p"),

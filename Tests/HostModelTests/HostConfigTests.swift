@@ -4,7 +4,7 @@ import TestSupport
 import HostModel
 
 /// `config.json`: every key, its bounds, and the sentence a bad value gets.
-@Suite("Settings")
+@Suite("Settings", .timeLimit(.minutes(10)))
 struct HostConfigTests {
     func load(_ json: String) throws(HostError) -> HostConfig {
         let directory = makeTemporaryDirectory()

@@ -4,7 +4,7 @@ import TestSupport
 @testable import HostModel
 
 /// The host's own words and the language a run is in.
-@Suite("Host text and language preference")
+@Suite("Host text and language preference", .timeLimit(.minutes(10)))
 struct HostTextTests {
     @Test("every table has every key, with the same placeholders")
     func tablesAgree() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// The icon names docs/PLUGIN_GUIDE.md lists are the catalog's, generated from it: this test
 /// fails when they differ, and rewrites the list with `STANDFIT_UPDATE_DOCS=1`.
-@Suite("The icon catalog and the guide's list of it")
+@Suite("The icon catalog and the guide's list of it", .timeLimit(.minutes(10)))
 struct IconCatalogDocTests {
     static let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("docs/PLUGIN_GUIDE.md")

@@ -2,7 +2,7 @@ import Foundation
 import HostModel
 import Testing
 
-@Suite("Handler data as JSON text")
+@Suite("Handler data as JSON text", .timeLimit(.minutes(10)))
 struct JSONTextTests {
     @Test("a document is checked whole: escapes, numbers and control characters too, not only its brackets", arguments: [
         #"{"a":"\q"}"#, #"{"a":1-2}"#, "{\"a\":\"tab\there\"}", #"{"a":1,}x"#, #"[1,2"#, "nul",

@@ -4,7 +4,7 @@ import Testing
 
 /// `JSONValue` decodes every kind to its own case, from JSON text and from property lists
 /// alike, whatever order the decoder tries the kinds in.
-@Suite("JSON values")
+@Suite("JSON values", .timeLimit(.minutes(10)))
 struct JSONValueTests {
     @Test("from JSON: null, strings, integers, doubles, booleans, arrays and objects, nested")
     func fromJSON() {

@@ -5,7 +5,7 @@ import Testing
 /// Plugins match names with the SDK's `EntityValue.matchKey`; the host folds names (choices,
 /// entity text, types) with `Suggester.fold`. Two rules would let a name match on one side and
 /// not the other, so they are one rule, held together here.
-@Suite("Name folding: SDK and host agree")
+@Suite("Name folding: SDK and host agree", .timeLimit(.minutes(10)))
 struct NameFoldingTests {
     static let names = [
         "Push-Ups", "push ups", "pushups", "PUSH_UPS", "Log Exercise", "log-exercise", "com.standfit.LogExercise",
@@ -21,7 +21,7 @@ struct NameFoldingTests {
 
 /// Which types and parameter names the host takes: ASCII letters, digits, `_` (and `-` and dots
 /// in types, with an optional `.*` for a namespace), nothing else.
-@Suite("Type and parameter names")
+@Suite("Type and parameter names", .timeLimit(.minutes(10)))
 struct NameRuleTests {
     @Test("types", arguments: [
         ("com.example.open", true), ("com.example.*", true), ("a", true), ("a-b_c.d9", true),

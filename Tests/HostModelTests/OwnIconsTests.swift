@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// The host's own icon set: which names it gives, and where it counts as installed.
-@Suite("The host's own icon set")
+@Suite("The host's own icon set", .timeLimit(.minutes(10)))
 struct OwnIconUnitTests {
     static let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Resources/icons/hicolor")

@@ -3,7 +3,7 @@ import HostSurfaces
 import Testing
 
 /// What the server sends a notification server, whatever a plugin said (issue 50).
-@Suite("Notifications within bounds")
+@Suite("Notifications within bounds", .timeLimit(.minutes(10)))
 struct NotificationBoundsTests {
     @Test("a 300 KB message, a 100 KB title and labels of 100 KB with markup and line breaks are cut with an ellipsis, each label on one line; keys and the rest are kept")
     func bounded() {

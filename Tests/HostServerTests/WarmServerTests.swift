@@ -12,7 +12,7 @@ import WarmWire
 
 /// The warm server as a library: a request driven through it with a fake set of commands, over
 /// its real socket, with no command-line parser and no session.
-@Suite("Warm server library")
+@Suite("Warm server library", .timeLimit(.minutes(10)))
 struct WarmServerTests {
     /// Commands for the tests: what each request comes to is `answer`'s.
     struct FakeCommands: ServedCommands {
@@ -327,7 +327,7 @@ struct WarmServerTests {
     }
 }
 
-@Suite("The request's session bus")
+@Suite("The request's session bus", .timeLimit(.minutes(10)))
 struct SessionAddressTests {
     @Test("DBUS_SESSION_BUS_ADDRESS when it names Unix sockets only; else $XDG_RUNTIME_DIR/bus when that is a socket; else none")
     func addresses() throws {

@@ -4,7 +4,7 @@ import HostModel
 
 /// The grammar made from the plugins' phrases (issue 39): what can be said, in the words a
 /// recogniser's dictionary knows, and what cannot, with why.
-@Suite("Speech: the grammar from the plugins' phrases")
+@Suite("Speech: the grammar from the plugins' phrases", .timeLimit(.minutes(10)))
 struct SpeechGrammarTests {
     let dictionary: Set<String> = ["log", "my", "show", "streak", "push", "ups", "squats", "plank", "one", "two", "three",
                                    "five", "ten", "twenty", "hundred", "a", "note", "in"]

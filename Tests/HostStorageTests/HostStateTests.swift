@@ -5,7 +5,7 @@ import HostModel
 @testable import HostStorage
 import GRDB
 
-@Suite("Host state", .needs(.sqlite3))
+@Suite("Host state", .timeLimit(.minutes(10)), .needs(.sqlite3))
 struct HostStateTests {
     @Test("at most 5,000 donations are kept: the oldest go first")
     func donationCap() throws {
@@ -189,7 +189,7 @@ struct HostStateTests {
     }
 }
 
-@Suite("State durability")
+@Suite("State durability", .timeLimit(.minutes(10)))
 struct StateDurabilityTests {
     @Test("the state runs in WAL mode with synchronous=NORMAL (crash-safe, no fsync for the host's bookkeeping); a durable write leaves the level NORMAL again")
     func levels() throws {
@@ -208,7 +208,7 @@ struct StateDurabilityTests {
     }
 }
 
-@Suite("Stored items kept between commands")
+@Suite("Stored items kept between commands", .timeLimit(.minutes(10)))
 struct StoredItemsMemoTests {
     @Test("a state that keeps its stored items answers from memory only while nothing was written, by it or by another connection")
     func keptWhileUnchanged() throws {

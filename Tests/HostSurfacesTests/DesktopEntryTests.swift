@@ -23,7 +23,7 @@ func validate(_ text: String, named name: String = "standfit-host.desktop") thro
     return runProcess(ExternalTool.desktopFileValidate.url, arguments: [file.path])
 }
 
-@Suite("Desktop entry")
+@Suite("Desktop entry", .timeLimit(.minutes(10)))
 struct DesktopEntryTests {
     let executable = "/opt/Stand Fit/bin/standfit-host"
 
@@ -267,7 +267,7 @@ struct DesktopEntryTests {
     }
 }
 
-@Suite("Icon catalog")
+@Suite("Icon catalog", .timeLimit(.minutes(10)))
 struct IconCatalogTests {
     static let appleNames = [
         "Compose", "Play", "Pause", "Add", "Location", "Search", "Share", "Prohibit", "Contact", "Home",

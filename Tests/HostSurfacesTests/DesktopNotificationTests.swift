@@ -3,7 +3,7 @@ import HostSurfaces
 import Testing
 
 /// How an outcome and the picker become a notification (the bus itself is DesktopBusTests').
-@Suite("Desktop notification")
+@Suite("Desktop notification", .timeLimit(.minutes(10)))
 struct DesktopNotificationTests {
     let squats = EntityValue(id: "squats", title: "Squats"), pushups = EntityValue(id: "pushups", title: "Push-Ups")
     let plank = EntityValue(id: "plank", title: "Plank"), lunges = EntityValue(id: "lunges", title: "Lunges")

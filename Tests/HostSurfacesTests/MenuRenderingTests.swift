@@ -5,7 +5,7 @@ import HostSurfaces
 import Testing
 
 /// A menu as the terminal shows it (`list`, `list --all --explain`): the rules of HostMenu, said.
-@Suite("Menu rendering")
+@Suite("Menu rendering", .timeLimit(.minutes(10)))
 struct MenuRenderingTests {
     let registry = ActionRegistry([
         RegisteredAction(type: "a.one", title: "", pluginID: "p"),

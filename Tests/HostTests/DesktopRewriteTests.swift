@@ -4,7 +4,7 @@ import Testing
 
 /// Reads never write on their own (issue 36): a request that changes the stored items several
 /// times (and in several languages) rewrites the installed desktop file once, at its end.
-@Suite("The desktop file is rewritten once per request")
+@Suite("The desktop file is rewritten once per request", .timeLimit(.minutes(10)))
 struct DesktopRewriteTests {
     final class Counter: @unchecked Sendable {
         var runs: [String] = []

@@ -8,7 +8,7 @@ import TestSupport
 
 /// Replays the fuzzers' seed corpora and every input a fuzzer once crashed on (`Fuzz/`) through
 /// the same readers, so a crash found once stays fixed without building the fuzzers.
-@Suite("Fuzz corpora and regressions")
+@Suite("Fuzz corpora and regressions", .timeLimit(.minutes(10)))
 struct FuzzCorpusTests {
     static let fuzzDirectory = Fixtures.packageRoot.appendingPathComponent("Fuzz")
 

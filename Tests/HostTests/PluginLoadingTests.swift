@@ -36,7 +36,7 @@ final class LogLines: @unchecked Sendable {
 }
 
 /// Loads real plugins: the two examples built by SwiftPM and C fixtures built by the test.
-@Suite("Loading real plugins", .serialized)
+@Suite("Loading real plugins", .timeLimit(.minutes(10)), .serialized)
 struct PluginLoadingTests {
     let log = LogLines()
     let paths = HostPaths(environment: [:], homeDirectory: makeTemporaryDirectory().path)
@@ -224,7 +224,7 @@ struct PluginLoadingTests {
 
 /// The way out a refusal gives for a failed system call fits the cause: rebuilding a plugin
 /// does not help when the host has too many files open or memory ran out.
-@Suite("Ways out of system faults")
+@Suite("Ways out of system faults", .timeLimit(.minutes(10)))
 struct SystemFaultTests {
     @Test("errno values and the dynamic linker's words map to their way out")
     func wayOut() {

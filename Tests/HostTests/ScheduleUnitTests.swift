@@ -4,7 +4,7 @@ import HostModel
 import Testing
 
 /// The pieces of systemd's unit syntax a schedule writes, read back as written.
-@Suite("Schedule units")
+@Suite("Schedule units", .timeLimit(.minutes(10)))
 struct ScheduleUnitTests {
     @Test("ExecStart words: plain as they are, others quoted; % and $ doubled so systemd expands nothing; read back the same")
     func execWords() {

@@ -9,7 +9,7 @@ import HostStorage
 
 /// What the warm server keeps between commands is right at every command: each entry is
 /// checked against its file before it is used.
-@Suite("Warm resources", .needs(.sqlite3))
+@Suite("Warm resources", .timeLimit(.minutes(10)), .needs(.sqlite3))
 struct WarmResourcesTests {
     let warm = WarmResources(workers: WarmWorkers(limit: 1, idleTimeout: 60))
 

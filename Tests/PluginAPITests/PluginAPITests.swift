@@ -58,7 +58,7 @@ enum FakeHost {
         get_extension: { _, _ in nil }) }
 }
 
-@Suite("PluginAPI SDK", .serialized)
+@Suite("PluginAPI SDK", .timeLimit(.minutes(10)), .serialized)
 struct PluginAPITests {
     @Test("@Parameter properties become declared parameters in declaration order")
     func reflection() {
@@ -172,7 +172,7 @@ struct Timed: ShortcutAction {
     }
 }
 
-@Suite("What the compiler checks for plugin authors")
+@Suite("What the compiler checks for plugin authors", .timeLimit(.minutes(10)))
 struct AuthorTraps {
     @Test("userInfo takes variables of every JSON kind, without wrapping")
     func userInfoFromVariables() {
@@ -223,7 +223,7 @@ struct AuthorTraps {
     }
 }
 
-@Suite("Localized strings")
+@Suite("Localized strings", .timeLimit(.minutes(10)))
 struct LocalizedStringsTests {
     @Test("placeholders are filled in one pass, exactly as written", arguments: [
         ("Logged {count} {name}", ["count": "20", "name": "squats"], "Logged 20 squats"),

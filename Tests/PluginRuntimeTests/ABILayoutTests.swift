@@ -7,7 +7,7 @@ import TestSupport
 /// them. This test asks the C compiler (clang's record-layout dump) for the layout of every struct
 /// the header declares and compares it with the page; `STANDFIT_UPDATE_DOCS=1` rewrites the page's
 /// tables from it.
-@Suite("The ABI's table layouts, as docs/ABI.md publishes them")
+@Suite("The ABI's table layouts, as docs/ABI.md publishes them", .timeLimit(.minutes(10)))
 struct ABILayoutTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -5,7 +5,7 @@ import TestSupport
 
 /// A plugin directory's listing is kept between commands only while the directory is
 /// unchanged, and never while a change could hide in the file system's clock tick.
-@Suite("Plugin directory listings")
+@Suite("Plugin directory listings", .timeLimit(.minutes(10)))
 struct DirectoryListingTests {
     static func names(_ directory: URL) -> [String] {
         var info = stat()

@@ -6,7 +6,7 @@ import Testing
 /// Phrases have owners: the catalog takes out a phrase another plugin's phrase already reads
 /// (or that reads another's), keeping the one of the plugin asked first (bundled, trusted, the
 /// rest; load order within each).
-@Suite("Phrase ownership")
+@Suite("Phrase ownership", .timeLimit(.minutes(10)))
 struct PhraseOwnershipTests {
     static let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
     static let exercises = [EntityValue(id: "squats", title: "Squats"), EntityValue(id: "pushups", title: "Push-ups")]

@@ -5,7 +5,7 @@ import TestSupport
 
 /// What a sandboxed plugin's declared programs grant (`standfit.programs/1`): the files by their
 /// real paths and the loader each names, never a directory, and nothing where a plugin can write.
-@Suite("The sandbox's executable files")
+@Suite("The sandbox's executable files", .timeLimit(.minutes(10)))
 struct SandboxGrantTests {
     static func real(_ path: String) -> String {
         URL(fileURLWithPath: path).resolvingSymlinksInPath().path

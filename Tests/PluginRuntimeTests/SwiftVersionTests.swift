@@ -5,7 +5,7 @@ import TestSupport
 
 /// Swift plugins share the host's Swift runtime, so `plugins check` names a Swift plugin built
 /// with another Swift (issue 32).
-@Suite("A Swift plugin's Swift version")
+@Suite("A Swift plugin's Swift version", .timeLimit(.minutes(10)))
 struct SwiftVersionTests {
     @Test("the host's Swift is the toolchain's that builds it")
     func hostSwift() throws {

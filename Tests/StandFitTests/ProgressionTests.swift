@@ -4,7 +4,7 @@ import StandFitCore
 import Testing
 import TestSupport
 
-@Suite("StandFit XP and achievements")
+@Suite("StandFit XP and achievements", .timeLimit(.minutes(10)))
 struct ProgressionTests {
     func entries(_ fixture: StandFitFixture, _ logs: [(String, Int, String)]) -> [LogEntry] {
         logs.enumerated().map { index, log in

@@ -49,7 +49,7 @@ struct StandFitFixture {
     }
 }
 
-@Suite("StandFit catalogue")
+@Suite("StandFit catalogue", .timeLimit(.minutes(10)))
 struct CatalogueTests {
     @Test("names match ignoring case, spaces and punctuation, in both languages",
           arguments: ["push ups", "push-ups", "Pushups", "PUSH-UP", "opdrukken", "Push-Ups"])
@@ -83,7 +83,7 @@ struct CatalogueTests {
     }
 }
 
-@Suite("StandFit streaks")
+@Suite("StandFit streaks", .timeLimit(.minutes(10)))
 struct StreakTests {
     @Test("consecutive local days ending today, across midnight")
     func acrossMidnight() throws {
@@ -138,7 +138,7 @@ struct StreakTests {
     }
 }
 
-@Suite("StandFit actions")
+@Suite("StandFit actions", .timeLimit(.minutes(10)))
 struct ActionTests {
     @Test("log, repeat the last, undo; messages in English and Dutch")
     func logAndUndo() throws {
@@ -234,7 +234,7 @@ struct ActionTests {
     }
 }
 
-@Suite("StandFit history and corrections")
+@Suite("StandFit history and corrections", .timeLimit(.minutes(10)))
 struct HistoryTests {
     @Test("history: the last days (today included), newest first, with short ids, local times and notes; by exercise; in Dutch")
     func history() throws {
@@ -358,7 +358,7 @@ struct HistoryTests {
     }
 }
 
-@Suite("StandFit backfill times")
+@Suite("StandFit backfill times", .timeLimit(.minutes(10)))
 struct LogTimeTests {
     let fixture = StandFitFixture()
 
