@@ -43,6 +43,15 @@ func variable(_ name: String) -> String? {
 func runCold() -> Never {
     let argv = arguments.map { strdup($0) } + [nil]
     execv(fullHost, argv)
+    // A full host being written this very moment (an install or upgrade, or a copy another
+    // process's fork still holds open for writing) is busy for a moment: tried again, a second
+    // at most, before it is called broken.
+    var tries = 0
+    while errno == ETXTBSY && tries < 100 {
+        tries += 1
+        usleep(10_000)
+        execv(fullHost, argv)
+    }
     let message = "standfit-host: cannot start the full host \(fullHost) (\(String(cString: strerror(errno)))); install standfit-host again with Scripts/install.\n"
     _ = message.withCString { write(2, $0, strlen($0)) }
     exit(5)
