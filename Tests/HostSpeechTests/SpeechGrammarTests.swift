@@ -80,3 +80,13 @@ struct SpeechGrammarTests {
         #expect(SpeechGrammar.spoken("  ") == [])
     }
 }
+
+@Suite("SoX's words", .timeLimit(.minutes(10)))
+struct SoxReasonTests {
+    @Test("what SoX said is given without its program name and level, one line, at most 200 characters (issue 51: 'Nothing could be recorded' quoted it raw)")
+    func reason() {
+        #expect(AudioInput.soxReason("rec FAIL formats: can't open input  `default': Connection refused\nmore\n") == "can't open input  `default': Connection refused")
+        #expect(AudioInput.soxReason("") == "no reason given")
+        #expect(AudioInput.soxReason("sox WARN x: " + String(repeating: "y", count: 500)).count == 200)
+    }
+}

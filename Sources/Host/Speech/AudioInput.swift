@@ -54,11 +54,7 @@ public enum AudioInput {
             break
         }
         guard status == 0 || result.ending == .outputLimit else {
-            // "sox FAIL formats: no handler for given file type `txt'": what follows the part.
-            let line = errors.split(separator: "\n").first.map(String.init) ?? "no reason given"
-            let said = line.range(of: "FAIL ").map { String(line[$0.upperBound...]) }
-                .map { $0.hasPrefix("formats: ") ? String($0.dropFirst("formats: ".count)) : $0 } ?? line
-            throw HostError(.audioInvalid, "\(url.path) is not audio SoX can read (\(said)); give a WAV, FLAC or Ogg file.")
+            throw HostError(.audioInvalid, "\(url.path) is not audio SoX can read (\(soxReason(errors))); give a WAV, FLAC or Ogg file.")
         }
         return samples(data)
     }
@@ -87,10 +83,20 @@ public enum AudioInput {
             break
         }
         guard status == 0 else {
-            let said = errors.split(separator: "\n").first.map(String.init) ?? "no reason given"
-            throw HostError(.speechUnavailable, key: "speech.nothingRecorded", ["said": said])
+            throw HostError(.speechUnavailable, key: "speech.nothingRecorded", ["said": soxReason(errors)])
         }
         return samples(data)
+    }
+
+    /// What SoX said went wrong, without its program name and level: "rec FAIL formats: can't
+    /// open input `default': …" reads "can't open input `default': …"; its first line, cut to
+    /// 200 characters (SoX may quote a device's whole error).
+    static func soxReason(_ errors: String) -> String {
+        guard let line = errors.split(separator: "\n").first.map(String.init), !line.isEmpty else { return "no reason given" }
+        let said = line.range(of: "FAIL ").map { String(line[$0.upperBound...]) }
+            .map { $0.hasPrefix("formats: ") ? String($0.dropFirst("formats: ".count)) : $0 } ?? line
+        let trimmed = said.trimmingCharacters(in: .whitespaces)
+        return trimmed.count > 200 ? String(trimmed.prefix(199)) + "…" : trimmed
     }
 
     /// Bytes of SoX's output per second of sound.
