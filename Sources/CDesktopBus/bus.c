@@ -96,7 +96,9 @@ static void *bus_thread(void *argument) {
         int queued = bus->first != NULL;
         pthread_mutex_unlock(&bus->lock);
         if (stopping) {
-            /* Answers queued before the stop still go out (stop flushes them). */
+            /* Answers and CloseNotification calls queued before the stop are handed to sd-bus,
+               which writes each at once; one a bus that stopped reading could not take is dropped
+               when the connection closes, never waited for. */
             drain(bus);
             break;
         }

@@ -56,7 +56,9 @@ enum CommandNotification {
     /// 69, so that neither a script nor systemd takes an outcome nobody saw for shown.
     static func finish(_ outcome: Outcome, notShown: String?, _ global: GlobalOptions, language: String) throws {
         guard let notShown else { return try Output.finish(outcome, global, language: language) }
-        let sentence = HostText(language: language)("run.notShown", ["why": notShown])
+        // A run that failed did not run; one that ran says so.
+        let ran = outcome.status == .handled || outcome.status == .dryRun || outcome.status == .declined
+        let sentence = HostText(language: language)(ran ? "run.notShown" : "run.notShownFailed", ["why": notShown])
         do {
             try Output.finish(outcome, global, language: language)
         } catch {

@@ -153,7 +153,9 @@ enum DesktopRequest {
                 let title = item?.title ?? (outcome.type.isEmpty ? DesktopInstallation.applicationName : outcome.type)
                 let notification = DesktopNotification.outcome(outcome, title: title, icon: item?.icon,
                                                                buttons: buttons, language: session.language, icons: session.icons)
-                return (.done("\(outcome.status.rawValue): \(outcome.message)"), notification, outcome.needsValue, outcome.type)
+                // A run that asks for a missing value with buttons asked a question: it answered.
+                let asked = buttons > 0 && outcome.needsValue != nil ? "asked: " : ""
+                return (.done("\(asked)\(outcome.status.rawValue): \(outcome.message)"), notification, outcome.needsValue, outcome.type)
             } catch {
                 let notification = DesktopNotification.failure(title: DesktopInstallation.applicationName, message: error.message,
                                                                icon: DesktopEntry.fallbackIcon)

@@ -118,6 +118,10 @@ struct ListenCommand: ManifestCommand {
                 throw HostError(.desktopUnavailable, key: "listen.noServer", ["heard": heard])
             }
             let answer = asked.wait(seconds: ListenCommand.answerSeconds)
+            if answer == .some(nil) {
+                // Closed without an answer: said on the desktop too, before this connection ends.
+                bus.show(DesktopNotification(summary: question, body: text("notify.unanswered"), icon: icon))
+            }
             guard answer == .some("run") else {
                 // Cancel pressed, or the question closed without an answer (dismissed): said apart.
                 let message = answer == .some(nil) ? text("notify.unanswered") : text("listen.notConfirmed", ["sentence": String(question.dropLast())])

@@ -112,7 +112,13 @@ extension SuggestionsCommand {
                 logger.info("Suggestion \(id) unanswered; taken from the screen.")
                 return
             }
-            guard let key = pressed else { return }
+            guard let key = pressed else {
+                // Closed without an answer: nothing ran, and the user is told so.
+                if let unanswered = notification.unanswered {
+                    bus.show(DesktopNotification(summary: notification.summary, body: unanswered, icon: notification.icon))
+                }
+                return
+            }
             record.answer(key, offer: id, mute: mute) {
                 let outcome = session.run(type, named: [], userInfo: values, options: Dispatcher.RunOptions(showsData: false))
                 bus.show(CommandNotification.pressed(outcome, session: session))

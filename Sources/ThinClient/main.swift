@@ -46,12 +46,14 @@ func runCold() -> Never {
     // A full host being written this very moment (an install or upgrade, or a copy another
     // process's fork still holds open for writing) is busy for a moment: tried again, a second
     // at most, before it is called broken.
-    var tries = 0
-    while errno == ETXTBSY && tries < 100 {
+    var failure = errno, tries = 0
+    while failure == ETXTBSY && tries < 100 {
         tries += 1
         usleep(10_000)
         execv(fullHost, argv)
+        failure = errno
     }
+    errno = failure
     let message = "standfit-host: cannot start the full host \(fullHost) (\(String(cString: strerror(errno)))); install standfit-host again with Scripts/install.\n"
     _ = message.withCString { write(2, $0, strlen($0)) }
     exit(5)

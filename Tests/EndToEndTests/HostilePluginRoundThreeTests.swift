@@ -107,7 +107,9 @@ struct HostilePluginRoundThreeTests {
 
     @Test("unsandboxed, a handler that runs the host is refused by the server and by the cold command: it stays untrusted")
     func unsandboxedHandlerIsRefused() throws {
-        let sandbox = Self.attacking(HostSandbox.zoo([Self.escape]), trusting: Self.escape)
+        var sandbox = Self.attacking(HostSandbox.zoo([Self.escape]), trusting: Self.escape)
+        // The plugin's own client is handed back (and refuses itself cold), by intent.
+        sandbox.coldRunsExpected = true
         sandbox.writeConfig(#"{"scanTimeout": 5, "handlerTimeout": 5, "sandbox": false}"#)
         let log = sandbox.root.appendingPathComponent("server.log")
         if HostPath.current == .warm { #expect(sandbox.server.start(environment: sandbox.environment, log: log) == nil) }
@@ -119,8 +121,8 @@ struct HostilePluginRoundThreeTests {
         if HostPath.current == .warm {
             // The server refused the plugin's client first; the client then ran cold and refused itself.
             let log = try String(contentsOf: log, encoding: .utf8)
-            #expect(Self.withoutPIDs(log).contains("standfit-host: warning: Refused a connection from pid "), "\(log)")
-            #expect(Self.withoutPIDs(log).contains(": it was started by plugin code (process N runs the host's plugins), and plugins may not drive the host.\n"))
+            #expect(Self.withoutPIDs(log).contains("standfit-host: warning: Handed back to run cold: pid "), "\(log)")
+            #expect(Self.withoutPIDs(log).contains(" was started by plugin code (process N runs the host's plugins), and plugins may not drive the host.\n"), "\(log)")
         }
     }
 
@@ -132,7 +134,9 @@ struct HostilePluginRoundThreeTests {
             zoo escape in init: descriptor 7: Bad file descriptor; unix socket: denied (EACCES); io_uring: denied (EPERM); stop reaping: denied (EPERM); undumpable: denied (EPERM); host command: the shell did not start
 
             """))
-        let unsandboxed = Self.attacking(HostSandbox.zoo([Self.escapeInit]), trusting: Self.escapeInit)
+        var unsandboxed = Self.attacking(HostSandbox.zoo([Self.escapeInit]), trusting: Self.escapeInit)
+        // The plugin's own client is handed back (and refuses itself cold), by intent.
+        unsandboxed.coldRunsExpected = true
         unsandboxed.writeConfig(#"{"scanTimeout": 5, "handlerTimeout": 5, "sandbox": false}"#)
         let listed = unsandboxed.run("list")
         #expect(listed.status == 0)

@@ -40,7 +40,7 @@ extension WarmServerTests {
         #expect(asNobody(["--clear-groups"], "say", "--audio", audio.path, "--yes") == ProcessResult(status: 3, stdout: "",
             stderr: "standfit-host: error: The audio file \(audio.path) cannot be read (Permission denied); check its name and permissions.\n"))
         let words = try String(contentsOf: log, encoding: .utf8)
-        #expect(words.contains("whose credentials are not this server's asked: its supplementary groups differ (without [\(group)]); it runs its command cold, with its own."), "\(words)")
+        #expect(words.contains("whose credentials are not this server's asked: its supplementary groups differ (without [\(group)]); it runs its command with its own."), "\(words)")
         // A client in the group is served, and logs.
         #expect(asNobody(["--groups=\(group)"], "say", "--audio", audio.path, "--yes") == ProcessResult(status: 0,
             stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: "Heard: log twenty squat\n"))

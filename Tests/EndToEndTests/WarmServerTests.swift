@@ -625,7 +625,7 @@ struct WarmServerTests {
         let log = try String(contentsOf: journal, encoding: .utf8)
         // It also took its build's own socket, so later commands of its build connect there first.
         #expect(log.contains("standfit-host: info: Serving \(served.socket) and the socket the service manager passed (pid \(pid),"), "\(log)")
-        #expect(log.contains("so it runs its command cold"), "\(log)")
+        #expect(log.contains("Handed back to run cold: a client of build "), "\(log)")
         #expect(sandbox.query(.standFit, "SELECT count FROM log ORDER BY count") == ["5", "20"])
 
         #expect(Self.host(sandbox, "server", "stop") == ProcessResult(status: 0, stdout: "Stopped the server (pid \(pid)) after 4 requests.\n", stderr: ""))

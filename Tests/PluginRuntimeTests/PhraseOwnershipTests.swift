@@ -100,4 +100,15 @@ struct PhraseOwnershipTests {
         set.ownPhrases(language: "en", logger: Self.quiet)
         #expect(Self.phrases(set, "solo.run") == ["log {count} {exercise}", "log twenty squats"])
     }
+
+    @Test("a plugin's first 64 phrases are taken, the rest left out with a warning: comparing costs the owners' entity queries on every load")
+    func phraseLimit() {
+        var set = Self.set([(Self.plugin("many"), [Self.action("many", (1...70).map { "water number \($0)" })])])
+        set.ownPhrases(language: "en", logger: Self.quiet)
+        #expect(Self.phrases(set, "many.run").count == 64)
+        #expect(Self.phrases(set, "many.run").last == "water number 64")
+        #expect(set.plugins.first { $0.id == "many" }?.warnings == [
+            "It declares 70 phrases; the host takes its first 64 and leaves out 6, so keep to 64 (a phrase with placeholders covers many sentences).",
+        ])
+    }
 }

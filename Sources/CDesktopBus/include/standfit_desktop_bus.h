@@ -159,7 +159,8 @@ void standfit_bus_notify(standfit_bus *bus, uint64_t token, const char *app_name
                          const char *desktop_entry, int32_t timeout_ms, int resident, const char *reply_placeholder);
 
 /* Asks org.freedesktop.Notifications.CloseNotification for notification `id`, from any thread,
-   without waiting for the answer (queued before a stop, it is still sent). */
+   without waiting for the answer (queued before a stop, it is handed to the bus before the
+   connection closes; a bus that stopped reading may never get it). */
 void standfit_bus_close_notification(standfit_bus *bus, uint32_t id);
 
 /* Asks org.freedesktop.Notifications.GetCapabilities, from any thread; the answer comes as a

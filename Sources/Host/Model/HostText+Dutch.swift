@@ -123,6 +123,7 @@ extension HostText {
     "doctor.fallback" = ", terugval {type}";
     "run.fellBack" = "Geen plug-in voert '{type}' uit; de terugval van het manifest, {fallback}, is uitgevoerd.";
     "run.notShown" = "De uitkomst is niet als melding getoond: {why}; de actie is uitgevoerd (de uitkomst staat hierboven), en een meldingenserver op de sessiebus (GNOME Shell, Plasma, dunst, xfce4-notifyd) zou hem tonen.";
+    "run.notShownFailed" = "De uitkomst is niet als melding getoond: {why}; hij staat hierboven.";
     "run.reminderNotShown" = "De herinnering kon '{question}' niet vragen: {why}; ze vraagt het opnieuw wanneer haar timer weer afgaat, of voer nu 'standfit-host run {type}' uit in een terminal.";
     "doctor.manifestNone" = "Manifest: geen ({path} bevat geen Info.plist of manifest.json)";
     "doctor.unknownIcon" = "{path}: het item {type} heeft het pictogram '{icon}', dat geen SF Symbol, UIApplicationShortcutIconType of freedesktop-pictogramnaam is die de host kent, en ook geen afbeelding naast het manifest, dus menu's tonen een gewoon bolletje; de dichtstbijzijnde bekende namen zijn {closest}.";

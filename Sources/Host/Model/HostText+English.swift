@@ -123,6 +123,7 @@ extension HostText {
     "doctor.fallback" = ", fallback {type}";
     "run.fellBack" = "No plugin handles '{type}'; ran the manifest's fallback {fallback}.";
     "run.notShown" = "The outcome was not shown as a notification: {why}; the action ran (its outcome is above), and a notification server on the session bus (GNOME Shell, Plasma, dunst, xfce4-notifyd) would show it.";
+    "run.notShownFailed" = "The outcome was not shown as a notification: {why}; it is above.";
     "run.reminderNotShown" = "The reminder could not ask '{question}': {why}; it asks again when its timer fires next, or run 'standfit-host run {type}' in a terminal now.";
     "doctor.manifestNone" = "Manifest: none ({path} holds no Info.plist or manifest.json)";
     "doctor.unknownIcon" = "{path}: the item {type} has the icon '{icon}', which is no SF Symbol, UIApplicationShortcutIconType or freedesktop icon name the host knows, nor an image beside the manifest, so menus show a plain bullet; the closest known names are {closest}.";

@@ -112,19 +112,20 @@ extension DesktopBus {
                 chosen(keys[index - 1])
             }
         }
-        // A question stays until it is answered: it never expires (timeout 0), a server that
+        // A question stays until it is answered: it never expires (timeout 0). A server that
         // keeps notifications (`persistence`: GNOME's message list, Plasma's history) is asked
-        // to keep it (`resident`), and a click on it rather than on a button (the server's
-        // "default" action: GNOME's message list, where buttons are not shown) asks it again.
+        // to keep it (`resident`), and there a click on it rather than on a button (the server's
+        // "default" action: GNOME's message list shows no buttons) asks it again. Elsewhere
+        // (dunst, xfce4-notifyd) a click keeps its own meaning, and closes the question.
         let asks = (chosen != nil && !notification.buttons.isEmpty) || reply != nil
-        if asks { buttons.append((Self.defaultKey, notification.summary)) }
+        let resident = asks && capabilities.contains("persistence")
+        if resident { buttons.append((Self.defaultKey, notification.summary)) }
         let sent = Sent(summary: notification.summary, body: body, icon: notification.icon, actions: buttons.flatMap { [$0.0, $0.1] },
-                        urgency: notification.urgency.rawValue, asks: asks, resident: asks && capabilities.contains("persistence"),
-                        reply: reply)
+                        urgency: notification.urgency.rawValue, asks: asks, resident: resident, reply: reply)
         let unanswered = asks ? notification.unanswered.map { DesktopNotification(summary: notification.summary, body: $0, icon: notification.icon) } : nil
         let (token, waiter) = beginCall(chosen: notification.buttons.isEmpty ? nil : pressed, answered: late,
                                         replied: reply == nil ? nil : replied, closed: closed,
-                                        question: asks ? sent : nil, unanswered: unanswered)
+                                        question: resident ? sent : nil, unanswered: unanswered)
         // A failure takes the place of the failure before it, while that one is still shown.
         let replacing = notification.isFailure ? calls.withLock { lastFailure } ?? 0 : 0
         send(sent, token: token, replacing: replacing, on: connection)
@@ -145,7 +146,7 @@ extension DesktopBus {
     static let defaultKey = "default"
 
     /// A notification as it goes to the server, kept for a question, which is sent again in
-    /// its own place when it is clicked rather than answered.
+    /// its own place when it is clicked rather than answered (`asked` times so far).
     struct Sent: Sendable {
         var summary: String
         var body: String
@@ -156,7 +157,11 @@ extension DesktopBus {
         var asks: Bool
         var resident: Bool
         var reply: String?
+        var asked = 1
     }
+
+    /// The most times a question is asked again after clicks on it.
+    static let reaskLimit = 20
 
     /// Sends `sent` as a Notify call answered to `token`, in notification `replacing`'s place
     /// when it is not 0.

@@ -49,10 +49,40 @@ extension DesktopBus {
             // A click on a question itself (its "default" action: the bubble, or GNOME's message
             // list, which shows no buttons) asks it again, in its own place, buttons and all.
             if !replied && key == DesktopBus.defaultKey {
-                if let question = calls.withLock({ pressed[id]?.question }), let connection {
-                    logger.info("Notification \(id): clicked; asked again")
-                    let (token, _) = beginCall()
-                    send(question, token: token, replacing: id, on: connection)
+                // Its buttons move to the question shown again (the server may give it a new
+                // id, or close the clicked one first: that close is no dismissal, since the
+                // buttons are no longer the clicked id's).
+                guard let buttons = calls.withLock({ () -> Buttons? in
+                    guard let question = pressed[id]?.question, question.asked < DesktopBus.reaskLimit else { return nil }
+                    clicking.insert(id)
+                    return pressed.removeValue(forKey: id)
+                }), var again = buttons.question else { break }
+                again.asked += 1
+                let question = again
+                logger.info("Notification \(id): clicked; asked again")
+                let activity = activity
+                activity.begin()
+                Thread.detachNewThread { [self] in
+                    // A server may close what was clicked (xfce4-notifyd does, whatever `resident`
+                    // says): that close comes at once and is no dismissal. After it, the question
+                    // is shown anew; else in its own place.
+                    Thread.sleep(forTimeInterval: DesktopBus.clickSettle)
+                    let closedMeanwhile = calls.withLock { () -> Bool in
+                        clicking.remove(id)
+                        return closedWhileClicked.remove(id) != nil
+                    }
+                    let (token, waiter) = beginCall(chosen: buttons.chosen, answered: buttons.answered, replied: buttons.replied,
+                                                    closed: buttons.closed, question: question, unanswered: buttons.unanswered)
+                    // Not shown again (the server or the bus went away): closed unanswered, as a
+                    // dismissal is.
+                    guard let connection = stopLock.withLock({ self.connection }) else {
+                        buttons.closed?()
+                        activity.end()
+                        return
+                    }
+                    send(question, token: token, replacing: closedMeanwhile ? 0 : id, on: connection)
+                    if !wait(waiter, token: token, seconds: 5) || waiter.failure != nil { buttons.closed?() }
+                    activity.end()
                 }
                 break
             }
@@ -91,12 +121,15 @@ extension DesktopBus {
             let unanswered = calls.withLock { () -> Buttons? in
                 _ = answered.removeValue(forKey: event.id)
                 if lastFailure == event.id { lastFailure = nil }
+                if clicking.contains(event.id) { closedWhileClicked.insert(event.id) }
                 return pressed.removeValue(forKey: event.id)
             }
             unanswered?.closed?()
             // A question the user dismissed (2), or one the server expired all the same (1): nothing
-            // ran, and the user is told so in one line, never left to take it for done.
-            if let notice = unanswered?.unanswered, event.count == 1 || event.count == 2 {
+            // ran, and the user is told so in one line, never left to take it for done. A question
+            // whose command waits for its answer (`closed`) tells the user itself, before its own
+            // connection ends.
+            if let notice = unanswered?.unanswered, unanswered?.closed == nil, event.count == 1 || event.count == 2 {
                 logger.info("Notification \(event.id): closed unanswered (\(event.count == 1 ? "expired" : "dismissed"))")
                 let activity = activity
                 activity.begin()

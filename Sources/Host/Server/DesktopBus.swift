@@ -280,6 +280,12 @@ package final class DesktopBus: @unchecked Sendable {
     var answered: [UInt32: DesktopNotification] = [:]
     /// The failure shown last, until it is closed: the next one takes its place.
     var lastFailure: UInt32?
+    /// Questions clicked (their "default" action) and about to be shown again, and those of them
+    /// the server closed meanwhile.
+    var clicking: Set<UInt32> = []
+    var closedWhileClicked: Set<UInt32> = []
+    /// How long a clicked question waits for the server's own close of it before it is shown again.
+    static let clickSettle = 0.3
 
     /// A shown notification's buttons: what a press runs, and what a press after it says.
     struct Buttons {

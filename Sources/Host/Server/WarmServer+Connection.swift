@@ -35,9 +35,9 @@ extension WarmServer {
         guard origin == .user else {
             descriptors.forEach { close($0) }
             if case .plugin(let ancestor) = origin {
-                logger.warning("Refused a connection from pid \(peerPID): it was started by plugin code (process \(ancestor) runs the host's plugins), and plugins may not drive the host.")
+                logger.warning("Handed back to run cold: pid \(peerPID) was started by plugin code (process \(ancestor) runs the host's plugins), and plugins may not drive the host.")
             } else {
-                logger.warning("Refused a connection from pid \(peerPID): its process or an ancestor is gone, so where it comes from cannot be told; it is sent the cold way.")
+                logger.warning("Handed back to run cold: pid \(peerPID) or an ancestor is gone, so where it comes from cannot be told.")
             }
             connection.send(.runCold)
             return
@@ -45,14 +45,14 @@ extension WarmServer {
         if let difference = PeerCredentials.difference(descriptor: connection.descriptor, pid: peerPID) {
             // What the command names is opened with the client's own credentials, cold.
             descriptors.forEach { close($0) }
-            logger.info("A client (pid \(peerPID)) whose credentials are not this server's asked: \(difference); it runs its command cold, with its own.")
+            logger.info("Handed back to run cold: a client (pid \(peerPID)) whose credentials are not this server's asked: \(difference); it runs its command with its own.")
             connection.send(.runCold)
             return
         }
         guard request.build == place.build else {
             // A client of another build, through the activation socket: it runs the command cold.
             descriptors.forEach { close($0) }
-            logger.info("A client of build \(request.build) asked; this server is build \(place.build), so it runs its command cold.")
+            logger.info("Handed back to run cold: a client of build \(request.build) asked; this server is build \(place.build).")
             connection.send(.runCold)
             return
         }

@@ -10,7 +10,8 @@ ActionInvoked for that button's key, then NotificationClosed, as a user pressing
 --press-twice LABEL, ActionInvoked twice and no NotificationClosed at all, as a server that keeps
 an answered notification on screen (and ignores CloseNotification) lets a user press it again.
 With --press "(bubble)", a notification with buttons gets ActionInvoked "default", a click on
-the bubble itself.
+the bubble itself; with --press "(bubble-close)", then NotificationClosed (dismissed) too, on the
+first such notification only (the user clicks once).
 With --dismiss, a notification with buttons gets NotificationClosed with reason 2 (dismissed
 by the user) once, as a user closing the question without answering would. Each Notify records
 its "timeout" and whether it had the hint "resident"; a Notify that replaces one keeps its id.
@@ -108,16 +109,19 @@ def call(conn, sender, path, interface, method, parameters, invocation):
             GLib.timeout_add(50, emit, "NotificationReplied", GLib.Variant("(us)", (number, reply)))
             GLib.timeout_add(100, emit, "NotificationClosed", GLib.Variant("(uu)", (number, 2)))
             return
-        if press == "(bubble)" and pairs and number not in acted:
-            # A click on the bubble itself: the server's "default" action, which no button has.
+        if press in ("(bubble)", "(bubble-close)") and pairs and number not in acted and not (press == "(bubble-close)" and acted):
+            # A click on the bubble itself: the server's "default" action, which no button has;
+            # with "(bubble-close)", then closed as dismissed, as dunst closes what was clicked.
             acted.add(number)
             GLib.timeout_add(50, emit, "ActionInvoked", GLib.Variant("(us)", (number, "default")))
+            if press == "(bubble-close)":
+                GLib.timeout_add(60, emit, "NotificationClosed", GLib.Variant("(uu)", (number, 2)))
             return
         if dismiss and pairs and number not in acted:
             acted.add(number)
             GLib.timeout_add(50, emit, "NotificationClosed", GLib.Variant("(uu)", (number, 2)))
             return
-        if press == "(bubble)":
+        if press in ("(bubble)", "(bubble-close)"):
             return
         for key, label in pairs:
             if label == press:

@@ -73,8 +73,25 @@ extension PluginSet {
     mutating func ownPhrases(language: String, logger: Logger) {
         var kept: [RegisteredAction] = []
         for plugin in ownershipOrder() {
-            let actions = registry.actions.filter { $0.pluginID == plugin.id && !$0.phrases.isEmpty }
+            var actions = registry.actions.filter { $0.pluginID == plugin.id && !$0.phrases.isEmpty }
             guard !actions.isEmpty else { continue }
+            // A plugin's first phrases only, as many as the speech grammar takes: comparing them
+            // costs the owners' entity queries, on every load.
+            var count = 0
+            var dropped = 0
+            for index in actions.indices {
+                for phrase in actions[index].phrases {
+                    count += 1
+                    if count > Self.phraseLimit {
+                        registry.removePhrase(phrase, of: actions[index].type)
+                        dropped += 1
+                    }
+                }
+                actions[index].phrases = Array(actions[index].phrases.prefix(max(0, Self.phraseLimit - (count - actions[index].phrases.count))))
+            }
+            if dropped > 0, let index = plugins.firstIndex(where: { $0.id == plugin.id }) {
+                plugins[index].warnings.append("It declares \(count) phrases; the host takes its first \(Self.phraseLimit) and leaves out \(dropped), so keep to \(Self.phraseLimit) (a phrase with placeholders covers many sentences).")
+            }
             let conflicts = phraseConflicts(of: plugin, actions: actions, against: kept, language: language)
             for conflict in conflicts {
                 registry.removePhrase(conflict.phrase, of: conflict.type)
@@ -84,6 +101,9 @@ extension PluginSet {
             kept += registry.actions.filter { $0.pluginID == plugin.id && !$0.phrases.isEmpty }
         }
     }
+
+    /// The most phrases a plugin declares that the host takes (as the speech grammar does).
+    static let phraseLimit = 64
 
     /// A phrase said once as words: a number in the parameter's range for a number, the first
     /// name of a fixed choice list, and for an entity or text a word that no plugin's phrase
