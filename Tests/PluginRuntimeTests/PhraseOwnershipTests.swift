@@ -101,7 +101,7 @@ struct PhraseOwnershipTests {
         #expect(Self.phrases(set, "solo.run") == ["log {count} {exercise}", "log twenty squats"])
     }
 
-    @Test("a plugin's first 64 phrases are taken, the rest left out with a warning: comparing costs the owners' entity queries on every load")
+    @Test("a plugin's first 64 phrases are taken, the rest left out with a warning (comparing costs the owners' entity queries on every load); a bundled plugin keeps all its own")
     func phraseLimit() {
         var set = Self.set([(Self.plugin("many"), [Self.action("many", (1...70).map { "water number \($0)" })])])
         set.ownPhrases(language: "en", logger: Self.quiet)
@@ -110,5 +110,12 @@ struct PhraseOwnershipTests {
         #expect(set.plugins.first { $0.id == "many" }?.warnings == [
             "It declares 70 phrases; the host takes its first 64 and leaves out 6, so keep to 64 (a phrase with placeholders covers many sentences).",
         ])
+        var bundled = Self.set([])
+        var info = Self.plugin("own")
+        info.isBundled = true
+        bundled.plugins = [info]
+        bundled.registry = ActionRegistry([Self.action("own", (1...70).map { "water number \($0)" })])
+        bundled.ownPhrases(language: "en", logger: Self.quiet)
+        #expect(Self.phrases(bundled, "own.run").count == 70)
     }
 }

@@ -76,10 +76,11 @@ extension PluginSet {
             var actions = registry.actions.filter { $0.pluginID == plugin.id && !$0.phrases.isEmpty }
             guard !actions.isEmpty else { continue }
             // A plugin's first phrases only, as many as the speech grammar takes: comparing them
-            // costs the owners' entity queries, on every load.
+            // costs the owners' entity queries, on every load. A bundled plugin, asked first and
+            // compared with nothing, keeps all of its own.
             var count = 0
             var dropped = 0
-            for index in actions.indices {
+            for index in actions.indices where !plugin.isBundled {
                 for phrase in actions[index].phrases {
                     count += 1
                     if count > Self.phraseLimit {
@@ -102,7 +103,8 @@ extension PluginSet {
         }
     }
 
-    /// The most phrases a plugin declares that the host takes (as the speech grammar does).
+    /// The most phrases a plugin that is not bundled declares that the host takes (as the speech
+    /// grammar does).
     static let phraseLimit = 64
 
     /// A phrase said once as words: a number in the parameter's range for a number, the first
