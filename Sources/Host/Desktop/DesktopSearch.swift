@@ -93,19 +93,9 @@ public struct DesktopSearch {
     /// `phrase` said with the values given (as typed) and, for the placeholders not given, the
     /// values the run would take: "Log 10 squats" for "squats"; nil when one has none.
     static func said(_ phrase: Phrase, arguments: [NamedArgument], resolved: [ResolvedParameter]) -> String? {
-        var words: [String] = []
-        for part in phrase.parts {
-            switch part {
-            case .word(let word):
-                words.append(word)
-            case .placeholder(let name):
-                guard let value = arguments.first(where: { $0.name == name })?.value
-                        ?? resolved.first(where: { $0.name == name }).flatMap({ $0.title?.lowercased() ?? $0.value }) else { return nil }
-                words.append(value)
-            }
+        phrase.sentence { name in
+            arguments.first { $0.name == name }?.value ?? resolved.first { $0.name == name }.flatMap { $0.title?.lowercased() ?? $0.value }
         }
-        let sentence = words.joined(separator: " ")
-        return sentence.prefix(1).uppercased() + sentence.dropFirst()
     }
 
     /// An action KRunner offers beside a match (`Actions`, a button on every match).

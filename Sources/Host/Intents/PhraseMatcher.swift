@@ -46,14 +46,7 @@ public struct PhraseMatcher {
         /// The phrase with the values as they were said, its first letter capitalized: "Log 15
         /// push-ups" for "log {count} {exercise}".
         public var said: String {
-            let words = phrase.parts.map { part -> String in
-                switch part {
-                case .word(let word): word
-                case .placeholder(let name): arguments.first { $0.name == name }?.value ?? "{\(name)}"
-                }
-            }
-            let sentence = words.joined(separator: " ")
-            return sentence.prefix(1).uppercased() + sentence.dropFirst()
+            phrase.sentence { name in arguments.first { $0.name == name }?.value ?? "{\(name)}" } ?? phrase.template
         }
 
         /// "Log Exercise: count=15 exercise=push-ups".
@@ -162,9 +155,7 @@ public struct PhraseMatcher {
                 case nil:
                     switch parameter.kind {
                     case .int64, .double:
-                        guard let range = parameter.range, !range.contains(20) else { return "20" }
-                        let low = range.lowerBound.rounded(.up)
-                        return (-1e15...1e15).contains(low) ? String(Int(low)) : "20"
+                        return parameter.sampleNumber(preferring: 20)
                     case .bool:
                         return "yes"
                     case .string:

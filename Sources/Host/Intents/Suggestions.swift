@@ -104,14 +104,9 @@ extension Suggestions.Suggestion {
             }
         }
         let placeholders = { (phrase: Phrase) in phrase.parts.filter { if case .placeholder = $0 { true } else { false } }.count }
-        if let best = usable.max(by: { placeholders($0) < placeholders($1) }), placeholders(best) > 0 || parameters.isEmpty {
-            let words = best.parts.map { part -> String in
-                switch part {
-                case .word(let word): word
-                case .placeholder(let name): titles[name] ?? parameters[name] ?? name
-                }
-            }.joined(separator: " ")
-            return words.prefix(1).uppercased() + words.dropFirst()
+        if let best = usable.max(by: { placeholders($0) < placeholders($1) }), placeholders(best) > 0 || parameters.isEmpty,
+           let sentence = best.sentence(filling: { titles[$0] ?? parameters[$0] }) {
+            return sentence
         }
         guard !parameters.isEmpty else { return action.title }
         return action.title + " — " + parameters.keys.sorted().map { titles[$0] ?? parameters[$0]! }.joined(separator: ", ")

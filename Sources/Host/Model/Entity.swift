@@ -96,6 +96,22 @@ public struct Phrase: Sendable, Equatable, Hashable, Codable {
         }
     }
 
+    /// The phrase as a sentence, its first letter capitalized: each placeholder filled with
+    /// `value(name)`; nil when one has no value. "Log 15 push-ups" for "log {count} {exercise}".
+    public func sentence(filling value: (_ placeholder: String) -> String?) -> String? {
+        var words: [String] = []
+        for part in parts {
+            switch part {
+            case .word(let word): words.append(word)
+            case .placeholder(let name):
+                guard let filled = value(name) else { return nil }
+                words.append(filled)
+            }
+        }
+        let sentence = words.joined(separator: " ")
+        return sentence.prefix(1).uppercased() + sentence.dropFirst()
+    }
+
     /// True when this phrase is meant for `language` ("nl" also covers "nl_NL").
     public func applies(to language: String) -> Bool {
         guard let own = self.language else { return true }

@@ -65,6 +65,14 @@ public struct ParameterSpec: Hashable, Sendable {
         self.range = range
     }
 
+    /// A number this parameter takes, as text, for saying a phrase as an example: `preferred`
+    /// when its range (if any) holds it, else the range's lowest whole number.
+    public func sampleNumber(preferring preferred: Int) -> String {
+        guard let range, !range.contains(Double(preferred)) else { return "\(preferred)" }
+        let low = range.lowerBound.rounded(.up)
+        return (-1e15...1e15).contains(low) ? String(Int(low)) : "\(preferred)"
+    }
+
     /// Whether `value` is one this parameter takes: inside its range, when it has one.
     public func admits(_ value: ArgumentValue) -> Bool {
         guard let range else { return true }

@@ -31,9 +31,14 @@ public struct PhraseConflict: Sendable, Equatable {
 }
 
 extension PluginSet {
-    /// Which plugin is asked first: bundled, trusted, the rest; load order within each.
+    /// Which plugin is asked first: bundled (0), trusted (1), the rest (2).
+    static func ownershipRank(bundled: Bool, trusted: Bool) -> Int {
+        bundled ? 0 : trusted ? 1 : 2
+    }
+
+    /// The plugins in the order they are asked: by `ownershipRank`, load order within each.
     func ownershipOrder() -> [PluginInfo] {
-        let rank = { (plugin: PluginInfo) in plugin.isBundled ? 0 : plugin.isTrusted ? 1 : 2 }
+        let rank = { (plugin: PluginInfo) in Self.ownershipRank(bundled: plugin.isBundled, trusted: plugin.isTrusted) }
         return plugins.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
     }
 
@@ -78,20 +83,18 @@ extension PluginSet {
             // A plugin's first phrases only, as many as the speech grammar takes: comparing them
             // costs the owners' entity queries, on every load. A bundled plugin, asked first and
             // compared with nothing, keeps all of its own.
-            var count = 0
-            var dropped = 0
-            for index in actions.indices where !plugin.isBundled {
-                for phrase in actions[index].phrases {
-                    count += 1
-                    if count > Self.phraseLimit {
-                        registry.removePhrase(phrase, of: actions[index].type)
-                        dropped += 1
-                    }
-                }
-                actions[index].phrases = Array(actions[index].phrases.prefix(max(0, Self.phraseLimit - (count - actions[index].phrases.count))))
+            var left = plugin.isBundled ? Int.max : Self.phraseLimit
+            var declared = 0, dropped = 0
+            for index in actions.indices {
+                let phrases = actions[index].phrases
+                declared += phrases.count
+                for phrase in phrases.dropFirst(left) { registry.removePhrase(phrase, of: actions[index].type) }
+                actions[index].phrases = Array(phrases.prefix(left))
+                dropped += phrases.count - actions[index].phrases.count
+                left -= actions[index].phrases.count
             }
             if dropped > 0, let index = plugins.firstIndex(where: { $0.id == plugin.id }) {
-                plugins[index].warnings.append("It declares \(count) phrases; the host takes its first \(Self.phraseLimit) and leaves out \(dropped), so keep to \(Self.phraseLimit) (a phrase with placeholders covers many sentences).")
+                plugins[index].warnings.append("It declares \(declared) phrases; the host takes its first \(Self.phraseLimit) and leaves out \(dropped), so keep to \(Self.phraseLimit) (a phrase with placeholders covers many sentences).")
             }
             let conflicts = phraseConflicts(of: plugin, actions: actions, against: kept, language: language)
             for conflict in conflicts {
@@ -120,9 +123,7 @@ extension PluginSet {
                 if case .choices(let values)? = parameter.domain, let first = values.first { return first.title }
                 switch parameter.kind {
                 case .int64, .double:
-                    let range = parameter.range ?? 1...100
-                    let low = range.lowerBound.rounded(.up)
-                    return range.contains(2) || !(-1e15...1e15).contains(low) ? "2" : String(Int(low))
+                    return parameter.sampleNumber(preferring: 2)
                 case .bool:
                     return "true"
                 case .string:

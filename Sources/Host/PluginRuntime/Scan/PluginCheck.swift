@@ -67,9 +67,10 @@ public struct PluginCheck: Sendable {
             RegisteredAction(type: $0.type, title: $0.title, parameters: $0.parameters, pluginID: record.id, phrases: $0.phrases)
         }
         guard !actions.isEmpty else { return [] }
-        let rank = { (bundled: Bool, trusted: Bool) in bundled ? 0 : trusted ? 1 : 2 }
-        let mine = rank(candidate.isBundled, candidate.isTrusted)
-        let owners = installed.plugins.filter { $0.id != record.id && rank($0.isBundled, $0.isTrusted) <= mine }.map(\.id)
+        let mine = PluginSet.ownershipRank(bundled: candidate.isBundled, trusted: candidate.isTrusted)
+        let owners = installed.plugins.filter {
+            $0.id != record.id && PluginSet.ownershipRank(bundled: $0.isBundled, trusted: $0.isTrusted) <= mine
+        }.map(\.id)
         var set = installed
         let installedQuery = installed.calls.query
         set.calls.query = { entity, query, locale in
