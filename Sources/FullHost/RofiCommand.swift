@@ -20,8 +20,10 @@ struct RofiCommand: ManifestCommand {
             for the list, and again with the row chosen (ROFI_RETV, ROFI_INFO); a sentence typed \
             instead ("log 20 squats") runs as 'say' runs it. A missing value is asked as a second \
             list of the values offered. The outcome is shown as a notification; a failure stays in \
-            rofi as its message. dmenu: standfit-host rofi --dmenu | dmenu -p StandFit | \
-            standfit-host rofi --chosen --notify.
+            rofi as its message. dmenu: standfit-host rofi --dmenu | dmenu -i -p StandFit | \
+            standfit-host rofi --chosen --notify. The rows write their numbers in monospace digits \
+            (U+1D7F6…), which no typed digit matches: "log 5 squats" typed over the row \
+            "Log Squats — 20 reps" runs as typed instead of choosing the row.
             """
     )
 
@@ -59,19 +61,22 @@ struct RofiCommand: ManifestCommand {
         // Each row's app, to head its rows in rofi's list.
         let apps = menu.appsOfVisibleItems.mapValues(\.name)
         if dmenu {
-            for action in actions { Output.show(DesktopNotification.name(of: action.item)) }
+            for action in actions { Console.current.print(RofiRow.shown(DesktopNotification.name(of: action.item))) }
             return
         }
         if chosen {
             // Nothing chosen (dmenu left with Esc): nothing runs.
             let line = (LineInput.readLine() ?? "").trimmingCharacters(in: .whitespaces)
             guard !line.isEmpty else { return }
-            // A name as --dmenu printed it, else a sentence.
-            let action = actions.first { VisibleText.line(DesktopNotification.name(of: $0.item)) == line }
-            let userInfo = action.flatMap { $0.item.userInfo.isEmpty ? nil : $0.item.userInfo }
+            // A name as --dmenu printed it (or with plain digits), else a sentence, else the one
+            // row the sentence's words name.
             let options = Dispatcher.RunOptions(showsData: global.json)
-            let outcome = action.map { session.run($0.item.type, named: [], userInfo: userInfo, options: options) }
-                ?? Sentences(session).say(line, options: options)
+            let named = actions.first {
+                let name = DesktopNotification.name(of: $0.item)
+                return RofiRow.shown(name) == line || RofiRow.field(name) == line
+            }
+            let (outcome, userInfo) = named.map { RofiCommand.run($0.item, in: session, options: options) }
+                ?? RofiCommand.say(line, in: session, actions: actions, options: options)
             guard notify else { return try Output.finish(outcome, global, language: session.language) }
             let notShown = CommandNotification.show(outcome, session: session, parameters: [], userInfo: userInfo, logger: global.logger)
             return try CommandNotification.finish(outcome, notShown: notShown, global, language: session.language)
@@ -84,13 +89,34 @@ struct RofiCommand: ManifestCommand {
             guard let row = RofiRow(info: info) else { return list(actions, apps: apps, message: nil, icons: session.icons) }
             finish(row.run(in: session), row: row, session: session, actions: actions, apps: apps)
         case 2:
-            // A sentence typed instead of a row.
-            let sentence = selection.joined(separator: " ")
-            finish(Sentences(session).say(sentence, options: Dispatcher.RunOptions(showsData: false)), row: nil, session: session,
+            // A sentence typed instead of a row (or over rows its numbers did not match).
+            let (outcome, userInfo) = RofiCommand.say(selection.joined(separator: " "), in: session, actions: actions,
+                                                      options: Dispatcher.RunOptions(showsData: false))
+            finish(outcome, row: userInfo.map { RofiRow(type: outcome.type, arguments: [:], userInfo: $0) }, session: session,
                    actions: actions, apps: apps)
         default:
             list(actions, apps: apps, message: nil, icons: session.icons)
         }
+    }
+
+    /// Runs `item` as its row does, with its userInfo.
+    static func run(_ item: ShortcutItem, in session: HostSession, options: Dispatcher.RunOptions) -> (Outcome, [String: JSONValue]?) {
+        let userInfo = item.userInfo.isEmpty ? nil : item.userInfo
+        return (session.run(item.type, named: [], userInfo: userInfo, options: options), userInfo)
+    }
+
+    /// A line typed in rofi or dmenu: run as `say` runs it; when no phrase understands it, the
+    /// one row whose words it names ("stretch 10" for the row "Stretch 10 min", which its
+    /// monospace digits kept rofi from matching), as the launcher would have chosen it.
+    static func say(_ line: String, in session: HostSession, actions: [(key: String, item: ShortcutItem)],
+                    options: Dispatcher.RunOptions) -> (Outcome, [String: JSONValue]?) {
+        // The row is looked for only when no phrase understood the line (nothing ran then), so
+        // that a row never takes a request's place.
+        let said = Sentences(session).say(line, options: options)
+        guard said.status == .unknownType, said.sentence != nil, let item = RofiRow.named(by: line, among: actions.map(\.item)) else {
+            return (said, nil)
+        }
+        return run(item, in: session, options: options)
     }
 
     /// The quick actions as rofi rows, with `message` above them; when they are several apps',
@@ -176,13 +202,50 @@ struct RofiRow: Codable, Equatable {
     func line(text: String, icon: String?, markup: Bool = false) -> String {
         var options = ["info\u{1F}\(info)"]
         if let icon { options.insert("icon\u{1F}\(RofiRow.field(icon))", at: 0) }
-        return (markup ? RofiRow.markup(text) : RofiRow.field(text)) + "\0" + options.joined(separator: "\u{1F}")
+        let shown = RofiRow.shown(text)
+        return (markup ? RofiRow.escaped(shown) : shown) + "\0" + options.joined(separator: "\u{1F}")
     }
 
     /// Runs the row.
     func run(in session: HostSession) -> Outcome {
         session.run(type, named: arguments.sorted { $0.key < $1.key }.map { NamedArgument(name: $0.key, value: $0.value) },
                     userInfo: userInfo, options: Dispatcher.RunOptions(showsData: false))
+    }
+
+    /// A row's text as rofi and dmenu show it: a field, its ASCII digits written as the
+    /// mathematical monospace digits (U+1D7F6…), which look the same in the launchers' monospace
+    /// fonts and which no digit a user types matches. Rationale: rofi 1.7 and dmenu pass back
+    /// the row that matched the typed words, never the words, and match them as substrings, so
+    /// "log 5 squats" typed over "Log Squats — 20 reps" chose the row and logged 20; no option of
+    /// theirs hides a row's text from the match.
+    static func shown(_ text: String) -> String {
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            if ("0"..."9").contains(scalar), let digit = Unicode.Scalar(0x1D7F6 + scalar.value - 0x30) {
+                shown.unicodeScalars.append(digit)
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return field(shown)
+    }
+
+    /// The one item among `items` whose name holds every word of `line`, as a launcher matches
+    /// a row, but by whole numbers ("stretch 10" names "Stretch 10 min", "stretch 1" does not)
+    /// and word beginnings; nil when none or several do.
+    static func named(by line: String, among items: [ShortcutItem]) -> ShortcutItem? {
+        func words(_ text: String) -> [String] {
+            text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        }
+        let typed = words(line)
+        guard !typed.isEmpty else { return nil }
+        let found = items.filter { item in
+            let own = words(DesktopNotification.name(of: item))
+            return typed.allSatisfy { word in
+                word.allSatisfy(\.isNumber) ? own.contains(word) : own.contains { $0.hasPrefix(word) }
+            }
+        }
+        return found.count == 1 ? found[0] : nil
     }
 
     /// `text` as one field of rofi's protocol: control characters (a newline ends a row, NUL and
@@ -194,7 +257,12 @@ struct RofiRow: Codable, Equatable {
     /// `text` for rofi's message bar, which reads Pango markup: a field with `&`, `<` and `>`
     /// written as entities.
     static func markup(_ text: String) -> String {
-        field(text).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        escaped(field(text))
+    }
+
+    /// `field` with `&`, `<` and `>` written as entities.
+    private static func escaped(_ field: String) -> String {
+        field.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;")
     }
 }

@@ -39,6 +39,15 @@ struct DesktopBusTests {
         return runProcess(ExternalTool.sqlite3.url, arguments: [file.path, "SELECT exercise, count FROM log ORDER BY id;"]).stdout
     }
 
+    /// StandFit's log as `exercise|count` rows, oldest first, read without a shell tool.
+    static func loggedRows(_ sandbox: HostSandbox) -> [String] {
+        let listed = sandbox.run("run", "history", "days=366", "--json")
+        guard listed.status == 0, let data = listed.stdout.data(using: .utf8),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let entries = (object["data"] as? [String: Any])?["entries"] as? [[String: Any]] else { return ["(history: \(listed))"] }
+        return entries.sorted { ($0["id"] as? Int ?? 0) < ($1["id"] as? Int ?? 0) }.map { "\($0["exercise"] ?? "?")|\($0["count"] ?? "?")" }
+    }
+
     /// The server's log: the file a server the bus starts logs to, then the sandbox's own
     /// server's (on the warm path it is on the bus first).
     static func serverLog(_ sandbox: HostSandbox) -> String {

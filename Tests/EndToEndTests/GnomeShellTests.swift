@@ -35,7 +35,9 @@ struct GnomeShellTests {
         let xvfb = try #require(spawnInBackground(ExternalTool.xvfb.path, [":\(display)", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
                                                   environment: environment, log: sandbox.root.appendingPathComponent("xvfb.log"), ownGroup: true))
         defer { endGroup(xvfb) }
-        try #require(eventually(20) { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)") }, "Xvfb did not start; \(sandbox.logs("xvfb.log"))")
+        // Ready when a client connects (its socket appears a moment before it accepts).
+        try #require(eventually(20) { runProcess(ExternalTool.xdotool.url, arguments: ["getdisplaygeometry"], environment: environment).status == 0 },
+                     "Xvfb did not start; \(sandbox.logs("xvfb.log"))")
         let shell = try #require(spawnInBackground(ExternalTool.gnomeShell.path, ["--x11", "--replace", "--sm-disable"],
                                                    environment: environment, log: sandbox.root.appendingPathComponent("gnome-shell.log"), ownGroup: true))
         defer { endGroup(shell) }

@@ -25,6 +25,19 @@ struct RofiTests {
 
     static let logExercise = info(#"{"arguments":{},"type":"com.standfit.logexercise"}"#)
 
+    /// `digits` as the rows write them: mathematical monospace digits (U+1D7F6…).
+    static func mono(_ digits: String) -> String {
+        String(String.UnicodeScalarView(digits.unicodeScalars.map { Unicode.Scalar(0x1D7F6 + $0.value - 0x30)! }))
+    }
+
+    /// Whether rofi's default matching (and dmenu -i's) would keep `row` for the typed `line`:
+    /// every word of it found in the row's text, as a substring, ignoring case (rofi 1.7.3's
+    /// `script_token_match`, dmenu's `match`).
+    static func launcherKeeps(_ row: Substring, typed line: String) -> Bool {
+        let text = row.split(separator: "\0", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+        return line.lowercased().split(separator: " ").allSatisfy { text.contains($0) }
+    }
+
     @Test("the list: rofi's mode options, then one row per quick action with its icon and what it runs")
     func list() {
         #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
@@ -32,8 +45,8 @@ struct RofiTests {
             "\0prompt\u{1F}StandFit",
             "\0use-hot-keys\u{1F}true",
             "Log Exercise\0icon\u{1F}list-add\u{1F}info\u{1F}\(Self.logExercise)",
-            #"View Streak — 1 day"# + "\0icon\u{1F}emblem-important\u{1F}info\u{1F}" + Self.info(#"{"arguments":{},"type":"com.standfit.viewstreak"}"#),
-            #"Log Squats — 20 reps"# + "\0icon\u{1F}emoji-activities\u{1F}info\u{1F}"
+            "View Streak — \(Self.mono("1")) day" + "\0icon\u{1F}emblem-important\u{1F}info\u{1F}" + Self.info(#"{"arguments":{},"type":"com.standfit.viewstreak"}"#),
+            "Log Squats — \(Self.mono("20")) reps" + "\0icon\u{1F}emoji-activities\u{1F}info\u{1F}"
                 + Self.info(#"{"arguments":{},"type":"com.standfit.logexercise","userInfo":{"count":20,"exercise":"squats"}}"#),
             "View Progress\0icon\u{1F}x-office-spreadsheet\u{1F}info\u{1F}" + Self.info(#"{"arguments":{},"type":"com.standfit.viewprogress"}"#),
         ].joined(separator: "\n") + "\n", stderr: ""))
@@ -96,6 +109,95 @@ struct RofiTests {
         #expect(marked.stdout.contains("\0message\u{1F}No action understands 'fly &lt;b&gt;&amp;&lt;/b&gt; land';"))
     }
 
+    @Test("a count typed over a row that stores one is the count that runs: no row's text matches a typed number 1–100, so rofi passes the line (ROFI_RETV=2) and dmenu prints it; a row chosen by its words runs its own count")
+    func typedCount() throws {
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        #expect(sandbox.run("run", "logexercise", "exercise=burpees", "count=15").status == 0)
+        let rows = sandbox.run("rofi").stdout.split(separator: "\n").filter { !$0.hasPrefix("\0") }
+        let dmenuRows = sandbox.run("rofi", "--dmenu").stdout.split(separator: "\n")
+        #expect(rows.contains { $0.hasPrefix("Log Burpees — \(Self.mono("15")) reps\0") }, "\(rows)")
+        for count in 1...100 {
+            for line in ["log \(count) burpees", "\(count) squats", "log \(count)"] {
+                let kept = (rows + dmenuRows).filter { Self.launcherKeeps($0, typed: line) }
+                #expect(kept.isEmpty, "'\(line)' would choose \(kept)")
+            }
+        }
+        // What rofi then runs: the line as typed.
+        let typed = rofi(2).run(["rofi", "log 5 burpees"])
+        #expect(typed.status == 0 && typed.stdout.contains("\0message\u{1F}Logged 5 burpees · +10 XP\n"), "\(typed)")
+        #expect(sandbox.run(["rofi", "--chosen"], stdin: "log 2 squats\n") == ProcessResult(status: 0, stdout: "Logged 2 squats · +2 XP\n", stderr: ""))
+        // The row a user chose by its words ("burp"), as rofi passes it back, and as dmenu prints it.
+        let burpees = try #require(rows.first { $0.hasPrefix("Log Burpees") }?.split(separator: "\u{1F}").last.map(String.init))
+        #expect(Self.launcherKeeps(try #require(rows.first { $0.hasPrefix("Log Burpees") }), typed: "burp"))
+        let chosen = rofi(1, info: burpees).run(["rofi", "Log Burpees — \(Self.mono("15")) reps"])
+        #expect(chosen.stdout.contains("\0message\u{1F}Logged 15 burpees · +30 XP\n"), "\(chosen)")
+        #expect(sandbox.run(["rofi", "--chosen"], stdin: "Log Burpees — \(Self.mono("15")) reps\n")
+            == ProcessResult(status: 0, stdout: "Logged 15 burpees · +30 XP\nLevel 2 reached\n", stderr: ""))
+        // Plain digits, from a script that wrote the name itself, name the row too.
+        #expect(sandbox.run(["rofi", "--chosen"], stdin: "Log Burpees — 15 reps\n")
+            == ProcessResult(status: 0, stdout: "Logged 15 burpees · +30 XP\n", stderr: ""))
+        #expect(DesktopBusTests.loggedRows(sandbox) == ["squats|20", "burpees|15", "burpees|5", "squats|2", "burpees|15", "burpees|15", "burpees|15"])
+    }
+
+    @Test("typed into the real rofi and dmenu on a virtual display: 'burp' and Enter chooses the row 'Log Burpees — 15 reps' and logs its 15; 'log 5 burpees' over that row logs 5 (rofi), 'log 2 burpees' logs 2 (dmenu)",
+          .needs(.xvfb, .xdotool, .rofi, .dmenu))
+    func realLaunchers() throws {
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        #expect(sandbox.run("run", "logexercise", "exercise=burpees", "count=15").status == 0)
+        if let failure = sandbox.serveWarmPath() { Issue.record("the warm server did not start: \(failure)") }
+        let display = try #require(GnomeShellTests.freeDisplay(), "no free X display number")
+        var environment = sandbox.environment
+        environment["DISPLAY"] = ":\(display)"
+        let xvfb = try #require(spawnInBackground(ExternalTool.xvfb.path, [":\(display)", "-screen", "0", "1024x600x24", "-nolisten", "tcp"],
+                                                  environment: environment, log: sandbox.root.appendingPathComponent("xvfb.log"), ownGroup: true))
+        defer { endGroup(xvfb) }
+        func x(_ arguments: String...) -> ProcessResult { runProcess(ExternalTool.xdotool.url, arguments: arguments, environment: environment) }
+        // Ready when a client connects (its socket appears a moment before it accepts).
+        try #require(eventually(20) { x("getdisplaygeometry").status == 0 }, "Xvfb did not start; \(sandbox.logs("xvfb.log"))")
+        let host = Fixtures.hostBinary.path
+        /// Starts `launcher`, waits for its window, types `text`, presses Enter and waits for
+        /// the log to read `expected`; the launcher is ended after (rofi stays open with the
+        /// outcome where no notification server shows it).
+        func type(_ text: String, into launcher: (tool: String, arguments: [String], windowClass: String), expecting expected: [String]) throws {
+            let started = try #require(spawnInBackground(launcher.tool, launcher.arguments, environment: environment,
+                                                         log: sandbox.root.appendingPathComponent("launcher.log"), ownGroup: true))
+            defer { endGroup(started) }
+            try #require(eventually(20) { x("search", "--onlyvisible", "--class", launcher.windowClass).status == 0 },
+                         "\(launcher.windowClass) did not open; \(sandbox.logs("launcher.log"))")
+            _ = x("type", "--delay", "30", text)
+            _ = x("key", "Return")
+            #expect(eventually(20) { DesktopBusTests.loggedRows(sandbox) == expected },
+                    "'\(text)' in \(launcher.windowClass): \(DesktopBusTests.loggedRows(sandbox)); \(sandbox.logs("launcher.log"))")
+        }
+        let rofi = (tool: ExternalTool.rofi.path, arguments: ["-show", "standfit", "-modi", "standfit:\(host) rofi"], windowClass: "rofi")
+        let dmenu = (tool: "/bin/sh", arguments: ["-c", "'\(host)' rofi --dmenu | \(ExternalTool.dmenu.path) -i | '\(host)' rofi --chosen"],
+                     windowClass: "dmenu")
+        // The row of the last exercise logged repeats it: chosen by its words, it logs its count.
+        try type("burp", into: rofi, expecting: ["squats|20", "burpees|15", "burpees|15"])
+        try type("log 5 burpees", into: rofi, expecting: ["squats|20", "burpees|15", "burpees|15", "burpees|5"])
+        try type("log 2 burpees", into: dmenu, expecting: ["squats|20", "burpees|15", "burpees|15", "burpees|5", "burpees|2"])
+        try type("burp", into: dmenu, expecting: ["squats|20", "burpees|15", "burpees|15", "burpees|5", "burpees|2", "burpees|2"])
+    }
+
+    @Test("a line no phrase understands runs the one row whose words it names, numbers whole ('stretch 10' runs 'Stretch 10 min'; 'stretch 1' and words of two rows run nothing)")
+    func rowByWords() throws {
+        let manifest = sandbox.root.appendingPathComponent("manifest.json")
+        func item(_ title: String, _ count: Int) -> [String: Any] {
+            ["UIApplicationShortcutItemType": "com.standfit.logexercise", "UIApplicationShortcutItemTitle": title,
+             "UIApplicationShortcutItemUserInfo": ["exercise": "plank", "count": count]]
+        }
+        try JSONSerialization.data(withJSONObject: ["UIApplicationShortcutItems": [item("Stretch 10 min", 600), item("Stretch 15 min", 900)]])
+            .write(to: manifest)
+        let two = sandbox.run(["rofi", "--manifest", manifest.path, "--chosen"], stdin: "stretch min\n")
+        #expect(two.status == 2 && two.stdout == "", "\(two)")
+        #expect(two.stderr.hasPrefix("standfit-host: No action understands 'stretch min'; the closest phrases are "), "\(two)")
+        let one = rofi(2).run(["rofi", "--manifest", manifest.path, "stretch 1"])
+        #expect(one.stdout.contains("\0message\u{1F}No action understands 'stretch 1'; "), "\(one)")
+        #expect(sandbox.run(["rofi", "--manifest", manifest.path, "--chosen"], stdin: "stretch 10\n")
+            == ProcessResult(status: 0, stdout: "Logged 600 seconds of plank · +120 XP\nAchievement unlocked: First log\nLevel 2 reached\n", stderr: ""))
+        #expect(DesktopBusTests.loggedRows(sandbox) == ["plank|600"])
+    }
+
     @Test("a row whose title and userInfo hold a newline, U+001F, DEL and a bidi mark stays one row and runs with its userInfo intact")
     func hostileRow() throws {
         let manifest = sandbox.root.appendingPathComponent("manifest.json")
@@ -123,12 +225,12 @@ struct RofiTests {
         #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
         #expect(sandbox.run("rofi", "--dmenu") == ProcessResult(status: 0, stdout: """
             Log Exercise
-            View Streak — 1 day
-            Log Squats — 20 reps
+            View Streak — \(Self.mono("1")) day
+            Log Squats — \(Self.mono("20")) reps
             View Progress
 
             """, stderr: ""))
-        #expect(sandbox.run(["rofi", "--chosen"], stdin: "Log Squats — 20 reps\n")
+        #expect(sandbox.run(["rofi", "--chosen"], stdin: "Log Squats — \(Self.mono("20")) reps\n")
             == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\n", stderr: ""))
         #expect(sandbox.run(["rofi", "--chosen"], stdin: "log 3 squats\n") == ProcessResult(status: 0, stdout: "Logged 3 squats · +3 XP\n", stderr: ""))
         #expect(sandbox.run(["rofi", "--chosen"], stdin: "") == ProcessResult(status: 0, stdout: "", stderr: ""))

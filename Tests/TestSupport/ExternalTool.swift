@@ -58,6 +58,9 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     public static let pocketsphinx = ExternalTool("/usr/lib/x86_64-linux-gnu/libpocketsphinx.so.3", package: "libpocketsphinx3", isProgram: false)
     public static let pocketsphinxEnglish = ExternalTool("/usr/share/pocketsphinx/model/en-us/en-us.lm.bin", package: "pocketsphinx-en-us", isProgram: false)
     public static let xdotool = ExternalTool("/usr/bin/xdotool", package: "xdotool")
+    /// The launchers of tiling-window-manager users, typed into on a virtual X display.
+    public static let rofi = ExternalTool("/usr/bin/rofi", package: "rofi")
+    public static let dmenu = ExternalTool("/usr/bin/dmenu", package: "suckless-tools")
 
     /// Rust's compiler and build tool, where rustup puts them (`~/.cargo/bin`) or Debian does.
     /// The Rust example, the Rust scaffold and the Rust mistake are built with them.
