@@ -25,6 +25,7 @@ static int (*p_ps_start_utt)(ps_decoder_t *);
 static int (*p_ps_process_raw)(ps_decoder_t *, const int16_t *, size_t, int, int);
 static int (*p_ps_end_utt)(ps_decoder_t *);
 static const char *(*p_ps_get_hyp)(ps_decoder_t *, int32_t *);
+static int (*p_ps_get_n_frames)(ps_decoder_t *);
 
 static pthread_once_t loaded_once = PTHREAD_ONCE_INIT;
 static int load_succeeded = 0;
@@ -41,7 +42,7 @@ static void load(void) {
     if (p_##name == NULL) { snprintf(load_error, sizeof load_error, "libpocketsphinx.so.3 has no %s", #name); return; }
     RESOLVE(ps_args) RESOLVE(cmd_ln_init) RESOLVE(cmd_ln_free_r) RESOLVE(ps_init) RESOLVE(ps_free)
     RESOLVE(ps_set_jsgf_string) RESOLVE(ps_set_search) RESOLVE(ps_start_utt)
-    RESOLVE(ps_process_raw) RESOLVE(ps_end_utt) RESOLVE(ps_get_hyp)
+    RESOLVE(ps_process_raw) RESOLVE(ps_end_utt) RESOLVE(ps_get_hyp) RESOLVE(ps_get_n_frames)
 #undef RESOLVE
     load_succeeded = 1;
 }
@@ -67,8 +68,11 @@ struct standfit_recognizer {
 standfit_recognizer *standfit_speech_open(const char *hmm, const char *dict, const char *jsgf, char *why,
                                           size_t why_length) {
     if (!loaded(why, why_length)) return NULL;
-    /* Its log goes nowhere: the host says what matters in its own words. */
-    cmd_ln_t *config = p_cmd_ln_init(NULL, p_ps_args(), 1, "-hmm", hmm, "-dict", dict, "-logfn", "/dev/null", NULL);
+    /* Its log goes nowhere: the host says what matters in its own words. Dither from a fixed
+       seed: synthesised or gated audio has runs of exact zeros, which the features need noise
+       for, and the same recording must read the same every time. */
+    cmd_ln_t *config = p_cmd_ln_init(NULL, p_ps_args(), 1, "-hmm", hmm, "-dict", dict, "-logfn", "/dev/null",
+                                      "-dither", "yes", "-seed", "1", NULL);
     if (config == NULL) {
         snprintf(why, why_length, "the model in %s or the dictionary %s could not be read", hmm, dict);
         return NULL;
@@ -97,18 +101,23 @@ standfit_recognizer *standfit_speech_open(const char *hmm, const char *dict, con
     return recognizer;
 }
 
-int standfit_speech_recognize(standfit_recognizer *recognizer, const int16_t *samples, size_t count, char *heard,
-                              size_t heard_length) {
+int standfit_speech_recognize(standfit_recognizer *recognizer, const char *rival, const int16_t *samples, size_t count,
+                              char *heard, size_t heard_length, int32_t *score, int32_t *frames) {
     ps_decoder_t *decoder = recognizer->decoder;
     if (heard_length > 0) heard[0] = '\0';
-    if (p_ps_set_search(decoder, "grammar") < 0 || p_ps_start_utt(decoder) < 0) return -1;
+    *score = 0;
+    *frames = 0;
+    /* A rival grammar replaces the previous one under its own search name. */
+    const char *search = rival != NULL ? "rival" : "grammar";
+    if (rival != NULL && p_ps_set_jsgf_string(decoder, search, rival) < 0) return -1;
+    if (p_ps_set_search(decoder, search) < 0 || p_ps_start_utt(decoder) < 0) return -1;
     if (p_ps_process_raw(decoder, samples, count, 0, 1) < 0) {
         p_ps_end_utt(decoder);
         return -1;
     }
     if (p_ps_end_utt(decoder) < 0) return -1;
-    int32_t score = 0;
-    const char *hypothesis = p_ps_get_hyp(decoder, &score);
+    const char *hypothesis = p_ps_get_hyp(decoder, score);
+    *frames = p_ps_get_n_frames(decoder);
     if (heard_length > 0) snprintf(heard, heard_length, "%s", hypothesis != NULL ? hypothesis : "");
     return 0;
 }

@@ -48,8 +48,8 @@ struct ListenCommand: ManifestCommand {
         let recognizer = try SpokenSentence.recognizer(session, logger: global.logger)
         Console.current.error("Listening… (say a phrase, such as \"log twenty squats\")\n")
         let samples = try AudioInput.record(environment: session.request.environment, cancel: session.options.link.cancelDescriptor)
-        let heard = try recognizer.read(samples)
-        try SpokenSentence.run(heard, source: "what the microphone recorded", session: session, yes: yes, noInput: interaction.noInput,
+        let heard = try recognizer.reading(samples)
+        try SpokenSentence.run(heard, source: HostText(language: session.language)("speech.microphone"), session: session, yes: yes, noInput: interaction.noInput,
                                options: interaction.runOptions(global), global: global)
     }
 
@@ -95,15 +95,17 @@ struct ListenCommand: ManifestCommand {
         }
         let text = HostText(language: session.language)
         if let listening { bus.close(notification: listening) }
-        let heard = try recognizer.read(samples)
+        let reading = try recognizer.reading(samples)
+        let heard = reading.text
         guard !heard.isEmpty else {
             bus.show(DesktopNotification(summary: DesktopInstallation.applicationName, body: text("listen.nothing"), icon: icon))
-            return try SpokenSentence.run(heard, source: "what the microphone recorded", session: session, yes: true, noInput: true,
+            return try SpokenSentence.run(reading, source: HostText(language: session.language)("speech.microphone"), session: session, yes: true, noInput: true,
                                           options: interaction.runOptions(global), global: global)
         }
-        Console.current.error("Heard: \(heard)\n")
+        SpokenSentence.sayHeard(reading, yes: yes, language: session.language, logger: global.logger)
         let question = SpokenSentence.shown(heard, language: session.language) + "?"
-        if !yes {
+        // --yes runs only what the recogniser is sure of; anything else is asked.
+        if !(yes && reading.isSure) {
             guard bus.buttonLimit() >= 2 else {
                 bus.show(DesktopNotification(summary: question, body: text("listen.noButtons", ["heard": heard]), icon: icon))
                 let outcome = Outcome(status: .declined, type: "", message: text("listen.cannotConfirm", ["sentence": String(question.dropLast())]))

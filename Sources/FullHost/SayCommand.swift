@@ -57,7 +57,7 @@ struct SayCommand: ManifestCommand {
         }
         let file = session.request.url(forPath: audio)
         let samples = try AudioInput.samples(of: file, environment: session.request.environment, cancel: session.options.link.cancelDescriptor)
-        let heard = try SpokenSentence.recognizer(session, logger: global.logger).read(samples)
+        let heard = try SpokenSentence.recognizer(session, logger: global.logger).reading(samples)
         try SpokenSentence.run(heard, source: file.path, session: session, yes: yes, noInput: interaction.noInput,
                                options: interaction.runOptions(global), global: global)
     }

@@ -97,30 +97,41 @@ enum SpokenSentence {
 }
 
 extension SpokenSentence {
-    /// Runs what was `heard` in `source` (a file, or "the microphone") as `say` runs a typed
+    /// "Heard: …" on stderr, and with `yes`, when the recogniser was not sure of it, that it is
+    /// asked all the same.
+    static func sayHeard(_ reading: Recognizer.Reading, yes: Bool, language: String, logger: Logger) {
+        logger.debug("Heard '\(reading.text)', \(reading.margin.map { String(format: "%.2f", $0) } ?? "no") margin over the nearest other sentence (sure at \(Recognizer.Reading.sureMargin))")
+        let text = HostText(language: language)
+        Console.current.error(text("listen.heard", ["heard": reading.text]) + "\n")
+        if yes && !reading.isSure { Console.current.error(text("speech.notSure") + "\n") }
+    }
+
+    /// Runs what was heard in `source` (a file, or "the microphone") as `say` runs a typed
     /// sentence, once confirmed: "Heard: …" on stderr first, then "Log 20 squats? [y/N]"
-    /// unless `yes`.
+    /// unless `yes` and the recogniser is sure of it.
     ///
-    /// Every reading is confirmed, not only those with a number: the grammar reads any sound as
-    /// its nearest phrase ("call my mother" as "log my lunges"), and nothing PocketSphinx 0.8
-    /// gives tells those apart reliably (docs/BENCHMARKS.md, "Speech", has what was measured).
-    static func run(_ heard: String, source: String, session: HostSession, yes: Bool, noInput: Bool,
+    /// The grammar reads any sound as its nearest phrase ("call my mother" as "log my lunges",
+    /// "fifteen" as "fifty two"), so a reading runs unasked only when the recogniser, asked
+    /// again without it, fits the sound clearly worse (`Recognizer.Reading.isSure`); every
+    /// other reading is confirmed, `--yes` or not (docs/BENCHMARKS.md, "Speech").
+    static func run(_ reading: Recognizer.Reading, source: String, session: HostSession, yes: Bool, noInput: Bool,
                     options: Dispatcher.RunOptions, global: GlobalOptions) throws {
+        let heard = reading.text
         let language = session.language
+        let text = HostText(language: language)
         guard !heard.isEmpty else {
-            let outcome = Outcome(status: .unknownType, type: "",
-                                  message: "Nothing was heard in \(source); speak one of the plugins' phrases (such as \"log 20 squats\") or type it with 'standfit-host say'.")
+            let outcome = Outcome(status: .unknownType, type: "", message: text("speech.heardIn", ["source": source]))
             return try Output.finish(outcome, global, language: language)
         }
-        Console.current.error("Heard: \(heard)\n")
-        if !yes {
+        sayHeard(reading, yes: yes, language: language, logger: global.logger)
+        if !(yes && reading.isSure) {
             guard !noInput else {
                 let outcome = Outcome(status: .invalidInput, type: "",
-                                      message: "'\(heard)' needs your confirmation before it runs; pass --yes to run it as heard, or type it with 'standfit-host say'.")
+                                      message: text(yes ? "speech.unsureNeedsConfirmation" : "speech.needsConfirmation", ["heard": heard]))
                 return try Output.finish(outcome, global, language: language)
             }
             guard confirm(heard, language: language) else {
-                let outcome = Outcome(status: .declined, type: "", message: "Not run: '\(shown(heard, language: language))' was not confirmed.")
+                let outcome = Outcome(status: .declined, type: "", message: text("listen.notConfirmed", ["sentence": shown(heard, language: language)]))
                 return try Output.finish(outcome, global, language: language)
             }
         }

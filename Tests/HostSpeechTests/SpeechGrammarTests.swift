@@ -37,6 +37,29 @@ struct SpeechGrammarTests {
         ])
     }
 
+    @Test("the rival of a reading, to ask what else the sound could be: without its number (the longest it holds), else without the sentences that say it; nil when nothing is left")
+    func rival() throws {
+        let grammar = SpeechGrammar.make([
+            .init(type: "log", phrase: Phrase(language: "en", template: "log {count} {exercise}"),
+                  slots: ["count": .number, "exercise": .names(["Push-Ups", "Squats", "Plank"])]),
+            .init(type: "streak", phrase: Phrase(language: nil, template: "show my streak"), slots: [:]),
+            .init(type: "log", phrase: Phrase(language: "en", template: "log a {exercise}"), slots: ["exercise": .names(["Push-Ups", "Squats"])]),
+        ], language: "en", isWord: dictionary.contains)
+        let withoutNumber = try #require(grammar.rival(of: "log twenty one push ups"))
+        #expect(withoutNumber.alternatives == grammar.alternatives)
+        #expect(withoutNumber.text.contains("<number> = one | two | three | five | ten | twenty | twenty two | twenty three | twenty five | a hundred | one hundred;"))
+        let withoutStreak = try #require(grammar.rival(of: "show my streak"))
+        #expect(!withoutStreak.alternatives.contains("show my streak") && withoutStreak.alternatives.count == 2)
+        // "log a squats" is said by "log a {exercise}" alone.
+        #expect(grammar.rival(of: "log a squats")?.alternatives.count == 2)
+        #expect(grammar.rival(of: "log a squats")?.alternatives.contains { $0.hasPrefix("log a ") } == false)
+        // A sentence the grammar does not say has no rival; nor has one whose rival would be empty.
+        #expect(grammar.rival(of: "call my mother") == nil)
+        let one = SpeechGrammar.make([.init(type: "streak", phrase: Phrase(language: nil, template: "show my streak"), slots: [:])],
+                                     language: "en", isWord: dictionary.contains)
+        #expect(one.rival(of: "show my streak") == nil)
+    }
+
     @Test("a plugin's share is bounded: 2,500 values of one placeholder keep their first 200, 100 phrases of one plugin their first 64, with the reasons; another plugin keeps its own")
     func bounded() {
         let names = (0..<2500).map { _ in "squats" } + ["plank"]

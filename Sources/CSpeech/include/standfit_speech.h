@@ -23,10 +23,12 @@ int standfit_speech_available(char *why, size_t why_length);
 standfit_recognizer *standfit_speech_open(const char *hmm, const char *dict, const char *jsgf, char *why,
                                           size_t why_length);
 
-/* Reads `count` samples (16 kHz, mono, signed 16-bit) with the grammar: its words in `heard`
-   (empty when nothing fit). 0, or -1 when decoding failed. */
-int standfit_speech_recognize(standfit_recognizer *recognizer, const int16_t *samples, size_t count, char *heard,
-                              size_t heard_length);
+/* Reads `count` samples (16 kHz, mono, signed 16-bit) with the grammar, or with `rival` (a
+   grammar's text) when it is not NULL: its words in `heard` (empty when nothing fit), the path's
+   score (log-likelihood in the decoder's units) in `score` and the number of 10 ms frames read
+   in `frames`. 0, or -1 when decoding failed. */
+int standfit_speech_recognize(standfit_recognizer *recognizer, const char *rival, const int16_t *samples, size_t count,
+                              char *heard, size_t heard_length, int32_t *score, int32_t *frames);
 
 void standfit_speech_close(standfit_recognizer *recognizer);
 

@@ -251,6 +251,11 @@ extension HostText {
     "speech.listenCancelled" = "Listening was cancelled.";
     "speech.nothingRecorded" = "Nothing could be recorded from the default input ({said}); check that a microphone is connected and not muted, or use 'say --audio FILE'.";
     "speech.noModel" = "There is no speech model for {language}: Debian ships English alone (pocketsphinx-en-us); name one in speechModels in config.json, or use --locale en.";
+    "speech.heardIn" = "Nothing was heard in {source}; speak one of the plugins' phrases (such as \"log 20 squats\") or type it with 'standfit-host say'.";
+    "speech.microphone" = "what the microphone recorded";
+    "speech.notSure" = "Not sure of what was heard: it is confirmed even with --yes.";
+    "speech.needsConfirmation" = "'{heard}' needs your confirmation before it runs; pass --yes to run it as heard, or type it with 'standfit-host say'.";
+    "speech.unsureNeedsConfirmation" = "'{heard}' needs your confirmation before it runs, as the recogniser was not sure of it; say it again, or type it with 'standfit-host say'.";
     "speech.noPhrases" = "No phrase of the installed plugins can be said in {language} ('standfit-host say' takes them typed); a plugin declares phrases with its actions.";
     "suggest.nothing" = "Nothing to suggest yet: suggestions come from the runs you make (see 'standfit-host donations').";
     """#

@@ -38,7 +38,10 @@ public enum AudioInput {
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         let type = url.pathExtension.isEmpty ? [] : ["-t", url.pathExtension.lowercased()]
         let limits = ExternalProgram.Limits(seconds: decodeSeconds, outputBytes: secondsLimit * bytesPerSecond, cancel: cancel)
-        let result = ExternalProgram.run("sox", ["-q"] + type + ["-"] + rawOutput + ["trim", "0", String(secondsLimit)], environment: environment,
+        // -D: no dither from SoX, whose noise is random when it resamples (the recogniser's near
+        // ties then differed by run); the recogniser adds its own, from a fixed seed, so that a
+        // file reads the same every time.
+        let result = ExternalProgram.run("sox", ["-q", "-D"] + type + ["-"] + rawOutput + ["trim", "0", String(secondsLimit)], environment: environment,
                                          input: descriptor, limits: limits)
         let (status, data, errors) = (result.status, result.output, String(decoding: result.errors, as: UTF8.self))
         switch result.ending {

@@ -6,6 +6,34 @@ import HostModel
 /// the nearest of the plugins' phrases.
 public final class Recognizer {
     private let handle: OpaquePointer
+    private let grammar: SpeechGrammar
+
+    /// What was heard, and whether the recogniser is sure of it.
+    public struct Reading: Sendable, Equatable {
+        /// The grammar's words ("log fifty two squat"); empty when nothing was heard.
+        public var text: String
+        /// How much better, per 10 ms frame, the reading fits the sound than the best sentence
+        /// of the grammar without it (`SpeechGrammar.rival`): nil when that grammar could not
+        /// read the sound at all or there is none.
+        public var margin: Double?
+
+        public init(text: String, margin: Double?) {
+            self.text = text
+            self.margin = margin
+        }
+
+        /// The margin at which a reading may run unconfirmed (`--yes`). Measured on the
+        /// project's espeak-ng recordings (docs/BENCHMARKS.md, "Speech": every number 1–100,
+        /// 20 requests for something else and 23 phrases, at two speeds): no misreading and no
+        /// request for something else reached 4.4 (7.0 with SoX's random dither, "order a
+        /// pizza" read as "log burpee"); right readings reach up to 23, most numbers stay below 3.
+        public static let sureMargin = 8.0
+
+        /// Whether it may run without being confirmed: the recogniser's nearest other sentence
+        /// fits the sound clearly worse. A reading whose rival could not be read is not sure
+        /// (the sound may be something no sentence fits).
+        public var isSure: Bool { (margin ?? -.infinity) >= Reading.sureMargin }
+    }
 
     /// A recogniser for `model` searching `grammar`; the sentence that says why not (the
     /// library or the model missing) otherwise.
@@ -21,6 +49,7 @@ public final class Recognizer {
             throw HostError(.speechUnavailable, "The recogniser could not start: \(Recognizer.text(why)); check the model named in speechModels in config.json, or reinstall pocketsphinx-en-us.")
         }
         self.handle = handle
+        self.grammar = grammar
     }
 
     deinit {
@@ -31,12 +60,29 @@ public final class Recognizer {
     /// nearest to the sound (the grammar always finds its nearest), empty when nothing was
     /// heard.
     public func read(_ samples: [Int16]) throws(HostError) -> String {
+        try decode(samples, rival: nil).text
+    }
+
+    /// What `samples` say and how sure the recogniser is of it: read again with the grammar
+    /// that cannot say it, the score of the two paths compared per frame.
+    public func reading(_ samples: [Int16]) throws(HostError) -> Reading {
+        let heard = try decode(samples, rival: nil)
+        guard !heard.text.isEmpty, heard.frames > 0, let rival = grammar.rival(of: heard.text) else {
+            return Reading(text: heard.text, margin: nil)
+        }
+        let other = try decode(samples, rival: rival)
+        guard !other.text.isEmpty else { return Reading(text: heard.text, margin: nil) }
+        return Reading(text: heard.text, margin: Double(Int64(heard.score) - Int64(other.score)) / Double(heard.frames))
+    }
+
+    private func decode(_ samples: [Int16], rival: SpeechGrammar?) throws(HostError) -> (text: String, score: Int32, frames: Int32) {
         var heard = [CChar](repeating: 0, count: 1_024)
+        var score: Int32 = 0, frames: Int32 = 0
         let status = samples.withUnsafeBufferPointer { buffer in
-            standfit_speech_recognize(handle, buffer.baseAddress, buffer.count, &heard, heard.count)
+            standfit_speech_recognize(handle, rival?.text, buffer.baseAddress, buffer.count, &heard, heard.count, &score, &frames)
         }
         guard status == 0 else { throw HostError(.audioInvalid, "The recogniser could not read the audio; try again, or record it again.") }
-        return Recognizer.text(heard)
+        return (Recognizer.text(heard), score, frames)
     }
 
     private static func text(_ buffer: [CChar]) -> String {

@@ -17,6 +17,17 @@ public struct SpeechGrammar: Sendable, Equatable {
     public var phrases: Int
     /// Phrases and values that cannot be said, and why.
     public var unsayable: [String]
+    /// The sentences it takes, one per phrase: words, and rule names (`<number>`) for the
+    /// placeholders, separated by spaces.
+    public var alternatives: [String]
+    /// The rules the sentences name, in order: each name's alternatives, words separated by spaces.
+    public var rules: [Rule]
+
+    /// A rule of the grammar: `<number> = one | two | …;`.
+    public struct Rule: Sendable, Equatable {
+        public var name: String
+        public var values: [String]
+    }
 
     /// What fills a placeholder.
     public enum Slot: Sendable, Equatable {
@@ -53,7 +64,7 @@ public struct SpeechGrammar: Sendable, Equatable {
     /// The grammar of `sources` in `language`, with only the words `isWord` knows.
     public static func make(_ sources: [Source], language: String, isWord: (String) -> Bool) -> SpeechGrammar {
         let table = PhraseLanguage.table(for: language)
-        var rules: [String] = [], alternatives: [String] = [], unsayable: [String] = []
+        var rules: [Rule] = [], alternatives: [String] = [], unsayable: [String] = []
         // A value list is one rule, however many phrases use it.
         var ruleNames: [String: String] = [:]
         var usesNumber = false
@@ -126,15 +137,56 @@ public struct SpeechGrammar: Sendable, Equatable {
             guard sayable else { continue }
             for (names, rule) in newRules {
                 ruleNames[names] = rule
-                rules.append("\(rule) = \(names);")
+                rules.append(Rule(name: rule, values: names.components(separatedBy: " | ")))
             }
-            alternatives.append("(" + parts.joined(separator: " ") + ")")
+            alternatives.append(parts.joined(separator: " "))
             count += 1
         }
-        if usesNumber, let table { rules.append("<number> = \(numberWords(table, isWord: isWord).joined(separator: " | "));") }
-        let name = alternatives.isEmpty ? "<VOID>" : alternatives.joined(separator: " | ")
-        let text = (["#JSGF V1.0;", "grammar standfit;", "public <sentence> = \(name);"] + rules).joined(separator: "\n") + "\n"
-        return SpeechGrammar(text: text, phrases: count, unsayable: unsayable)
+        if usesNumber, let table { rules.append(Rule(name: "<number>", values: numberWords(table, isWord: isWord))) }
+        return SpeechGrammar(alternatives: alternatives, rules: rules, phrases: count, unsayable: unsayable)
+    }
+
+    init(alternatives: [String], rules: [Rule], phrases: Int, unsayable: [String]) {
+        self.alternatives = alternatives
+        self.rules = rules
+        self.phrases = phrases
+        self.unsayable = unsayable
+        let sentence = alternatives.isEmpty ? "<VOID>" : alternatives.map { "(\($0))" }.joined(separator: " | ")
+        text = (["#JSGF V1.0;", "grammar standfit;", "public <sentence> = \(sentence);"]
+            + rules.map { "\($0.name) = \($0.values.joined(separator: " | "));" }).joined(separator: "\n") + "\n"
+    }
+
+    /// The grammar that cannot say `heard`, to ask the recogniser what else the sound could be
+    /// (`Recognizer.reading`): without the number `heard` holds, else without the sentences
+    /// that say it. Nil when nothing would be left.
+    public func rival(of heard: String) -> SpeechGrammar? {
+        let words = heard.split(separator: " ").map(String.init)
+        if let index = rules.firstIndex(where: { $0.name == "<number>" }) {
+            let said = rules[index].values.filter { number in
+                let parts = number.split(separator: " ").map(String.init)
+                return words.indices.contains { words[$0...].starts(with: parts) }
+            }
+            if let number = said.max(by: { $0.count < $1.count }) {
+                var rules = self.rules
+                rules[index].values.removeAll { $0 == number }
+                return rules[index].values.isEmpty ? nil : SpeechGrammar(alternatives: alternatives, rules: rules, phrases: phrases, unsayable: [])
+            }
+        }
+        let others = alternatives.filter { !says($0.split(separator: " ").map(String.init)[...], words[...]) }
+        guard !others.isEmpty, others.count < alternatives.count else { return nil }
+        return SpeechGrammar(alternatives: others, rules: rules, phrases: others.count, unsayable: [])
+    }
+
+    /// Whether the sentence `tokens` (words and rule names) can say exactly `words`.
+    private func says(_ tokens: ArraySlice<String>, _ words: ArraySlice<String>) -> Bool {
+        guard let first = tokens.first else { return words.isEmpty }
+        guard first.hasPrefix("<"), let rule = rules.first(where: { $0.name == first }) else {
+            return words.first == first && says(tokens.dropFirst(), words.dropFirst())
+        }
+        return rule.values.contains { value in
+            let parts = value.split(separator: " ").map(String.init)
+            return words.starts(with: parts) && says(tokens.dropFirst(), words.dropFirst(parts.count))
+        }
     }
 
     /// `text` as the recogniser's words: lower-case, hyphens and underscores as spaces, nothing
