@@ -68,11 +68,10 @@ struct standfit_recognizer {
 standfit_recognizer *standfit_speech_open(const char *hmm, const char *dict, const char *jsgf, char *why,
                                           size_t why_length) {
     if (!loaded(why, why_length)) return NULL;
-    /* Its log goes nowhere: the host says what matters in its own words. Dither from a fixed
-       seed: synthesised or gated audio has runs of exact zeros, which the features need noise
-       for, and the same recording must read the same every time. */
+    /* Its log goes nowhere: the host says what matters in its own words. No dither of its own:
+       the host adds the same noise to every reading of a recording (Recognizer.dithered). */
     cmd_ln_t *config = p_cmd_ln_init(NULL, p_ps_args(), 1, "-hmm", hmm, "-dict", dict, "-logfn", "/dev/null",
-                                      "-dither", "yes", "-seed", "1", NULL);
+                                      "-dither", "no", NULL);
     if (config == NULL) {
         snprintf(why, why_length, "the model in %s or the dictionary %s could not be read", hmm, dict);
         return NULL;

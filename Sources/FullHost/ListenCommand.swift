@@ -19,7 +19,8 @@ struct ListenCommand: ManifestCommand {
             Records from the default input (PipeWire, PulseAudio or ALSA, through SoX's rec) until \
             a second of quiet after you speak, at most 10 seconds; recognises it offline against \
             the plugins' own phrases (PocketSphinx, English: Debian's pocketsphinx-en-us) and \
-            confirms it before it runs ("Log 20 squats? [y/N]"; --yes runs it at once). With \
+            confirms it before it runs ("Log 20 squats? [y/N]"; --yes runs at once only what the \
+            recogniser is sure of). With \
             --notify, for a global shortcut (no terminal), it says so in notifications and asks \
             with Run and Cancel buttons. Exit status: as say, 1 not confirmed, 2 nothing heard, \
             69 no microphone, recogniser, model or (with --notify) session bus.
@@ -30,7 +31,7 @@ struct ListenCommand: ManifestCommand {
     @OptionGroup var manifestOptions: ManifestOptions
     @OptionGroup var interaction: InteractionOptions
 
-    @Flag(help: "Run what was heard without asking to confirm it.")
+    @Flag(help: "Run what was heard without asking, when the recogniser is sure of it (else it is asked all the same).")
     var yes = false
 
     @Flag(help: "No terminal (a global shortcut): listening, the question and the outcome as notifications.")

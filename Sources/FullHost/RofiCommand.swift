@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HostDesktop
 import HostDispatch
+import HostIntents
 import HostMenu
 import HostModel
 import HostSentences
@@ -110,11 +111,11 @@ struct RofiCommand: ManifestCommand {
     /// monospace digits kept rofi from matching), as the launcher would have chosen it.
     static func say(_ line: String, in session: HostSession, actions: [(key: String, item: ShortcutItem)],
                     options: Dispatcher.RunOptions) -> (Outcome, [String: JSONValue]?) {
-        // The row is looked for only when no phrase understood the line (nothing ran then), so
-        // that a row never takes a request's place.
-        let said = Sentences(session).say(line, options: options)
-        guard said.status == .unknownType, said.sentence != nil, let item = RofiRow.named(by: line, among: actions.map(\.item)) else {
-            return (said, nil)
+        // The row is looked for only when no phrase fits the line at all (not when several do,
+        // which say lists), so that a row never takes a request's place.
+        guard !PhraseMatcher.isTooLong(line), session.phraseMatcher.matches(line).isEmpty,
+              let item = RofiRow.named(by: line, among: actions.map(\.item)) else {
+            return (Sentences(session).say(line, options: options), nil)
         }
         return run(item, in: session, options: options)
     }
@@ -151,7 +152,8 @@ struct RofiCommand: ManifestCommand {
             for value in offered {
                 let next = RofiRow(type: type, arguments: (row?.arguments ?? [:]).merging([needs: value.id]) { $1 },
                                    userInfo: row?.userInfo)
-                lines.append(next.line(text: value.title, icon: nil))
+                // Plain digits: a value is chosen by its row, and typed text here is no request.
+                lines.append(next.line(text: value.title, icon: nil, plainDigits: true))
             }
             Console.current.print(lines.joined(separator: "\n"))
             return
@@ -198,11 +200,12 @@ struct RofiRow: Codable, Equatable {
     }
 
     /// `text` with its icon and this row as its info, in rofi's row syntax (`text` escaped as
-    /// Pango markup when the rows are markup).
-    func line(text: String, icon: String?, markup: Bool = false) -> String {
+    /// Pango markup when the rows are markup; its digits as `shown` writes them unless
+    /// `plainDigits`).
+    func line(text: String, icon: String?, markup: Bool = false, plainDigits: Bool = false) -> String {
         var options = ["info\u{1F}\(info)"]
         if let icon { options.insert("icon\u{1F}\(RofiRow.field(icon))", at: 0) }
-        let shown = RofiRow.shown(text)
+        let shown = plainDigits ? RofiRow.field(text) : RofiRow.shown(text)
         return (markup ? RofiRow.escaped(shown) : shown) + "\0" + options.joined(separator: "\u{1F}")
     }
 
@@ -214,10 +217,12 @@ struct RofiRow: Codable, Equatable {
 
     /// A row's text as rofi and dmenu show it: a field, its ASCII digits written as the
     /// mathematical monospace digits (U+1D7F6…), which look the same in the launchers' monospace
-    /// fonts and which no digit a user types matches. Rationale: rofi 1.7 and dmenu pass back
-    /// the row that matched the typed words, never the words, and match them as substrings, so
-    /// "log 5 squats" typed over "Log Squats — 20 reps" chose the row and logged 20; no option of
-    /// theirs hides a row's text from the match.
+    /// fonts and which no digit a user types matches. Rationale: on Enter, rofi 1.7 and dmenu
+    /// pass back the row that matched the typed words rather than the words (only rofi's
+    /// Control+Return and dmenu's Shift+Return pass the words), and match them as substrings,
+    /// so "log 5 squats" typed over "Log Squats — 20 reps" chose the row and logged 20; no
+    /// option of theirs hides a row's text from the match. Screen readers read these digits by
+    /// their names, and a font without them shows them from another.
     static func shown(_ text: String) -> String {
         var shown = ""
         for scalar in text.unicodeScalars {

@@ -16,8 +16,8 @@ struct SayCommand: ManifestCommand {
             Several equally good matches are asked about on a terminal and listed otherwise \
             (exit 2); no match answers with the closest phrases (exit 2). With --audio FILE the \
             sentence is recognised offline in that recording (PocketSphinx, against the plugins' \
-            own phrases) and confirmed before it runs ("Log 20 squats? [y/N]"; --yes runs it at \
-            once). Exit status: as typed, 1 not confirmed, 2 nothing heard, 3 audio that cannot \
+            own phrases) and confirmed before it runs ("Log 20 squats? [y/N]"; --yes runs at once \
+            only what the recogniser is sure of, and asks the rest). Exit status: as typed, 1 not confirmed, 2 nothing heard, 3 audio that cannot \
             be read, 69 no recogniser or model.
             """
     )
@@ -36,7 +36,7 @@ struct SayCommand: ManifestCommand {
     @Option(help: ArgumentHelp("Recognise the sentence spoken in this recording (any format SoX reads) instead.", valueName: "file"))
     var audio: String?
 
-    @Flag(help: "Run what the recording says without asking to confirm it.")
+    @Flag(help: "Run what the recording says without asking, when the recogniser is sure of it (else it is asked all the same).")
     var yes = false
 
     func validate() throws {

@@ -17,7 +17,7 @@ enum SpokenSentence {
     /// completion asks), nothing for free text.
     static func sources(_ session: HostSession) -> [SpeechGrammar.Source] {
         var sources: [SpeechGrammar.Source] = []
-        var entityNames: [String: [String]] = [:]
+        var entityNames: [String: [[String]]] = [:]
         // The plugins' actions, and the user's routines (their titles and phrases: "morning
         // routine"), each routine with a phrase budget of its own.
         let routines = session.routines.map { routine in
@@ -32,15 +32,15 @@ enum SpokenSentence {
                     guard let spec = action.parameters.first(where: { $0.name == name }) else { continue }
                     switch spec.domain {
                     case .choices(let values)?:
-                        slots[name] = .names(values.flatMap { [$0.title] + $0.synonyms })
+                        slots[name] = .values(values.map { [$0.title] + $0.synonyms })
                     case .entity(let id)?:
                         let key = action.pluginID + "/" + id
                         if entityNames[key] == nil {
                             let values = session.plugins.entity(id, of: action.pluginID)
                                 .flatMap { try? session.plugins.calls.query($0, .suggest, session.language).get() } ?? []
-                            entityNames[key] = values.flatMap { [$0.title] + $0.synonyms }
+                            entityNames[key] = values.map { [$0.title] + $0.synonyms }
                         }
-                        slots[name] = .names(entityNames[key] ?? [])
+                        slots[name] = .values(entityNames[key] ?? [])
                     case nil where spec.kind == .int64 || spec.kind == .double:
                         slots[name] = .number
                     case nil:

@@ -57,7 +57,8 @@ extension SuggestionsCommand {
             case .offer(let chosen):
                 suggestion = chosen
             case .quiet(let hours):
-                return say("Nothing offered: \(clock) is in the quiet hours (\(hours.text), suggestionQuietHours in config.json).")
+                let learned = try session.quietHours().learned
+                return say("Nothing offered: \(clock) is in the quiet hours (\(hours.text), \(learned ? "learned from your runs; suggestionQuietHours in config.json sets others" : "suggestionQuietHours in config.json")).")
             case .capReached(let count):
                 return say("Nothing offered: \(count) suggestion\(count == 1 ? " was" : "s were") offered today already, the most a day (suggestionsPerDay in config.json).")
             case .nothing(let skipped):

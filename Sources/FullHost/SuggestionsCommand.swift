@@ -19,11 +19,12 @@ struct SuggestionsCommand: HostCommand {
             'suggestions on' writes and starts the user timer org.standfit.Host.suggestions.timer \
             ($XDG_CONFIG_HOME/systemd/user), which runs 'suggestions offer' every 15 minutes. A \
             suggestion comes as a notification ("Log 10 Push-Ups?" with Log, Not now and Stop \
-            suggesting this) when it ran at least 3 times and usually runs within 15 minutes of now; \
-            never in the quiet hours (suggestionQuietHours in config.json, "22:00-08:00"), at most \
-            suggestionsPerDay a day (3), each at most once a day, and never when the action ran \
-            today around that time already. With no argument: whether they are on, and what was \
-            turned down.
+            suggesting this) when it ran at least 3 times, on two days, and usually runs within 15 \
+            minutes of now; never in the quiet hours (suggestionQuietHours in config.json; unless \
+            set, the longest stretch of the day without any of your runs once there are 10 over 3 \
+            days, "22:00-08:00" until then), at most suggestionsPerDay a day (3), each at most \
+            once a day at each of its times of day, and never when the action ran today around \
+            that time already. With no argument: whether they are on, and what was turned down.
             """,
         subcommands: [Status.self, On.self, Off.self, Offer.self, Unmute.self],
         defaultSubcommand: Status.self
@@ -35,9 +36,11 @@ struct SuggestionsCommand: HostCommand {
         return "\(mute.title) (\(([mute.type] + values).joined(separator: " ")))"
     }
 
-    /// "quiet hours 22:00-08:00, at most 3 a day".
-    static func rules(_ config: HostConfig) -> String {
-        "quiet hours \(config.suggestionQuietHours?.text ?? "none"), at most \(config.suggestionsPerDay) a day"
+    /// "quiet hours 22:00-08:00, at most 3 a day" ("quiet hours 21:30-07:30 (learned from your
+    /// runs)" when config.json does not set them and the runs show them).
+    static func rules(_ session: HostSession) throws -> String {
+        let (hours, learned) = try session.quietHours()
+        return "quiet hours \(hours?.text ?? "none")\(learned ? " (learned from your runs)" : ""), at most \(session.config.suggestionsPerDay) a day"
     }
 
     struct Status: ManifestCommand {
@@ -52,6 +55,8 @@ struct SuggestionsCommand: HostCommand {
             var active: Bool
             var note: String?
             var quietHours: String?
+            /// Whether the quiet hours are learned from the runs (config.json does not set them).
+            var quietHoursLearned: Bool
             var perDay: Int
             var offeredToday: Int
             var muted: [SuggestionMute]
@@ -68,14 +73,15 @@ struct SuggestionsCommand: HostCommand {
             if global.json {
                 var note: String?
                 if case .inactive(let why)? = activity { note = why }
-                Output.printJSON(Document(on: on, active: activity == .active, note: note, quietHours: session.config.suggestionQuietHours?.text,
+                Output.printJSON(Document(on: on, active: activity == .active, note: note, quietHours: try session.quietHours().hours?.text,
+                                          quietHoursLearned: try session.quietHours().learned,
                                           perDay: session.config.suggestionsPerDay, offeredToday: offered, muted: muted))
                 return
             }
             if let activity {
-                Output.show("Suggestions come as notifications: on, every 15 minutes (\(SuggestionsCommand.rules(session.config))); \(ScheduleCommand.describe(activity)).")
+                Output.show("Suggestions come as notifications: on, every 15 minutes (\(try SuggestionsCommand.rules(session))); \(ScheduleCommand.describe(activity)).")
             } else {
-                Output.show("Suggestions come as notifications: off; 'standfit-host suggestions on' turns them on (\(SuggestionsCommand.rules(session.config))).")
+                Output.show("Suggestions come as notifications: off; 'standfit-host suggestions on' turns them on (\(try SuggestionsCommand.rules(session))).")
             }
             Output.show("Offered today: \(offered).")
             for line in SuggestionsCommand.mutedLines(muted, zone: session.request.timeZone) { Output.show(line) }
@@ -103,7 +109,7 @@ struct SuggestionsCommand: HostCommand {
             _ = try UnitText.program(timer.executable)
             let activity = try ScheduleCommand.store(options).install(unit: SuggestionTimer.unitName, timer: timer.timerText,
                                                                          service: timer.serviceText)
-            Output.show("Suggestions on: \(SuggestionTimer.timerName) runs 'standfit-host suggestions offer' every 15 minutes (\(SuggestionsCommand.rules(session.config))); \(ScheduleCommand.describe(activity)).")
+            Output.show("Suggestions on: \(SuggestionTimer.timerName) runs 'standfit-host suggestions offer' every 15 minutes (\(try SuggestionsCommand.rules(session))); \(ScheduleCommand.describe(activity)).")
         }
     }
 

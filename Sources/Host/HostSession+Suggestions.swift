@@ -29,12 +29,21 @@ extension HostSession {
         for suggestion in ranked where runs[suggestion.type] == nil {
             runs[suggestion.type] = try state.runDates(of: suggestion.type, since: startOfDay)
         }
-        return SuggestionOffers(ranked: ranked, now: now, timeZone: zone, quietHours: config.suggestionQuietHours,
+        return SuggestionOffers(ranked: ranked, now: now, timeZone: zone, quietHours: try quietHours().hours,
                                 perDay: config.suggestionsPerDay, offeredToday: offers, runsToday: { runs[$0] ?? [] }).decide()
     }
 
+    /// The quiet hours of the suggestions' notifications: config.json's when it sets them,
+    /// else those the user's runs show (`learned`), else 22:00-08:00.
+    public func quietHours() throws(HostError) -> (hours: QuietHours?, learned: Bool) {
+        guard !config.suggestionQuietHoursSet, let learned = Suggestions.learnedQuietHours(try state.donationGroups()) else {
+            return (config.suggestionQuietHours, false)
+        }
+        return (learned, true)
+    }
+
     /// The best suggestion as a menu item, when it usually runs around now (within an hour)
-    /// and ran at least twice; nil otherwise.
+    /// and ran at least twice, on two days; nil otherwise.
     func suggestedItem() -> ShortcutItem? {
         let suggestions: [Suggestions.Suggestion]
         do {
@@ -43,7 +52,7 @@ extension HostSession {
             logger.warning("\(error.message)")
             return nil
         }
-        guard let best = suggestions.first(where: { $0.runs >= 2 && $0.timeOfDay >= 0.5 }) else { return nil }
+        guard let best = suggestions.first(where: { $0.isHabit(runs: 2) && $0.timeOfDay >= 0.5 }) else { return nil }
         let action = plugins.registry.handler(for: best.type)
         return ShortcutItem(type: best.type, title: best.title(for: action, language: language),
                             subtitle: HostText(language: language)("suggest.subtitle", ["time": best.usualTime]), icon: action?.icon,

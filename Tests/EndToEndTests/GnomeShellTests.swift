@@ -7,11 +7,6 @@ import TestSupport
 /// user's GNOME desktop, here on a virtual X display with private session and system buses.
 @Suite("GNOME Shell's overview search runs quick actions", .timeLimit(.minutes(10)))
 struct GnomeShellTests {
-    /// A display number nothing uses.
-    static func freeDisplay() -> Int? {
-        (90..<190).first { !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") }
-    }
-
     @Test("the provider file in a system data directory; 'log 20 squats' typed in GNOME Shell's overview, Enter logs 20 squats through the server the bus starts",
           .needs(.dbusDaemon, .gdbus, .gnomeShell, .xvfb, .xdotool, .sqlite3))
     func overviewSearch() throws {
@@ -26,7 +21,7 @@ struct GnomeShellTests {
         try FileManager.default.createDirectory(at: providers, withIntermediateDirectories: true)
         #expect(sandbox.run("export", "search-provider", "--output", providers.appendingPathComponent("org.standfit.Host.search-provider.ini").path).status == 0)
 
-        let display = try #require(Self.freeDisplay(), "no free X display number")
+        let display = try #require(VirtualDisplay.free(), "no free X display number")
         var environment = bus.environment
         environment["DISPLAY"] = ":\(display)"
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = system.address

@@ -8,6 +8,14 @@ import TestSupport
 @Suite("Intents: entities, prompts, phrases, suggestions, routines", .timeLimit(.minutes(10)))
 struct IntentsTests {
     let standFit = HostSandbox.standFit()
+
+    /// The StandFit sandbox at `instant` (STANDFIT_NOW).
+    func at(_ instant: String) -> HostSandbox {
+        var sandbox = standFit
+        sandbox.extraEnvironment["STANDFIT_NOW"] = instant
+        return sandbox
+    }
+
     let paint = HostSandbox(pluginPath: [FixturePlugins.url("intents.so")])
 
     /// The two registrations `intents.c` gets wrong on purpose, as the host reports them.
@@ -233,11 +241,6 @@ struct IntentsTests {
 
     @Test("donations: every handled run is logged; suggest ranks them and says why; the menu offers the best", .needs(.sqlite3))
     func donationsAndSuggestions() {
-        func at(_ instant: String) -> HostSandbox {
-            var sandbox = standFit
-            sandbox.extraEnvironment["STANDFIT_NOW"] = instant
-            return sandbox
-        }
         for instant in ["2026-11-18T08:05:00Z", "2026-11-19T08:15:00Z", "2026-11-20T07:55:00Z"] {
             #expect(at(instant).run("say", "log 10 push ups").status == 0)
         }
@@ -287,6 +290,32 @@ struct IntentsTests {
         #expect(standFit.stateIntegrity() == "ok")
     }
 
+    @Test("habits (issue 51): history looked at twice in a minute is no suggestion, on two days it is; push-ups mornings and evenings are two suggestions at 07:30 and 19:00, not one at 13:15", .needs(.sqlite3))
+    func habits() {
+        #expect(at("2026-11-21T16:29:00Z").run("run", "history").status == 0)
+        #expect(at("2026-11-21T16:30:00Z").run("run", "history").status == 0)
+        #expect(!at("2026-11-21T16:31:00Z").run("list", "--limit", "6").stdout.contains("Suggested"))
+        #expect(at("2026-11-22T16:30:00Z").run("run", "history").status == 0)
+        #expect(at("2026-11-22T16:31:00Z").run("list", "--limit", "6").stdout.contains(". History — Suggested · usually around 17:30  (com.standfit.history)\n"))
+        #expect(standFit.run("donations", "clear").status == 0)
+        for day in 18...21 {
+            #expect(at("2026-11-\(day)T06:30:00Z").run("say", "log 10 push ups").status == 0)
+            #expect(at("2026-11-\(day)T18:00:00Z").run("say", "log 10 push ups").status == 0)
+        }
+        // The last exercise logged is the menu's own item; the suggestion is another's.
+        #expect(at("2026-11-21T20:00:00Z").run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        #expect(at("2026-11-22T06:35:00Z").run("suggest").stdout.hasPrefix("""
+            1. Log 10 Push-Ups  (com.standfit.logexercise count=10 exercise=pushups)  score 5.13
+               ran 4 times (frequency 2.20); last 12 h ago (recency 0.83); usually around 07:30, now 07:35 (time of day 0.96)
+            2. Log 10 Push-Ups  (com.standfit.logexercise count=10 exercise=pushups)  score 3.03
+               ran 4 times (frequency 2.20); last 12 h ago (recency 0.83); usually around 19:00, now 07:35 (time of day 0.00)
+
+            """))
+        #expect(at("2026-11-22T06:35:00Z").run("list", "--limit", "6").stdout.contains("Log 10 Push-Ups — Suggested · usually around 07:30"))
+        #expect(at("2026-11-22T18:05:00Z").run("list", "--limit", "6").stdout.contains("Log 10 Push-Ups — Suggested · usually around 19:00"))
+        #expect(!at("2026-11-22T12:15:00Z").run("list", "--limit", "6").stdout.contains("Suggested"))
+    }
+
     @Test("a log moved aside starts afresh with ids from 1, and undoing its first entry withdraws only that entry's donation, not the old log's first", .needs(.sqlite3))
     func logStartedAfresh() throws {
         #expect(standFit.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
@@ -308,11 +337,6 @@ struct IntentsTests {
 
     @Test("an undone or deleted log is no suggestion material: its donation is withdrawn (standfit.donations/1); donations names types as run does, in local time, with numbers as numbers", .needs(.sqlite3))
     func withdrawnDonations() throws {
-        func at(_ instant: String) -> HostSandbox {
-            var sandbox = standFit
-            sandbox.extraEnvironment["STANDFIT_NOW"] = instant
-            return sandbox
-        }
         #expect(at("2026-11-20T07:00:00Z").run("run", "logexercise", "exercise=squats", "count=20").status == 0)
         #expect(at("2026-11-21T07:00:00Z").run("run", "logexercise", "exercise=squats", "count=20").status == 0)
         #expect(at("2026-11-21T07:01:00Z").run("run", "logexercise", "exercise=plank", "count=60").status == 0)

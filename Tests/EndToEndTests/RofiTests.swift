@@ -145,7 +145,7 @@ struct RofiTests {
         #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
         #expect(sandbox.run("run", "logexercise", "exercise=burpees", "count=15").status == 0)
         if let failure = sandbox.serveWarmPath() { Issue.record("the warm server did not start: \(failure)") }
-        let display = try #require(GnomeShellTests.freeDisplay(), "no free X display number")
+        let display = try #require(VirtualDisplay.free(), "no free X display number")
         var environment = sandbox.environment
         environment["DISPLAY"] = ":\(display)"
         let xvfb = try #require(spawnInBackground(ExternalTool.xvfb.path, [":\(display)", "-screen", "0", "1024x600x24", "-nolisten", "tcp"],

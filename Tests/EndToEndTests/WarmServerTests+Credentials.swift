@@ -32,9 +32,9 @@ extension WarmServerTests {
         let log = sandbox.root.appendingPathComponent("server.log")
         #expect(sandbox.server.start(environment: sandbox.environment, log: log, fullHost: server) == nil, "\(sandbox.logs("server.log"))")
         defer { sandbox.server.stopAll() }
-        func asNobody(_ groups: [String], _ arguments: String...) -> ProcessResult {
+        func asNobody(_ groups: [String], _ arguments: String..., stdin: String? = nil) -> ProcessResult {
             runProcess(ExternalTool.setpriv.url, arguments: ["--reuid=\(nobody)", "--regid=\(nobody)"] + groups + [Fixtures.hostBinary.path] + arguments,
-                       environment: sandbox.environment)
+                       environment: sandbox.environment, stdin: stdin)
         }
         // Cold, and through the server, the client without the group is refused alike.
         #expect(asNobody(["--clear-groups"], "say", "--audio", audio.path, "--yes") == ProcessResult(status: 3, stdout: "",
@@ -42,8 +42,8 @@ extension WarmServerTests {
         let words = try String(contentsOf: log, encoding: .utf8)
         #expect(words.contains("whose credentials are not this server's asked: its supplementary groups differ (without [\(group)]); it runs its command with its own."), "\(words)")
         // A client in the group is served, and logs.
-        #expect(asNobody(["--groups=\(group)"], "say", "--audio", audio.path, "--yes") == ProcessResult(status: 0,
-            stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: "Heard: log twenty squat\n"))
+        #expect(asNobody(["--groups=\(group)"], "say", "--audio", audio.path, stdin: "y\n") == ProcessResult(status: 0,
+            stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: "Heard: log twenty squat\nLog 20 squat? [y/N] "))
         let status = try JSONDecoder().decode(Status.self, from: Data(asNobody(["--groups=\(group)"], "server", "status", "--json").stdout.utf8))
         #expect(status.requestsServed == 1)
     }

@@ -73,3 +73,18 @@ struct SuggestionOffersTests {
         #expect(offers([pushups], at: local(9, 0), runs: [local(7, 4)]).decide() == .offer(pushups))
     }
 }
+
+extension SuggestionOffersTests {
+    @Test("a habit with two times of day is offered at each: this morning's offer does not stand for tonight's; a habit of one day is not offered")
+    func eachTimeOfDay() {
+        let morning = suggestion(usual: 7 * 60 + 30), evening = suggestion(usual: 19 * 60)
+        let offeredThisMorning = SuggestionOffer(id: 1, type: morning.type, parameters: morning.parameters, title: "", offeredAt: local(7, 30),
+                                                 day: "2026-11-22", answer: .later)
+        #expect(offers([evening, morning], at: local(19, 0), offered: [offeredThisMorning]).decide() == .offer(evening))
+        #expect(offers([morning, evening], at: local(7, 45), quiet: nil, offered: [offeredThisMorning]).decide()
+            == .nothing(skipped: [(morning, .offeredToday)]))
+        var oneDay = suggestion(usual: 12 * 60)
+        oneDay.spansDays = false
+        #expect(offers([oneDay], at: local(12, 0)).decide() == .nothing(skipped: []))
+    }
+}

@@ -37,27 +37,32 @@ struct SpeechGrammarTests {
         ])
     }
 
-    @Test("the rival of a reading, to ask what else the sound could be: without its number (the longest it holds), else without the sentences that say it; nil when nothing is left")
-    func rival() throws {
+    @Test("the rivals of a reading, to ask what else the sound could be: one without each value filling its sentence (the number at its place, the exercise), one without the sentences that say it; none for what the grammar does not say")
+    func rivals() throws {
         let grammar = SpeechGrammar.make([
             .init(type: "log", phrase: Phrase(language: "en", template: "log {count} {exercise}"),
                   slots: ["count": .number, "exercise": .names(["Push-Ups", "Squats", "Plank"])]),
             .init(type: "streak", phrase: Phrase(language: nil, template: "show my streak"), slots: [:]),
             .init(type: "log", phrase: Phrase(language: "en", template: "log a {exercise}"), slots: ["exercise": .names(["Push-Ups", "Squats"])]),
         ], language: "en", isWord: dictionary.contains)
-        let withoutNumber = try #require(grammar.rival(of: "log twenty one push ups"))
-        #expect(withoutNumber.alternatives == grammar.alternatives)
-        #expect(withoutNumber.text.contains("<number> = one | two | three | five | ten | twenty | twenty two | twenty three | twenty five | a hundred | one hundred;"))
-        let withoutStreak = try #require(grammar.rival(of: "show my streak"))
-        #expect(!withoutStreak.alternatives.contains("show my streak") && withoutStreak.alternatives.count == 2)
-        // "log a squats" is said by "log a {exercise}" alone.
-        #expect(grammar.rival(of: "log a squats")?.alternatives.count == 2)
-        #expect(grammar.rival(of: "log a squats")?.alternatives.contains { $0.hasPrefix("log a ") } == false)
-        // A sentence the grammar does not say has no rival; nor has one whose rival would be empty.
-        #expect(grammar.rival(of: "call my mother") == nil)
+        #expect(grammar.alternatives == ["log <number> <values1>", "show my streak", "log a <values2>"])
+        let logged = grammar.rivals(of: "log twenty one push ups")
+        #expect(logged.count == 3)
+        // Without "twenty one" (not "one", nor "twenty"), then without "push ups", then without the sentence.
+        #expect(logged[0].rules.first { $0.name == "<number>" }?.values.contains("twenty one") == false)
+        #expect(logged[0].rules.first { $0.name == "<number>" }?.values.contains("one") == true)
+        #expect(logged[1].rules.first { $0.name == "<values1>" }?.values == ["plank", "squats"])
+        #expect(logged[2].alternatives == ["show my streak", "log a <values2>"])
+        #expect(logged.allSatisfy { $0.text.hasPrefix("#JSGF V1.0;\ngrammar standfit;\npublic <sentence> = (") })
+        // A sentence without placeholders: only the grammar without it.
+        let streak = grammar.rivals(of: "show my streak")
+        #expect(streak.map(\.alternatives) == [["log <number> <values1>", "log a <values2>"]])
+        // What the grammar does not say has none; nor has a grammar of one sentence.
+        #expect(grammar.rivals(of: "call my mother").isEmpty)
+        #expect(grammar.rivals(of: "log twenty").isEmpty)
         let one = SpeechGrammar.make([.init(type: "streak", phrase: Phrase(language: nil, template: "show my streak"), slots: [:])],
                                      language: "en", isWord: dictionary.contains)
-        #expect(one.rival(of: "show my streak") == nil)
+        #expect(one.rivals(of: "show my streak").isEmpty)
     }
 
     @Test("a plugin's share is bounded: 2,500 values of one placeholder keep their first 200, 100 phrases of one plugin their first 64, with the reasons; another plugin keeps its own")

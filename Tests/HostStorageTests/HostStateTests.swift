@@ -72,7 +72,7 @@ struct HostStateTests {
             stored.type == expected.type && stored.parameters == expected.parameters && stored.titles == expected.titles
                 && stored.runs == expected.runs && stored.lastRun == expected.lastRun
                 && abs(stored.weight - expected.weight) < 1e-9 && abs(stored.cosSum - expected.cosSum) < 1e-9
-                && abs(stored.sinSum - expected.sinSum) < 1e-9
+                && abs(stored.sinSum - expected.sinSum) < 1e-9 && stored.firstRun == expected.firstRun && stored.slots == expected.slots
         }
     }
 
@@ -130,7 +130,7 @@ struct HostStateTests {
         #expect(try state.donationGroups().map(\.runs) == [2])
     }
 
-    @Test("migration v7 sums the runs of an older state, each at its local minute in the zone of the upgrade")
+    @Test("migrations v7 and v10 sum the runs of an older state, each at its local minute in the zone of the upgrade, with their first runs and half hours")
     func groupsMigrate() throws {
         let directory = makeTemporaryDirectory()
         let start = Date(timeIntervalSince1970: 1_795_000_000)
@@ -149,7 +149,7 @@ struct HostStateTests {
         // As a state written before v7 had it.
         let downgrade = runProcess(ExternalTool.sqlite3.url, arguments: [database, """
             DROP TABLE donationGroup; DROP INDEX donation_on_type_parameters; ALTER TABLE donation DROP COLUMN minute;
-            DELETE FROM grdb_migrations WHERE identifier = 'v7'
+            DELETE FROM grdb_migrations WHERE identifier IN ('v7', 'v10')
             """])
         #expect(downgrade.status == 0, "\(downgrade.stderr)")
         let reopened = try HostState(directory: directory)

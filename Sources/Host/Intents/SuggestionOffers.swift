@@ -5,12 +5,14 @@ import HostModel
 /// shortcut on the Lock Screen at the usual time: `suggestions offer`, which the user timer of
 /// `suggestions on` runs every quarter of an hour. The rules, in order:
 ///
-/// - never in the quiet hours (`suggestionQuietHours` in config.json, 22:00-08:00 unless set);
+/// - never in the quiet hours (`suggestionQuietHours` in config.json; unless set, those the
+///   user's runs show, `Suggestions.learnedQuietHours`, and 22:00-08:00 until there are enough);
 /// - at most `suggestionsPerDay` offers a local day (3 unless set);
-/// - only a suggestion the menu would make and then some: ran at least `minimumRuns` times (a
-///   notification interrupts, so it needs more than the menu's two), usually within `window`
-///   minutes of now, suggestible, and not muted ("Stop suggesting this");
-/// - each at most once a day (whatever the answer: "Not now" means not today);
+/// - only a suggestion the menu would make and then some: ran at least `minimumRuns` times on
+///   two days at least (a notification interrupts, so it needs more than the menu's two),
+///   usually within `window` minutes of now, suggestible, and not muted ("Stop suggesting this");
+/// - each at most once a day at each of its times of day (whatever the answer: "Not now" means
+///   not today at that time);
 /// - never for an action already done today around its usual time (a run of the same type
 ///   within `Suggestions.timeWindowMinutes` of it), whatever its values.
 ///
@@ -91,7 +93,7 @@ public struct SuggestionOffers {
     /// The suggestions at their usual time now, best first.
     public var due: [Suggestions.Suggestion] {
         ranked.filter {
-            $0.runs >= SuggestionOffers.minimumRuns
+            $0.isHabit(runs: SuggestionOffers.minimumRuns)
                 && Suggestions.circularDistance(Double($0.usualMinute), Double(minuteNow)) <= Double(SuggestionOffers.window)
         }
     }
@@ -101,7 +103,11 @@ public struct SuggestionOffers {
         if offeredToday.count >= perDay { return .capReached(perDay) }
         var skipped: [(Suggestions.Suggestion, Skip)] = []
         for suggestion in due {
-            if offeredToday.contains(where: { $0.type == suggestion.type && $0.parameters == suggestion.parameters }) {
+            if offeredToday.contains(where: {
+                $0.type == suggestion.type && $0.parameters == suggestion.parameters
+                    && Suggestions.circularDistance(Double(LocalMinute.of($0.offeredAt, in: timeZone)), Double(suggestion.usualMinute))
+                        <= Suggestions.timeWindowMinutes
+            }) {
                 skipped.append((suggestion, .offeredToday))
                 continue
             }

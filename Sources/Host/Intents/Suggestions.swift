@@ -42,29 +42,68 @@ public struct Suggestions {
         public var usualMinute: Int
         /// Why it ranks where it does, in words.
         public var reasons: String
+        /// Whether its runs span two days at least (`DonationGroup.spansDays`): what the menu
+        /// and the notifications need besides the number of runs, so that looking at
+        /// something twice in a minute is no habit.
+        public var spansDays: Bool = true
+
+        /// Whether it is a habit the menu offers: run at least `runs` times, on two days.
+        public func isHabit(runs minimum: Int) -> Bool {
+            runs >= minimum && spansDays
+        }
     }
 
+    /// The suggestions, best first. A group whose runs keep to two or more times of day
+    /// (`DonationGroup.clusters`: a morning and an evening habit) is one suggestion per time of
+    /// day, each with its own runs and usual time (its share of the group's weight), instead of
+    /// one at their average, when nobody runs it.
     public func ranked() -> [Suggestion] {
         let minuteNow = Double(LocalMinute.of(now, in: timeZone))
-        return groups.filter { $0.runs > 0 }.map { group -> Suggestion in
-            let frequency = log2(1 + group.weight(at: now))
-            let hoursSince = max(0, now.timeIntervalSince(group.lastRun)) / 3_600
-            let recency = pow(0.5, hoursSince / 48)
-            let usual = group.usualMinute
-            let distance = Suggestions.circularDistance(usual, minuteNow)
-            let timeOfDay = max(0, 1 - distance / Suggestions.timeWindowMinutes)
-            let score = frequency * (1 + timeOfDay) + recency
-            let usualText = Suggestions.clock(usual)
-            let reasons = [
-                text(group.runs == 1 ? "suggest.ran.one" : "suggest.ran.many", ["count": "\(group.runs)", "frequency": format(frequency)]),
-                text("suggest.last", ["ago": ago(hoursSince), "recency": format(recency)]),
-                text("suggest.usual", ["usual": usualText, "now": Suggestions.clock(minuteNow), "timeOfDay": format(timeOfDay)]),
-            ].joined(separator: "; ")
-            return Suggestion(type: group.type, parameters: group.parameters, titles: group.titles, score: score,
-                              frequency: frequency, recency: recency, timeOfDay: timeOfDay, runs: group.runs,
-                              lastRun: group.lastRun, usualTime: usualText, usualMinute: Int(usual) % 1_440, reasons: reasons)
-        }.sorted { ($0.score, $0.lastRun, $1.type) > ($1.score, $1.lastRun, $0.type) }
+        return groups.filter { $0.runs > 0 }.flatMap { group -> [Suggestion] in
+            let clusters = group.clusters
+            let times: [(runs: Int, usual: Double)] = clusters.count >= 2
+                ? clusters.map { ($0.runs, Double($0.usualMinute)) } : [(group.runs, group.usualMinute)]
+            return times.map { suggestion(group, runs: $0.runs, usual: $0.usual, minuteNow: minuteNow) }
+        }.sorted { ($0.score, $0.lastRun, $1.type, $1.usualMinute) > ($1.score, $1.lastRun, $0.type, $0.usualMinute) }
     }
+
+    /// `group`'s suggestion at one of its times of day, `runs` of its runs usually at `usual`.
+    private func suggestion(_ group: DonationGroup, runs: Int, usual: Double, minuteNow: Double) -> Suggestion {
+        let frequency = log2(1 + group.weight(at: now) * Double(runs) / Double(group.runs))
+        let hoursSince = max(0, now.timeIntervalSince(group.lastRun)) / 3_600
+        let recency = pow(0.5, hoursSince / 48)
+        let distance = Suggestions.circularDistance(usual, minuteNow)
+        let timeOfDay = max(0, 1 - distance / Suggestions.timeWindowMinutes)
+        let score = frequency * (1 + timeOfDay) + recency
+        let usualText = Suggestions.clock(usual)
+        let reasons = [
+            text(runs == 1 ? "suggest.ran.one" : "suggest.ran.many", ["count": "\(runs)", "frequency": format(frequency)]),
+            text("suggest.last", ["ago": ago(hoursSince), "recency": format(recency)]),
+            text("suggest.usual", ["usual": usualText, "now": Suggestions.clock(minuteNow), "timeOfDay": format(timeOfDay)]),
+        ].joined(separator: "; ")
+        return Suggestion(type: group.type, parameters: group.parameters, titles: group.titles, score: score,
+                          frequency: frequency, recency: recency, timeOfDay: timeOfDay, runs: runs,
+                          lastRun: group.lastRun, usualTime: usualText, usualMinute: Int(usual) % 1_440, reasons: reasons,
+                          spansDays: group.spansDays)
+    }
+
+    /// The quiet hours the user's own runs show: the longest stretch of the day in which none
+    /// of their runs fell, at least `minimumQuietHours` long, once there are `minimumRuns` runs
+    /// over `minimumDays` days; nil until then. A 07:30 habit is then not in them, as it was in
+    /// a fixed 22:00-08:00.
+    public static func learnedQuietHours(_ groups: [DonationGroup]) -> QuietHours? {
+        let runs = groups.reduce(0) { $0 + $1.runs }
+        guard runs >= minimumRuns, let first = groups.map(\.firstRun).min(), let last = groups.map(\.lastRun).max(),
+              last.timeIntervalSince(first) >= Double(minimumDays) * 86_400 else { return nil }
+        let slots = groups.reduce(DaySlots()) { $0 + $1.slots }
+        return slots.quietStretch(minimumSlots: minimumQuietHours * 60 / DaySlots.minutes).map { QuietHours(start: $0.start, end: $0.end) }
+    }
+
+    /// What learned quiet hours need: this many runs, over this many days, leaving at least
+    /// this many hours of the day without any.
+    public static let minimumRuns = 10
+    public static let minimumDays = 3
+    public static let minimumQuietHours = 6
 
     static func circularDistance(_ a: Double, _ b: Double) -> Double {
         let difference = abs(a - b).truncatingRemainder(dividingBy: 1_440)

@@ -8,7 +8,10 @@ import Foundation
 /// - `weight`: Σ ½^((lastRun − t) / half-life), each run's weight as of the latest run, so that
 ///   the weight at any later `now` is `weight × ½^((now − lastRun) / half-life)`;
 /// - `cosSum`, `sinSum`: each run's local time of day as a point on the clock face, whose
-///   direction is the usual time (a circular mean: 23:50 and 00:10 average to midnight).
+///   direction is the usual time (a circular mean: 23:50 and 00:10 average to midnight);
+/// - `slots`: how many runs fell in each half hour of the day, and the sum of their minutes
+///   into it, from which a habit with two times of day is told apart (`clusters`);
+/// - `firstRun`: the earliest run, so that two runs a minute apart are no habit yet.
 public struct DonationGroup: Sendable, Equatable {
     public var type: String
     public var parameters: [String: String]
@@ -19,12 +22,16 @@ public struct DonationGroup: Sendable, Equatable {
     public var weight: Double
     public var cosSum: Double
     public var sinSum: Double
+    public var firstRun: Date
+    public var slots: DaySlots
 
     /// A run's weight halves every this many days.
     public static let halfLifeDays = 14.0
 
     public init(type: String, parameters: [String: String], titles: [String: String], runs: Int, lastRun: Date,
-                weight: Double, cosSum: Double, sinSum: Double) {
+                weight: Double, cosSum: Double, sinSum: Double, firstRun: Date? = nil, slots: DaySlots = DaySlots()) {
+        self.firstRun = firstRun ?? lastRun
+        self.slots = slots
         self.type = type
         self.parameters = parameters
         self.titles = titles
@@ -53,9 +60,11 @@ public struct DonationGroup: Sendable, Equatable {
 
     /// Counts one more run; a run newer than the latest becomes the latest (its titles too).
     public mutating func add(date: Date, minute: Int, titles: [String: String]) {
+        slots.add(minute)
         if runs == 0 {
             weight = 1
             lastRun = date
+            firstRun = date
             self.titles = titles
         } else if date >= lastRun {
             weight = weight * DonationGroup.decay(date.timeIntervalSince(lastRun)) + 1
@@ -64,14 +73,18 @@ public struct DonationGroup: Sendable, Equatable {
         } else {
             weight += DonationGroup.decay(lastRun.timeIntervalSince(date))
         }
+        firstRun = min(firstRun, date)
         runs += 1
         cosSum += cos(DonationGroup.angle(minute))
         sinSum += sin(DonationGroup.angle(minute))
     }
 
     /// Takes one run out. When it was the latest, `latest` is the newest run left (its date and
-    /// titles), which the weight is then measured from.
-    public mutating func remove(date: Date, minute: Int, latest: (date: Date, titles: [String: String])?) {
+    /// titles), which the weight is then measured from; when it was the earliest, `earliest` is
+    /// the oldest run left.
+    public mutating func remove(date: Date, minute: Int, latest: (date: Date, titles: [String: String])?, earliest: Date? = nil) {
+        slots.remove(minute)
+        if date <= firstRun, let earliest { firstRun = earliest }
         runs -= 1
         cosSum -= cos(DonationGroup.angle(minute))
         sinSum -= sin(DonationGroup.angle(minute))
@@ -98,6 +111,144 @@ public struct DonationGroup: Sendable, Equatable {
         var mean = atan2(sinSum, cosSum) / (2 * Double.pi) * 1_440
         if mean < 0 { mean += 1_440 }
         return mean.rounded()
+    }
+}
+
+extension DonationGroup {
+    /// The runs' times of day, apart: each stretch of the day with runs, parted from the next by
+    /// at least `DaySlots.gapSlots` empty half hours, with at least two runs (a single run at an
+    /// odd hour is no time of day of its own and stays out). One cluster, or none, when the
+    /// runs keep to one time of day.
+    public var clusters: [DaySlots.Cluster] {
+        slots.clusters().filter { $0.runs >= 2 }
+    }
+
+    /// Whether the runs span two days at least (their first and last 20 hours apart or more):
+    /// an action run twice in a minute is no habit.
+    public var spansDays: Bool {
+        lastRun.timeIntervalSince(firstRun) >= DonationGroup.habitSpan
+    }
+
+    /// How far apart the first and the last run must be for a habit: 20 hours.
+    public static let habitSpan: TimeInterval = 20 * 3_600
+}
+
+/// The runs of a group by half hour of the local day: how many, and the sum of their minutes
+/// into their half hour (a mean time of day per half hour, exact to the minute).
+public struct DaySlots: Sendable, Equatable {
+    public static let count = 48
+    public static let minutes = 1_440 / count
+    /// Empty half hours that part two times of day: three hours.
+    public static let gapSlots = 6
+
+    public var runs: [Int]
+    public var minuteSums: [Int]
+
+    public init() {
+        runs = Array(repeating: 0, count: DaySlots.count)
+        minuteSums = Array(repeating: 0, count: DaySlots.count)
+    }
+
+    public mutating func add(_ minute: Int) {
+        let minute = ((minute % 1_440) + 1_440) % 1_440
+        runs[minute / DaySlots.minutes] += 1
+        minuteSums[minute / DaySlots.minutes] += minute % DaySlots.minutes
+    }
+
+    public mutating func remove(_ minute: Int) {
+        let minute = ((minute % 1_440) + 1_440) % 1_440, slot = minute / DaySlots.minutes
+        guard runs[slot] > 0 else { return }
+        runs[slot] -= 1
+        minuteSums[slot] = runs[slot] == 0 ? 0 : max(0, minuteSums[slot] - minute % DaySlots.minutes)
+    }
+
+    public static func + (lhs: DaySlots, rhs: DaySlots) -> DaySlots {
+        var sum = lhs
+        for slot in 0..<count {
+            sum.runs[slot] += rhs.runs[slot]
+            sum.minuteSums[slot] += rhs.minuteSums[slot]
+        }
+        return sum
+    }
+
+    /// One stretch of the day with runs.
+    public struct Cluster: Sendable, Equatable {
+        public var runs: Int
+        /// The runs' usual local time, in minutes from midnight (their circular mean).
+        public var usualMinute: Int
+        /// The first and the last half hour with runs, in minutes from midnight.
+        public var firstMinute: Int
+        public var lastMinute: Int
+    }
+
+    /// The stretches of the day with runs, each parted from the next by `gapSlots` empty half
+    /// hours or more, in the order of the day from the end of the longest gap.
+    public func clusters() -> [Cluster] {
+        let occupied = (0..<DaySlots.count).filter { runs[$0] > 0 }
+        guard let first = occupied.first else { return [] }
+        // Start right after the longest empty stretch, so that none spans the walk's start.
+        var longestEnd = first, longest = -1
+        for (index, slot) in occupied.enumerated() {
+            let next = occupied[(index + 1) % occupied.count] + (index + 1 == occupied.count ? DaySlots.count : 0)
+            if next - slot - 1 > longest { longest = next - slot - 1; longestEnd = next % DaySlots.count }
+        }
+        var clusters: [[Int]] = []
+        var previous: Int?
+        for step in 0..<DaySlots.count {
+            let slot = (longestEnd + step) % DaySlots.count
+            guard runs[slot] > 0 else { continue }
+            if let previous, step - previous - 1 < DaySlots.gapSlots {
+                clusters[clusters.count - 1].append(slot)
+            } else {
+                clusters.append([slot])
+            }
+            previous = step
+        }
+        return clusters.map { slots in
+            var cosSum = 0.0, sinSum = 0.0, total = 0
+            for slot in slots {
+                let mean = Double(slot * DaySlots.minutes) + Double(minuteSums[slot]) / Double(runs[slot])
+                let angle = mean / 1_440 * 2 * Double.pi
+                cosSum += Double(runs[slot]) * cos(angle)
+                sinSum += Double(runs[slot]) * sin(angle)
+                total += runs[slot]
+            }
+            var usual = atan2(sinSum, cosSum) / (2 * Double.pi) * 1_440
+            if usual < 0 { usual += 1_440 }
+            return Cluster(runs: total, usualMinute: Int(usual.rounded()) % 1_440, firstMinute: slots[0] * DaySlots.minutes,
+                           lastMinute: slots[slots.count - 1] * DaySlots.minutes + DaySlots.minutes - 1)
+        }
+    }
+
+    /// The quiet hours the runs leave: the longest stretch of the day without any, when it is at
+    /// least `minimumQuiet` half hours long; nil otherwise.
+    public func quietStretch(minimumSlots: Int) -> (start: Int, end: Int)? {
+        let occupied = (0..<DaySlots.count).filter { runs[$0] > 0 }
+        guard !occupied.isEmpty else { return nil }
+        var best: (start: Int, length: Int)?
+        for (index, slot) in occupied.enumerated() {
+            let next = occupied[(index + 1) % occupied.count] + (index + 1 == occupied.count ? DaySlots.count : 0)
+            let length = next - slot - 1
+            if length > (best?.length ?? -1) { best = ((slot + 1) % DaySlots.count, length) }
+        }
+        guard let best, best.length >= minimumSlots else { return nil }
+        return (best.start * DaySlots.minutes, ((best.start + best.length) % DaySlots.count) * DaySlots.minutes)
+    }
+
+    /// As stored: "slot:runs:minutes" for each half hour with runs, separated by spaces.
+    public var text: String {
+        (0..<DaySlots.count).filter { runs[$0] > 0 }.map { "\($0):\(runs[$0]):\(minuteSums[$0])" }.joined(separator: " ")
+    }
+
+    /// Reads `text`; nil when it is not what `text` writes.
+    public init?(text: String) {
+        self.init()
+        for field in text.split(separator: " ") {
+            let parts = field.split(separator: ":").compactMap { Int($0) }
+            guard parts.count == 3, (0..<DaySlots.count).contains(parts[0]), parts[1] >= 0, parts[2] >= 0 else { return nil }
+            runs[parts[0]] = parts[1]
+            minuteSums[parts[0]] = parts[2]
+        }
     }
 }
 

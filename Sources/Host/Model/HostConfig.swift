@@ -70,6 +70,9 @@ public struct HostConfig: Sendable, Equatable {
 
     /// When no suggestion comes as a notification (`suggestions on`); nil for never quiet.
     public var suggestionQuietHours: QuietHours? = QuietHours(start: 22 * 60, end: 8 * 60)
+    /// Whether config.json sets `suggestionQuietHours` (else they are learned from the runs,
+    /// when there are enough, and 22:00-08:00 until then).
+    public var suggestionQuietHoursSet = false
     /// At most this many suggestions come as notifications in one day; 0 for none.
     public var suggestionsPerDay = 3
     /// Speech models by language ("nl"), beside Debian's English one (`say --audio`, `listen`).
@@ -158,11 +161,13 @@ public struct HostConfig: Sendable, Equatable {
                 throw HostError(.configInvalid, key: "config.wholeNumber", ["key": "serverWorkers", "path": url.path, "max": "64", "value": value.jsonText])
             case ("suggestionQuietHours", .null):
                 config.suggestionQuietHours = nil
+                config.suggestionQuietHoursSet = true
             case ("suggestionQuietHours", .string(let text)):
                 guard let hours = QuietHours(text) else {
                     throw HostError(.configInvalid, key: "config.quietHours", ["path": url.path, "value": value.jsonText])
                 }
                 config.suggestionQuietHours = hours.start == hours.end ? nil : hours
+                config.suggestionQuietHoursSet = true
             case ("suggestionQuietHours", _):
                 throw HostError(.configInvalid, key: "config.quietHours", ["path": url.path, "value": value.jsonText])
             case ("suggestionsPerDay", .int(let count)) where count >= 0 && count <= 24:

@@ -254,7 +254,7 @@ extension HostText {
     "speech.heardIn" = "Er is niets gehoord in {source}; spreek een van de zinnen van de plug-ins uit (zoals \"log 20 squats\") of typ hem met 'standfit-host say'.";
     "speech.microphone" = "wat de microfoon opnam";
     "speech.notSure" = "Niet zeker van wat er gehoord is: het wordt ook met --yes bevestigd.";
-    "speech.needsConfirmation" = "'{heard}' moet worden bevestigd voordat het wordt uitgevoerd; geef --yes om het uit te voeren zoals gehoord, of typ het met 'standfit-host say'.";
+    "speech.needsConfirmation" = "'{heard}' moet worden bevestigd voordat het wordt uitgevoerd; antwoord in een terminal, geef --yes om uit te voeren waar de herkenner zeker van is, of typ het met 'standfit-host say'.";
     "speech.unsureNeedsConfirmation" = "'{heard}' moet worden bevestigd voordat het wordt uitgevoerd, omdat de herkenner er niet zeker van was; zeg het opnieuw, of typ het met 'standfit-host say'.";
     "speech.noPhrases" = "Geen zin van de geïnstalleerde plug-ins kan worden uitgesproken in {language} ('standfit-host say' neemt ze getypt); een plug-in declareert zinnen bij zijn acties.";
     "suggest.nothing" = "Nog niets om voor te stellen: voorstellen komen uit wat je uitvoert (zie 'standfit-host donations').";

@@ -254,7 +254,7 @@ extension HostText {
     "speech.heardIn" = "Nothing was heard in {source}; speak one of the plugins' phrases (such as \"log 20 squats\") or type it with 'standfit-host say'.";
     "speech.microphone" = "what the microphone recorded";
     "speech.notSure" = "Not sure of what was heard: it is confirmed even with --yes.";
-    "speech.needsConfirmation" = "'{heard}' needs your confirmation before it runs; pass --yes to run it as heard, or type it with 'standfit-host say'.";
+    "speech.needsConfirmation" = "'{heard}' needs your confirmation before it runs; answer on a terminal, pass --yes to run what the recogniser is sure of, or type it with 'standfit-host say'.";
     "speech.unsureNeedsConfirmation" = "'{heard}' needs your confirmation before it runs, as the recogniser was not sure of it; say it again, or type it with 'standfit-host say'.";
     "speech.noPhrases" = "No phrase of the installed plugins can be said in {language} ('standfit-host say' takes them typed); a plugin declares phrases with its actions.";
     "suggest.nothing" = "Nothing to suggest yet: suggestions come from the runs you make (see 'standfit-host donations').";

@@ -24,9 +24,9 @@ public final class Recognizer {
 
         /// The margin at which a reading may run unconfirmed (`--yes`). Measured on the
         /// project's espeak-ng recordings (docs/BENCHMARKS.md, "Speech": every number 1–100,
-        /// 20 requests for something else and 23 phrases, at two speeds): no misreading and no
-        /// request for something else reached 4.4 (7.0 with SoX's random dither, "order a
-        /// pizza" read as "log burpee"); right readings reach up to 23, most numbers stay below 3.
+        /// 20 requests for something else and 27 phrases, at two speeds): no misreading and no
+        /// request for something else reached 2.8 ("order a pizza" read as "log burpees");
+        /// right readings reach up to 21, most numbers stay below 3.
         public static let sureMargin = 8.0
 
         /// Whether it may run without being confirmed: the recogniser's nearest other sentence
@@ -60,19 +60,43 @@ public final class Recognizer {
     /// nearest to the sound (the grammar always finds its nearest), empty when nothing was
     /// heard.
     public func read(_ samples: [Int16]) throws(HostError) -> String {
-        try decode(samples, rival: nil).text
+        try decode(Recognizer.dithered(samples), rival: nil).text
     }
 
-    /// What `samples` say and how sure the recogniser is of it: read again with the grammar
-    /// that cannot say it, the score of the two paths compared per frame.
+    /// What `samples` say and how sure the recogniser is of it: read again with each grammar
+    /// that cannot say it in one respect (`SpeechGrammar.rivals`: its number, its exercise, its
+    /// sentence), the scores of the paths compared per frame; the smallest margin counts. A
+    /// rival that cannot read the sound at all (or fails) leaves the reading unsure.
     public func reading(_ samples: [Int16]) throws(HostError) -> Reading {
+        let samples = Recognizer.dithered(samples)
         let heard = try decode(samples, rival: nil)
-        guard !heard.text.isEmpty, heard.frames > 0, let rival = grammar.rival(of: heard.text) else {
-            return Reading(text: heard.text, margin: nil)
+        let rivals = grammar.rivals(of: heard.text)
+        guard !heard.text.isEmpty, heard.frames > 0, !rivals.isEmpty else { return Reading(text: heard.text, margin: nil) }
+        var margin = Double.infinity
+        for rival in rivals {
+            guard let other = try? decode(samples, rival: rival), !other.text.isEmpty else { return Reading(text: heard.text, margin: nil) }
+            margin = min(margin, Double(Int64(heard.score) - Int64(other.score)) / Double(heard.frames))
         }
-        let other = try decode(samples, rival: rival)
-        guard !other.text.isEmpty else { return Reading(text: heard.text, margin: nil) }
-        return Reading(text: heard.text, margin: Double(Int64(heard.score) - Int64(other.score)) / Double(heard.frames))
+        return Reading(text: heard.text, margin: margin)
+    }
+
+    /// `samples` with a quarter of them raised by one step, the same ones every time: the
+    /// noise the recogniser's features need where synthesised or gated audio has runs of exact
+    /// zeros, as PocketSphinx's own `-dither` adds. Rationale: added here from a fixed seed,
+    /// so that every reading of one recording (the first and its rivals, and any server
+    /// thread's) sees the same samples; the library's dither draws from one process-wide
+    /// generator that each reading would move on (and threads would share unlocked).
+    static func dithered(_ samples: [Int16]) -> [Int16] {
+        var state: UInt64 = 0x5DEECE66D
+        return samples.map { sample in
+            // SplitMix64.
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            return z % 4 == 0 && sample < Int16.max ? sample + 1 : sample
+        }
     }
 
     private func decode(_ samples: [Int16], rival: SpeechGrammar?) throws(HostError) -> (text: String, score: Int32, frames: Int32) {

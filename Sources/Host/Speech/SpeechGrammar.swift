@@ -11,30 +11,41 @@ import HostModel
 /// another word is left out, and a phrase with a free-text placeholder (a note, a name) or a
 /// word the dictionary lacks cannot be said (`unsayable` names them).
 public struct SpeechGrammar: Sendable, Equatable {
-    /// The grammar's text (JSGF V1.0).
-    public var text: String
+    /// The grammar's text (JSGF V1.0), made from `alternatives` and `rules`.
+    public private(set) var text: String
     /// How many phrases can be said.
     public var phrases: Int
     /// Phrases and values that cannot be said, and why.
     public var unsayable: [String]
     /// The sentences it takes, one per phrase: words, and rule names (`<number>`) for the
     /// placeholders, separated by spaces.
-    public var alternatives: [String]
+    public private(set) var alternatives: [String]
     /// The rules the sentences name, in order: each name's alternatives, words separated by spaces.
-    public var rules: [Rule]
+    public private(set) var rules: [Rule]
 
     /// A rule of the grammar: `<number> = one | two | …;`.
     public struct Rule: Sendable, Equatable {
         public var name: String
         public var values: [String]
+        /// Which values mean the same ("a hundred" and "one hundred", "squat" and "squats"):
+        /// the same number for each of them; a value not in it means only itself.
+        public var meanings: [String: Int] = [:]
+
+        /// The values without `value` and every other that means the same.
+        func without(_ value: String) -> [String] {
+            guard let meaning = meanings[value] else { return values.filter { $0 != value } }
+            return values.filter { $0 != value && meanings[$0] != meaning }
+        }
     }
 
     /// What fills a placeholder.
     public enum Slot: Sendable, Equatable {
         /// A number of the language, 1 to 100.
         case number
-        /// Names: each value's title and synonyms, as they are written.
+        /// Names, each a value of its own, as they are written.
         case names([String])
+        /// Values, each with its names: its title and synonyms, as they are written.
+        case values([[String]])
         /// Free text: no grammar can say it.
         case freeText
     }
@@ -78,7 +89,7 @@ public struct SpeechGrammar: Sendable, Equatable {
                 }
                 continue
             }
-            var parts: [String] = [], newRules: [(names: String, rule: String)] = []
+            var parts: [String] = [], newRules: [(names: String, rule: String, meanings: [String: Int])] = []
             var sayable = true
             for part in source.phrase.parts {
                 switch part {
@@ -99,8 +110,13 @@ public struct SpeechGrammar: Sendable, Equatable {
                         }
                         usesNumber = true
                         parts.append("<number>")
-                    case .names(let names):
-                        var said: [String] = []
+                    case .names, .values:
+                        var groups: [[String]] = []
+                        if case .names(let names)? = source.slots[name] { groups = names.map { [$0] } }
+                        if case .values(let values)? = source.slots[name] { groups = values }
+                        let names = groups.flatMap { $0 }
+                        let meaningOf = Dictionary(groups.enumerated().flatMap { index, group in group.map { ($0, index) } }) { first, _ in first }
+                        var said: [String] = [], meanings: [String: Int] = [:]
                         if names.count > namesPerPlaceholder {
                             let reason = "{\(name)} of \(source.type): its first \(namesPerPlaceholder) of \(names.count) names can be said, no more"
                             if !unsayable.contains(reason) { unsayable.append(reason) }
@@ -115,6 +131,7 @@ public struct SpeechGrammar: Sendable, Equatable {
                             }
                             let text = words.joined(separator: " ")
                             if !said.contains(text) { said.append(text) }
+                            if meanings[text] == nil { meanings[text] = meaningOf[value] }
                         }
                         guard !said.isEmpty else {
                             unsayable.append("'\(source.phrase.template)' (\(source.type)): no value of {\(name)} can be said")
@@ -122,10 +139,10 @@ public struct SpeechGrammar: Sendable, Equatable {
                             break
                         }
                         // Sorted: the grammar is the same text whatever order a plugin answers in.
-                        let names = said.sorted().joined(separator: " | ")
-                        let rule = ruleNames[names] ?? newRules.first { $0.names == names }?.rule
+                        let list = said.sorted().joined(separator: " | ")
+                        let rule = ruleNames[list] ?? newRules.first { $0.names == list }?.rule
                             ?? "<values\(ruleNames.count + newRules.count + 1)>"
-                        if ruleNames[names] == nil && !newRules.contains(where: { $0.names == names }) { newRules.append((names, rule)) }
+                        if ruleNames[list] == nil && !newRules.contains(where: { $0.names == list }) { newRules.append((list, rule, meanings)) }
                         parts.append(rule)
                     case .freeText:
                         unsayable.append("'\(source.phrase.template)' (\(source.type)): {\(name)} is free text")
@@ -135,14 +152,17 @@ public struct SpeechGrammar: Sendable, Equatable {
                 if !sayable { break }
             }
             guard sayable else { continue }
-            for (names, rule) in newRules {
+            for (names, rule, meanings) in newRules {
                 ruleNames[names] = rule
-                rules.append(Rule(name: rule, values: names.components(separatedBy: " | ")))
+                rules.append(Rule(name: rule, values: names.components(separatedBy: " | "), meanings: meanings))
             }
             alternatives.append(parts.joined(separator: " "))
             count += 1
         }
-        if usesNumber, let table { rules.append(Rule(name: "<number>", values: numberWords(table, isWord: isWord))) }
+        if usesNumber, let table {
+            let words = numberWords(table, isWord: isWord)
+            rules.append(Rule(name: "<number>", values: words, meanings: Dictionary(words.compactMap { word in table.number(word).map { (word, $0) } }) { first, _ in first }))
+        }
         return SpeechGrammar(alternatives: alternatives, rules: rules, phrases: count, unsayable: unsayable)
     }
 
@@ -156,37 +176,42 @@ public struct SpeechGrammar: Sendable, Equatable {
             + rules.map { "\($0.name) = \($0.values.joined(separator: " | "));" }).joined(separator: "\n") + "\n"
     }
 
-    /// The grammar that cannot say `heard`, to ask the recogniser what else the sound could be
-    /// (`Recognizer.reading`): without the number `heard` holds, else without the sentences
-    /// that say it. Nil when nothing would be left.
-    public func rival(of heard: String) -> SpeechGrammar? {
+    /// The grammars that cannot say `heard` in one respect each, to ask the recogniser what else
+    /// the sound could be (`Recognizer.reading`): one without each value that fills a
+    /// placeholder of the sentence it is (the number, the exercise), and one without the
+    /// sentences that say it. Empty when the grammar does not say `heard`.
+    public func rivals(of heard: String) -> [SpeechGrammar] {
         let words = heard.split(separator: " ").map(String.init)
-        if let index = rules.firstIndex(where: { $0.name == "<number>" }) {
-            let said = rules[index].values.filter { number in
-                let parts = number.split(separator: " ").map(String.init)
-                return words.indices.contains { words[$0...].starts(with: parts) }
-            }
-            if let number = said.max(by: { $0.count < $1.count }) {
-                var rules = self.rules
-                rules[index].values.removeAll { $0 == number }
-                return rules[index].values.isEmpty ? nil : SpeechGrammar(alternatives: alternatives, rules: rules, phrases: phrases, unsayable: [])
-            }
+        guard let filled = alternatives.lazy.compactMap({ self.fill($0.split(separator: " ").map(String.init)[...], words[...]) }).first else {
+            return []
         }
-        let others = alternatives.filter { !says($0.split(separator: " ").map(String.init)[...], words[...]) }
-        guard !others.isEmpty, others.count < alternatives.count else { return nil }
-        return SpeechGrammar(alternatives: others, rules: rules, phrases: others.count, unsayable: [])
+        var rivals: [SpeechGrammar] = []
+        for (index, value) in filled {
+            var rules = self.rules
+            rules[index].values = rules[index].without(value)
+            // A value no other can take the place of is no respect in which the sound is unsure.
+            guard !rules[index].values.isEmpty else { continue }
+            rivals.append(SpeechGrammar(alternatives: alternatives, rules: rules, phrases: phrases, unsayable: []))
+        }
+        let others = alternatives.filter { fill($0.split(separator: " ").map(String.init)[...], words[...]) == nil }
+        if !others.isEmpty { rivals.append(SpeechGrammar(alternatives: others, rules: rules, phrases: others.count, unsayable: [])) }
+        return rivals
     }
 
-    /// Whether the sentence `tokens` (words and rule names) can say exactly `words`.
-    private func says(_ tokens: ArraySlice<String>, _ words: ArraySlice<String>) -> Bool {
-        guard let first = tokens.first else { return words.isEmpty }
-        guard first.hasPrefix("<"), let rule = rules.first(where: { $0.name == first }) else {
-            return words.first == first && says(tokens.dropFirst(), words.dropFirst())
+    /// How the sentence `tokens` (words and rule names) says exactly `words`: the rule (its index)
+    /// and value that fills each of its placeholders; nil when it cannot say them.
+    private func fill(_ tokens: ArraySlice<String>, _ words: ArraySlice<String>) -> [(rule: Int, value: String)]? {
+        guard let first = tokens.first else { return words.isEmpty ? [] : nil }
+        guard first.hasPrefix("<"), let index = rules.firstIndex(where: { $0.name == first }) else {
+            return words.first == first ? fill(tokens.dropFirst(), words.dropFirst()) : nil
         }
-        return rule.values.contains { value in
+        for value in rules[index].values {
             let parts = value.split(separator: " ").map(String.init)
-            return words.starts(with: parts) && says(tokens.dropFirst(), words.dropFirst(parts.count))
+            if words.starts(with: parts), let rest = fill(tokens.dropFirst(), words.dropFirst(parts.count)) {
+                return [(index, value)] + rest
+            }
         }
+        return nil
     }
 
     /// `text` as the recogniser's words: lower-case, hyphens and underscores as spaces, nothing

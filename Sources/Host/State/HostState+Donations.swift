@@ -98,9 +98,11 @@ extension HostState {
         return removed
     }
 
-    /// Makes every group again from the runs: the migration that brought groups in.
+    /// Makes every group again from the runs: the migrations that brought groups in (v7) and
+    /// their first runs and half hours (v10; v7 writes the columns it made).
     static func regroupDonations(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM donationGroup")
+        let hasSlots = try db.columns(in: "donationGroup").contains { $0.name == "slots" }
         var groups: [String: [String: DonationGroup]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT type, parameters, titles, donatedAt, minute FROM donation ORDER BY id") {
             let type: String = row["type"], parameters: String = row["parameters"], date: Date = row["donatedAt"]
@@ -112,7 +114,7 @@ extension HostState {
             groups[type, default: [:]][parameters] = group
         }
         for (parameters, group) in groups.values.flatMap({ $0 }) {
-            try save(group, parameters: parameters, db)
+            try save(group, parameters: parameters, db, withSlots: hasSlots)
         }
     }
 
@@ -132,7 +134,13 @@ extension HostState {
                 """, arguments: [type, parameters]) {
                 latest = (newest["donatedAt"], HostState.strings(newest["titles"]))
             }
-            group.remove(date: date, minute: row["minute"] ?? 0, latest: latest)
+            var earliest: Date?
+            if date <= group.firstRun {
+                earliest = try Date.fetchOne(db, sql: """
+                    SELECT donatedAt FROM donation WHERE type = ? AND parameters = ? ORDER BY donatedAt, id LIMIT 1
+                    """, arguments: [type, parameters])
+            }
+            group.remove(date: date, minute: row["minute"] ?? 0, latest: latest, earliest: earliest)
             try save(group, parameters: parameters, db)
         }
     }
@@ -145,16 +153,25 @@ extension HostState {
 
     private static func group(from row: Row) -> DonationGroup {
         DonationGroup(type: row["type"], parameters: strings(row["parameters"]), titles: strings(row["titles"]),
-                      runs: row["runs"], lastRun: row["lastRun"], weight: row["weight"], cosSum: row["cosSum"], sinSum: row["sinSum"])
+                      runs: row["runs"], lastRun: row["lastRun"], weight: row["weight"], cosSum: row["cosSum"], sinSum: row["sinSum"],
+                      firstRun: row["firstRun"], slots: (row["slots"] as String?).flatMap(DaySlots.init(text:)) ?? DaySlots())
     }
 
-    /// Writes `group`, whose values are stored as `parameters`.
-    private static func save(_ group: DonationGroup, parameters: String, _ db: Database) throws {
+    /// Writes `group`, whose values are stored as `parameters` (without its first run and half
+    /// hours in a table from before v10).
+    private static func save(_ group: DonationGroup, parameters: String, _ db: Database, withSlots: Bool = true) throws {
+        guard withSlots else {
+            return try db.execute(sql: """
+                INSERT OR REPLACE INTO donationGroup (type, parameters, titles, runs, lastRun, weight, cosSum, sinSum)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [group.type, parameters, text(group.titles), group.runs, group.lastRun.timeIntervalSince1970,
+                                 group.weight, group.cosSum, group.sinSum])
+        }
         try db.execute(sql: """
-            INSERT OR REPLACE INTO donationGroup (type, parameters, titles, runs, lastRun, weight, cosSum, sinSum)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO donationGroup (type, parameters, titles, runs, lastRun, weight, cosSum, sinSum, firstRun, slots)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [group.type, parameters, text(group.titles), group.runs, group.lastRun.timeIntervalSince1970,
-                             group.weight, group.cosSum, group.sinSum])
+                             group.weight, group.cosSum, group.sinSum, group.firstRun.timeIntervalSince1970, group.slots.text])
     }
 
     /// Text values as the JSON object text they are stored as (sorted keys: one text per values).

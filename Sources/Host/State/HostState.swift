@@ -219,6 +219,16 @@ public struct HostState: Sendable {
             }
             try db.create(index: "scheduledRun_on_type_ranAt", on: "scheduledRun", columns: ["type", "ranAt"])
         }
+        migrator.registerMigration("v10") { db in
+            // Each group's first run and its runs by half hour of the day (DonationGroup.slots),
+            // so that a habit needs two days and one with two times of day is two suggestions;
+            // made again from the runs.
+            try db.alter(table: "donationGroup") { table in
+                table.add(column: "firstRun", .double)
+                table.add(column: "slots", .text)
+            }
+            try HostState.regroupDonations(db)
+        }
         return migrator
     }
 
