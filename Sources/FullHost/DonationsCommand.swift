@@ -95,7 +95,9 @@ struct DonationsCommand: HostCommand {
             }
             // What the user turned down is learnt from all the same, and said so.
             let muted = try state.mutes().filter { mute in wanted.map { $0.type == mute.type } ?? true }
-            let lines = SuggestionsCommand.mutedLines(muted, zone: timeZone)
+            let language = session?.language
+                ?? LanguagePreference(explicit: manifestOptions.locale, environment: HostRequest.current.environment).language(fallback: nil)
+            let lines = SuggestionsCommand.mutedLines(muted, zone: timeZone, language: language)
             if !lines.isEmpty { Console.current.print("") }
             for line in lines { Output.show(line) }
         }

@@ -28,10 +28,11 @@ struct ScheduleCommand: HostCommand {
     }
 
     /// "active", or "not active: why".
-    static func describe(_ activity: ScheduleStore.Activity) -> String {
-        switch activity {
-        case .active: "active"
-        case .inactive(let why): "not active: \(why)"
+    static func describe(_ activity: ScheduleStore.Activity, language: String) -> String {
+        let text = HostText(language: language)
+        return switch activity {
+        case .active: text("schedule.active")
+        case .inactive(let why): text("schedule.notActive", ["why": why])
         }
     }
 
@@ -124,7 +125,7 @@ struct ScheduleCommand: HostCommand {
                 return
             }
             let next = calendar.next.map { " (next \($0))" } ?? ""
-            Output.show("Scheduled \(schedule.id): \(schedule.summary), \(schedule.calendar)\(next); \(ScheduleCommand.describe(activity)).")
+            Output.show("Scheduled \(schedule.id): \(schedule.summary), \(schedule.calendar)\(next); \(ScheduleCommand.describe(activity, language: session.language)).")
         }
     }
 

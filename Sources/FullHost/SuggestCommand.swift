@@ -50,8 +50,13 @@ struct SuggestCommand: ManifestCommand {
         guard explain else { return }
         let on = ScheduleCommand.store(session.options).hasUnits(SuggestionTimer.unitName)
         Output.show("")
-        Output.show("The menu shows the best that ran at least twice, on two days, and usually runs within an hour of now (an action with two times of day is two suggestions). As a notification ('standfit-host suggestions \(on ? "off" : "on")' turns that \(on ? "off" : "on")), one that ran at least \(SuggestionOffers.minimumRuns) times on two days, within \(SuggestionOffers.window) minutes of its usual time (\(try SuggestionsCommand.rules(session)), each once a day at each time of day, not when it ran today around then).")
-        for line in SuggestionsCommand.mutedLines(try session.state.mutes(), zone: session.request.timeZone) { Output.show(line) }
+        Output.show(text("suggest.explain", [
+            "toggle": on ? "off" : "on", "toggleWord": text(on ? "suggest.toggleOff" : "suggest.toggleOn"),
+            "runs": "\(SuggestionOffers.minimumRuns)", "window": "\(SuggestionOffers.window)", "rules": try SuggestionsCommand.rules(session),
+        ]))
+        for line in SuggestionsCommand.mutedLines(try session.state.mutes(), zone: session.request.timeZone, language: session.language) {
+            Output.show(line)
+        }
     }
 
     struct Entry: Encodable {

@@ -44,6 +44,7 @@ extension SuggestionsCommand {
         func run() throws {
             let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
             let clock = Suggestions.clock(Double(LocalMinute.of(session.now, in: session.request.timeZone)))
+            let text = HostText(language: session.language)
             // One offer decided and recorded at a time: two timers (or a timer and a hand) at the
             // same moment would each find the same suggestion not yet offered and show it twice.
             // Waited for, so it is never nil; a lock that could not be taken decides nothing.
@@ -58,24 +59,24 @@ extension SuggestionsCommand {
                 suggestion = chosen
             case .quiet(let hours):
                 let learned = try session.quietHours().learned
-                return say("Nothing offered: \(clock) is in the quiet hours (\(hours.text), \(learned ? "learned from your runs; suggestionQuietHours in config.json sets others" : "suggestionQuietHours in config.json")).")
+                return say(text(learned ? "offer.quietLearned" : "offer.quiet", ["clock": clock, "hours": hours.text]))
             case .capReached(let count):
-                return say("Nothing offered: \(count) suggestion\(count == 1 ? " was" : "s were") offered today already, the most a day (suggestionsPerDay in config.json).")
+                return say(text(count == 1 ? "offer.cap.one" : "offer.cap.many", ["count": "\(count)"]))
             case .nothing(let skipped):
                 guard let (first, why) = skipped.first else {
-                    return say("Nothing offered at \(clock): no suggestion usually runs around now ('standfit-host suggest' shows when each does, 'standfit-host suggestions' what you turned down).")
+                    return say(text("offer.nothingDue", ["clock": clock]))
                 }
                 let title = first.title(for: session.plugins.registry.handler(for: first.type), language: session.language)
                 return switch why {
-                case .offeredToday: say("Nothing offered at \(clock): \(title) was offered today already.")
-                case .doneToday(let time): say("Nothing offered at \(clock): \(title) ran today at \(time) already.")
+                case .offeredToday: say(text("offer.offeredToday", ["clock": clock, "title": title]))
+                case .doneToday(let time): say(text("offer.doneToday", ["clock": clock, "title": title, "time": time]))
                 }
             }
             let action = session.plugins.registry.handler(for: suggestion.type)
             let title = suggestion.title(for: action, language: session.language)
             let values = session.typedValues(suggestion.parameters, of: suggestion.type)
-            let offered = "Offered: \(title) (usually around \(suggestion.usualTime))."
-            if dryRun { return say("Would offer: \(title) (usually around \(suggestion.usualTime)).", title: title, suggestion: suggestion, values: values) }
+            let offered = text("offer.offered", ["title": title, "time": suggestion.usualTime])
+            if dryRun { return say(text("offer.wouldOffer", ["title": title, "time": suggestion.usualTime]), title: title, suggestion: suggestion, values: values) }
 
             let address = DesktopBus.sessionAddress(in: session.request.environment)
             let warm = WarmServer.current?.bus.flatMap { bus in address.flatMap { DesktopBus.isSameBus(bus.address, $0) } == true ? bus : nil }

@@ -40,7 +40,9 @@ struct SuggestionsCommand: HostCommand {
     /// runs)" when config.json does not set them and the runs show them).
     static func rules(_ session: HostSession) throws -> String {
         let (hours, learned) = try session.quietHours()
-        return "quiet hours \(hours?.text ?? "none")\(learned ? " (learned from your runs)" : ""), at most \(session.config.suggestionsPerDay) a day"
+        let text = HostText(language: session.language)
+        return text(learned ? "suggestions.rulesLearned" : "suggestions.rules",
+                    ["hours": hours?.text ?? text("suggestions.noQuietHours"), "perDay": "\(session.config.suggestionsPerDay)"])
     }
 
     struct Status: ManifestCommand {
@@ -78,21 +80,25 @@ struct SuggestionsCommand: HostCommand {
                                           perDay: session.config.suggestionsPerDay, offeredToday: offered, muted: muted))
                 return
             }
+            let text = HostText(language: session.language)
             if let activity {
-                Output.show("Suggestions come as notifications: on, every 15 minutes (\(try SuggestionsCommand.rules(session))); \(ScheduleCommand.describe(activity)).")
+                Output.show(text("suggestions.statusOn", ["rules": try SuggestionsCommand.rules(session),
+                                                          "activity": ScheduleCommand.describe(activity, language: session.language)]))
             } else {
-                Output.show("Suggestions come as notifications: off; 'standfit-host suggestions on' turns them on (\(try SuggestionsCommand.rules(session))).")
+                Output.show(text("suggestions.statusOff", ["rules": try SuggestionsCommand.rules(session)]))
             }
-            Output.show("Offered today: \(offered).")
-            for line in SuggestionsCommand.mutedLines(muted, zone: session.request.timeZone) { Output.show(line) }
+            Output.show(text("suggestions.offeredToday", ["count": "\(offered)"]))
+            for line in SuggestionsCommand.mutedLines(muted, zone: session.request.timeZone, language: session.language) { Output.show(line) }
         }
     }
 
     /// What was turned down, with when and how to undo it; nothing when nothing was.
-    static func mutedLines(_ muted: [SuggestionMute], zone: TimeZone) -> [String] {
+    static func mutedLines(_ muted: [SuggestionMute], zone: TimeZone, language: String) -> [String] {
         guard !muted.isEmpty else { return [] }
-        return ["Not suggested (you chose 'Stop suggesting this'; 'standfit-host suggestions unmute TYPE' undoes it):"]
-            + muted.map { "  \(describe($0)), since \(DonationsCommand.localTime($0.mutedAt, zone, json: false))" }
+        let text = HostText(language: language)
+        return [text("suggestions.mutedHeader")] + muted.map {
+            "  " + text("suggestions.mutedLine", ["suggestion": describe($0), "time": DonationsCommand.localTime($0.mutedAt, zone, json: false)])
+        }
     }
 
     struct On: ManifestCommand {
@@ -109,7 +115,10 @@ struct SuggestionsCommand: HostCommand {
             _ = try UnitText.program(timer.executable)
             let activity = try ScheduleCommand.store(options).install(unit: SuggestionTimer.unitName, timer: timer.timerText,
                                                                          service: timer.serviceText)
-            Output.show("Suggestions on: \(SuggestionTimer.timerName) runs 'standfit-host suggestions offer' every 15 minutes (\(try SuggestionsCommand.rules(session))); \(ScheduleCommand.describe(activity)).")
+            Output.show(HostText(language: session.language)("suggestions.turnedOn", [
+                "timer": SuggestionTimer.timerName, "rules": try SuggestionsCommand.rules(session),
+                "activity": ScheduleCommand.describe(activity, language: session.language),
+            ]))
         }
     }
 
@@ -121,13 +130,15 @@ struct SuggestionsCommand: HostCommand {
         @OptionGroup var manifestOptions: ManifestOptions
 
         func run() throws {
-            let store = ScheduleCommand.store(manifestOptions.hostOptions(global))
+            let options = manifestOptions.hostOptions(global)
+            let store = ScheduleCommand.store(options)
+            let text = HostText(language: LanguagePreference(explicit: manifestOptions.locale, environment: options.request.environment).language(fallback: nil))
             guard store.hasUnits(SuggestionTimer.unitName) else {
-                Output.show("Suggestions are off already: no \(SuggestionTimer.timerName) in \(store.directory.path).")
+                Output.show(text("suggestions.alreadyOff", ["timer": SuggestionTimer.timerName, "directory": store.directory.path]))
                 return
             }
             let removed = try store.removeUnits(SuggestionTimer.unitName)
-            Output.show("Suggestions off: removed \(SuggestionTimer.timerName) and its service (\(removed.count) files); the menu still shows the suggestion of the moment.")
+            Output.show(text("suggestions.turnedOff", ["timer": SuggestionTimer.timerName, "count": "\(removed.count)"]))
         }
     }
 
@@ -169,12 +180,13 @@ struct SuggestionsCommand: HostCommand {
                 }
             }
             let unmuted = try session.state.unmute(type: type, parameters: values)
+            let text = HostText(language: session.language)
             guard !unmuted.isEmpty else {
                 let muted = try session.state.mutes()
-                Output.printError("Nothing of \(type ?? "any type") was muted; " + (muted.isEmpty ? "no suggestion is." : "'standfit-host suggestions' lists what is."))
+                Output.printError(text(muted.isEmpty ? "suggestions.nothingMuted" : "suggestions.nothingMutedSome", ["type": type ?? text("suggestions.anyType")]))
                 throw ExitCode(Output.Status.unknownType)
             }
-            for mute in unmuted { Output.show("Suggesting again: \(SuggestionsCommand.describe(mute)).") }
+            for mute in unmuted { Output.show(text("suggestions.unmuted", ["suggestion": SuggestionsCommand.describe(mute)])) }
         }
     }
 }

@@ -257,6 +257,35 @@ extension HostText {
     "speech.needsConfirmation" = "'{heard}' moet worden bevestigd voordat het wordt uitgevoerd; antwoord in een terminal, geef --yes om uit te voeren waar de herkenner zeker van is, of typ het met 'standfit-host say'.";
     "speech.unsureNeedsConfirmation" = "'{heard}' moet worden bevestigd voordat het wordt uitgevoerd, omdat de herkenner er niet zeker van was; zeg het opnieuw, of typ het met 'standfit-host say'.";
     "speech.noPhrases" = "Geen zin van de geïnstalleerde plug-ins kan worden uitgesproken in {language} ('standfit-host say' neemt ze getypt); een plug-in declareert zinnen bij zijn acties.";
+    "suggestions.rules" = "stille uren {hours}, hoogstens {perDay} per dag";
+    "suggestions.rulesLearned" = "stille uren {hours} (geleerd uit wat je uitvoert), hoogstens {perDay} per dag";
+    "suggestions.noQuietHours" = "geen";
+    "suggestions.statusOn" = "Voorstellen komen als meldingen: aan, elk kwartier ({rules}); {activity}.";
+    "suggestions.statusOff" = "Voorstellen komen als meldingen: uit; 'standfit-host suggestions on' zet ze aan ({rules}).";
+    "suggestions.offeredToday" = "Vandaag aangeboden: {count}.";
+    "suggestions.mutedHeader" = "Niet voorgesteld (je koos 'Dit niet meer voorstellen'; 'standfit-host suggestions unmute TYPE' maakt dat ongedaan):";
+    "suggestions.mutedLine" = "{suggestion}, sinds {time}";
+    "suggestions.turnedOn" = "Voorstellen aan: {timer} voert elk kwartier 'standfit-host suggestions offer' uit ({rules}); {activity}.";
+    "suggestions.alreadyOff" = "Voorstellen staan al uit: geen {timer} in {directory}.";
+    "suggestions.turnedOff" = "Voorstellen uit: {timer} en zijn dienst verwijderd ({count} bestanden); het menu toont nog steeds het voorstel van het moment.";
+    "suggestions.unmuted" = "Weer voorgesteld: {suggestion}.";
+    "suggestions.nothingMuted" = "Niets van {type} was gedempt; geen enkel voorstel is het.";
+    "suggestions.nothingMutedSome" = "Niets van {type} was gedempt; 'standfit-host suggestions' toont wat het wel is.";
+    "suggestions.anyType" = "enig type";
+    "offer.quiet" = "Niets aangeboden: {clock} valt in de stille uren ({hours}, suggestionQuietHours in config.json).";
+    "offer.quietLearned" = "Niets aangeboden: {clock} valt in de stille uren ({hours}, geleerd uit wat je uitvoert; suggestionQuietHours in config.json stelt andere in).";
+    "offer.cap.one" = "Niets aangeboden: vandaag is al {count} voorstel aangeboden, het meeste per dag (suggestionsPerDay in config.json).";
+    "offer.cap.many" = "Niets aangeboden: vandaag zijn al {count} voorstellen aangeboden, het meeste per dag (suggestionsPerDay in config.json).";
+    "offer.nothingDue" = "Niets aangeboden om {clock}: geen voorstel wordt meestal rond deze tijd uitgevoerd ('standfit-host suggest' toont wanneer elk dat wordt, 'standfit-host suggestions' wat je hebt afgewezen).";
+    "offer.offeredToday" = "Niets aangeboden om {clock}: {title} is vandaag al aangeboden.";
+    "offer.doneToday" = "Niets aangeboden om {clock}: {title} is vandaag om {time} al uitgevoerd.";
+    "offer.offered" = "Aangeboden: {title} (meestal rond {time}).";
+    "offer.wouldOffer" = "Zou aanbieden: {title} (meestal rond {time}).";
+    "suggest.explain" = "Het menu toont het beste dat minstens twee keer is uitgevoerd, op twee dagen, en meestal binnen een uur van nu wordt uitgevoerd (een actie met twee tijdstippen per dag is twee voorstellen). Als melding ('standfit-host suggestions {toggle}' zet dat {toggleWord}) een dat minstens {runs} keer is uitgevoerd op twee dagen, binnen {window} minuten van het gebruikelijke tijdstip ({rules}, elk eens per dag op elk tijdstip, niet als het vandaag rond die tijd al is uitgevoerd).";
+    "schedule.active" = "actief";
+    "suggest.toggleOn" = "aan";
+    "suggest.toggleOff" = "uit";
+    "schedule.notActive" = "niet actief: {why}";
     "suggest.nothing" = "Nog niets om voor te stellen: voorstellen komen uit wat je uitvoert (zie 'standfit-host donations').";
     """#
 }

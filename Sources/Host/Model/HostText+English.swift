@@ -257,6 +257,35 @@ extension HostText {
     "speech.needsConfirmation" = "'{heard}' needs your confirmation before it runs; answer on a terminal, pass --yes to run what the recogniser is sure of, or type it with 'standfit-host say'.";
     "speech.unsureNeedsConfirmation" = "'{heard}' needs your confirmation before it runs, as the recogniser was not sure of it; say it again, or type it with 'standfit-host say'.";
     "speech.noPhrases" = "No phrase of the installed plugins can be said in {language} ('standfit-host say' takes them typed); a plugin declares phrases with its actions.";
+    "suggestions.rules" = "quiet hours {hours}, at most {perDay} a day";
+    "suggestions.rulesLearned" = "quiet hours {hours} (learned from your runs), at most {perDay} a day";
+    "suggestions.noQuietHours" = "none";
+    "suggestions.statusOn" = "Suggestions come as notifications: on, every 15 minutes ({rules}); {activity}.";
+    "suggestions.statusOff" = "Suggestions come as notifications: off; 'standfit-host suggestions on' turns them on ({rules}).";
+    "suggestions.offeredToday" = "Offered today: {count}.";
+    "suggestions.mutedHeader" = "Not suggested (you chose 'Stop suggesting this'; 'standfit-host suggestions unmute TYPE' undoes it):";
+    "suggestions.mutedLine" = "{suggestion}, since {time}";
+    "suggestions.turnedOn" = "Suggestions on: {timer} runs 'standfit-host suggestions offer' every 15 minutes ({rules}); {activity}.";
+    "suggestions.alreadyOff" = "Suggestions are off already: no {timer} in {directory}.";
+    "suggestions.turnedOff" = "Suggestions off: removed {timer} and its service ({count} files); the menu still shows the suggestion of the moment.";
+    "suggestions.unmuted" = "Suggesting again: {suggestion}.";
+    "suggestions.nothingMuted" = "Nothing of {type} was muted; no suggestion is.";
+    "suggestions.nothingMutedSome" = "Nothing of {type} was muted; 'standfit-host suggestions' lists what is.";
+    "suggestions.anyType" = "any type";
+    "offer.quiet" = "Nothing offered: {clock} is in the quiet hours ({hours}, suggestionQuietHours in config.json).";
+    "offer.quietLearned" = "Nothing offered: {clock} is in the quiet hours ({hours}, learned from your runs; suggestionQuietHours in config.json sets others).";
+    "offer.cap.one" = "Nothing offered: {count} suggestion was offered today already, the most a day (suggestionsPerDay in config.json).";
+    "offer.cap.many" = "Nothing offered: {count} suggestions were offered today already, the most a day (suggestionsPerDay in config.json).";
+    "offer.nothingDue" = "Nothing offered at {clock}: no suggestion usually runs around now ('standfit-host suggest' shows when each does, 'standfit-host suggestions' what you turned down).";
+    "offer.offeredToday" = "Nothing offered at {clock}: {title} was offered today already.";
+    "offer.doneToday" = "Nothing offered at {clock}: {title} ran today at {time} already.";
+    "offer.offered" = "Offered: {title} (usually around {time}).";
+    "offer.wouldOffer" = "Would offer: {title} (usually around {time}).";
+    "suggest.explain" = "The menu shows the best that ran at least twice, on two days, and usually runs within an hour of now (an action with two times of day is two suggestions). As a notification ('standfit-host suggestions {toggle}' turns that {toggleWord}), one that ran at least {runs} times on two days, within {window} minutes of its usual time ({rules}, each once a day at each time of day, not when it ran today around then).";
+    "schedule.active" = "active";
+    "suggest.toggleOn" = "on";
+    "suggest.toggleOff" = "off";
+    "schedule.notActive" = "not active: {why}";
     "suggest.nothing" = "Nothing to suggest yet: suggestions come from the runs you make (see 'standfit-host donations').";
     """#
 }

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// One language everywhere (issue 51), walked command by command in Dutch: every line a command
+/// shows is checked for English. This part walks the suggestions' commands; the rest of the
+/// walk (schedules, list --explain, server status, plugin warnings) is still to come.
+@Suite("Dutch, command by command", .timeLimit(.minutes(10)))
+struct DutchWalkTests {
+    /// English words that no Dutch sentence of the host has ("is", "of", "in", "log" are Dutch too).
+    static let englishWords: Set<String> = [
+        "the", "and", "to", "with", "your", "you", "when", "its", "this", "that", "from", "every", "none", "runs", "ran", "until",
+        "shows", "turns", "which", "would", "could", "there", "offered", "nothing", "not", "quiet", "hours", "most", "day", "suggestion",
+        "suggestions", "already", "usually", "around", "now", "today", "least", "twice", "times", "each", "once", "minutes", "learned",
+        "suggesting", "again", "muted", "since", "off", "on", "a", "an", "at", "are", "no", "yet", "come", "comes",
+    ]
+
+    /// The English words of `text`, outside what is quoted ('standfit-host suggestions on') and
+    /// outside names (config.json, suggestionQuietHours, com.standfit.logexercise).
+    static func english(in text: String) -> [String] {
+        var unquoted = "", quoted = false
+        for character in text {
+            if character == "'" { quoted.toggle(); continue }
+            if !quoted { unquoted.append(character) }
+        }
+        return unquoted.split(whereSeparator: \.isWhitespace).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:()—")) }
+            .map { $0.lowercased() }.filter { englishWords.contains($0) }
+    }
+
+    @Test("the suggestions' commands in Dutch: suggestions, suggest --explain, suggestions offer --dry-run (quiet, nothing due, would offer), suggestions off and unmute; not an English word in them")
+    func suggestions() {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["LANG"] = "nl_NL.UTF-8"
+        func at(_ instant: String) -> HostSandbox {
+            var timed = sandbox
+            timed.extraEnvironment["STANDFIT_NOW"] = instant
+            return timed
+        }
+        for day in 18...21 {
+            #expect(at("2026-11-\(day)T08:05:00Z").run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        }
+        let walked: [(String, ProcessResult)] = [
+            ("suggestions", sandbox.run("suggestions")),
+            ("suggest --explain", at("2026-11-22T08:05:00Z").run("suggest", "--explain")),
+            ("offer at 23:00", at("2026-11-22T22:00:00Z").run("suggestions", "offer", "--dry-run")),
+            ("offer at 14:05", sandbox.run("suggestions", "offer", "--dry-run")),
+            ("offer at 09:05", at("2026-11-22T08:05:00Z").run("suggestions", "offer", "--dry-run")),
+            ("suggestions off", sandbox.run("suggestions", "off")),
+            ("suggestions unmute --all", sandbox.run("suggestions", "unmute", "--all")),
+        ]
+        for (command, result) in walked {
+            let words = Self.english(in: result.stdout + result.stderr)
+            #expect(words.isEmpty, "\(command) says English (\(words)): \(result)")
+        }
+        #expect(walked[0].1 == ProcessResult(status: 0, stdout: """
+            Voorstellen komen als meldingen: uit; 'standfit-host suggestions on' zet ze aan (stille uren 22:00-08:00, hoogstens 3 per dag).
+            Vandaag aangeboden: 0.
+
+            """, stderr: ""))
+        #expect(walked[2].1.stdout == "Niets aangeboden: 23:00 valt in de stille uren (22:00-08:00, suggestionQuietHours in config.json).\n")
+        // StandFit's Dutch phrase "log {count} {exercise}" names it ("log" is Dutch for it too).
+        #expect(walked[4].1.stdout == "Zou aanbieden: Log 20 Squats (meestal rond 09:05).\n", "\(walked[4].1)")
+        #expect(walked[6].1 == ProcessResult(status: 2, stdout: "", stderr: "standfit-host: Niets van enig type was gedempt; geen enkel voorstel is het.\n"))
+        // The detector itself finds English where there is some.
+        #expect(Self.english(in: "Nothing offered at 14:05: no suggestion usually runs around now ('standfit-host suggest' shows when).")
+            == ["nothing", "offered", "at", "no", "suggestion", "usually", "runs", "around", "now", "shows", "when"])
+    }
+}
