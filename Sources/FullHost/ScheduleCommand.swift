@@ -24,7 +24,12 @@ struct ScheduleCommand: HostCommand {
     /// The schedules of the request's user.
     static func store(_ options: HostOptions) -> ScheduleStore {
         ScheduleStore(configHome: options.request.paths.configDirectory.deletingLastPathComponent(),
-                      environment: options.request.environment)
+                      environment: options.request.environment, language: language(options))
+    }
+
+    /// The language of what a schedule command says: --locale, else the environment's.
+    static func language(_ options: HostOptions) -> String {
+        LanguagePreference(explicit: options.locale, environment: options.request.environment).language(fallback: nil)
     }
 
     /// "active", or "not active: why".
@@ -108,7 +113,7 @@ struct ScheduleCommand: HostCommand {
             if remind {
                 guard check.needsValue != nil else {
                     if check.status == .dryRun {
-                        throw HostError(.scheduleInvalid, "A reminder asks for a value, and \(check.type) has every value it needs here; leave out the one it should ask for (such as exercise), or drop --remind to run it at those times.")
+                        throw HostError(.scheduleInvalid, key: "schedule.reminderComplete", ["type": check.type])
                     }
                     return try Output.finish(check, global, language: session.language)
                 }
@@ -124,8 +129,11 @@ struct ScheduleCommand: HostCommand {
                 Output.printJSON(Entry(schedule, next: calendar.next, activity: activity, store: store))
                 return
             }
-            let next = calendar.next.map { " (next \($0))" } ?? ""
-            Output.show("Scheduled \(schedule.id): \(schedule.summary), \(schedule.calendar)\(next); \(ScheduleCommand.describe(activity, language: session.language)).")
+            let text = HostText(language: session.language)
+            let summary = schedule.summary(in: session.language), activityText = ScheduleCommand.describe(activity, language: session.language)
+            Output.show(calendar.next.map {
+                text("schedule.addedNext", ["id": "\(schedule.id)", "summary": summary, "calendar": schedule.calendar, "next": $0, "activity": activityText])
+            } ?? text("schedule.added", ["id": "\(schedule.id)", "summary": summary, "calendar": schedule.calendar, "activity": activityText]))
         }
     }
 
@@ -139,7 +147,8 @@ struct ScheduleCommand: HostCommand {
         func run() throws {
             let options = manifestOptions.hostOptions(global)
             let store = ScheduleCommand.store(options)
-            let manager = UserManager.state(environment: options.request.environment)
+            let language = ScheduleCommand.language(options), text = HostText(language: language)
+            let manager = UserManager.state(environment: options.request.environment, language: language)
             let entries = store.all().map { schedule in
                 let next = try? UserManager.calendar(schedule.calendar, environment: options.request.environment).get().next
                 return (schedule, Entry(schedule, next: next ?? nil, activity: store.activity(of: schedule, manager: manager), store: store))
@@ -149,13 +158,15 @@ struct ScheduleCommand: HostCommand {
                 return
             }
             guard !entries.isEmpty else {
-                Console.current.print("No schedules; 'standfit-host schedule add WHEN TYPE [name=value …]' adds one, such as: standfit-host schedule add 'Mon..Fri 07:00' logexercise exercise=squats count=20")
+                Console.current.print(text("schedule.none"))
                 return
             }
             for (schedule, entry) in entries {
-                let next = entry.next.map { ", next \($0)" } ?? ""
-                let state = entry.active ? "active" : "not active: \(entry.note ?? "")"
-                Output.show("\(schedule.id). \(schedule.summary) — \(schedule.calendar)\(next) — \(state)")
+                let state = entry.active ? text("schedule.active") : text("schedule.notActive", ["why": entry.note ?? ""])
+                let summary = schedule.summary(in: language)
+                Output.show(entry.next.map {
+                    text("schedule.lineNext", ["id": "\(schedule.id)", "summary": summary, "calendar": schedule.calendar, "next": $0, "state": state])
+                } ?? text("schedule.line", ["id": "\(schedule.id)", "summary": summary, "calendar": schedule.calendar, "state": state]))
             }
         }
     }
@@ -177,13 +188,18 @@ struct ScheduleCommand: HostCommand {
         }
 
         func run() throws {
-            let store = ScheduleCommand.store(manifestOptions.hostOptions(global))
+            let options = manifestOptions.hostOptions(global)
+            let store = ScheduleCommand.store(options)
             let schedule = store.all().first { $0.id == id }
             let removed = try store.remove(id)
             if global.json {
                 Output.printJSON(Document(removed: removed))
             } else {
-                Output.show("Removed schedule \(id)\(schedule.map { ": \($0.summary)" } ?? "") (\(removed.count) file\(removed.count == 1 ? "" : "s")).")
+                let language = ScheduleCommand.language(options), text = HostText(language: language)
+                let files = text(removed.count == 1 ? "schedule.files.one" : "schedule.files.many", ["count": "\(removed.count)"])
+                Output.show(schedule.map {
+                    text("schedule.removedNamed", ["id": "\(id)", "summary": $0.summary(in: language), "files": files])
+                } ?? text("schedule.removed", ["id": "\(id)", "files": files]))
             }
         }
     }

@@ -14,8 +14,9 @@ struct SuggestCommand: ManifestCommand {
             score = frequency × (1 + time of day) + recency, where frequency = log2(1 + runs, each \
             halved per 14 days of age), recency halves every 48 hours since the last run, and time \
             of day falls from 1 at the usual time to 0 two hours from it. The menu offers the best \
-            suggestion that ran at least twice and usually runs within an hour of now, in a slot of its \
-            own after its app's items (beyond the menu limit, taking no item's place).
+            suggestion that ran at least twice, on two days, and usually runs within an hour of now, \
+            in a slot of its own after its app's items (beyond the menu limit, taking no item's \
+            place). An action run at two times of day is a suggestion at each.
             """
     )
 

@@ -49,7 +49,7 @@ extension SuggestionsCommand {
             // same moment would each find the same suggestion not yet offered and show it twice.
             // Waited for, so it is never nil; a lock that could not be taken decides nothing.
             guard let turn = try UserLock.take("offer", in: session, wait: true) else {
-                throw HostError(.io, "Cannot lock offer.lock in \(session.paths.cacheDirectory.path); check that the directory is yours and writable.")
+                throw HostError(.io, key: "offer.noLock", ["directory": session.paths.cacheDirectory.path])
             }
             var turnHeld = true
             defer { if turnHeld { close(turn) } }
@@ -81,7 +81,7 @@ extension SuggestionsCommand {
             let address = DesktopBus.sessionAddress(in: session.request.environment)
             let warm = WarmServer.current?.bus.flatMap { bus in address.flatMap { DesktopBus.isSameBus(bus.address, $0) } == true ? bus : nil }
             guard let bus = warm ?? DesktopBus.start(logger: global.logger, address: address) else {
-                throw HostError(.desktopUnavailable, "suggestions offer needs a session bus to show \(title) on, and there is none (DBUS_SESSION_BUS_ADDRESS); it was not offered. Run it inside your desktop session, or see 'standfit-host suggest'.")
+                throw HostError(.desktopUnavailable, key: "offer.noBus", ["title": title])
             }
             let notification = DesktopNotification.suggestion(title: title, usualTime: suggestion.usualTime, icon: action?.icon,
                                                               buttons: bus.buttonLimit() >= 3, language: session.language, icons: session.icons)
@@ -130,7 +130,7 @@ extension SuggestionsCommand {
         /// No notification server showed it: the offer is forgotten, and the command fails.
         private func notShown(_ record: OfferRecord, id: Int64, title: String) throws -> Never {
             record.forget(id)
-            throw HostError(.desktopUnavailable, "No notification server answered on the session bus, so \(title) was not offered; start your desktop's (GNOME Shell, Plasma, dunst, xfce4-notifyd), or see 'standfit-host suggest'.")
+            throw HostError(.desktopUnavailable, key: "offer.noServer", ["title": title])
         }
 
         private func say(_ message: String, title: String? = nil, suggestion: Suggestions.Suggestion? = nil,

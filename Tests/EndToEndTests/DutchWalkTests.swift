@@ -3,8 +3,8 @@ import Testing
 import TestSupport
 
 /// One language everywhere (issue 51), walked command by command in Dutch: every line a command
-/// shows is checked for English. This part walks the suggestions' commands; the rest of the
-/// walk (schedules, list --explain, server status, plugin warnings) is still to come.
+/// shows is checked for English. This part walks the suggestions' and the schedules' commands;
+/// the rest of the walk (list --explain, server status, plugin warnings) is still to come.
 @Suite("Dutch, command by command", .timeLimit(.minutes(10)))
 struct DutchWalkTests {
     /// English words that no Dutch sentence of the host has ("is", "of", "in", "log" are Dutch too).
@@ -60,9 +60,42 @@ struct DutchWalkTests {
         #expect(walked[2].1.stdout == "Niets aangeboden: 23:00 valt in de stille uren (22:00-08:00, suggestionQuietHours in config.json).\n")
         // StandFit's Dutch phrase "log {count} {exercise}" names it ("log" is Dutch for it too).
         #expect(walked[4].1.stdout == "Zou aanbieden: Log 20 Squats (meestal rond 09:05).\n", "\(walked[4].1)")
-        #expect(walked[6].1 == ProcessResult(status: 2, stdout: "", stderr: "standfit-host: Niets van enig type was gedempt; geen enkel voorstel is het.\n"))
+        #expect(walked[6].1 == ProcessResult(status: 2, stdout: "", stderr: "standfit-host: Van enig type was niets uitgezet; er is geen voorstel uitgezet.\n"))
         // The detector itself finds English where there is some.
         #expect(Self.english(in: "Nothing offered at 14:05: no suggestion usually runs around now ('standfit-host suggest' shows when).")
             == ["nothing", "offered", "at", "no", "suggestion", "usually", "runs", "around", "now", "shows", "when"])
+    }
+
+    @Test("the schedules' commands in Dutch: schedule list (none, one), add, add --remind refused, a time systemd does not read, remove, remove of none; not an English word in them (systemd's own words quoted or as it writes them)",
+          .needs(.systemdAnalyze))
+    func schedules() {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["LANG"] = "nl_NL.UTF-8"
+        // No user manager here: a schedule is written, enabled, and said not to be active yet.
+        sandbox.extraEnvironment["PATH"] = sandbox.root.path + ":/usr/bin:/bin"
+        let walked: [(String, ProcessResult)] = [
+            ("schedule list", sandbox.run("schedule", "list")),
+            ("schedule add", sandbox.run("schedule", "add", "Mon..Fri 07:00", "logexercise", "exercise=squats", "count=20")),
+            ("schedule list (one)", sandbox.run("schedule", "list")),
+            ("schedule add --remind", sandbox.run("schedule", "add", "--remind", "daily", "logexercise", "exercise=squats", "count=5")),
+            ("schedule add bad time", sandbox.run("schedule", "add", "every morning", "viewstreak")),
+            ("schedule remove 7", sandbox.run("schedule", "remove", "7")),
+            ("schedule remove 1", sandbox.run("schedule", "remove", "1")),
+            ("schedule remove 1 again", sandbox.run("schedule", "remove", "1")),
+        ]
+        for (command, result) in walked {
+            // systemd's calendar words (Mon..Fri, CET) and its state are its own, not sentences.
+            let words = Self.english(in: result.stdout + result.stderr)
+            #expect(words.isEmpty, "\(command) says English (\(words)): \(result)")
+        }
+        #expect(walked[0].1.stdout.hasPrefix("Geen planningen; 'standfit-host schedule add WANNEER TYPE [naam=waarde …]' voegt er een toe"))
+        #expect(walked[1].1.status == 0 && walked[1].1.stdout.hasPrefix("Gepland 1: Oefening loggen (exercise=squats count=20), Mon..Fri *-*-* 07:00:00 (volgende "),
+                "\(walked[1].1)")
+        #expect(walked[2].1.stdout.hasPrefix("1. Oefening loggen (exercise=squats count=20) — Mon..Fri *-*-* 07:00:00, volgende "), "\(walked[2].1)")
+        #expect(walked[3].1 == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: error: Een herinnering vraagt om een waarde, en com.standfit.logexercise heeft hier elke waarde die het nodig heeft; laat de waarde weg waar het om moet vragen (zoals exercise), of laat --remind weg om het op die tijden uit te voeren.\n"), "\(walked[3].1)")
+        #expect(walked[4].1.stderr == "standfit-host: error: 'every morning' is geen tijd die systemd leest; geef een kalenderuitdrukking zoals 'Mon..Fri 07:00', 'daily' of '*-*-* 09,13,17:00' (systemd.time(7), 'Calendar Events').\n", "\(walked[4].1)")
+        #expect(walked[5].1.stderr == "standfit-host: error: Er is geen planning 7; 'standfit-host schedule list' toont ze (1).\n", "\(walked[5].1)")
+        #expect(walked[6].1 == ProcessResult(status: 0, stdout: "Planning 1 verwijderd: Oefening loggen (exercise=squats count=20) (3 bestanden).\n", stderr: ""))
+        #expect(walked[7].1.stderr == "standfit-host: error: Er is geen planning 1; er zijn er geen ('standfit-host schedule add' maakt er een).\n", "\(walked[7].1)")
     }
 }

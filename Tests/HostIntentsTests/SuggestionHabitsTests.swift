@@ -49,6 +49,8 @@ struct SuggestionHabitsTests {
         let outlier = group([(0, 9, 0), (1, 9, 10), (2, 9, 5), (3, 15, 0)])
         #expect(outlier.clusters.map(\.runs) == [3])
         #expect(Suggestions(groups: [outlier], now: local(9, 0, day: 4), timeZone: zone).ranked().map(\.runs) == [4])
+        // The odd run does not move the usual time (their mean would be about 10:18).
+        #expect(Suggestions(groups: [outlier], now: local(9, 0, day: 4), timeZone: zone).ranked().map(\.usualTime) == ["09:05"])
     }
 
     @Test("two runs a minute apart are no habit (History looked at twice); the same a day apart are")

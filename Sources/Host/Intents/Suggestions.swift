@@ -44,7 +44,9 @@ public struct Suggestions {
         public var reasons: String
         /// Whether its runs span two days at least (`DonationGroup.spansDays`): what the menu
         /// and the notifications need besides the number of runs, so that looking at
-        /// something twice in a minute is no habit.
+        /// something twice in a minute is no habit. Kept per action: a time of day of an action
+        /// that is a habit at another needs its own runs (two for the menu, three to be
+        /// offered), not its own two days.
         public var spansDays: Bool = true
 
         /// Whether it is a habit the menu offers: run at least `runs` times, on two days.
@@ -61,8 +63,13 @@ public struct Suggestions {
         let minuteNow = Double(LocalMinute.of(now, in: timeZone))
         return groups.filter { $0.runs > 0 }.flatMap { group -> [Suggestion] in
             let clusters = group.clusters
-            let times: [(runs: Int, usual: Double)] = clusters.count >= 2
-                ? clusters.map { ($0.runs, Double($0.usualMinute)) } : [(group.runs, group.usualMinute)]
+            // One time of day: all the runs, at the usual time of that time of day (a single run
+            // at an odd hour does not move it); none (runs scattered one by one): their mean.
+            let times: [(runs: Int, usual: Double)] = switch clusters.count {
+            case 0: [(group.runs, group.usualMinute)]
+            case 1: [(group.runs, Double(clusters[0].usualMinute))]
+            default: clusters.map { ($0.runs, Double($0.usualMinute)) }
+            }
             return times.map { suggestion(group, runs: $0.runs, usual: $0.usual, minuteNow: minuteNow) }
         }.sorted { ($0.score, $0.lastRun, $1.type, $1.usualMinute) > ($1.score, $1.lastRun, $0.type, $0.usualMinute) }
     }

@@ -286,6 +286,29 @@ extension HostText {
     "suggest.toggleOn" = "on";
     "suggest.toggleOff" = "off";
     "schedule.notActive" = "not active: {why}";
+    "schedule.startFailed" = "systemctl --user start {timer} failed: {output}";
+    "schedule.noManager" = "no systemd user manager runs for you ({why}); the timer is enabled and starts with your next session that runs one";
+    "schedule.timerState" = "the timer is {state} (systemctl --user status {timer} says why)";
+    "schedule.notLoaded" = "not loaded";
+    "schedule.noSystemctl" = "systemctl is not installed";
+    "schedule.reminder" = "reminder: {action}";
+    "schedule.added" = "Scheduled {id}: {summary}, {calendar}; {activity}.";
+    "schedule.addedNext" = "Scheduled {id}: {summary}, {calendar} (next {next}); {activity}.";
+    "schedule.none" = "No schedules; 'standfit-host schedule add WHEN TYPE [name=value …]' adds one, such as: standfit-host schedule add 'Mon..Fri 07:00' logexercise exercise=squats count=20.";
+    "schedule.line" = "{id}. {summary} — {calendar} — {state}";
+    "schedule.lineNext" = "{id}. {summary} — {calendar}, next {next} — {state}";
+    "schedule.files.one" = "{count} file";
+    "schedule.files.many" = "{count} files";
+    "schedule.removed" = "Removed schedule {id} ({files}).";
+    "schedule.removedNamed" = "Removed schedule {id}: {summary} ({files}).";
+    "schedule.reminderComplete" = "A reminder asks for a value, and {type} has every value it needs here; leave out the one it should ask for (such as exercise), or drop --remind to run it at those times.";
+    "schedule.unknown" = "There is no schedule {id}; there are none ('standfit-host schedule add' makes one).";
+    "schedule.unknownSome" = "There is no schedule {id}; 'standfit-host schedule list' shows them ({known}).";
+    "schedule.noAnalyze" = "systemd-analyze is not installed, so '{expression}' cannot be checked; install systemd (Debian: apt-get install systemd).";
+    "schedule.badCalendar" = "'{expression}' is not a time systemd reads; give a calendar expression such as 'Mon..Fri 07:00', 'daily' or '*-*-* 09,13,17:00' (systemd.time(7), 'Calendar Events').";
+    "offer.noLock" = "Cannot lock offer.lock in {directory}; check that the directory is yours and writable.";
+    "offer.noBus" = "suggestions offer needs a session bus to show {title} on, and there is none (DBUS_SESSION_BUS_ADDRESS); it was not offered. Run it inside your desktop session, or see 'standfit-host suggest'.";
+    "offer.noServer" = "No notification server answered on the session bus, so {title} was not offered; start your desktop's (GNOME Shell, Plasma, dunst, xfce4-notifyd), or see 'standfit-host suggest'.";
     "suggest.nothing" = "Nothing to suggest yet: suggestions come from the runs you make (see 'standfit-host donations').";
     """#
 }

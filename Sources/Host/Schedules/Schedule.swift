@@ -74,7 +74,13 @@ public struct Schedule: Equatable, Sendable {
 
     /// "Log Exercise (exercise=squats count=20)", "reminder: Log Exercise".
     public var summary: String {
-        (remind ? "reminder: " : "") + (arguments.isEmpty ? title : "\(title) (\(arguments.joined(separator: " ")))")
+        summary(in: "en")
+    }
+
+    /// The same, "reminder:" in `language`.
+    public func summary(in language: String) -> String {
+        let action = arguments.isEmpty ? title : "\(title) (\(arguments.joined(separator: " ")))"
+        return remind ? HostText(language: language)("schedule.reminder", ["action": action]) : action
     }
 
     /// The `.timer` unit. `Persistent=` runs a time missed while the machine was off once at the

@@ -10,10 +10,14 @@ public struct ScheduleStore: Sendable {
     /// The request's environment: the user's manager is found through it (XDG_RUNTIME_DIR).
     public var environment: [String: String]
 
-    public init(configHome: URL, environment: [String: String]) {
+    public init(configHome: URL, environment: [String: String], language: String = "en") {
         directory = configHome.appendingPathComponent("systemd/user", isDirectory: true)
         self.environment = environment
+        text = HostText(language: language)
     }
+
+    /// The words of why a timer is not active, in the user's language.
+    let text: HostText
 
     /// `timers.target.wants/`, where enabling a timer links it.
     var wants: URL { directory.appendingPathComponent("timers.target.wants", isDirectory: true) }
@@ -69,12 +73,12 @@ public struct ScheduleStore: Sendable {
         } catch {
             throw HostError(.io, "Cannot enable \(timerName) in \(wants.path) (\(error.localizedDescription)); check that the directory is writable.", cause: error)
         }
-        let manager = UserManager.state(environment: environment)
+        let manager = UserManager.state(environment: environment, language: text.language)
         guard case .running = manager else { return activity(ofTimer: timerName, manager: manager) }
         _ = UserManager.systemctl(["daemon-reload"], environment: environment)
         let started = UserManager.systemctl(["start", timerName], environment: environment)
         if started.status != 0 {
-            return .inactive("systemctl --user start \(timerName) failed: \(started.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+            return .inactive(text("schedule.startFailed", ["timer": timerName, "output": started.output.trimmingCharacters(in: .whitespacesAndNewlines)]))
         }
         return activity(ofTimer: timerName, manager: manager)
     }
@@ -85,8 +89,8 @@ public struct ScheduleStore: Sendable {
         let unit = Schedule.unitPrefix + "\(id)"
         guard hasUnits(unit) else {
             let known = all().map { "\($0.id)" }
-            throw HostError(.unknownSchedule, "There is no schedule \(id); " + (known.isEmpty ? "there are none ('standfit-host schedule add' makes one)." : "'standfit-host schedule list' shows them (\(known.joined(separator: ", "))).")
-            )
+            throw known.isEmpty ? HostError(.unknownSchedule, key: "schedule.unknown", ["id": "\(id)"])
+                : HostError(.unknownSchedule, key: "schedule.unknownSome", ["id": "\(id)", "known": known.joined(separator: ", ")])
         }
         return try removeUnits(unit)
     }
@@ -101,7 +105,7 @@ public struct ScheduleStore: Sendable {
     public func removeUnits(_ unit: String) throws(HostError) -> [String] {
         let files = [wants.appendingPathComponent(unit + ".timer"), directory.appendingPathComponent(unit + ".timer"),
                      directory.appendingPathComponent(unit + ".service")]
-        let manager = UserManager.state(environment: environment)
+        let manager = UserManager.state(environment: environment, language: text.language)
         if case .running = manager {
             _ = UserManager.systemctl(["stop", unit + ".timer"], environment: environment)
         }
@@ -138,11 +142,12 @@ public struct ScheduleStore: Sendable {
     public func activity(ofTimer timerName: String, manager: UserManager.State) -> Activity {
         switch manager {
         case .none(let why):
-            return .inactive("no systemd user manager runs for you (\(why)); the timer is enabled and starts with your next session that runs one")
+            return .inactive(text("schedule.noManager", ["why": why]))
         case .running:
             let answer = UserManager.systemctl(["is-active", timerName], environment: environment)
             let state = answer.output.trimmingCharacters(in: .whitespacesAndNewlines)
-            return state == "active" ? .active : .inactive("the timer is \(state.isEmpty ? "not loaded" : state) (systemctl --user status \(timerName) says why)")
+            return state == "active" ? .active
+                : .inactive(text("schedule.timerState", ["state": state.isEmpty ? text("schedule.notLoaded") : state, "timer": timerName]))
         }
     }
 
@@ -165,11 +170,11 @@ public enum UserManager {
         case none(String)
     }
 
-    /// Whether a user manager answers `systemctl --user` in `environment`.
-    public static func state(environment: [String: String]) -> State {
+    /// Whether a user manager answers `systemctl --user` in `environment` (why not in `language`).
+    public static func state(environment: [String: String], language: String = "en") -> State {
         let answer = systemctl(["is-system-running"], environment: environment)
         let state = answer.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        if answer.status == 127 { return .none("systemctl is not installed") }
+        if answer.status == 127 { return .none(HostText(language: language)("schedule.noSystemctl")) }
         if ["running", "degraded", "starting", "initializing", "maintenance"].contains(state) { return .running }
         let said = state.split(separator: "\n").first.map(String.init) ?? "no answer"
         return .none("systemctl --user: \(said)")
@@ -185,7 +190,7 @@ public enum UserManager {
     public static func calendar(_ expression: String, environment: [String: String]) -> Result<(normalized: String, next: String?), HostError> {
         let answer = run("systemd-analyze", ["calendar", "--", expression], environment: environment)
         if answer.status == 127 {
-            return .failure(HostError(.scheduleInvalid, "systemd-analyze is not installed, so '\(expression)' cannot be checked; install systemd (Debian: apt-get install systemd)."))
+            return .failure(HostError(.scheduleInvalid, key: "schedule.noAnalyze", ["expression": expression]))
         }
         var normalized: String?, next: String?
         for line in answer.output.split(separator: "\n") {
@@ -194,7 +199,7 @@ public enum UserManager {
             if trimmed.hasPrefix("Next elapse: ") { next = String(trimmed.dropFirst("Next elapse: ".count)) }
         }
         guard answer.status == 0, let normalized else {
-            return .failure(HostError(.scheduleInvalid, "'\(expression)' is not a time systemd reads; give a calendar expression such as 'Mon..Fri 07:00', 'daily' or '*-*-* 09,13,17:00' (systemd.time(7), 'Calendar Events')."))
+            return .failure(HostError(.scheduleInvalid, key: "schedule.badCalendar", ["expression": expression]))
         }
         return .success((normalized, next))
     }
