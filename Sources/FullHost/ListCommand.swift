@@ -42,7 +42,8 @@ struct ListCommand: ManifestCommand {
             Output.printJSON(menu.documents(all: all, explain: explain))
             return
         }
-        let lines = menu.textLines(all: all, explain: explain, timeZone: session.request.timeZone, iconNote: HostSession.iconNote(of:))
+        let lines = menu.textLines(all: all, explain: explain, timeZone: session.request.timeZone, language: session.language,
+                                   iconNote: { HostSession.iconNote(of: $0, language: session.language) })
         if lines.isEmpty {
             Output.printError("No quick actions to show; add items to \(session.paths.configDirectory.path)/Info.plist or install a plugin (see 'standfit-host plugins').")
         }

@@ -199,7 +199,7 @@ public struct HostSession {
         var menu = Menu(staticItems: staticItems, dynamic: try currentDynamicSources(),
                         plugins: plugins.plugins.map { ($0.id, $0.version) },
                         isHandled: { Dispatcher.runs($0, registry: registry, routines: routines, staticItemTypes: staticTypes) },
-                        canonicalType: canonical, app: app, limit: limit ?? config.menuLimit)
+                        canonicalType: canonical, app: app, limit: limit ?? config.menuLimit, language: language)
         // The built-in provider: what usually runs around now, in a slot of its own.
         if let suggested = suggestedItem() { menu.offer(suggested, app: app(suggested)) }
         return menu
@@ -231,9 +231,9 @@ public struct HostSession {
     }
 
     /// What `list --explain` says of an item whose icon shows as a plain bullet, or nil.
-    public static func iconNote(of item: ShortcutItem) -> String? {
+    public static func iconNote(of item: ShortcutItem, language: String = "en") -> String? {
         guard iconIsUnknown(item), let icon = item.icon else { return nil }
-        return "icon '\(icon)' is no icon name the host knows, so it shows as a plain bullet (closest: \(IconCatalog.closest(to: icon).joined(separator: ", ")))"
+        return HostText(language: language)("list.unknownIcon", ["icon": icon, "closest": IconCatalog.closest(to: icon).joined(separator: ", ")])
     }
 
     /// What surfaces call `type` when no menu item names it: its action's title and icon, or a

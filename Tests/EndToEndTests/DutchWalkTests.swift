@@ -3,8 +3,9 @@ import Testing
 import TestSupport
 
 /// One language everywhere (issue 51), walked command by command in Dutch: every line a command
-/// shows is checked for English. This part walks the suggestions' and the schedules' commands;
-/// the rest of the walk (list --explain, server status, plugin warnings) is still to come.
+/// shows is checked for English. This part walks the suggestions', the schedules' commands and
+/// list --explain; the rest of the walk (server status, doctor's sandbox line, plugin warnings
+/// and errors, speech's refusals) is still to come.
 @Suite("Dutch, command by command", .timeLimit(.minutes(10)))
 struct DutchWalkTests {
     /// English words that no Dutch sentence of the host has ("is", "of", "in", "log" are Dutch too).
@@ -97,5 +98,22 @@ struct DutchWalkTests {
         #expect(walked[5].1.stderr == "standfit-host: error: Er is geen planning 7; 'standfit-host schedule list' toont ze (1).\n", "\(walked[5].1)")
         #expect(walked[6].1 == ProcessResult(status: 0, stdout: "Planning 1 verwijderd: Oefening loggen (exercise=squats count=20) (3 bestanden).\n", stderr: ""))
         #expect(walked[7].1.stderr == "standfit-host: error: Er is geen planning 1; er zijn er geen ('standfit-host schedule add' maakt er een).\n", "\(walked[7].1)")
+    }
+
+    @Test("list --explain in Dutch: each app's line, where each item comes from, until when it holds, what it replaces, what is left out and why; not an English word in it")
+    func listExplained() throws {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["LANG"] = "nl_NL.UTF-8"
+        let manifest = sandbox.root.appendingPathComponent("manifest.json")
+        try Data(#"{"UIApplicationShortcutItems": [{"UIApplicationShortcutItemType": "com.other.nothing", "UIApplicationShortcutItemTitle": "Niets"}]}"#.utf8)
+            .write(to: manifest)
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        let explained = sandbox.run("list", "--explain", "--manifest", manifest.path)
+        let words = Self.english(in: explained.stdout + explained.stderr)
+        #expect(explained.status == 0 && words.isEmpty, "list --explain says English (\(words)): \(explained)")
+        #expect(explained.stdout.contains("StandFit (com.standfit): een eigen menu, hoogstens 4 getoond\n"), "\(explained)")
+        #expect(explained.stdout.contains("     dynamisch, van de leverancier van plug-in com.standfit, rang 1, geldig tot "), "\(explained)")
+        #expect(explained.stdout.contains("-  Niets  (com.other.nothing)  weggelaten: geen plug-in behandelt com.other.nothing\n     uit het manifest \(manifest.path)\n"),
+                "\(explained)")
     }
 }

@@ -123,7 +123,7 @@ struct DynamicItemsCommandTests {
         #expect(sandbox.run("list", "--explain").stdout == """
             Kinds fixture (com.fixture.kinds): its own menu, at most 4 shown
             1. Seven again  (com.fixture.kinds.echo)
-                 dynamic, from the script list (dynamic set), rank 2; replaces "Echo Seven" (default item of plugin com.fixture.kinds)
+                 dynamic, from the script list (dynamic set), rank 2; replaces 'Echo Seven' (default item of plugin com.fixture.kinds)
             2. Echo Nine — script  (com.fixture.kinds.echo)
                  dynamic, from the script list (dynamic set), rank 1
             3. Echo Dynamic — en  (com.fixture.kinds.echo)

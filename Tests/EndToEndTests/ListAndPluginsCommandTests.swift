@@ -109,8 +109,8 @@ struct ListAndPluginsCommandTests {
     func localizedAppleSample() {
         let expected = """
             com.example.apple (com.example.apple)
-            -  Zoeken — Zoek een item  (com.example.apple.First)  pruned: no plugin handles com.example.apple.First
-            -  Delen — Deel een "item" met één tik  (com.example.apple.Second)  pruned: no plugin handles com.example.apple.Second
+            -  Zoeken — Zoek een item  (com.example.apple.First)  weggelaten: geen plug-in behandelt com.example.apple.First
+            -  Delen — Deel een "item" met één tik  (com.example.apple.Second)  weggelaten: geen plug-in behandelt com.example.apple.Second
 
             Greeter (Swift example) (com.example.greeter)
             1. Greet the World  (com.example.greeter.greet)

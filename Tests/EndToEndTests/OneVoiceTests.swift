@@ -128,7 +128,7 @@ struct OneVoiceTests {
 
             StandFit (com.standfit): its own menu, at most 4 shown
             1. Log Squats — 12 reps  (com.standfit.logexercise)
-                 dynamic, from plugin com.standfit's provider, rank 2; replaces "Twelve Squats" (from the manifest \(unhandled.path))
+                 dynamic, from plugin com.standfit's provider, rank 2; replaces 'Twelve Squats' (from the manifest \(unhandled.path))
             2. Log Exercise  (com.standfit.logexercise)
                  default item of plugin com.standfit
             3. View Streak — 1 day  (com.standfit.viewstreak)

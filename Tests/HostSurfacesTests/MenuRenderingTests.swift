@@ -62,7 +62,7 @@ struct MenuRenderingTests {
             "1. Log  (a.one)",
             "     default item of plugin p",
             "2. Streak!  (a.two)",
-            "     dynamic, from the script list (dynamic set), rank 1; replaces \"View Streak\" (default item of plugin p); shadows \"View Streak\" (dynamic, from plugin p's provider)",
+            "     dynamic, from the script list (dynamic set), rank 1; replaces 'View Streak' (default item of plugin p); shadows 'View Streak' (dynamic, from plugin p's provider)",
             "-  Log Squats  (a.one)  cut: beyond the limit of 2",
             "     dynamic, from plugin p's provider, rank 1",
         ])

@@ -95,7 +95,7 @@ public struct Menu: Sendable {
     /// load order); a provider's items are pruned when its plugin is gone or changed version.
     public init(staticItems: [ShortcutItem], dynamic: [DynamicSource], plugins: [(id: String, version: String)],
                 isHandled: (String) -> Bool, canonicalType: (String) -> String = { $0 },
-                app: (ShortcutItem) -> MenuApp = { _ in Menu.anyApp }, limit: Int) {
+                app: (ShortcutItem) -> MenuApp = { _ in Menu.anyApp }, limit: Int, language: String = "en") {
         var order: [String: Int] = [:], versions: [String: String] = [:]
         for (index, plugin) in plugins.enumerated() where order[plugin.id] == nil {
             order[plugin.id] = index
@@ -104,18 +104,19 @@ public struct Menu: Sendable {
         let rank = { (source: DynamicSource) in source.source == DynamicSource.script ? -1 : (order[source.source] ?? Int.max) }
         let sources = dynamic.sorted { (rank($0), $0.source) < (rank($1), $1.source) }
         self.init(staticItems: staticItems, dynamic: sources, isHandled: isHandled, canonicalType: canonicalType,
-                  app: app, prune: { Menu.staleness(of: $0, versions: versions) }, limit: limit)
+                  app: app, prune: { Menu.staleness(of: $0, versions: versions, language: language) }, limit: limit, language: language)
     }
 
     /// Why all of `source`'s items are pruned, or nil: its plugin is gone, or changed version
     /// since it answered. The script list is never stale.
-    public static func staleness(of source: DynamicSource, versions: [String: String]) -> String? {
+    public static func staleness(of source: DynamicSource, versions: [String: String], language: String = "en") -> String? {
         guard source.source != DynamicSource.script else { return nil }
+        let text = HostText(language: language)
         guard let version = versions[source.source] else {
-            return "plugin \(source.source), which provided it, is gone"
+            return text("list.pluginGone", ["plugin": source.source])
         }
         if let stored = source.pluginVersion, stored != version {
-            return "plugin \(source.source) changed version (\(stored) → \(version)) since it provided it; run 'standfit-host refresh'"
+            return text("list.pluginChanged", ["plugin": source.source, "stored": stored, "version": version])
         }
         return nil
     }
@@ -129,7 +130,7 @@ public struct Menu: Sendable {
     public init(staticItems: [ShortcutItem], dynamic: [DynamicSource] = [],
                 isHandled: (String) -> Bool, canonicalType: (String) -> String = { $0 },
                 app: (ShortcutItem) -> MenuApp = { _ in Menu.anyApp },
-                prune: (DynamicSource) -> String? = { _ in nil }, limit: Int = Menu.defaultLimit) {
+                prune: (DynamicSource) -> String? = { _ in nil }, limit: Int = Menu.defaultLimit, language: String = "en") {
         self.limit = limit
         entries = []
         func identity(_ item: ShortcutItem) -> ShortcutItem.Identity {
@@ -186,7 +187,7 @@ public struct Menu: Sendable {
         var shown: [MenuApp: Int] = [:]
         for position in entries.indices {
             if entries[position].pruned == nil && !isHandled(entries[position].item.type) {
-                entries[position].pruned = "no plugin handles \(entries[position].item.type)"
+                entries[position].pruned = HostText(language: language)("list.unhandled", ["type": entries[position].item.type])
             }
             guard entries[position].available else { continue }
             let count = shown[entries[position].app, default: 0]

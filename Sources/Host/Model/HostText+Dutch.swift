@@ -309,6 +309,23 @@ extension HostText {
     "offer.noLock" = "offer.lock in {directory} kan niet worden vergrendeld; controleer of de map van jou is en beschrijfbaar.";
     "offer.noBus" = "suggestions offer heeft een sessiebus nodig om {title} op te tonen, en die is er niet (DBUS_SESSION_BUS_ADDRESS); het is niet aangeboden. Voer het uit in je bureaubladsessie, of zie 'standfit-host suggest'.";
     "offer.noServer" = "Geen meldingendienst antwoordde op de sessiebus, dus {title} is niet aangeboden; start die van je bureaublad (GNOME Shell, Plasma, dunst, xfce4-notifyd), of zie 'standfit-host suggest'.";
+    "list.pluginGone" = "plug-in {plugin}, die het leverde, is weg";
+    "list.pluginChanged" = "plug-in {plugin} is van versie veranderd ({stored} → {version}) sinds hij het leverde; voer 'standfit-host refresh' uit";
+    "list.unhandled" = "geen plug-in behandelt {type}";
+    "list.appHeader" = "{name} ({id}): een eigen menu, hoogstens {limit} getoond";
+    "list.pruned" = "weggelaten: {why}";
+    "list.cut" = "afgekapt: voorbij de grens van {limit}";
+    "list.until" = "geldig tot {time}";
+    "list.replaces" = "vervangt '{title}' ({origin})";
+    "list.shadows" = "overschaduwt '{title}' ({origin})";
+    "list.fromManifest" = "uit het manifest {path}";
+    "list.defaultItem" = "standaarditem van plug-in {plugin}";
+    "list.fromScript" = "dynamisch, uit de scriptlijst (dynamic set)";
+    "list.fromProvider" = "dynamisch, van de leverancier van plug-in {plugin}";
+    "list.suggested" = "voorgesteld uit wat je eerder uitvoerde (standfit-host suggest), in een eigen plek die geen item van een app vervangt";
+    "list.routine" = "je snelkoppeling {origin}";
+    "list.rank" = "rang {rank}";
+    "list.unknownIcon" = "pictogram '{icon}' is geen pictogramnaam die de host kent, dus het wordt een gewone stip (het dichtst bij: {closest})";
     "suggest.nothing" = "Nog niets om voor te stellen: voorstellen komen uit wat je uitvoert (zie 'standfit-host donations').";
     """#
 }

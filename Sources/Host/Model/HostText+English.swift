@@ -309,6 +309,23 @@ extension HostText {
     "offer.noLock" = "Cannot lock offer.lock in {directory}; check that the directory is yours and writable.";
     "offer.noBus" = "suggestions offer needs a session bus to show {title} on, and there is none (DBUS_SESSION_BUS_ADDRESS); it was not offered. Run it inside your desktop session, or see 'standfit-host suggest'.";
     "offer.noServer" = "No notification server answered on the session bus, so {title} was not offered; start your desktop's (GNOME Shell, Plasma, dunst, xfce4-notifyd), or see 'standfit-host suggest'.";
+    "list.pluginGone" = "plugin {plugin}, which provided it, is gone";
+    "list.pluginChanged" = "plugin {plugin} changed version ({stored} → {version}) since it provided it; run 'standfit-host refresh'";
+    "list.unhandled" = "no plugin handles {type}";
+    "list.appHeader" = "{name} ({id}): its own menu, at most {limit} shown";
+    "list.pruned" = "pruned: {why}";
+    "list.cut" = "cut: beyond the limit of {limit}";
+    "list.until" = "true until {time}";
+    "list.replaces" = "replaces '{title}' ({origin})";
+    "list.shadows" = "shadows '{title}' ({origin})";
+    "list.fromManifest" = "from the manifest {path}";
+    "list.defaultItem" = "default item of plugin {plugin}";
+    "list.fromScript" = "dynamic, from the script list (dynamic set)";
+    "list.fromProvider" = "dynamic, from plugin {plugin}'s provider";
+    "list.suggested" = "suggested from your past runs (standfit-host suggest), in a slot of its own that takes no app item's place";
+    "list.routine" = "your shortcut {origin}";
+    "list.rank" = "rank {rank}";
+    "list.unknownIcon" = "icon '{icon}' is no icon name the host knows, so it shows as a plain bullet (closest: {closest})";
     "suggest.nothing" = "Nothing to suggest yet: suggestions come from the runs you make (see 'standfit-host donations').";
     """#
 }

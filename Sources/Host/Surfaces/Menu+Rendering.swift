@@ -91,8 +91,9 @@ extension Menu {
     /// where it is, and until when it holds (in `timeZone`). Items of several apps come under
     /// a line naming each app (with `explain`, always, with its limit), apps a blank line apart.
     /// `iconNote` says what is wrong with an item's icon, if anything.
-    public func textLines(all: Bool, explain: Bool = false, timeZone: TimeZone,
+    public func textLines(all: Bool, explain: Bool = false, timeZone: TimeZone, language: String = "en",
                           iconNote: (ShortcutItem) -> String? = { _ in nil }) -> [String] {
+        let text = HostText(language: language)
         var number = 0
         var lines: [String] = []
         let listed = listed(all: all || explain)
@@ -101,7 +102,8 @@ extension Menu {
         for entry in listed {
             if grouped && entry.app != app && entry.app != Menu.anyApp {
                 if app != nil { lines.append("") }
-                lines.append("\(entry.app.name) (\(entry.app.id))" + (explain ? ": its own menu, at most \(limit) shown" : ""))
+                lines.append(explain ? text("list.appHeader", ["name": entry.app.name, "id": entry.app.id, "limit": "\(limit)"])
+                                     : "\(entry.app.name) (\(entry.app.id))")
             }
             app = entry.app
             var line: String
@@ -115,22 +117,22 @@ extension Menu {
             if let subtitle = entry.item.subtitle { line += " — \(subtitle)" }
             line += "  (\(entry.item.type))"
             if let pruned = entry.pruned {
-                line += "  pruned: \(pruned)"
+                line += "  " + text("list.pruned", ["why": pruned])
             } else if !entry.withinLimit {
-                line += "  cut: beyond the limit of \(limit)"
+                line += "  " + text("list.cut", ["limit": "\(limit)"])
             }
             lines.append(line)
             if explain {
-                var reasons = [Menu.describeOrigin(entry.item, rank: entry.rank)]
+                var reasons = [Menu.describeOrigin(entry.item, rank: entry.rank, text: text)]
                 if let until = entry.item.validUntil {
                     var style = Date.ISO8601FormatStyle(dateSeparator: .dash, dateTimeSeparator: .space, timeZone: timeZone)
                     style = style.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .colon)
-                    reasons[0] += ", true until \(until.formatted(style))"
+                    reasons[0] += ", " + text("list.until", ["time": until.formatted(style)])
                 }
                 if let note = iconNote(entry.item) { reasons.append(note) }
                 for (position, shadowed) in entry.shadowed.enumerated() {
-                    let verb = position == 0 && entry.rank != nil && shadowed.source == .static ? "replaces" : "shadows"
-                    reasons.append("\(verb) \"\(shadowed.title)\" (\(Menu.describeOrigin(shadowed, rank: nil)))")
+                    let key = position == 0 && entry.rank != nil && shadowed.source == .static ? "list.replaces" : "list.shadows"
+                    reasons.append(text(key, ["title": shadowed.title, "origin": Menu.describeOrigin(shadowed, rank: nil, text: text)]))
                 }
                 lines.append("     " + reasons.joined(separator: "; "))
             }
@@ -140,21 +142,16 @@ extension Menu {
 
     /// "from the manifest /path", "default item of plugin X", "from plugin X's provider, rank 2",
     /// "from the script list, rank 1".
-    static func describeOrigin(_ item: ShortcutItem, rank: Int?) -> String {
-        let rankText = rank.map { ", rank \($0)" } ?? ""
-        switch item.source {
-        case .static where item.origin.hasPrefix("/"):
-            return "from the manifest \(item.origin)"
-        case .static:
-            return "default item of plugin \(item.origin)"
-        case .dynamic where item.origin == HostState.scriptSource:
-            return "dynamic, from the script list (dynamic set)\(rankText)"
-        case .dynamic:
-            return "dynamic, from plugin \(item.origin)'s provider\(rankText)"
-        case .suggestion:
-            return "suggested from your past runs (standfit-host suggest), in a slot of its own that takes no app item's place"
-        case .routine:
-            return "your shortcut \(item.origin)"
+    static func describeOrigin(_ item: ShortcutItem, rank: Int?, text: HostText) -> String {
+        let origin: String = switch item.source {
+        case .static where item.origin.hasPrefix("/"): text("list.fromManifest", ["path": item.origin])
+        case .static: text("list.defaultItem", ["plugin": item.origin])
+        case .dynamic where item.origin == HostState.scriptSource: text("list.fromScript")
+        case .dynamic: text("list.fromProvider", ["plugin": item.origin])
+        case .suggestion: text("list.suggested")
+        case .routine: text("list.routine", ["origin": item.origin])
         }
+        guard let rank, item.source == .dynamic else { return origin }
+        return origin + ", " + text("list.rank", ["rank": "\(rank)"])
     }
 }
