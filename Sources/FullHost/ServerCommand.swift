@@ -50,8 +50,9 @@ struct ServerCommand: HostCommand {
             let place = try ServerCommand.place(request: request)
             let log = WarmServer.logFile(request: request).path
             try ServerCommand.askServer(place)
+            let text = ServerCommand.text(request)
             guard let server = WarmServer.current else {
-                let message = "No server of this build is running (socket \(place.socketPath)); the next command starts one unless STANDFIT_SERVER or config.json's \"server\" is off or manual."
+                let message = text("serverStatus.none", ["socket": place.socketPath])
                 Output.report(global, Document(running: false, build: place.build, socket: place.socketPath, log: log, message: message),
                               message: \.message)
                 throw ExitCode(1)
@@ -62,16 +63,20 @@ struct ServerCommand: HostCommand {
                 Worker(plugin: $0.pluginID, language: $0.language, pid: $0.pid, busy: $0.busy)
             }
             let idleSeconds = Int(server.workers.idleTimeout.components.seconds)
-            var message = """
-                Server: running (pid \(getpid()), build \(place.build), up \(WarmServer.duration(uptime)))
-                Socket: \(server.ownsSocket ? server.place.socketPath : "none of its own (another server of this build has it)")\(server.activation != nil ? "\nActivation: also serves the socket the service manager passed (LISTEN_FDS)" : "")
-                Requests served: \(served)
-                Workers: \(workers.count) of at most \(server.workers.limit) (each stopped after \(WarmServer.duration(idleSeconds)) idle)
-                """
+            var lines = [
+                text("serverStatus.running", ["pid": "\(getpid())", "build": place.build, "uptime": WarmServer.duration(uptime)]),
+                server.ownsSocket ? text("serverStatus.socket", ["socket": server.place.socketPath]) : text("serverStatus.socketNotOwn"),
+            ]
+            if server.activation != nil { lines.append(text("serverStatus.activation")) }
+            lines.append(text("serverStatus.requests", ["count": "\(served)"]))
+            lines.append(text("serverStatus.workers", ["count": "\(workers.count)", "limit": "\(server.workers.limit)", "idle": WarmServer.duration(idleSeconds)]))
             for worker in workers {
-                message += "\n  \(VisibleText.line(worker.plugin)) (\(VisibleText.line(worker.language))): pid \(worker.pid), \(worker.busy ? "running a call" : "idle")"
+                lines.append("  " + text(worker.busy ? "serverStatus.workerBusy" : "serverStatus.workerIdle", [
+                    "plugin": VisibleText.line(worker.plugin), "language": VisibleText.line(worker.language), "pid": "\(worker.pid)",
+                ]))
             }
-            message += "\nLog: \(log)"
+            lines.append(text("serverStatus.log", ["path": log]))
+            let message = lines.joined(separator: "\n")
             Output.report(global, Document(running: true, pid: getpid(), build: server.place.build, socket: server.place.socketPath,
                                            socketActivated: server.activation != nil, uptimeSeconds: uptime, requestsServed: served, workers: workers.count,
                                            workerList: workers, log: log, message: message),
@@ -96,9 +101,9 @@ struct ServerCommand: HostCommand {
         func run() throws {
             let place = try ServerCommand.place(request: .current)
             try ServerCommand.askServer(place)
+            let text = ServerCommand.text(.current)
             guard let server = WarmServer.current else {
-                Output.report(global, Document(stopped: false, message: "No server of this build was running (socket \(place.socketPath))."),
-                              message: \.message)
+                Output.report(global, Document(stopped: false, message: text("serverStatus.noneStopped", ["socket": place.socketPath])), message: \.message)
                 return
             }
             server.stop()
@@ -110,9 +115,9 @@ struct ServerCommand: HostCommand {
             let left = server.requestsUnderWay - 1
             // This request counted too, as the server's log counts it when it exits.
             let served = server.requestsServed + 1
-            let message = left > 0
-                ? "Stopping the server (pid \(getpid())) after \(served) request\(served == 1 ? "" : "s"): \(left) still finishing, cancelled now; it exits when they have."
-                : "Stopped the server (pid \(getpid())) after \(served) request\(served == 1 ? "" : "s")."
+            let counts = ["pid": "\(getpid())", "count": "\(served)", "left": "\(left)"]
+            let message = left > 0 ? text(served == 1 ? "serverStatus.stopping.one" : "serverStatus.stopping.many", counts)
+                : text(served == 1 ? "serverStatus.stopped.one" : "serverStatus.stopped.many", counts)
             Output.report(global, Document(stopped: left == 0, pid: getpid(), message: message), message: \.message)
         }
     }
@@ -146,6 +151,11 @@ struct ServerCommand: HostCommand {
                 throw HostError(.desktopUnavailable, "The server (pid \(getpid())) could not take \(DesktopInstallation.applicationID) on the session bus at \(address) (stopping, or the bus refused it); its log says why.")
             }
         }
+    }
+
+    /// The words of a request to the server, in its client's language.
+    static func text(_ request: HostRequest) -> HostText {
+        HostText(language: LanguagePreference(explicit: nil, environment: request.environment).language(fallback: nil))
     }
 
     static func place(request: HostRequest) throws(HostError) -> WarmPlace {

@@ -3,9 +3,9 @@ import Testing
 import TestSupport
 
 /// One language everywhere (issue 51), walked command by command in Dutch: every line a command
-/// shows is checked for English. This part walks the suggestions', the schedules' commands and
-/// list --explain; the rest of the walk (server status, doctor's sandbox line, plugin warnings
-/// and errors, speech's refusals) is still to come.
+/// shows is checked for English. This part walks the suggestions', the schedules' and the
+/// server's commands and list --explain; the rest of the walk (doctor's sandbox line, plugin
+/// warnings and errors, speech's refusals) is still to come.
 @Suite("Dutch, command by command", .timeLimit(.minutes(10)))
 struct DutchWalkTests {
     /// English words that no Dutch sentence of the host has ("is", "of", "in", "log" are Dutch too).
@@ -115,5 +115,20 @@ struct DutchWalkTests {
         #expect(explained.stdout.contains("     dynamisch, van de leverancier van plug-in com.standfit, rang 1, geldig tot "), "\(explained)")
         #expect(explained.stdout.contains("-  Niets  (com.other.nothing)  weggelaten: geen plug-in behandelt com.other.nothing\n     uit het manifest \(manifest.path)\n"),
                 "\(explained)")
+    }
+
+    @Test("server status in Dutch, running (warm) or not (cold, exit 1): not an English word in it")
+    func serverStatus() {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["LANG"] = "nl_NL.UTF-8"
+        let status = sandbox.run("server", "status")
+        let words = Self.english(in: status.stdout + status.stderr)
+        #expect(words.isEmpty, "server status says English (\(words)): \(status)")
+        if HostPath.current == .warm {
+            #expect(status.status == 0 && status.stdout.hasPrefix("Server: draait (pid ") && status.stdout.contains("\nVerzoeken beantwoord: ")
+                        && status.stdout.contains("\nWerkprocessen: ") && status.stdout.contains("\nLogboek: "), "\(status)")
+        } else {
+            #expect(status.status == 1 && status.stdout.hasPrefix("Er draait geen server van deze build (socket "), "\(status)")
+        }
     }
 }

@@ -106,7 +106,7 @@ struct WarmServerTests {
         var manual = sandbox
         manual.extraEnvironment["STANDFIT_SERVER"] = "manual"
         #expect(Self.host(manual, "server", "status") == ProcessResult(status: 1, stdout: """
-            No server of this build is running (socket \(document.socket)); the next command starts one unless STANDFIT_SERVER or config.json's "server" is off or manual.
+            No server of this build is running (socket \(document.socket)); the next command starts one unless STANDFIT_SERVER or config.json's "server" is 'off' or 'manual'.
 
             """, stderr: ""))
         // Both runs are in the log once each.

@@ -6,6 +6,21 @@ import TestSupport
 /// The host's own words and the language a run is in.
 @Suite("Host text and language preference", .timeLimit(.minutes(10)))
 struct HostTextTests {
+    @Test("no table names a key twice: the second would silently take the first one's place")
+    func noKeyTwice() throws {
+        for language in HostText.languages {
+            let text = try #require(HostText.sources[language])
+            var seen = Set<String>(), twice: [String] = []
+            for line in text.split(separator: "\n") {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                guard trimmed.hasPrefix("\""), let end = trimmed.dropFirst().firstIndex(of: "\"") else { continue }
+                let key = String(trimmed[trimmed.index(after: trimmed.startIndex)..<end])
+                if !seen.insert(key).inserted { twice.append(key) }
+            }
+            #expect(seen.count > 50 && twice.isEmpty, "\(language) names these keys twice: \(twice)")
+        }
+    }
+
     @Test("every table has every key, with the same placeholders")
     func tablesAgree() throws {
         let english = try #require(HostText.parsed["en"])

@@ -326,6 +326,21 @@ extension HostText {
     "list.routine" = "je snelkoppeling {origin}";
     "list.rank" = "rang {rank}";
     "list.unknownIcon" = "pictogram '{icon}' is geen pictogramnaam die de host kent, dus het wordt een gewone stip (het dichtst bij: {closest})";
+    "serverStatus.none" = "Er draait geen server van deze build (socket {socket}); de volgende opdracht start er een, tenzij STANDFIT_SERVER of \"server\" in config.json 'off' of 'manual' is.";
+    "serverStatus.noneStopped" = "Er draaide geen server van deze build (socket {socket}).";
+    "serverStatus.running" = "Server: draait (pid {pid}, build {build}, al {uptime})";
+    "serverStatus.socket" = "Socket: {socket}";
+    "serverStatus.socketNotOwn" = "Socket: geen eigen (een andere server van deze build heeft hem)";
+    "serverStatus.activation" = "Activering: bedient ook de socket die de servicemanager doorgaf (LISTEN_FDS)";
+    "serverStatus.requests" = "Verzoeken beantwoord: {count}";
+    "serverStatus.workers" = "Werkprocessen: {count} van hoogstens {limit} (elk gestopt na {idle} zonder werk)";
+    "serverStatus.workerBusy" = "{plugin} ({language}): pid {pid}, bezig met een aanroep";
+    "serverStatus.workerIdle" = "{plugin} ({language}): pid {pid}, vrij";
+    "serverStatus.log" = "Logboek: {path}";
+    "serverStatus.stopping.one" = "De server (pid {pid}) stopt na {count} verzoek: {left} nog bezig, nu geannuleerd; hij stopt zodra die klaar zijn.";
+    "serverStatus.stopping.many" = "De server (pid {pid}) stopt na {count} verzoeken: {left} nog bezig, nu geannuleerd; hij stopt zodra die klaar zijn.";
+    "serverStatus.stopped.one" = "De server (pid {pid}) is gestopt na {count} verzoek.";
+    "serverStatus.stopped.many" = "De server (pid {pid}) is gestopt na {count} verzoeken.";
     "suggest.nothing" = "Nog niets om voor te stellen: voorstellen komen uit wat je uitvoert (zie 'standfit-host donations').";
     """#
 }

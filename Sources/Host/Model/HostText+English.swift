@@ -326,6 +326,21 @@ extension HostText {
     "list.routine" = "your shortcut {origin}";
     "list.rank" = "rank {rank}";
     "list.unknownIcon" = "icon '{icon}' is no icon name the host knows, so it shows as a plain bullet (closest: {closest})";
+    "serverStatus.none" = "No server of this build is running (socket {socket}); the next command starts one unless STANDFIT_SERVER or config.json's \"server\" is 'off' or 'manual'.";
+    "serverStatus.noneStopped" = "No server of this build was running (socket {socket}).";
+    "serverStatus.running" = "Server: running (pid {pid}, build {build}, up {uptime})";
+    "serverStatus.socket" = "Socket: {socket}";
+    "serverStatus.socketNotOwn" = "Socket: none of its own (another server of this build has it)";
+    "serverStatus.activation" = "Activation: also serves the socket the service manager passed (LISTEN_FDS)";
+    "serverStatus.requests" = "Requests served: {count}";
+    "serverStatus.workers" = "Workers: {count} of at most {limit} (each stopped after {idle} idle)";
+    "serverStatus.workerBusy" = "{plugin} ({language}): pid {pid}, running a call";
+    "serverStatus.workerIdle" = "{plugin} ({language}): pid {pid}, idle";
+    "serverStatus.log" = "Log: {path}";
+    "serverStatus.stopping.one" = "Stopping the server (pid {pid}) after {count} request: {left} still finishing, cancelled now; it exits when they have.";
+    "serverStatus.stopping.many" = "Stopping the server (pid {pid}) after {count} requests: {left} still finishing, cancelled now; it exits when they have.";
+    "serverStatus.stopped.one" = "Stopped the server (pid {pid}) after {count} request.";
+    "serverStatus.stopped.many" = "Stopped the server (pid {pid}) after {count} requests.";
     "suggest.nothing" = "Nothing to suggest yet: suggestions come from the runs you make (see 'standfit-host donations').";
     """#
 }
