@@ -4,8 +4,8 @@ import TestSupport
 
 /// One language everywhere (issue 51), walked command by command in Dutch: every line a command
 /// shows is checked for English. This part walks the suggestions', the schedules' and the
-/// server's commands and list --explain; the rest of the walk (doctor's sandbox line, plugin
-/// warnings and errors, speech's refusals) is still to come.
+/// server's commands, list --explain and doctor; the rest of the walk (plugin warnings and
+/// plugins check, errors thrown with literal English, KRunner's metadata) is still to come.
 @Suite("Dutch, command by command", .timeLimit(.minutes(10)))
 struct DutchWalkTests {
     /// English words that no Dutch sentence of the host has ("is", "of", "in", "log" are Dutch too).
@@ -130,5 +130,16 @@ struct DutchWalkTests {
         } else {
             #expect(status.status == 1 && status.stdout.hasPrefix("Er draait geen server van deze build (socket "), "\(status)")
         }
+    }
+
+    @Test("doctor in Dutch, its sandbox line included: not an English word in it")
+    func doctor() {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["LANG"] = "nl_NL.UTF-8"
+        let report = sandbox.run("doctor")
+        let words = Self.english(in: report.stdout + report.stderr)
+        #expect(report.status == 0 && words.isEmpty, "doctor says English (\(words)): \(report)")
+        #expect(report.stdout.contains("\nZandbak voor niet-vertrouwde plug-ins: "), "\(report)")
+        #expect(report.stdout.hasSuffix("Geen problemen gevonden.\n"), "\(report)")
     }
 }

@@ -110,7 +110,7 @@ struct RegistryAndTrustTests {
         #expect(verbose.stderr.hasPrefix(HostPath.current == .warm
             ? "standfit-host: debug: Warm server: this command ran in it (pid "
             : "standfit-host: debug: Warm server: none of build "))
-        #expect(HostPath.current == .warm || verbose.stderr.contains("; every command runs cold (mode off). Run cold, trusted plugins run in-process and the others in worker processes.\n"))
+        #expect(HostPath.current == .warm || verbose.stderr.contains("; every command runs cold (mode 'off'). Run cold, trusted plugins run in-process and the others in worker processes.\n"))
         let inProcess = sandbox.run("run", "viewstreak", "--verbose")
         // The warm server runs no plugin code in its own process, bundled or not.
         #expect(inProcess.stderr.contains(HostPath.current == .warm

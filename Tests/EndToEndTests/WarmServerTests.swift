@@ -679,7 +679,7 @@ struct WarmServerTests {
             Self.host(sandbox, "doctor").stdout.split(separator: "\n").first { $0.hasPrefix("Warm server: ") }.map(String.init) ?? ""
         }
         #expect(line(sandbox).hasPrefix("Warm server: none of build "))
-        #expect(line(sandbox).hasSuffix(" is running; none is started (mode manual); 'standfit-host serve' runs one. Run cold, trusted plugins run in-process and the others in worker processes."))
+        #expect(line(sandbox).hasSuffix(" is running; none is started (mode 'manual'); 'standfit-host serve' runs one. Run cold, trusted plugins run in-process and the others in worker processes."))
         #expect(sandbox.server.start(environment: sandbox.environment) == nil)
         defer { sandbox.server.stopAll() }
         let pid = try #require(sandbox.server.pid)
@@ -688,7 +688,7 @@ struct WarmServerTests {
         var off = sandbox
         off.extraEnvironment["STANDFIT_SERVER"] = "off"
         #expect(line(off).hasPrefix("Warm server: running (pid \(pid), build "))
-        #expect(line(off).hasSuffix("), but this command ran cold (mode off); commands it serves run every plugin in a warm worker."))
+        #expect(line(off).hasSuffix("), but this command ran cold (mode 'off'); commands it serves run every plugin in a warm worker."))
     }
 
     @Test("server stop ends a server that commands keep reaching: it stops listening at once and exits when they have answered")

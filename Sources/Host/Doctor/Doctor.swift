@@ -87,7 +87,7 @@ public struct Doctor {
             return report
         }
         let settings = catalog.settings
-        let sandbox = settings.sandbox ? Sandbox.support.description
+        let sandbox = settings.sandbox ? Sandbox.support.description(in: text.language)
             : text("doctor.sandboxOff")
         report.settings = Settings(file: configFile, valid: configValid, menuLimit: config.menuLimit, scanTimeout: config.scanTimeout,
                                    handlerTimeout: config.handlerTimeout, requireTrusted: settings.requireTrusted, sandbox: sandbox)

@@ -148,11 +148,13 @@ package enum Sandbox {
     /// What this machine's kernel offers, for `doctor`.
     package struct Support: Sendable {
         package var landlockABI: Int
-        package var description: String {
-            switch landlockABI {
-            case 0: "seccomp only: this kernel has no Landlock, so sandboxed plugins' file access and signals are not restricted"
-            case 1...5: "Landlock ABI \(landlockABI) (files, ptrace) and seccomp; signals to other processes are not restricted (they need Landlock ABI 6, Linux 6.12)"
-            default: "Landlock ABI \(landlockABI) (files, signals, ptrace) and seccomp (process group, parent-death signal)"
+        /// Which restrictions apply, in `language`.
+        package func description(in language: String) -> String {
+            let text = HostText(language: language), abi = ["abi": "\(landlockABI)"]
+            return switch landlockABI {
+            case 0: text("doctor.sandboxSeccompOnly")
+            case 1...5: text("doctor.sandboxNoSignals", abi)
+            default: text("doctor.sandboxFull", abi)
             }
         }
     }
