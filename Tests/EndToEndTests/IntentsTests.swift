@@ -316,6 +316,30 @@ struct IntentsTests {
         #expect(!at("2026-11-22T12:15:00Z").run("list", "--limit", "6").stdout.contains("Suggested"))
     }
 
+    @Test("quiet hours learned from the runs (issue 51): 10 runs over 4 days between 07:30 and 21:00 make 21:30-07:30, said by suggestions and the offer; a 07:30 habit is offered; config.json's own hours win")
+    func learnedQuietHours() throws {
+        for day in 18...21 {
+            #expect(at("2026-11-\(day)T06:30:00Z").run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+            #expect(at("2026-11-\(day)T20:00:00Z").run("run", "viewstreak").status == 0)
+        }
+        #expect(at("2026-11-20T11:00:00Z").run("run", "viewprogress").status == 0)
+        #expect(at("2026-11-21T11:30:00Z").run("run", "viewprogress").status == 0)
+        #expect(at("2026-11-22T06:35:00Z").run("suggestions") == ProcessResult(status: 0, stdout: """
+            Suggestions come as notifications: off; 'standfit-host suggestions on' turns them on (quiet hours 21:30-07:30 (learned from your runs), at most 3 a day).
+            Offered today: 0.
+
+            """, stderr: ""))
+        let status = try JSONSerialization.jsonObject(with: Data(at("2026-11-22T06:35:00Z").run("suggestions", "--json").stdout.utf8)) as? [String: Any]
+        #expect(status?["quietHours"] as? String == "21:30-07:30" && status?["quietHoursLearned"] as? Bool == true, "\(String(describing: status))")
+        #expect(at("2026-11-22T22:00:00Z").run("suggestions", "offer", "--dry-run").stdout
+            == "Nothing offered: 23:00 is in the quiet hours (21:30-07:30, learned from your runs; suggestionQuietHours in config.json sets others).\n")
+        // 07:30, which a fixed 22:00-08:00 kept quiet: the habit is offered.
+        #expect(at("2026-11-22T06:30:00Z").run("suggestions", "offer", "--dry-run").stdout == "Would offer: Log 20 Squats (usually around 07:30).\n")
+        standFit.writeConfig(#"{"suggestionQuietHours": "22:00-08:00"}"#)
+        #expect(at("2026-11-22T06:30:00Z").run("suggestions", "offer", "--dry-run").stdout
+            == "Nothing offered: 07:30 is in the quiet hours (22:00-08:00, suggestionQuietHours in config.json).\n")
+    }
+
     @Test("a log moved aside starts afresh with ids from 1, and undoing its first entry withdraws only that entry's donation, not the old log's first", .needs(.sqlite3))
     func logStartedAfresh() throws {
         #expect(standFit.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
