@@ -27,7 +27,7 @@ struct GnomeShellTests {
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = system.address
         environment["XDG_DATA_DIRS"] = "\(data.path):/usr/local/share:/usr/share"
         environment["GSETTINGS_BACKEND"] = "memory"
-        let xvfb = try #require(spawnInBackground(ExternalTool.xvfb.path, [":\(display)", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        let xvfb = try #require(spawnInBackground(ExternalTool.xvfb.path, [":\(display)", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
                                                   environment: environment, log: sandbox.root.appendingPathComponent("xvfb.log"), ownGroup: true))
         defer { endGroup(xvfb) }
         // Ready when a client connects (its socket appears a moment before it accepts).

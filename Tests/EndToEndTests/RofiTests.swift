@@ -148,22 +148,31 @@ struct RofiTests {
         let display = try #require(VirtualDisplay.free(), "no free X display number")
         var environment = sandbox.environment
         environment["DISPLAY"] = ":\(display)"
-        let xvfb = try #require(spawnInBackground(ExternalTool.xvfb.path, [":\(display)", "-screen", "0", "1024x600x24", "-nolisten", "tcp"],
+        let xvfb = try #require(spawnInBackground(ExternalTool.xvfb.path, [":\(display)", "-screen", "0", "1024x600x24", "-nolisten", "tcp", "-noreset"],
                                                   environment: environment, log: sandbox.root.appendingPathComponent("xvfb.log"), ownGroup: true))
         defer { endGroup(xvfb) }
         func x(_ arguments: String...) -> ProcessResult { runProcess(ExternalTool.xdotool.url, arguments: arguments, environment: environment) }
-        // Ready when a client connects (its socket appears a moment before it accepts).
+        // Ready when a client connects (its socket appears a moment before it accepts);
+        // -noreset: the server does not reset when its last client leaves, as between two
+        // launchers, when the next one's connection would fail.
         try #require(eventually(20) { x("getdisplaygeometry").status == 0 }, "Xvfb did not start; \(sandbox.logs("xvfb.log"))")
         let host = Fixtures.hostBinary.path
         /// Starts `launcher`, waits for its window, types `text`, presses Enter and waits for
         /// the log to read `expected`; the launcher is ended after (rofi stays open with the
         /// outcome where no notification server shows it).
         func type(_ text: String, into launcher: (tool: String, arguments: [String], windowClass: String), expecting expected: [String]) throws {
-            let started = try #require(spawnInBackground(launcher.tool, launcher.arguments, environment: environment,
+            // A second start only when the first never showed its window (its connection to the
+            // display failed): what is tested is what runs once it is open.
+            var started: pid_t = 0
+            var opened = false
+            for _ in 0..<2 where !opened {
+                if started != 0 { endGroup(started) }
+                started = try #require(spawnInBackground(launcher.tool, launcher.arguments, environment: environment,
                                                          log: sandbox.root.appendingPathComponent("launcher.log"), ownGroup: true))
+                opened = eventually(20) { x("search", "--onlyvisible", "--class", launcher.windowClass).status == 0 }
+            }
             defer { endGroup(started) }
-            try #require(eventually(20) { x("search", "--onlyvisible", "--class", launcher.windowClass).status == 0 },
-                         "\(launcher.windowClass) did not open; \(sandbox.logs("launcher.log"))")
+            try #require(opened, "\(launcher.windowClass) did not open; \(sandbox.logs("launcher.log"))")
             _ = x("type", "--delay", "30", text)
             _ = x("key", "Return")
             #expect(eventually(20) { DesktopBusTests.loggedRows(sandbox) == expected },
