@@ -75,8 +75,9 @@ struct SuggestionsCommand: HostCommand {
             if global.json {
                 var note: String?
                 if case .inactive(let why)? = activity { note = why }
-                Output.printJSON(Document(on: on, active: activity == .active, note: note, quietHours: try session.quietHours().hours?.text,
-                                          quietHoursLearned: try session.quietHours().learned,
+                let quiet = try session.quietHours()
+                Output.printJSON(Document(on: on, active: activity == .active, note: note, quietHours: quiet.hours?.text,
+                                          quietHoursLearned: quiet.learned,
                                           perDay: session.config.suggestionsPerDay, offeredToday: offered, muted: muted))
                 return
             }

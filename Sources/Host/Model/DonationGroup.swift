@@ -184,14 +184,9 @@ public struct DaySlots: Sendable, Equatable {
     /// The stretches of the day with runs, each parted from the next by `gapSlots` empty half
     /// hours or more, in the order of the day from the end of the longest gap.
     public func clusters() -> [Cluster] {
-        let occupied = (0..<DaySlots.count).filter { runs[$0] > 0 }
-        guard let first = occupied.first else { return [] }
         // Start right after the longest empty stretch, so that none spans the walk's start.
-        var longestEnd = first, longest = -1
-        for (index, slot) in occupied.enumerated() {
-            let next = occupied[(index + 1) % occupied.count] + (index + 1 == occupied.count ? DaySlots.count : 0)
-            if next - slot - 1 > longest { longest = next - slot - 1; longestEnd = next % DaySlots.count }
-        }
+        guard let gap = longestGap() else { return [] }
+        let longestEnd = (gap.start + gap.length) % DaySlots.count
         var clusters: [[Int]] = []
         var previous: Int?
         for step in 0..<DaySlots.count {
@@ -223,6 +218,14 @@ public struct DaySlots: Sendable, Equatable {
     /// The quiet hours the runs leave: the longest stretch of the day without any, when it is at
     /// least `minimumQuiet` half hours long; nil otherwise.
     public func quietStretch(minimumSlots: Int) -> (start: Int, end: Int)? {
+        guard let gap = longestGap(), gap.length >= minimumSlots else { return nil }
+        return (gap.start * DaySlots.minutes, ((gap.start + gap.length) % DaySlots.count) * DaySlots.minutes)
+    }
+
+    /// The longest stretch of empty half hours, around the clock: its first slot and its length
+    /// (0 when every half hour has runs; the first such stretch when several are as long); nil
+    /// when none has any.
+    private func longestGap() -> (start: Int, length: Int)? {
         let occupied = (0..<DaySlots.count).filter { runs[$0] > 0 }
         guard !occupied.isEmpty else { return nil }
         var best: (start: Int, length: Int)?
@@ -231,8 +234,7 @@ public struct DaySlots: Sendable, Equatable {
             let length = next - slot - 1
             if length > (best?.length ?? -1) { best = ((slot + 1) % DaySlots.count, length) }
         }
-        guard let best, best.length >= minimumSlots else { return nil }
-        return (best.start * DaySlots.minutes, ((best.start + best.length) % DaySlots.count) * DaySlots.minutes)
+        return best
     }
 
     /// As stored: "slot:runs:minutes" for each half hour with runs, separated by spaces.

@@ -56,13 +56,6 @@ public final class Recognizer {
         standfit_speech_close(handle)
     }
 
-    /// What `samples` (16 kHz, mono, signed 16-bit) say, as the grammar's words: the phrase
-    /// nearest to the sound (the grammar always finds its nearest), empty when nothing was
-    /// heard.
-    public func read(_ samples: [Int16]) throws(HostError) -> String {
-        try decode(Recognizer.dithered(samples), rival: nil).text
-    }
-
     /// What `samples` say and how sure the recogniser is of it: read again with each grammar
     /// that cannot say it in one respect (`SpeechGrammar.rivals`: its number, its exercise, its
     /// sentence), the scores of the paths compared per frame; the smallest margin counts. A
