@@ -19,7 +19,7 @@ enum CommandNotification {
     ///
     /// Answers why nothing was shown (a sentence part), or nil when it was.
     static func show(_ outcome: Outcome, session: HostSession, parameters: [NamedArgument],
-                     userInfo: [String: JSONValue]?, logger: Logger) -> String? {
+                     userInfo: [String: JSONValue]?, logger: Logger) -> HostText.Phrase? {
         let items = ((try? session.menu().visible.map(\.item)) ?? []) + session.staticItems
         let item = items.first { $0.type == outcome.type && $0.userInfo == (userInfo ?? [:]) }
             ?? items.first { $0.type == outcome.type } ?? session.registeredItem(for: outcome.type)
@@ -39,10 +39,10 @@ enum CommandNotification {
             return nil
         }
         guard let address else {
-            return "there is no session bus (DBUS_SESSION_BUS_ADDRESS is unset and there is no $XDG_RUNTIME_DIR/bus)"
+            return HostText.Phrase("bus.none")
         }
         guard let bus = DesktopBus.start(logger: logger, address: address) else {
-            return "the session bus at \(address) could not be joined (--verbose says why)"
+            return HostText.Phrase("bus.notJoined", ["address": address])
         }
         defer { bus.stop() }
         let shown = bus.present(DesktopNotification.outcome(outcome, title: item?.title ?? outcome.type, icon: item?.icon, buttons: 0,
@@ -54,11 +54,11 @@ enum CommandNotification {
     /// Prints a `--notify` run's outcome and exits with its status; when its notification was
     /// not shown (`notShown` says why), also says so on stderr, and a run that succeeded exits
     /// 69, so that neither a script nor systemd takes an outcome nobody saw for shown.
-    static func finish(_ outcome: Outcome, notShown: String?, _ global: GlobalOptions, language: String) throws {
+    static func finish(_ outcome: Outcome, notShown: HostText.Phrase?, _ global: GlobalOptions, language: String) throws {
         guard let notShown else { return try Output.finish(outcome, global, language: language) }
         // A run that failed did not run; one that ran says so.
         let ran = outcome.status == .handled || outcome.status == .dryRun || outcome.status == .declined
-        let sentence = HostText(language: language)(ran ? "run.notShown" : "run.notShownFailed", ["why": notShown])
+        let sentence = HostText(language: language)(HostText.Phrase(ran ? "run.notShown" : "run.notShownFailed", parts: ["why": notShown]))
         do {
             try Output.finish(outcome, global, language: language)
         } catch {
@@ -83,11 +83,11 @@ enum CommandNotification {
     /// quick actions alone when given, starting the server through the bus when none runs.
     static func showPicker(app: String? = nil, logger: Logger) throws(HostError) {
         guard let bus = DesktopBus.start(logger: logger, address: DesktopBus.sessionAddress(in: HostRequest.current.environment)) else {
-            throw HostError(.desktopUnavailable, "menu --notify needs a session bus, and there is none (DBUS_SESSION_BUS_ADDRESS); run 'standfit-host menu' in a terminal instead.")
+            throw HostError(.desktopUnavailable, key: "error.notify.noBus")
         }
         defer { bus.stop() }
         if let failure = bus.activateApplication(app: app) {
-            throw HostError(.desktopUnavailable, "menu --notify could not reach \(DesktopInstallation.applicationID) on the session bus (\(failure)); run 'standfit-host export desktop --install' so that the bus can start it, or 'standfit-host menu' in a terminal.")
+            throw HostError(.desktopUnavailable, key: "error.notify.unreachable", ["name": DesktopInstallation.applicationID, "why": failure])
         }
     }
 }

@@ -19,7 +19,7 @@ extension DesktopRequest {
                 do throws(HostError) {
                     installed = try DesktopInstallation.installedArguments(options)
                 } catch {
-                    bus.show(.failure(title: DesktopInstallation.applicationName, message: error.message, icon: DesktopInstallation.listenIcon))
+                    bus.show(.failure(title: DesktopInstallation.applicationName, message: DesktopRequest.sentence(error), icon: DesktopInstallation.listenIcon))
                     return StandFitHostCommand.report(error)
                 }
                 switch StandFitHostCommand.parse(["listen", "--notify"] + installed) {

@@ -24,6 +24,17 @@ enum DesktopRequest {
 
     private static let umask = ProcessFacts.currentUmask
 
+    /// A failure's sentence in the language of the request being served (inside `serve`).
+    static func sentence(_ error: HostError) -> String {
+        error.message(in: LanguagePreference(explicit: nil, environment: HostRequest.current.environment).language(fallback: nil))
+    }
+
+    /// A request that failed: the error, and its sentence in the request's language.
+    struct Failed: Error {
+        var error: HostError
+        var sentence: String
+    }
+
     /// Runs `body` as a request of the desktop's on `bus` and answers what it returned, with what
     /// it wrote on its standard output and error; nil when no request could be made.
     static func serve<T>(on bus: DesktopBus, _ body: () -> T) -> (result: T, output: String, errors: String)? {
@@ -142,7 +153,7 @@ enum DesktopRequest {
                     outcome = session.run(type, named: parameters, userInfo: userInfo, options: options)
                 }
                 if case .key(let key) = target, outcome.status == .unknownType, action == nil {
-                    let message = "StandFit has no action '\(key)'; 'gapplication list-actions \(DesktopInstallation.applicationID)' lists the actions of the installed desktop file, and 'standfit-host list' the quick actions."
+                    let message = HostText(language: session.language)("desktop.noAction", ["key": key, "name": DesktopInstallation.applicationID])
                     return (.refused(.unknownAction, message),
                             DesktopNotification.failure(title: DesktopInstallation.applicationName, message: message,
                                                         icon: DesktopEntry.fallbackIcon), nil, key)
@@ -157,7 +168,7 @@ enum DesktopRequest {
                 let asked = buttons > 0 && outcome.needsValue != nil ? "asked: " : ""
                 return (.done("\(asked)\(outcome.status.rawValue): \(outcome.message)"), notification, outcome.needsValue, outcome.type)
             } catch {
-                let notification = DesktopNotification.failure(title: DesktopInstallation.applicationName, message: error.message,
+                let notification = DesktopNotification.failure(title: DesktopInstallation.applicationName, message: sentence(error),
                                                                icon: DesktopEntry.fallbackIcon)
                 return (.refused(.failed, error.message), notification, nil, target.name)
             }
@@ -193,7 +204,7 @@ extension DesktopRequest {
     /// A picker with more actions than buttons pages: its last button shows the next page.
     static func activate(app: String? = nil, page: Int = 0, bus: DesktopBus) -> Answer {
         let logger = bus.logger
-        let served = serve(on: bus) { () -> Result<DesktopNotification, HostError> in
+        let served = serve(on: bus) { () -> Result<DesktopNotification, Failed> in
             do throws(HostError) {
                 let session = try installedSession(logger: logger)
                 let menu = try session.menu()
@@ -206,7 +217,7 @@ extension DesktopRequest {
                                         page: page, example: Sentences(session).example(of: actions.map(\.item.type)),
                                         icons: session.icons))
             } catch {
-                return .failure(error)
+                return .failure(Failed(error: error, sentence: sentence(error)))
             }
         }
         switch served?.result {
@@ -225,9 +236,9 @@ extension DesktopRequest {
                 }
             })
             return .done("the picker, with \(picker.buttons.count) button\(picker.buttons.count == 1 ? "" : "s")")
-        case .failure(let error):
-            bus.show(.failure(title: DesktopInstallation.applicationName, message: error.message, icon: DesktopEntry.fallbackIcon))
-            return .refused(.failed, error.message)
+        case .failure(let failed):
+            bus.show(.failure(title: DesktopInstallation.applicationName, message: failed.sentence, icon: DesktopEntry.fallbackIcon))
+            return .refused(.failed, failed.error.message)
         case nil:
             return .refused(.failed, "The server could not make a request for the picker (out of descriptors or threads); try again.")
         }

@@ -29,7 +29,7 @@ struct DonationsCommand: HostCommand {
         do {
             return try session(global, manifestOptions)
         } catch let error as HostError where !typeNamed && error.code != .state {
-            global.logger.warning("\(error.message)")
+            global.logger.warning("\(error.message(in: HostRequest.current.language(locale: manifestOptions.locale)))")
             return nil
         }
     }

@@ -32,17 +32,17 @@ struct DynamicCommand: HostCommand {
 
         func run() throws {
             let items = try { () throws(HostError) in
-                let origin = file == "-" ? "standard input" : file
+                let origin = file == "-" ? HostText.Phrase("items.stdin") : HostText.Phrase("items.file", ["path": file])
                 let data: Data
                 do {
                     data = file == "-" ? LineInput.readToEnd() : try UserFile.read(URL(fileURLWithPath: file), limit: UserFile.documentLimit)
                 } catch {
-                    throw HostError(.io, "Cannot read \(origin) (\(error.localizedDescription)); give a readable JSON file or - for standard input.")
+                    throw HostError(.io, key: "error.items.read", ["why": error.localizedDescription], parts: ["origin": origin])
                 }
                 return try ScriptItems.parse(data, origin: origin)
             }()
             try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger).setScriptItems(items)
-            Output.report(global, Summary(items: items.count, message: "Stored \(items.count) script item\(items.count == 1 ? "" : "s"); see 'standfit-host list'."), message: \.message)
+            Output.report(global, Summary(items: items.count, message: HostText(language: HostRequest.current.language(locale: manifestOptions.locale))(items.count == 1 ? "dynamic.stored.one" : "dynamic.stored.many", ["count": "\(items.count)"])), message: \.message)
         }
     }
 
@@ -57,7 +57,7 @@ struct DynamicCommand: HostCommand {
 
         func run() throws {
             try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger).clearScriptItems()
-            Output.report(global, Summary(items: 0, message: "Cleared the script items."), message: \.message)
+            Output.report(global, Summary(items: 0, message: HostText(language: HostRequest.current.language(locale: manifestOptions.locale))("dynamic.cleared")), message: \.message)
         }
     }
 

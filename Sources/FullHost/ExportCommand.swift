@@ -47,12 +47,12 @@ struct ExportCommand: HostCommand {
         func run() throws {
             let text = DesktopInstallation.searchProviderText
             if let output {
-                try DesktopInstallation.write(text, to: URL(fileURLWithPath: output), what: "search provider file")
+                try DesktopInstallation.write(text, to: URL(fileURLWithPath: output), what: HostText.Phrase("file.searchProvider"))
             }
             if global.json {
                 Output.printJSON(Document(path: output, text: text))
             } else if let output {
-                Console.current.print("Wrote \(output).")
+                Console.current.print(HostText(language: HostRequest.current.language())("export.wrote", ["path": output]))
             } else {
                 Console.current.write(text)
             }
@@ -96,7 +96,7 @@ struct ExportCommand: HostCommand {
             if uninstall {
                 let options = manifestOptions.hostOptions(global)
                 let removed = try DesktopInstallation.uninstallRunner(paths: options.request.paths, state: try options.state(of: options.request.paths))
-                Removal.report(removed, nothing: "KRunner's plugin file is not installed; nothing was removed.", json: global.json)
+                Removal.report(removed, nothing: "export.runnerNone", json: global.json, language: options.request.language(locale: manifestOptions.locale))
                 return
             }
             let session = try HostSession(options: manifestOptions.hostOptions(global), logger: global.logger)
@@ -110,7 +110,7 @@ struct ExportCommand: HostCommand {
             if global.json {
                 Output.printJSON(document)
             } else if let path = document.path, let service = document.service {
-                Console.current.print("Wrote \(path) and \(service).")
+                Console.current.print(HostText(language: HostRequest.current.language(locale: manifestOptions.locale))("export.wroteTwo", ["path": path, "service": service]))
             } else {
                 Console.current.write(text)
             }
@@ -184,7 +184,7 @@ struct ExportCommand: HostCommand {
             if uninstall {
                 let options = manifestOptions.hostOptions(global)
                 let removed = try DesktopInstallation.uninstall(paths: options.request.paths, state: try options.state(of: options.request.paths))
-                Removal.report(removed, nothing: "No desktop entries are installed ('export desktop --install' was not run, or they were removed); nothing was removed.", json: global.json)
+                Removal.report(removed, nothing: "export.desktopNone", json: global.json, language: options.request.language(locale: manifestOptions.locale))
                 return
             }
             let executable = Executable.command.path
@@ -217,10 +217,14 @@ struct ExportCommand: HostCommand {
             if global.json {
                 Output.printJSON(Document(path: path, service: service, actions: entry.actions.map(\.id), text: entry.text, apps: apps))
             } else if let path {
-                let count = { (entry: DesktopEntry) in "\(entry.actions.count) action\(entry.actions.count == 1 ? "" : "s")" }
-                Console.current.print(service.map { "Wrote \(path) with \(count(entry)), and \($0)." } ?? "Wrote \(path) with \(count(entry)).")
+                let text = HostText(language: HostRequest.current.language(locale: manifestOptions.locale))
+                let count = { (entry: DesktopEntry) in
+                    text(entry.actions.count == 1 ? "export.actions.one" : "export.actions.many", ["count": "\(entry.actions.count)"])
+                }
+                Console.current.print(service.map { text("export.wroteWithService", ["path": path, "actions": count(entry), "service": $0]) }
+                                      ?? text("export.wroteWith", ["path": path, "actions": count(entry)]))
                 for (app, file) in zip(apps ?? [], files.dropFirst()) {
-                    Console.current.print("Wrote \(app.path) with \(count(file.entry)) (\(file.app?.name ?? app.app)).")
+                    Console.current.print(text("export.wroteApp", ["path": app.path, "actions": count(file.entry), "app": file.app?.name ?? app.app]))
                 }
             } else {
                 Console.current.write(entry.text)
@@ -236,13 +240,15 @@ enum Removal {
         var removed: [String]
     }
 
-    static func report(_ removed: [String], nothing: String, json: Bool) {
+    /// `nothing` is the key of what is said when nothing was installed.
+    static func report(_ removed: [String], nothing: String, json: Bool, language: String) {
+        let text = HostText(language: language)
         if json {
             Output.printJSON(Document(removed: removed))
         } else if removed.isEmpty {
-            Console.current.print(nothing)
+            Console.current.print(text(nothing))
         } else {
-            removed.forEach { Console.current.print("Removed \($0).") }
+            removed.forEach { Console.current.print(text("export.removed", ["path": $0])) }
         }
     }
 }

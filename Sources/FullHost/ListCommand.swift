@@ -45,7 +45,7 @@ struct ListCommand: ManifestCommand {
         let lines = menu.textLines(all: all, explain: explain, timeZone: session.request.timeZone, language: session.language,
                                    iconNote: { HostSession.iconNote(of: $0, language: session.language) })
         if lines.isEmpty {
-            Output.printError("No quick actions to show; add items to \(session.paths.configDirectory.path)/Info.plist or install a plugin (see 'standfit-host plugins').")
+            Output.printError(HostText(language: session.language)("menu.empty", ["path": "\(session.paths.configDirectory.path)/Info.plist"]))
         }
         lines.forEach(Output.show)
     }

@@ -47,7 +47,7 @@ struct ListenCommand: ManifestCommand {
         defer { close(turn) }
         // Ready before recording starts, so that the first word is not lost to loading.
         let recognizer = try SpokenSentence.recognizer(session, logger: global.logger)
-        Console.current.error("Listening… (say a phrase, such as \"log twenty squats\")\n")
+        Console.current.error(HostText(language: session.language)("listen.terminal") + "\n")
         let samples = try AudioInput.record(environment: session.request.environment, cancel: session.options.link.cancelDescriptor)
         let heard = try recognizer.reading(samples)
         try SpokenSentence.run(heard, source: HostText(language: session.language)("speech.microphone"), session: session, yes: yes, noInput: interaction.noInput,

@@ -29,15 +29,15 @@ struct PluginsCommand: HostCommand {
             return try PluginContext(options: options, logger: global.logger)
         }
 
-        func show(_ plugins: PluginSet, paths: HostPaths) {
+        func show(_ plugins: PluginSet, paths: HostPaths, language: String) {
             if global.json {
-                Output.printJSON(plugins.document)
+                Output.printJSON(plugins.document(language: language))
                 return
             }
             if plugins.plugins.isEmpty && plugins.refusals.isEmpty {
-                Output.printError("No plugins found; put plugin .so files in \(paths.userPluginDirectory.path) or set STANDFIT_PLUGIN_PATH.")
+                Output.printError(HostText(language: HostRequest.current.language())("plugins.none", ["path": paths.userPluginDirectory.path]))
             }
-            plugins.textLines.forEach(Output.show)
+            plugins.textLines(language: language).forEach(Output.show)
         }
     }
 
@@ -53,7 +53,7 @@ struct PluginsCommand: HostCommand {
 
         func run() throws {
             let context = try options.context()
-            options.show(context.catalog.load().plugins, paths: context.paths)
+            options.show(context.catalog.load().plugins, paths: context.paths, language: context.catalog.settings.language)
         }
     }
 
@@ -70,7 +70,7 @@ struct PluginsCommand: HostCommand {
         func run() throws {
             let context = try options.context()
             let loaded = try context.rescan()
-            options.show(loaded.plugins, paths: context.paths)
+            options.show(loaded.plugins, paths: context.paths, language: context.catalog.settings.language)
         }
     }
 
@@ -144,18 +144,19 @@ struct PluginsCommand: HostCommand {
             if let sdk {
                 sdkURL = request.url(forPath: sdk)
                 guard PluginSDK.isSDK(sdkURL) else {
-                    throw HostError(.io, "--sdk \(sdkURL.path) is not a standfit-host plugin SDK (it has no Package.swift and Sources/CStandFitABI/include/standfit_plugin.h); give the SDK directory of a standfit-host source tree (SDK/standfit-plugin-sdk) or installation (share/standfit-host/sdk).")
+                    throw HostError(.io, key: "error.sdk.invalid", ["path": sdkURL.path])
                 }
             } else {
                 guard let found = PluginSDK.locate(executable: Executable.url, environment: request.environment) else {
-                    throw HostError(.io, "No plugin SDK was found beside \(Executable.url.path) (SDK/standfit-plugin-sdk of its source tree, or share/standfit-host/sdk of its installation); give one with --sdk PATH or STANDFIT_SDK.")
+                    throw HostError(.io, key: "error.sdk.missing", ["path": Executable.url.path])
                 }
                 sdkURL = found
             }
             let scaffold = PluginScaffold(id: id, language: language, sdk: sdkURL)
             let target = request.url(forPath: directory ?? scaffold.baseName)
             try PluginsCommand.write(scaffold.files, to: target)
-            let message = "Wrote \(id) in \(language.rawValue) to \(target.path); build it there with '\(scaffold.buildCommand)', then 'standfit-host plugins check --strict \(scaffold.product)'."
+            let message = HostText(language: request.language())("plugins.wrote", ["id": id, "language": language.rawValue, "path": target.path,
+                                                                                    "build": scaffold.buildCommand, "product": scaffold.product])
             Output.report(global, Document(id: id, language: language.rawValue, directory: target.path, sdk: sdkURL.path,
                                            product: target.appendingPathComponent(scaffold.product).path, build: scaffold.buildCommand,
                                            message: message, files: scaffold.files.map(\.path)),
@@ -171,7 +172,7 @@ struct PluginsCommand: HostCommand {
         if manager.fileExists(atPath: target.path, isDirectory: &isDirectory) {
             let empty = isDirectory.boolValue && ((try? manager.contentsOfDirectory(atPath: target.path).isEmpty) ?? false)
             guard empty else {
-                throw HostError(.io, "\(target.path) already exists and is not an empty directory; give another directory, or remove it first.")
+                throw HostError(.io, key: "error.new.exists", ["path": target.path])
             }
         }
         let parent = target.deletingLastPathComponent()
@@ -189,7 +190,7 @@ struct PluginsCommand: HostCommand {
             }
         } catch {
             try? manager.removeItem(at: staging)
-            throw HostError(.io, "Cannot write \(target.path): \(error.localizedDescription); check that \(parent.path) is writable.")
+            throw HostError(.io, key: "error.new.write", ["path": target.path, "why": error.localizedDescription, "directory": parent.path])
         }
     }
 
@@ -214,7 +215,7 @@ struct PluginsCommand: HostCommand {
         func run() throws {
             let context = try options.context()
             let pin = try context.trust(path)
-            let message = "Trusted \(pin.realPath) with SHA-256 \(pin.sha256): it is now scanned and run without the sandbox, in the host's own process when a command runs cold (in a warm worker when the warm server runs it), so its code can do whatever you can; it loads only while its bytes match, so trust it again after each rebuild ('standfit-host plugins untrust' undoes this)."
+            let message = HostText(language: HostRequest.current.language())("plugins.trusted", ["path": pin.realPath, "sha256": pin.sha256])
             Output.report(options.global, Document(path: path, realPath: pin.realPath, sha256: pin.sha256, message: message),
                           message: \.message)
         }
@@ -241,7 +242,7 @@ struct PluginsCommand: HostCommand {
         func run() throws {
             let context = try options.context()
             let removed = try context.untrust(path)
-            let message = removed ? "No longer trusting \(path)." : "\(path) was not trusted; nothing changed."
+            let message = HostText(language: HostRequest.current.language())(removed ? "plugins.untrusted" : "plugins.notTrusted", ["path": path])
             Output.report(options.global, Document(path: path, message: message, removed: removed), message: \.message)
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HostModel
 import HostServer
 import StandFitHost
 
@@ -29,14 +30,15 @@ struct RefreshCommand: ManifestCommand {
     func run() throws {
         let session = try HostSession(options: manifestOptions.hostOptions(global, isolate: isolation.isolate), logger: global.logger)
         let reports = session.refreshDynamicItems()
+        let text = HostText(language: session.language)
         if global.json {
             Output.printJSON(Document(status: reports.contains { $0.itemCount == nil } ? "failed" : "ok",
                                       providers: reports.map { Report(plugin: $0.pluginID, items: $0.itemCount, note: $0.note) }))
         } else if reports.isEmpty {
-            Console.current.print("No plugin provides dynamic items.")
+            Console.current.print(text("refresh.none"))
         } else {
             for report in reports {
-                let count = report.itemCount.map { "\($0) item\($0 == 1 ? "" : "s")" } ?? "failed"
+                let count = report.itemCount.map { text($0 == 1 ? "refresh.items.one" : "refresh.items.many", ["count": "\($0)"]) } ?? text("refresh.failed")
                 Output.show("\(report.pluginID): \(count)\(report.note.map { " — \($0)" } ?? "")")
             }
         }

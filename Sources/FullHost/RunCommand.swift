@@ -73,7 +73,7 @@ struct RunCommand: ManifestCommand {
             if remind, outcome.needsValue != nil {
                 let question = outcome.question ?? outcome.message
                 if let notShown {
-                    throw HostError(.desktopUnavailable, key: "run.reminderNotShown", ["question": question, "why": notShown, "type": type])
+                    throw HostError(.desktopUnavailable, key: "run.reminderNotShown", ["question": question, "type": type], parts: ["why": notShown])
                 }
                 Output.show(question)
                 return

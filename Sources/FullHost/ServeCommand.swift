@@ -111,10 +111,10 @@ struct ServeCommand: HostCommand {
             serve(nil)
         case .failure(.alreadyRunning):
             if background { return }
-            throw HostError(.configInvalid, "A server of this build is already running on \(place.socketPath); 'standfit-host server status' shows it, 'standfit-host server stop' stops it.")
+            throw HostError(.configInvalid, key: "error.serve.running", ["socket": place.socketPath])
         case .failure(.refused(let why)):
             if logsToFile { logger.error("Not serving: \(why)") }
-            throw HostError(.configInvalid, "The server cannot start: \(why).")
+            throw HostError(.configInvalid, key: "error.serve.cannotStart", ["why": why])
         }
     }
 
@@ -140,7 +140,7 @@ struct ServeCommand: HostCommand {
                                                  attributes: [.posixPermissions: 0o700])
         let descriptor = open(file.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
-            throw HostError(.configInvalid, "The server cannot open its log \(file.path) (\(String(cString: strerror(errno)))); check that directory's permissions.")
+            throw HostError(.configInvalid, key: "error.serve.log", ["path": file.path, "why": String(cString: strerror(errno))])
         }
         return descriptor
     }

@@ -138,17 +138,17 @@ struct ServerCommand: HostCommand {
             let place = try ServerCommand.place(request: .current)
             try ServerCommand.askServer(place)
             guard let server = WarmServer.current else {
-                throw HostError(.desktopUnavailable, "No server of this build is running (socket \(place.socketPath)), so none can take the session bus; 'standfit-host serve' starts one.")
+                throw HostError(.desktopUnavailable, key: "error.takeBus.noServer", ["socket": place.socketPath])
             }
             guard let client = HostRequest.current.clientProcess, BusHandOver.isAskedByActivatedServer(client) else {
                 server.logger.warning("Refused server take-bus from pid \(HostRequest.current.clientProcess.map(String.init) ?? "?"): only a server of this build that the session bus started asks it.")
-                throw HostError(.desktopUnavailable, "server take-bus is the hand-over between two servers of this build, asked only by the one the session bus starts ('serve --dbus-activated'); there is nothing to run by hand: the bus starts that server itself.")
+                throw HostError(.desktopUnavailable, key: "error.takeBus.byHand")
             }
             guard let address = DesktopBus.sessionAddress(in: HostRequest.current.environment) else {
-                throw HostError(.desktopUnavailable, "server take-bus needs the session bus to take in DBUS_SESSION_BUS_ADDRESS (a unix: address), and there is none.")
+                throw HostError(.desktopUnavailable, key: "error.takeBus.noBus")
             }
             guard server.joinBus(address: address) else {
-                throw HostError(.desktopUnavailable, "The server (pid \(getpid())) could not take \(DesktopInstallation.applicationID) on the session bus at \(address) (stopping, or the bus refused it); its log says why.")
+                throw HostError(.desktopUnavailable, key: "error.takeBus.failed", ["pid": "\(getpid())", "name": DesktopInstallation.applicationID, "address": address])
             }
         }
     }
@@ -161,7 +161,7 @@ struct ServerCommand: HostCommand {
     static func place(request: HostRequest) throws(HostError) -> WarmPlace {
         let executable = Executable.url.path
         guard let place = WarmPlace(fullHost: executable, environment: { request.environment[$0] }) else {
-            throw HostError(.configInvalid, "Cannot identify the host's binary \(executable); install standfit-host again.")
+            throw HostError(.configInvalid, key: "error.binaryUnknown", ["path": executable])
         }
         return place
     }

@@ -90,7 +90,7 @@ enum SpokenSentence {
     /// Asks on stderr whether to run what was heard; the answer is a line of stdin ("y",
     /// "yes", Dutch "j", "ja"). No answer is no.
     static func confirm(_ heard: String, language: String) -> Bool {
-        Console.current.error("\(shown(heard, language: language))? [y/N] ")
+        Console.current.error("\(shown(heard, language: language))? \(HostText(language: language)("speech.confirmKeys")) ")
         guard let answer = LineInput.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
         return ["y", "yes", "j", "ja"].contains(answer)
     }

@@ -42,13 +42,19 @@ struct StandFitHostCommand: ParsableCommand {
         }
     }
 
+    /// The language `command` answers in: its --locale, else the environment's.
+    private static func language(of command: any ParsableCommand) -> String {
+        LanguagePreference(explicit: (command as? any HostCommand)?.languageOptions?.locale,
+                           environment: HostRequest.current.environment).language(fallback: nil)
+    }
+
     /// Refuses a command that plugin code started (a worker, or a program it ran: `plugins
     /// trust` on itself, a log in the user's name), saying so: its exit status, or nil when the
     /// command may run. The host's own children (`serve`, the helpers) are not refused.
     private static func refuseInsidePlugin(_ command: any ParsableCommand) -> Int32? {
         guard !CommandTraits.of(command).contains(.hostProcess), let ancestor = HostLineage.hostAncestor(of: getpid()) else { return nil }
-        Output.report(HostError(.startedByPlugin, "This command was started by plugin code (process \(ancestor) runs the host's plugins), and plugins may not drive the host; run standfit-host from your own shell, a launcher or the desktop."),
-                      json: (command as? any HostCommand)?.globalOptions?.json ?? false)
+        Output.report(HostError(.startedByPlugin, key: "error.startedByPlugin", ["pid": "\(ancestor)"]),
+                      json: (command as? any HostCommand)?.globalOptions?.json ?? false, language: language(of: command))
         return Output.Status.configuration
     }
 
@@ -87,10 +93,7 @@ struct StandFitHostCommand: ParsableCommand {
             try DesktopRewrite.afterRequest { try command.run() }
             return 0
         } catch let error as HostError {
-            // In the language the command would have answered in: its --locale, else the environment's.
-            let language = LanguagePreference(explicit: declared?.languageOptions?.locale,
-                                              environment: HostRequest.current.environment).language(fallback: nil)
-            Output.report(error, json: declared?.globalOptions?.json ?? false, language: language)
+            Output.report(error, json: declared?.globalOptions?.json ?? false, language: language(of: command))
             switch error.code {
             case .desktopUnavailable, .speechUnavailable: return Output.Status.unavailable
             case .unknownApp, .unknownSchedule: return Output.Status.unknownType
@@ -107,7 +110,7 @@ struct StandFitHostCommand: ParsableCommand {
     private static func before(_ command: GlobalOptions) {
         let request = HostRequest.current
         if let value = request.environment["STANDFIT_SERVER"], HostConfig.ServerMode(rawValue: value.lowercased()) == nil {
-            Output.printError("warning: STANDFIT_SERVER is '\(value)', which names no mode, so it is ignored; set it to auto, manual, off or required, or unset it (config.json's \"server\" then applies).")
+            Output.printError(HostText(language: request.language())("warning.prefix") + HostText(language: request.language())("server.modeUnknown", ["value": value]))
         }
         guard command.verbose else { return }
         let directory = request.paths.configDirectory

@@ -13,7 +13,7 @@ enum UserLock {
         let path = directory.appendingPathComponent(name + ".lock").path
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
-            throw HostError(.io, "Cannot open \(path) (\(String(cString: strerror(errno)))); check that \(directory.path) is yours and writable.")
+            throw HostError(.io, key: "error.lock.open", ["path": path, "why": String(cString: strerror(errno)), "directory": directory.path])
         }
         var locked: Int32
         repeat { locked = flock(descriptor, LOCK_EX | (wait ? 0 : LOCK_NB)) } while locked != 0 && errno == EINTR

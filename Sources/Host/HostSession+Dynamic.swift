@@ -136,8 +136,8 @@ extension HostSession {
                         changed = true
                         if position == 0 { report.itemCount = items.count }
                     } catch {
-                        report.note = error.message
-                        logger.warning("\(error.message)")
+                        report.note = error.message(in: self.language)
+                        logger.warning("\(error.message(in: self.language))")
                     }
                 case .failure(let failure):
                     report.note = failure.message

@@ -49,7 +49,7 @@ extension HostSession {
         do {
             suggestions = try self.suggestions()
         } catch {
-            logger.warning("\(error.message)")
+            logger.warning("\(error.message(in: language))")
             return nil
         }
         guard let best = suggestions.first(where: { $0.isHabit(runs: 2) && $0.timeOfDay >= 0.5 }) else { return nil }

@@ -142,7 +142,7 @@ public struct HostSession {
         loaded = catalog.load()
         plugins = loaded.plugins
         for refusal in plugins.refusals {
-            logger.warning("\(refusal.reason)")
+            logger.warning("\(refusal.reason(in: language))")
         }
         let read = RoutineLoader.load(directory: paths.configDirectory.appendingPathComponent("shortcuts"),
                                       registry: plugins.registry, language: language)

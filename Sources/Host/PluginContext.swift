@@ -27,7 +27,8 @@ public struct PluginContext {
         do {
             try catalog.clearCache()
         } catch {
-            throw HostError(.io, "The registry cache in \(paths.cacheDirectory.path) cannot be cleared (\(error)); remove \(paths.cacheDirectory.appendingPathComponent("registry.sqlite").path) by hand.", cause: error)
+            throw HostError(.io, key: "error.registryClear", ["directory": paths.cacheDirectory.path, "why": "\(error)",
+                                                         "file": paths.cacheDirectory.appendingPathComponent("registry.sqlite").path], cause: error)
         }
         return catalog.load()
     }
@@ -37,14 +38,14 @@ public struct PluginContext {
     public func trust(_ path: String) throws(HostError) -> (realPath: String, sha256: String) {
         let candidate: PluginCandidate
         switch PluginVetting.vet(file: path) {
-        case .failure(let refusal): throw HostError(.pluginUntrustworthy, refusal.reason)
+        case .failure(let refusal): throw HostError(.pluginUntrustworthy, refusal.sentence)
         case .success(let vetted): candidate = vetted
         }
         let sha256: String
         do {
             sha256 = try SealedImage.sha256(ofFile: candidate.realPath)
         } catch {
-            throw HostError(.io, "Plugin \(path) cannot be read (\(error.localizedDescription)); check its permissions.", cause: error)
+            throw HostError(.io, key: "error.pluginRead", ["path": path, "why": error.localizedDescription], cause: error)
         }
         try state.pin(candidate.realPath, sha256: sha256, at: request.wallClock)
         return (candidate.realPath, sha256)

@@ -617,6 +617,7 @@ struct DesktopBusTests {
             Type=Service
             Name=StandFit
             Comment=Quick actions: say what to do, such as "log 20 squats"
+            Comment[nl]=Snelle acties: zeg wat er moet gebeuren, zoals "log 20 squats"
             Icon=list-add
             X-KDE-ServiceTypes=Plasma/Runner
             X-KDE-PluginInfo-Name=org.standfit.Host

@@ -4,8 +4,8 @@ import TestSupport
 
 /// One language everywhere (issue 51), walked command by command in Dutch: every line a command
 /// shows is checked for English. This part walks the suggestions', the schedules' and the
-/// server's commands, list --explain and doctor; the rest of the walk (plugin warnings and
-/// plugins check, errors thrown with literal English, KRunner's metadata) is still to come.
+/// server's commands, list --explain, doctor, the errors of bad input and the plain answers of
+/// dynamic, refresh, export and plugins.
 @Suite("Dutch, command by command", .timeLimit(.minutes(10)))
 struct DutchWalkTests {
     /// English words that no Dutch sentence of the host has ("is", "of", "in", "log" are Dutch too).
@@ -132,6 +132,50 @@ struct DutchWalkTests {
         }
     }
 
+    @Test("the plugin commands in Dutch: plugins (a plugin and a refused one), plugins check of a good plugin, of a path with no file, of a world-writable plugin and of one that crashes its scan; not an English word in them (paths and strsignal's words aside)")
+    func pluginCommands() throws {
+        let open = try FixturePlugins.worldWritableFile(in: makeTemporaryDirectory("standfit-dutch-plugins"))
+        var sandbox = HostSandbox.standFit()
+        sandbox.pluginPath.append(open)
+        sandbox.extraEnvironment["LANG"] = "nl_NL.UTF-8"
+        // A good plugin whose own words are no English either (StandFit's English phrases are).
+        let good = FixturePlugins.zoo("plain.so").path, crash = FixturePlugins.zoo("crash-init.so").path
+        let walked: [(String, ProcessResult)] = [
+            ("plugins", sandbox.run("plugins")),
+            ("plugins check (good)", sandbox.run("plugins", "check", good)),
+            ("plugins check (no file)", sandbox.run("plugins", "check", "/nonexistent/x.so")),
+            ("plugins check (world-writable)", sandbox.run("plugins", "check", open.path)),
+            ("plugins check (crashes)", sandbox.run("plugins", "check", crash)),
+        ]
+        for (command, result) in walked {
+            let words = Self.english(in: result.stdout + result.stderr)
+            #expect(words.isEmpty, "\(command) says English (\(words)): \(result)")
+        }
+        let refusal = "Plug-in \(open.path) is schrijfbaar voor de groep en voor anderen (modus 0666); voer 'chmod go-w \(open.path)' uit of verwijder hem."
+        #expect(walked[0].1.status == 0 && walked[0].1.stdout.hasSuffix("geweigerd: \(open.path)\n  \(refusal)\n"), "\(walked[0].1)")
+        #expect(walked[0].1.stdout.contains("\n  pad: \(Fixtures.standFitPlugin.path)\n"), "\(walked[0].1)")
+        #expect(walked[1].1.status == 0 && walked[1].1.stdout.hasPrefix("Plug-in \(good)\n  id: com.zoo.plain 0.1.0 (\"Zoo plain\"), ABI 1.0\n"), "\(walked[1].1)")
+        #expect(walked[1].1.stdout.hasSuffix("""
+              draait: in een werkproces (niet vertrouwd; 'standfit-host plugins trust' zet hem vast)
+              types:
+                com.zoo.plain.run "Run plain"
+              statische items: geen
+              dynamische leverancier: nee
+            OK: com.zoo.plain laadt, met 1 type en geen waarschuwingen.
+
+            """), "\(walked[1].1)")
+        #expect(walked[2].1 == ProcessResult(status: 4, stdout: """
+            Plug-in /nonexistent/x.so
+              geweigerd: Er is geen bestand op /nonexistent/x.so; geef het pad van het .so-bestand van de plug-in.
+
+            """, stderr: ""))
+        #expect(walked[3].1 == ProcessResult(status: 4, stdout: "Plug-in \(open.path)\n  geweigerd: \(refusal)\n", stderr: ""))
+        #expect(walked[4].1.status == 4 && walked[4].1.stdout.hasSuffix("""
+             terwijl hij werd geladen en geïnitialiseerd, in zijn eigen code in init; hij staat in quarantaine tot het bestand verandert, dus herstel of verwijder hem (of voer 'standfit-host plugins rescan' uit om hem opnieuw te proberen).
+
+            """) && walked[4].1.stdout.hasPrefix("Plug-in \(crash)\n  in quarantaine: Plug-in \(crash) crashte met SIGSEGV ("), "\(walked[4].1)")
+    }
+
     @Test("doctor in Dutch, its sandbox line included: not an English word in it")
     func doctor() {
         var sandbox = HostSandbox.standFit()
@@ -141,5 +185,68 @@ struct DutchWalkTests {
         #expect(report.status == 0 && words.isEmpty, "doctor says English (\(words)): \(report)")
         #expect(report.stdout.contains("\nZandbak voor niet-vertrouwde plug-ins: "), "\(report)")
         #expect(report.stdout.hasSuffix("Geen problemen gevonden.\n"), "\(report)")
+    }
+
+    @Test("the errors of bad input in Dutch: a manifest item without a type, items that are not JSON, not a list or with a bad item (from a file and from standard input), an audio path that is a directory, an exercise of 5000 letters to schedule, STANDFIT_NOW unread, an unknown STANDFIT_SERVER; and the plain answers of dynamic, refresh, export --uninstall, plugins untrust and run --notify without a bus; not an English word in them")
+    func errors() throws {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["LANG"] = "nl_NL.UTF-8"
+        let manifest = sandbox.root.appendingPathComponent("manifest.json")
+        try Data(#"{"UIApplicationShortcutItems": [{"UIApplicationShortcutItemTitle": "Niets"}]}"#.utf8).write(to: manifest)
+        let notJSON = sandbox.root.appendingPathComponent("items.json")
+        try Data("[{".utf8).write(to: notJSON)
+        let badItem = sandbox.root.appendingPathComponent("item.json")
+        try Data(#"[{"type": 1, "title": "Een"}]"#.utf8).write(to: badItem)
+        var unread = sandbox
+        unread.extraEnvironment["STANDFIT_NOW"] = "gisteren"
+        unread.coldRunsExpected = true
+        var unknownMode = sandbox
+        unknownMode.extraEnvironment["STANDFIT_SERVER"] = "soms"
+        unknownMode.coldRunsExpected = true
+        var busless = sandbox
+        busless.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(sandbox.root.path)/no-bus"
+        let walked: [(String, ProcessResult)] = [
+            ("list --manifest without a type", sandbox.run("list", "--manifest", manifest.path)),
+            ("dynamic set not JSON", sandbox.run("dynamic", "set", notJSON.path)),
+            ("dynamic set bad item", sandbox.run("dynamic", "set", badItem.path)),
+            ("dynamic set - an object", sandbox.run(["dynamic", "set", "-"], stdin: "{}")),
+            ("say --audio a directory", sandbox.run("say", "--audio", sandbox.root.path)),
+            ("schedule add a long value", sandbox.run("schedule", "add", "daily", "logexercise", "exercise=" + String(repeating: "x", count: 5000))),
+            ("STANDFIT_NOW unread", unread.run("list")),
+            ("STANDFIT_SERVER unknown", unknownMode.run("list")),
+            ("dynamic set", sandbox.run(["dynamic", "set", "-"], stdin: #"[{"type": "com.standfit.viewstreak", "title": "Reeks"}]"#)),
+            ("dynamic clear", sandbox.run("dynamic", "clear")),
+            ("refresh", sandbox.run("refresh")),
+            ("export desktop --uninstall", sandbox.run("export", "desktop", "--uninstall")),
+            ("export krunner --uninstall", sandbox.run("export", "krunner", "--uninstall")),
+            ("plugins untrust", sandbox.run("plugins", "untrust", Fixtures.standFitPlugin.path)),
+            ("run --notify without a bus", busless.run("run", "--notify", "viewstreak")),
+        ]
+        for (command, result) in walked {
+            let words = Self.english(in: result.stdout + result.stderr)
+            #expect(words.isEmpty, "\(command) says English (\(words)): \(result)")
+        }
+        #expect(walked[0].1 == ProcessResult(status: 5, stdout: "", stderr: "standfit-host: error: \(manifest.path): UIApplicationShortcutItems[0] heeft geen UIApplicationShortcutItemType; elk snelactie-item heeft een type en een titel nodig.\n"),
+                "\(walked[0].1)")
+        #expect(walked[1].1.status == 5 && walked[1].1.stderr.hasPrefix("standfit-host: error: \(notJSON.path) is geen geldige JSON; geef een JSON-array van items zoals "), "\(walked[1].1)")
+        #expect(walked[2].1.stderr == "standfit-host: error: \(badItem.path): het item op index 0 heeft een type dat geen tekst is; er is niets veranderd.\n", "\(walked[2].1)")
+        #expect(walked[3].1.stderr == "standfit-host: error: standaardinvoer moet een JSON-array van items bevatten, niet een object; er is niets veranderd.\n", "\(walked[3].1)")
+        #expect(walked[4].1 == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: error: \(sandbox.root.path) is geen gewoon bestand (een apparaat, een pijp of een map kan geen opname zijn); geef een WAV-, FLAC- of Ogg-bestand.\n"),
+                "\(walked[4].1)")
+        // StandFit refuses an exercise of 5000 letters before the schedule would refuse its length.
+        #expect(walked[5].1.status == 3 && walked[5].1.stdout.isEmpty && walked[5].1.stderr.hasPrefix("standfit-host: exercise: er is geen oefening met de naam '"),
+                "\(walked[5].1)")
+        #expect(walked[6].1 == ProcessResult(status: 5, stdout: "", stderr: "standfit-host: error: STANDFIT_NOW is 'gisteren', en dat is geen ISO 8601-tijdstip; zet het zoals 2026-03-29T08:30:00Z of haal het weg.\n"),
+                "\(walked[6].1)")
+        #expect(walked[7].1.stderr.hasPrefix("standfit-host: waarschuwing: STANDFIT_SERVER is 'soms', en dat is geen modus, dus het wordt genegeerd; "), "\(walked[7].1)")
+        #expect(walked[8].1 == ProcessResult(status: 0, stdout: "1 scriptitem bewaard; zie 'standfit-host list'.\n", stderr: ""), "\(walked[8].1)")
+        #expect(walked[9].1 == ProcessResult(status: 0, stdout: "De scriptitems zijn gewist.\n", stderr: ""), "\(walked[9].1)")
+        #expect(walked[10].1.status == 0 && walked[10].1.stdout.hasPrefix("com.standfit: ") && walked[10].1.stdout.contains(" items"), "\(walked[10].1)")
+        #expect(walked[11].1 == ProcessResult(status: 0, stdout: "Er zijn geen desktopbestanden geïnstalleerd ('export desktop --install' is niet uitgevoerd, of ze zijn verwijderd); er is niets verwijderd.\n", stderr: ""),
+                "\(walked[11].1)")
+        #expect(walked[12].1 == ProcessResult(status: 0, stdout: "Het plug-inbestand voor KRunner is niet geïnstalleerd; er is niets verwijderd.\n", stderr: ""), "\(walked[12].1)")
+        #expect(walked[13].1 == ProcessResult(status: 0, stdout: "\(Fixtures.standFitPlugin.path) werd niet vertrouwd; er is niets veranderd.\n", stderr: ""), "\(walked[13].1)")
+        #expect(walked[14].1.status == 69 && walked[14].1.stderr == "standfit-host: De uitkomst is niet als melding getoond: de sessiebus op unix:path=\(sandbox.root.path)/no-bus kon niet worden bereikt (--verbose zegt waarom); de actie is uitgevoerd (de uitkomst staat hierboven), en een meldingenserver op de sessiebus (GNOME Shell, Plasma, dunst, xfce4-notifyd) zou hem tonen.\n",
+                "\(walked[14].1)")
     }
 }

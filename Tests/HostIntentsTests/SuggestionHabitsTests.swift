@@ -67,6 +67,16 @@ struct SuggestionHabitsTests {
         undone.remove(date: local(17, 29), minute: 17 * 60 + 29, latest: nil, earliest: local(17, 30, day: 1))
         #expect(undone.firstRun == local(17, 30, day: 1) && !undone.spansDays)
         #expect(undone.slots.runs[35] == 2 && undone.slots.runs.reduce(0, +) == 2)
+        // Each time of day needs two days of its own: three mornings are a habit, two runs of
+        // one evening are not, though the action's runs span three days.
+        let mornings = group([(0, 7, 30), (1, 7, 35), (2, 7, 30), (2, 19, 0), (2, 19, 5)])
+        #expect(mornings.spansDays && mornings.clusters.map(\.spansDays) == [true, false])
+        let both = Suggestions(groups: [mornings], now: local(19, 10, day: 2), timeZone: zone).ranked()
+        #expect(Set(both.map { "\($0.runs) \($0.isHabit(runs: 2))" }) == ["3 true", "2 false"], "\(both)")
+        // The evening becomes a habit once it has a second day.
+        var evenings = mornings
+        evenings.add(date: local(19, 0, day: 3), minute: 19 * 60, titles: [:])
+        #expect(evenings.clusters.map(\.spansDays) == [true, true])
     }
 
     @Test("quiet hours learned from the runs: the longest stretch without any, once there are 10 over 3 days; a 07:30 habit is not in them")
@@ -86,12 +96,17 @@ struct SuggestionHabitsTests {
         #expect(Suggestions.learnedQuietHours([allDay]) == nil)
     }
 
-    @Test("stored as text and read back; text it did not write is refused")
-    func slotsText() {
+    @Test("stored as text and read back, with each half hour's first and last day (or, as stored before, without); text it did not write is refused")
+    func slotsText() throws {
         let habit = group([(0, 7, 25), (0, 19, 0), (1, 7, 35)])
-        #expect(habit.slots.text == "14:1:25 15:1:5 38:1:0")
+        // Each half hour with its first and last local day (UTC midnight days, to the nearest).
+        #expect(habit.slots.text == "14:1:25:20779:20779 15:1:5:20780:20780 38:1:0:20779:20779")
         #expect(DaySlots(text: habit.slots.text) == habit.slots)
+        // As stored before v11, without days: read, and counted as runs on several days.
+        let older = try #require(DaySlots(text: "14:2:25 38:2:0"))
+        #expect(older.text == "14:2:25 38:2:0" && older.clusters().map(\.spansDays) == [true, true])
         #expect(DaySlots(text: "") == DaySlots())
-        #expect(DaySlots(text: "48:1:0") == nil && DaySlots(text: "1:1") == nil && DaySlots(text: "a:b:c") == nil && DaySlots(text: "3:-1:0") == nil)
+        #expect(DaySlots(text: "48:1:0") == nil && DaySlots(text: "1:1") == nil && DaySlots(text: "a:b:c") == nil && DaySlots(text: "3:-1:0") == nil
+                && DaySlots(text: "3:1:0:5") == nil && DaySlots(text: "3:1:0::5") == nil)
     }
 }

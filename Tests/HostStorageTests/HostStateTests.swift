@@ -203,7 +203,7 @@ struct StateDurabilityTests {
         #expect(try state.pins() == ["/p/libx.so": String(repeating: "a", count: 64)])
         // The writer's own level, after the durable write: back to NORMAL for the next bookkeeping.
         var level = ""
-        try state.write("read the level") { db in level = try String.fetchOne(db, sql: "PRAGMA synchronous") ?? "" }
+        try state.write(HostText.Phrase("state.saveSetting", ["key": "level"])) { db in level = try String.fetchOne(db, sql: "PRAGMA synchronous") ?? "" }
         #expect(level == "1")
     }
 }

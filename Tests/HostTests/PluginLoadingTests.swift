@@ -228,9 +228,9 @@ struct PluginLoadingTests {
 struct SystemFaultTests {
     @Test("errno values and the dynamic linker's words map to their way out")
     func wayOut() {
-        #expect(SystemFault.wayOut(errno: EMFILE) == "the host has too many files open: raise the limit ('ulimit -n') or close other programs, then try again")
-        #expect(SystemFault.wayOut(errno: ENOMEM) == "the system is out of memory: close other programs, then try again")
-        #expect(SystemFault.wayOut(errno: EACCES) == "check its permissions")
+        #expect(SystemFault.wayOut(errno: EMFILE)?.english == "the host has too many files open: raise the limit ('ulimit -n') or close other programs, then try again")
+        #expect(SystemFault.wayOut(errno: ENOMEM)?.english == "the system is out of memory: close other programs, then try again")
+        #expect(SystemFault.wayOut(errno: EACCES)?.english == "check its permissions")
         #expect(SystemFault.wayOut(errno: ENOEXEC) == nil)
         #expect(SystemFault.errno(in: "libx.so: cannot open shared object file: Too many open files") == EMFILE)
         #expect(SystemFault.errno(in: "libx.so: failed to map segment from shared object") == ENOMEM)

@@ -45,14 +45,30 @@ struct ScheduleUnitTests {
         #expect(long.title == String(repeating: "x", count: 119) + "…")
     }
 
-    @Test("a value over 4 KiB and a program systemd cannot run are refused in a sentence")
+    @Test("a value over 4 KiB, a NUL and a program systemd cannot run are refused in a sentence, in English and in Dutch")
     func refusals() {
+        func sentences(_ body: () throws -> Void) -> [String] {
+            do { try body(); return [] } catch let error as HostError { return [error.message(in: "en"), error.message(in: "nl")] } catch { return ["\(error)"] }
+        }
         let schedule = Schedule(id: 1, calendar: "daily", type: "t", arguments: ["note=" + String(repeating: "y", count: 5000)], title: "T", executable: "/bin/h")
-        #expect(throws: HostError.self) { try schedule.check() }
-        #expect(throws: HostError.self) { try UnitText.program("/opt/it's/standfit-host") }
-        #expect(throws: HostError.self) { try UnitText.program("relative/standfit-host") }
+        let y35 = String(repeating: "y", count: 35)
+        #expect(sentences { try schedule.check() } == [
+            "The value 'note=\(y35)…' is 5005 bytes; a schedule keeps at most 4096, so give a shorter one (or keep the long text in a file the action reads).",
+            "De waarde 'note=\(y35)…' is 5005 bytes; een planning bewaart hoogstens 4096, dus geef een kortere (of zet de lange tekst in een bestand dat de actie leest).",
+        ])
+        let longType = Schedule(id: 1, calendar: "daily", type: String(repeating: "t", count: 4097), arguments: [], title: "T", executable: "/bin/h")
+        #expect(sentences { try longType.check() }.first == "The type is 4097 bytes; a schedule keeps at most 4096, so give a shorter one (or keep the long text in a file the action reads).")
+        #expect(sentences { _ = try UnitText.program("/opt/it's/standfit-host") } == [
+            "The host's program /opt/it's/standfit-host holds \\x27, which systemd cannot run from a timer; install standfit-host under a path without quotes, backslashes or control characters (Scripts/install --prefix DIR).",
+            "Het programma van de host /opt/it's/standfit-host bevat \\x27, en systemd kan het dan niet vanuit een timer starten; installeer standfit-host onder een pad zonder aanhalingstekens, backslashes of stuurtekens (Scripts/install --prefix MAP).",
+        ])
+        #expect(sentences { _ = try UnitText.program("relative/standfit-host") }.first
+            == "The host's program relative/standfit-host is not an absolute path, which systemd cannot run from a timer; install standfit-host under a path without quotes, backslashes or control characters (Scripts/install --prefix DIR).")
         let nul = Schedule(id: 1, calendar: "daily", type: "t", arguments: ["note=a\u{0}b"], title: "T", executable: "/bin/h")
-        #expect(throws: HostError.self) { try nul.check() }
+        #expect(sentences { try nul.check() } == [
+            "The value 'note=a\\x00b' holds a NUL character, which a systemd timer cannot pass on; give it without one.",
+            "De waarde 'note=a\\x00b' bevat een NUL-teken, dat een systemd-timer niet kan doorgeven; geef haar zonder.",
+        ])
         #expect(throws: HostError.self) { try UnitText.program("/opt/a\\b/standfit-host") }
         #expect((try? UnitText.program("/opt/my tools $HOME 50%/standfit-host")) == "\"/opt/my tools $HOME 50%%/standfit-host\"")
     }

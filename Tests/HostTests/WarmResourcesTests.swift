@@ -63,7 +63,7 @@ struct WarmResourcesTests {
             memo.results(for: [candidate], language: language, cacheDirectory: directory,
                          registry: memo.version(in: directory)).count
         }
-        let refused = ScanResult.refused("first answer")
+        let refused = ScanResult.refused(.verbatim("first answer"))
         let before = memo.version(in: directory)
         cache.store([(candidate, refused)], language: "en", at: Date(), logger: logger)
         memo.record([candidate.realPath: refused], for: [candidate], language: "en", cacheDirectory: directory,
@@ -74,11 +74,11 @@ struct WarmResourcesTests {
         pinned.pinnedSHA256 = String(repeating: "0", count: 64)
         #expect(known(pinned) == 0)
         // Another process stores an answer: the memo is dropped, whatever the file's time stamp.
-        cache.store([(candidate, .refused("second answer"))], language: "en", at: Date(), logger: logger)
+        cache.store([(candidate, .refused(.verbatim("second answer")))], language: "en", at: Date(), logger: logger)
         #expect(known(candidate) == 0)
         // What a command read is not recorded when another process committed after it read.
         let readAt = memo.version(in: directory)
-        cache.store([(candidate, .refused("third answer"))], language: "en", at: Date(), logger: logger)
+        cache.store([(candidate, .refused(.verbatim("third answer")))], language: "en", at: Date(), logger: logger)
         memo.record([candidate.realPath: refused], for: [candidate], language: "en", cacheDirectory: directory,
                     readAt: readAt, commits: 0)
         #expect(known(candidate) == 0)

@@ -61,6 +61,9 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     /// The launchers of tiling-window-manager users, typed into on a virtual X display.
     public static let rofi = ExternalTool("/usr/bin/rofi", package: "rofi")
     public static let dmenu = ExternalTool("/usr/bin/dmenu", package: "suckless-tools")
+    /// The notification server of tiling desktops, and its command-line client.
+    public static let dunst = ExternalTool("/usr/bin/dunst", package: "dunst")
+    public static let dunstctl = ExternalTool("/usr/bin/dunstctl", package: "dunst")
 
     /// Rust's compiler and build tool, where rustup puts them (`~/.cargo/bin`) or Debian does.
     /// The Rust example, the Rust scaffold and the Rust mistake are built with them.

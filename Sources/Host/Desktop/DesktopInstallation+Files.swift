@@ -48,9 +48,10 @@ extension DesktopInstallation {
 
     static func runnerText(icon: String?) -> String {
         var lines = [
-            "[Desktop Entry]", "Type=Service", "Name=\(applicationName)",
-            "Comment=Quick actions: say what to do, such as \"log 20 squats\"",
+            "[Desktop Entry]", "Type=Service", "Name=\(applicationName)", "Comment=\(HostText(language: "en")("runner.comment"))",
         ]
+        // KRunner's settings show the comment in the desktop's language (Comment[nl]).
+        lines += HostText.languages.dropFirst().map { "Comment[\($0)]=\(HostText(language: $0)("runner.comment"))" }
         if let icon { lines.append("Icon=\(icon)") }
         lines += [
             "X-KDE-ServiceTypes=Plasma/Runner", "X-KDE-PluginInfo-Name=\(applicationID)",
@@ -79,7 +80,7 @@ extension DesktopInstallation {
                                      environment: [String: String]) throws(HostError) -> (runner: URL, service: URL) {
         let runner = runnerURL(paths: paths)
         let service = try installService(server: server, paths: paths, environment: environment)
-        try write(text, to: runner, what: "KRunner plugin file")
+        try write(text, to: runner, what: HostText.Phrase("file.runner"))
         return (runner, service)
     }
 
@@ -109,25 +110,25 @@ extension DesktopInstallation {
             try? FileManager.default.removeItem(at: own)
             return system
         }
-        try write(serviceText(server: server), to: own, what: "D-Bus service file")
+        try write(serviceText(server: server), to: own, what: HostText.Phrase("file.service"))
         return own
     }
 
     /// Writes `text` to `url`, replacing any file there in one rename, so a desktop never reads
     /// half a file.
-    public static func write(_ text: String, to url: URL, what: String) throws(HostError) {
+    public static func write(_ text: String, to url: URL, what: HostText.Phrase) throws(HostError) {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
         } catch {
-            throw HostError(.io, "Cannot write the \(what) \(url.path) (\(error.localizedDescription)); check that its directory is writable.", cause: error)
+            throw HostError(.io, key: "error.writeFile", ["path": url.path, "why": error.localizedDescription], parts: ["what": what], cause: error)
         }
     }
 
     /// Writes the entry to `url`.
     public static func write(_ entry: DesktopEntry, to url: URL) throws(HostError) {
-        try write(entry.text, to: url, what: "desktop file")
+        try write(entry.text, to: url, what: HostText.Phrase("file.desktop"))
     }
 
     /// The D-Bus service file: the bus starts `server serve --dbus-activated` when something

@@ -37,7 +37,7 @@ extension DesktopInstallation {
             do {
                 try FileManager.default.removeItem(atPath: file)
             } catch {
-                throw HostError(.io, "Cannot remove \(file) (\(error.localizedDescription)); check that its directory is writable, then run the command again.", cause: error)
+                throw HostError(.io, key: "error.remove", ["path": file, "why": error.localizedDescription], cause: error)
             }
             removed.append(file)
         }
@@ -155,9 +155,9 @@ extension DesktopInstallation {
                 let from = source.appendingPathComponent(folder).appendingPathComponent(name)
                 let to = target.appendingPathComponent(folder).appendingPathComponent(name)
                 guard let text = try? String(contentsOf: from, encoding: .utf8) else {
-                    throw HostError(.io, "Cannot read the icon \(from.path); install standfit-host again.")
+                    throw HostError(.io, key: "error.icon", ["path": from.path])
                 }
-                try write(text, to: to, what: "icon")
+                try write(text, to: to, what: HostText.Phrase("file.icon"))
                 written.append(to.path)
             }
         }

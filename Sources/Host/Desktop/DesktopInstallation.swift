@@ -167,7 +167,7 @@ public enum DesktopInstallation {
         do {
             text = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
         } catch {
-            throw HostError(.io, "Cannot record the desktop installation: \(error)", cause: error)
+            throw HostError(.io, key: "error.desktopRecord", ["why": "\(error)"], cause: error)
         }
         try state.setSetting(settingKey, text)
     }
@@ -192,7 +192,7 @@ public enum DesktopInstallation {
         do {
             return try installation(session: session) != nil
         } catch {
-            session.logger.warning("\(error.message)")
+            session.logger.warning("\(error.message(in: session.language))")
             return false
         }
     }

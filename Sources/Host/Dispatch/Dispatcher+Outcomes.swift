@@ -33,12 +33,12 @@ extension Dispatcher {
     }
 
     /// The answer to a handler's reply. A plugin's fault (a crash, an answer outside the ABI)
-    /// is a diagnostic for its author and stays one English sentence, as the runtime words it.
+    /// is said in the run's language; what the runtime saw (the signal, the call) is quoted.
     func outcome(of reply: HandlerReply, action: RegisteredAction, type: String) -> Outcome {
         let plugin = action.pluginID
         if let fault = reply.fault {
             return Outcome(status: .pluginFailed, type: type,
-                           message: "Plugin '\(plugin)' \(fault) while running \(type); report this to the plugin's author.",
+                           message: text("outcome.fault", ["plugin": plugin, "fault": "\(fault)", "type": type]),
                            plugin: plugin)
         }
         let message = reply.message.flatMap { $0.isEmpty ? nil : $0 }
@@ -63,7 +63,7 @@ extension Dispatcher {
                            data: reply.data, plugin: plugin)
         default:
             return Outcome(status: .pluginFailed, type: type,
-                           message: "Plugin '\(plugin)' returned status \(reply.status) from \(type), which is not a STANDFIT_STATUS_* code; report this to the plugin's author.",
+                           message: text("outcome.badStatus", ["plugin": plugin, "status": "\(reply.status)", "type": type]),
                            plugin: plugin)
         }
     }

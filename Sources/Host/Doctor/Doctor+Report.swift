@@ -63,7 +63,7 @@ extension Doctor {
         public var path: String
         /// Each SQLite file in its data directory, with whether it passed SQLite's check.
         public var data: [DataFile]
-        /// Its author's mistakes the host noticed (`PluginInfo.warnings`), in the author's English.
+        /// Its author's mistakes the host noticed (`PluginInfo.warnings`), in the run's language.
         public var warnings: [String]
     }
 

@@ -18,7 +18,7 @@ public struct Doctor {
     /// Examines everything `options` describes. `server` is the line about the warm server.
     public static func examine(options: HostOptions, server: String?, logger: Logger) -> Report {
         var report = Report(version: HostTable.version, executable: options.executable.path, server: server)
-        // In the run's language; what plugins' authors read (a refusal's reason) stays their English.
+        // In the run's language, plugins' refusals and warnings included.
         let preference = options.languagePreference
         let text = HostText(language: preference.language(fallback: nil))
         var lines: [String] = [text("doctor.host", ["version": HostTable.version, "path": options.executable.path])]
@@ -65,7 +65,7 @@ public struct Doctor {
             // A file that is no database (or a damaged one) is moved aside; anything else
             // (permissions, a read-only disk) has HostState's own sentence and fix.
             problem("state", HostState.isDamaged(error)
-                ? text("doctor.stateDamaged", ["path": path, "cause": Doctor.cause(of: error)])
+                ? text("doctor.stateDamaged", ["path": path, "cause": Doctor.cause(of: error, language: text.language)])
                 : error.message(in: text.language))
             usesStandIn = true
             do {
@@ -153,9 +153,10 @@ public struct Doctor {
             }
         }
         for refusal in plugins.refusals {
-            report.refused.append(Refusal(path: refusal.path, quarantined: refusal.isQuarantined, reason: refusal.reason))
+            let reason = refusal.reason(in: text.language)
+            report.refused.append(Refusal(path: refusal.path, quarantined: refusal.isQuarantined, reason: reason))
             lines.append("  \(text(refusal.isQuarantined ? "doctor.quarantined" : "doctor.refused")): \(refusal.path)")
-            problem("plugin", refusal.reason)
+            problem("plugin", reason)
         }
 
         // The manifest and the routines, read as every command that shows or runs items reads them.
@@ -237,7 +238,7 @@ public struct Doctor {
     }
 
     /// What SQLite said ("file is not a database"), from a state error's cause.
-    static func cause(of error: HostError) -> String {
-        error.cause.map(HostState.describe) ?? error.message
+    static func cause(of error: HostError, language: String) -> String {
+        error.cause.map(HostState.describe) ?? error.message(in: language)
     }
 }

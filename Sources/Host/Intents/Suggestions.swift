@@ -65,17 +65,18 @@ public struct Suggestions {
             let clusters = group.clusters
             // One time of day: all the runs, at the usual time of that time of day (a single run
             // at an odd hour does not move it); none (runs scattered one by one): their mean.
-            let times: [(runs: Int, usual: Double)] = switch clusters.count {
-            case 0: [(group.runs, group.usualMinute)]
-            case 1: [(group.runs, Double(clusters[0].usualMinute))]
-            default: clusters.map { ($0.runs, Double($0.usualMinute)) }
+            // Each time of day is a habit only when its own runs fell on two days at least.
+            let times: [(runs: Int, usual: Double, spansDays: Bool)] = switch clusters.count {
+            case 0: [(group.runs, group.usualMinute, group.spansDays)]
+            case 1: [(group.runs, Double(clusters[0].usualMinute), group.spansDays && clusters[0].spansDays)]
+            default: clusters.map { ($0.runs, Double($0.usualMinute), group.spansDays && $0.spansDays) }
             }
-            return times.map { suggestion(group, runs: $0.runs, usual: $0.usual, minuteNow: minuteNow) }
+            return times.map { suggestion(group, runs: $0.runs, usual: $0.usual, spansDays: $0.spansDays, minuteNow: minuteNow) }
         }.sorted { ($0.score, $0.lastRun, $1.type, $1.usualMinute) > ($1.score, $1.lastRun, $0.type, $0.usualMinute) }
     }
 
     /// `group`'s suggestion at one of its times of day, `runs` of its runs usually at `usual`.
-    private func suggestion(_ group: DonationGroup, runs: Int, usual: Double, minuteNow: Double) -> Suggestion {
+    private func suggestion(_ group: DonationGroup, runs: Int, usual: Double, spansDays: Bool, minuteNow: Double) -> Suggestion {
         let frequency = log2(1 + group.weight(at: now) * Double(runs) / Double(group.runs))
         let hoursSince = max(0, now.timeIntervalSince(group.lastRun)) / 3_600
         let recency = pow(0.5, hoursSince / 48)
@@ -91,7 +92,7 @@ public struct Suggestions {
         return Suggestion(type: group.type, parameters: group.parameters, titles: group.titles, score: score,
                           frequency: frequency, recency: recency, timeOfDay: timeOfDay, runs: runs,
                           lastRun: group.lastRun, usualTime: usualText, usualMinute: Int(usual) % 1_440, reasons: reasons,
-                          spansDays: group.spansDays)
+                          spansDays: spansDays)
     }
 
     /// The quiet hours the user's own runs show: the longest stretch of the day in which none

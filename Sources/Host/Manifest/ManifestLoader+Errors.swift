@@ -4,26 +4,30 @@ import HostModel
 extension ManifestLoader {
     /// One sentence for a decoding failure: the file, the key path, what was wrong, and the
     /// line where the parser reports one.
-    static func describe(_ error: DecodingError, data: Data, path: String, isJSON: Bool) -> String {
+    /// The parser's own detail (Foundation's words, which carry the line) is quoted as it is.
+    static func describe(_ error: DecodingError, data: Data, path: String, isJSON: Bool) -> HostText.Phrase {
         switch error {
         case .typeMismatch(let expected, let context):
-            return "\(path): \(keyPath(context.codingPath)) should be \(kindName(expected)); \(lowercasedFirst(context.debugDescription))"
+            let detail = lowercasedFirst(context.debugDescription)
+            return HostText.Phrase("manifest.typeMismatch", ["path": path, "detail": detail.hasSuffix(".") ? String(detail.dropLast()) : detail],
+                                   parts: ["key": keyPath(context.codingPath), "kind": kindName(expected)])
         case .valueNotFound(let expected, let context):
-            return "\(path): \(keyPath(context.codingPath)) should be \(kindName(expected)) but is empty; give it a value."
+            return HostText.Phrase("manifest.valueMissing", ["path": path], parts: ["key": keyPath(context.codingPath), "kind": kindName(expected)])
         case .keyNotFound(let key, let context):
-            let parent = context.codingPath.isEmpty ? "the top level" : keyPath(context.codingPath)
-            return "\(path): \(parent) has no \(key.stringValue); every shortcut item needs a type and a title."
+            return HostText.Phrase("manifest.keyMissing", ["path": path, "name": key.stringValue], parts: ["parent": keyPath(context.codingPath)])
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return "\(path) is not a valid \(isJSON ? "JSON" : "property list") file (\(syntaxDetail(context, data: data, isJSON: isJSON))); fix the syntax there."
+            return HostText.Phrase(isJSON ? "manifest.syntaxJSON" : "manifest.syntaxPlist",
+                                   ["path": path, "detail": syntaxDetail(context, data: data, isJSON: isJSON)])
         case .dataCorrupted(let context):
-            return "\(path): \(keyPath(context.codingPath)) is not valid: \(lowercasedFirst(context.debugDescription))"
+            return HostText.Phrase("manifest.valueInvalid", ["path": path, "detail": lowercasedFirst(context.debugDescription)],
+                                   parts: ["key": keyPath(context.codingPath)])
         @unknown default:
-            return "\(path) is not a valid manifest: \(error.localizedDescription)."
+            return HostText.Phrase("error.manifest.invalid", ["path": path, "why": error.localizedDescription])
         }
     }
 
-    /// `UIApplicationShortcutItems[1].UIApplicationShortcutItemTitle`
-    static func keyPath(_ codingPath: [any CodingKey]) -> String {
+    /// `UIApplicationShortcutItems[1].UIApplicationShortcutItemTitle`, or "the top level".
+    static func keyPath(_ codingPath: [any CodingKey]) -> HostText.Phrase {
         var text = ""
         for key in codingPath {
             if let index = key.intValue {
@@ -32,18 +36,18 @@ extension ManifestLoader {
                 text += (text.isEmpty ? "" : ".") + key.stringValue
             }
         }
-        return text.isEmpty ? "the top level" : text
+        return text.isEmpty ? HostText.Phrase("manifest.topLevel") : HostText.Phrase("manifest.keyPath", ["path": text])
     }
 
-    private static func kindName(_ type: Any.Type) -> String {
+    private static func kindName(_ type: Any.Type) -> HostText.Phrase {
         switch type {
-        case is String.Type: "a string"
-        case is [Any].Type: "an array"
-        case is [String: Any].Type, is [String: JSONValue].Type: "a dictionary"
-        case is Bool.Type: "a boolean"
-        case is Int64.Type, is Int.Type: "an integer"
-        case is Double.Type: "a number"
-        default: "a value of type \(type)"
+        case is String.Type: HostText.Phrase("kind.string")
+        case is [Any].Type: HostText.Phrase("kind.array")
+        case is [String: Any].Type, is [String: JSONValue].Type: HostText.Phrase("kind.dictionary")
+        case is Bool.Type: HostText.Phrase("kind.bool")
+        case is Int64.Type, is Int.Type: HostText.Phrase("kind.integer")
+        case is Double.Type: HostText.Phrase("kind.number")
+        default: HostText.Phrase("kind.other", ["type": "\(type)"])
         }
     }
 

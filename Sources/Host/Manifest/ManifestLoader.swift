@@ -46,7 +46,7 @@ public struct ManifestLoader: Sendable {
         do {
             data = try UserFile.read(url, limit: UserFile.documentLimit)
         } catch {
-            throw HostError(.io, "Cannot read manifest \(url.path): \(error.localizedDescription); check that it is a readable file.")
+            throw HostError(.io, key: "error.manifest.read", ["path": url.path, "why": error.localizedDescription])
         }
         let document = try decode(data, path: url.path)
         // As on iOS, the user's language comes first, then the development region, then Base.
@@ -77,7 +77,7 @@ public struct ManifestLoader: Sendable {
         // a text plist must be valid UTF-8 unless a UTF-16 byte-order mark says otherwise.
         if !isJSON, !data.starts(with: Array("bplist".utf8)), !data.starts(with: [0xFF, 0xFE]),
            !data.starts(with: [0xFE, 0xFF]), String(validating: data, as: UTF8.self) == nil {
-            throw HostError(.manifestInvalid, "\(path) is not valid UTF-8 text; save the property list as UTF-8 (or as a binary plist).")
+            throw HostError(.manifestInvalid, key: "error.manifest.utf8", ["path": path])
         }
         do {
             if isJSON {
@@ -87,7 +87,7 @@ public struct ManifestLoader: Sendable {
         } catch let error as DecodingError {
             throw HostError(.manifestInvalid, ManifestLoader.describe(error, data: data, path: path, isJSON: isJSON))
         } catch {
-            throw HostError(.manifestInvalid, "\(path) is not a valid manifest: \(error.localizedDescription).")
+            throw HostError(.manifestInvalid, key: "error.manifest.invalid", ["path": path, "why": error.localizedDescription])
         }
     }
 

@@ -16,14 +16,14 @@ public struct StringsTable: Sendable {
         do {
             data = try UserFile.read(url, limit: UserFile.documentLimit)
         } catch {
-            throw HostError(.io, "Cannot read \(url.path): \(error.localizedDescription); check the file's permissions.")
+            throw HostError(.io, key: "error.strings.read", ["path": url.path, "why": error.localizedDescription])
         }
         try self.init(data: data, path: url.path)
     }
 
     init(data: Data, path: String) throws(HostError) {
         guard let text = StringsTable.decodeText(data) else {
-            throw HostError(.stringsInvalid, "\(path) is neither UTF-8 nor UTF-16 text; save it as UTF-8.")
+            throw HostError(.stringsInvalid, key: "error.strings.encoding", ["path": path])
         }
         if text.allSatisfy(\.isWhitespace) {
             self.init(entries: [:])
@@ -36,15 +36,15 @@ public struct StringsTable: Sendable {
             parsed = try PropertyListSerialization.propertyList(from: Data(text.utf8), format: nil)
         } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-            throw HostError(.stringsInvalid, "\(path) is not a valid .strings table (\(detail ?? "\(error)")); write each entry as \"key\" = \"value\"; with the semicolon.")
+            throw HostError(.stringsInvalid, key: "error.strings.invalidDetail", ["path": path, "why": detail ?? "\(error)"])
         }
         guard let dictionary = parsed as? [String: Any] else {
-            throw HostError(.stringsInvalid, "\(path) is not a valid .strings table; write each entry as \"key\" = \"value\";.")
+            throw HostError(.stringsInvalid, key: "error.strings.invalid", ["path": path])
         }
         var entries: [String: String] = [:]
         for (key, value) in dictionary {
             guard let string = value as? String else {
-                throw HostError(.stringsInvalid, "\(path): the value of \"\(key)\" is not a string; quote it.")
+                throw HostError(.stringsInvalid, key: "error.strings.notString", ["path": path, "key": key])
             }
             entries[key] = string
         }

@@ -60,7 +60,7 @@ public struct DonationGroup: Sendable, Equatable {
 
     /// Counts one more run; a run newer than the latest becomes the latest (its titles too).
     public mutating func add(date: Date, minute: Int, titles: [String: String]) {
-        slots.add(minute)
+        slots.add(minute, day: LocalMinute.day(of: date, minute: minute))
         if runs == 0 {
             weight = 1
             lastRun = date
@@ -81,9 +81,11 @@ public struct DonationGroup: Sendable, Equatable {
 
     /// Takes one run out. When it was the latest, `latest` is the newest run left (its date and
     /// titles), which the weight is then measured from; when it was the earliest, `earliest` is
-    /// the oldest run left.
-    public mutating func remove(date: Date, minute: Int, latest: (date: Date, titles: [String: String])?, earliest: Date? = nil) {
-        slots.remove(minute)
+    /// the oldest run left. `slotDays` are the first and last local days of the runs left in its
+    /// half hour, when the caller knows them.
+    public mutating func remove(date: Date, minute: Int, latest: (date: Date, titles: [String: String])?, earliest: Date? = nil,
+                                slotDays: (first: Int, last: Int)? = nil) {
+        slots.remove(minute, days: slotDays)
         if date <= firstRun, let earliest { firstRun = earliest }
         runs -= 1
         cosSum -= cos(DonationGroup.angle(minute))
@@ -143,23 +145,39 @@ public struct DaySlots: Sendable, Equatable {
 
     public var runs: [Int]
     public var minuteSums: [Int]
+    /// The local days (`LocalMinute.day`) of each half hour's first and last run: `Int.max` and
+    /// `Int.min` for one without runs; `Int.min` and `Int.max` where they are not known (slots
+    /// stored before v11), which counts as runs on several days.
+    public var firstDays: [Int]
+    public var lastDays: [Int]
 
     public init() {
         runs = Array(repeating: 0, count: DaySlots.count)
         minuteSums = Array(repeating: 0, count: DaySlots.count)
+        firstDays = Array(repeating: Int.max, count: DaySlots.count)
+        lastDays = Array(repeating: Int.min, count: DaySlots.count)
     }
 
-    public mutating func add(_ minute: Int) {
-        let minute = ((minute % 1_440) + 1_440) % 1_440
-        runs[minute / DaySlots.minutes] += 1
-        minuteSums[minute / DaySlots.minutes] += minute % DaySlots.minutes
+    public mutating func add(_ minute: Int, day: Int) {
+        let minute = ((minute % 1_440) + 1_440) % 1_440, slot = minute / DaySlots.minutes
+        runs[slot] += 1
+        minuteSums[slot] += minute % DaySlots.minutes
+        firstDays[slot] = min(firstDays[slot], day)
+        lastDays[slot] = max(lastDays[slot], day)
     }
 
-    public mutating func remove(_ minute: Int) {
+    /// Takes one run out, `days` being the first and last local day of the runs its half hour
+    /// has left; without them, the half hour keeps the days it had until it has no runs left.
+    public mutating func remove(_ minute: Int, days: (first: Int, last: Int)? = nil) {
         let minute = ((minute % 1_440) + 1_440) % 1_440, slot = minute / DaySlots.minutes
         guard runs[slot] > 0 else { return }
         runs[slot] -= 1
         minuteSums[slot] = runs[slot] == 0 ? 0 : max(0, minuteSums[slot] - minute % DaySlots.minutes)
+        if runs[slot] == 0 {
+            (firstDays[slot], lastDays[slot]) = (Int.max, Int.min)
+        } else if let days {
+            (firstDays[slot], lastDays[slot]) = days
+        }
     }
 
     public static func + (lhs: DaySlots, rhs: DaySlots) -> DaySlots {
@@ -167,6 +185,8 @@ public struct DaySlots: Sendable, Equatable {
         for slot in 0..<count {
             sum.runs[slot] += rhs.runs[slot]
             sum.minuteSums[slot] += rhs.minuteSums[slot]
+            sum.firstDays[slot] = min(sum.firstDays[slot], rhs.firstDays[slot])
+            sum.lastDays[slot] = max(sum.lastDays[slot], rhs.lastDays[slot])
         }
         return sum
     }
@@ -179,6 +199,9 @@ public struct DaySlots: Sendable, Equatable {
         /// The first and the last half hour with runs, in minutes from midnight.
         public var firstMinute: Int
         public var lastMinute: Int
+        /// Whether its runs fell on two local days at least: two runs of one evening are no
+        /// evening habit, even when the same action has a morning one.
+        public var spansDays: Bool
     }
 
     /// The stretches of the day with runs, each parted from the next by `gapSlots` empty half
@@ -201,6 +224,7 @@ public struct DaySlots: Sendable, Equatable {
         }
         return clusters.map { slots in
             var cosSum = 0.0, sinSum = 0.0, total = 0
+            let firstDay = slots.map { firstDays[$0] }.min() ?? Int.max, lastDay = slots.map { lastDays[$0] }.max() ?? Int.min
             for slot in slots {
                 let mean = Double(slot * DaySlots.minutes) + Double(minuteSums[slot]) / Double(runs[slot])
                 let angle = mean / 1_440 * 2 * Double.pi
@@ -211,7 +235,7 @@ public struct DaySlots: Sendable, Equatable {
             var usual = atan2(sinSum, cosSum) / (2 * Double.pi) * 1_440
             if usual < 0 { usual += 1_440 }
             return Cluster(runs: total, usualMinute: Int(usual.rounded()) % 1_440, firstMinute: slots[0] * DaySlots.minutes,
-                           lastMinute: slots[slots.count - 1] * DaySlots.minutes + DaySlots.minutes - 1)
+                           lastMinute: slots[slots.count - 1] * DaySlots.minutes + DaySlots.minutes - 1, spansDays: lastDay > firstDay)
         }
     }
 
@@ -237,25 +261,40 @@ public struct DaySlots: Sendable, Equatable {
         return best
     }
 
-    /// As stored: "slot:runs:minutes" for each half hour with runs, separated by spaces.
+    /// As stored: "slot:runs:minutes:firstDay:lastDay" for each half hour with runs ("slot:runs:minutes"
+    /// where its days are not known), separated by spaces.
     public var text: String {
-        (0..<DaySlots.count).filter { runs[$0] > 0 }.map { "\($0):\(runs[$0]):\(minuteSums[$0])" }.joined(separator: " ")
+        (0..<DaySlots.count).filter { runs[$0] > 0 }.map { slot in
+            let days = firstDays[slot] == Int.min || lastDays[slot] == Int.min ? "" : ":\(firstDays[slot]):\(lastDays[slot])"
+            return "\(slot):\(runs[slot]):\(minuteSums[slot])\(days)"
+        }.joined(separator: " ")
     }
 
     /// Reads `text`; nil when it is not what `text` writes.
     public init?(text: String) {
         self.init()
         for field in text.split(separator: " ") {
-            let parts = field.split(separator: ":").compactMap { Int($0) }
-            guard parts.count == 3, (0..<DaySlots.count).contains(parts[0]), parts[1] >= 0, parts[2] >= 0 else { return nil }
-            runs[parts[0]] = parts[1]
-            minuteSums[parts[0]] = parts[2]
+            let parts = field.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+            guard parts.count == 3 || parts.count == 5, !parts.contains(nil), let slot = parts[0], (0..<DaySlots.count).contains(slot),
+                  let count = parts[1], count >= 0, let minutes = parts[2], minutes >= 0 else { return nil }
+            runs[slot] = count
+            minuteSums[slot] = minutes
+            (firstDays[slot], lastDays[slot]) = parts.count == 5 ? (parts[3]!, parts[4]!) : (Int.min, Int.max)
         }
     }
 }
 
 /// Minutes into the local day.
 public enum LocalMinute {
+    /// The number of the local day of a run at `date`, `minute` minutes into it: the UTC day
+    /// of its local midnight moved 14 hours on, less a second. A local midnight is that far
+    /// before or after UTC's as the zone's offset (-12 to +14 hours); moved so, zones whose
+    /// clocks change (New Zealand's +12 and +13, Chatham's, Alaska's) stay within one UTC
+    /// day each, so the days before and after a change keep numbers of their own.
+    public static func day(of date: Date, minute: Int) -> Int {
+        Int(((date.timeIntervalSince1970 - Double(minute) * 60 + 14 * 3_600 - 1) / 86_400).rounded(.down))
+    }
+
     /// How many whole minutes of its local day in `zone` have passed at `date`.
     public static func of(_ date: Date, in zone: TimeZone) -> Int {
         let local = Int((date.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: date))).rounded(.down))

@@ -71,6 +71,8 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
     /// system in English, which stays one English sentence.
     public let key: String?
     public let values: [String: String]
+    /// Parts of the sentence that are phrases of their own, said in the same language.
+    public let parts: [String: HostText.Phrase]
 
     public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
         self.code = code
@@ -78,19 +80,29 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
         self.cause = cause
         key = nil
         values = [:]
+        parts = [:]
     }
 
-    public init(_ code: Code, key: String, _ values: [String: String] = [:], cause: (any Error & Sendable)? = nil) {
+    public init(_ code: Code, key: String, _ values: [String: String] = [:], parts: [String: HostText.Phrase] = [:],
+                cause: (any Error & Sendable)? = nil) {
         self.code = code
-        self.message = HostText(language: "en")(key, values)
+        self.message = HostText(language: "en")(HostText.Phrase(key, values, parts: parts))
         self.cause = cause
         self.key = key
         self.values = values
+        self.parts = parts
     }
+
+    public init(_ code: Code, _ phrase: HostText.Phrase, cause: (any Error & Sendable)? = nil) {
+        self.init(code, key: phrase.key, phrase.values, parts: phrase.parts, cause: cause)
+    }
+
+    /// The sentence as a phrase, when the host words it.
+    public var phrase: HostText.Phrase? { key.map { HostText.Phrase($0, values, parts: parts) } }
 
     /// The sentence in `language`, when the host words it; else in English.
     public func message(in language: String) -> String {
-        key.map { HostText(language: language)($0, values) } ?? message
+        phrase.map { HostText(language: language)($0) } ?? message
     }
 
     public var description: String { message }

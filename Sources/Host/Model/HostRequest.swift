@@ -53,7 +53,7 @@ public struct HostRequest: Sendable {
         self.wallClock = wallClock
         if let fixed = environment["STANDFIT_NOW"] {
             clock = ISO8601DateFormatter().date(from: fixed).map { .success($0) }
-                ?? .failure(HostError(.configInvalid, "STANDFIT_NOW is '\(fixed)', which is not an ISO 8601 instant; set it like 2026-03-29T08:30:00Z or unset it."))
+                ?? .failure(HostError(.configInvalid, key: "error.now", ["value": fixed]))
         } else {
             clock = .success(wallClock)
         }

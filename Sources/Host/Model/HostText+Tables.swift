@@ -1,6 +1,10 @@
-// The host's words, one `.strings` table per language (`HostText`). Keep the keys of every
+// The host's words, one `.strings` table per language (`HostText`), each in parts: the
+// commands' words, the errors' sentences and the plugins' checks. Keep the keys of every
 // table the same: a test compares them.
 
 extension HostText {
-    static let sources: [String: String] = ["en": english, "nl": dutch]
+    static let sources: [String: String] = [
+        "en": [english, englishErrors, englishPlugins].joined(separator: "\n"),
+        "nl": [dutch, dutchErrors, dutchPlugins].joined(separator: "\n"),
+    ]
 }

@@ -22,6 +22,13 @@ public struct HostText: Sendable {
         tables = [HostText.parsed[self.language], HostText.parsed["en"]].compactMap { $0 }
     }
 
+    /// The text of `phrase`, each of its parts put into words in this language first.
+    public func callAsFunction(_ phrase: Phrase) -> String {
+        var values = phrase.values
+        for (name, part) in phrase.parts { values[name] = self(part) }
+        return self(phrase.key, values)
+    }
+
     /// The text for `key`, each `{name}` replaced by `values[name]`; the key itself when no
     /// table has it (a test catches that: every key is in every table).
     public func callAsFunction(_ key: String, _ values: [String: String] = [:]) -> String {
@@ -44,6 +51,21 @@ public struct HostText: Sendable {
             rest = rest[rest.index(after: close)...]
         }
         return result + rest
+    }
+
+    /// A sentence or part of one, kept as its key and values until it is said in a language:
+    /// an error made in one place (a server, a store) and shown in another (a client in Dutch).
+    /// `parts` are phrases of their own that fill a placeholder ("record the run of {type}").
+    public struct Phrase: Sendable, Equatable {
+        public var key: String
+        public var values: [String: String]
+        public var parts: [String: Phrase]
+
+        public init(_ key: String, _ values: [String: String] = [:], parts: [String: Phrase] = [:]) {
+            self.key = key
+            self.values = values
+            self.parts = parts
+        }
     }
 
     /// What a value of `kind` must be: "an integer" ("een geheel getal").

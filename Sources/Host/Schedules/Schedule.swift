@@ -52,12 +52,14 @@ public struct Schedule: Equatable, Sendable {
     /// Refuses, in a sentence, a type or value too long to keep in a unit.
     public func check() throws(HostError) {
         for (what, text) in [("type", type)] + arguments.map({ ("value", $0) }) where text.utf8.count > Schedule.valueLimit {
-            let name = what == "type" ? "The type" : "The value '\(UnitText.value(String(text.prefix(40))))…'"
-            throw HostError(.scheduleInvalid, "\(name) is \(text.utf8.count) bytes; a schedule keeps at most \(Schedule.valueLimit), so give a shorter one (or keep the long text in a file the action reads).")
+            let sizes = ["bytes": "\(text.utf8.count)", "limit": "\(Schedule.valueLimit)"]
+            throw HostError(.scheduleInvalid, what == "type" ? HostText.Phrase("error.schedule.typeLong", sizes)
+                                 : HostText.Phrase("error.schedule.valueLong", sizes.merging(["value": UnitText.value(String(text.prefix(40)))]) { $1 }))
         }
         // systemd cannot carry a NUL in a command line (it refuses \x00), so neither can a schedule.
         if let holder = ([type] + arguments).first(where: { $0.unicodeScalars.contains("\0") }) {
-            throw HostError(.scheduleInvalid, "The \(holder == type ? "type" : "value '\(UnitText.value(String(holder.prefix(40))))'") holds a NUL character, which a systemd timer cannot pass on; give it without one.")
+            throw HostError(.scheduleInvalid, holder == type ? HostText.Phrase("error.schedule.typeNul")
+                                 : HostText.Phrase("error.schedule.valueNul", ["value": UnitText.value(String(holder.prefix(40)))]))
         }
         _ = try UnitText.program(executable)
     }

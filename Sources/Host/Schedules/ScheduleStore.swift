@@ -71,7 +71,7 @@ public struct ScheduleStore: Sendable {
             try? FileManager.default.removeItem(at: link)
             try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "../" + timerName)
         } catch {
-            throw HostError(.io, "Cannot enable \(timerName) in \(wants.path) (\(error.localizedDescription)); check that the directory is writable.", cause: error)
+            throw HostError(.io, key: "error.schedule.enable", ["timer": timerName, "directory": wants.path, "why": error.localizedDescription], cause: error)
         }
         let manager = UserManager.state(environment: environment, language: text.language)
         guard case .running = manager else { return activity(ofTimer: timerName, manager: manager) }
@@ -116,7 +116,7 @@ public struct ScheduleStore: Sendable {
             do {
                 try FileManager.default.removeItem(at: file)
             } catch {
-                throw HostError(.io, "Cannot remove \(file.path) (\(error.localizedDescription)); check that its directory is writable, then run the command again.", cause: error)
+                throw HostError(.io, key: "error.remove", ["path": file.path, "why": error.localizedDescription], cause: error)
             }
             removed.append(file.path)
         }
@@ -156,7 +156,7 @@ public struct ScheduleStore: Sendable {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url, options: .atomic)
         } catch {
-            throw HostError(.io, "Cannot write \(url.path) (\(error.localizedDescription)); check that the directory is writable.", cause: error)
+            throw HostError(.io, key: "error.write", ["path": url.path, "why": error.localizedDescription], cause: error)
         }
     }
 }

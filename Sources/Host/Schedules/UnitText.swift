@@ -62,8 +62,8 @@ public enum UnitText {
     public static func program(_ path: String) throws(HostError) -> String {
         let refused = path.unicodeScalars.first { $0 == "\"" || $0 == "'" || $0 == "\\" || isControl($0) }
         guard path.hasPrefix("/"), refused == nil else {
-            let what = refused.map { "holds \(escape($0))" } ?? "is not an absolute path"
-            throw HostError(.scheduleInvalid, "The host's program \(value(path)) \(what), which systemd cannot run from a timer; install standfit-host under a path without quotes, backslashes or control characters (Scripts/install --prefix DIR).")
+            throw HostError(.scheduleInvalid, refused.map { HostText.Phrase("error.schedule.programHolds", ["path": value(path), "character": escape($0)]) }
+                                ?? HostText.Phrase("error.schedule.programRelative", ["path": value(path)]))
         }
         if CommandWord.isPlain(path) { return path }
         return "\"" + path.replacingOccurrences(of: "%", with: "%%") + "\""

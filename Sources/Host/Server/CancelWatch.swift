@@ -1,6 +1,7 @@
 import CWarmWire
 import Foundation
 import Glibc
+import HostModel
 import Logging
 import WarmWire
 
@@ -65,8 +66,10 @@ final class CancelWatch: @unchecked Sendable {
 
     /// The server stops (a signal, or `server stop` past its grace): the client is told so in
     /// `sentence` and answered `answer`.
-    func serverStops(answer: Int32, saying sentence: String) {
-        cancel(answer: answer, why: "the server stops", saying: sentence)
+    /// `sentence` is said in the request's language.
+    func serverStops(answer: Int32, saying sentence: HostText.Phrase) {
+        let language = LanguagePreference(explicit: nil, environment: scope.request.environment).language(fallback: nil)
+        cancel(answer: answer, why: "the server stops", saying: HostText(language: language)(sentence))
     }
 
     /// The request ended: answers its status unless a cancel answered first, and is watched no

@@ -80,7 +80,8 @@ extension DesktopBus {
     /// Why a notification was not shown: a sentence part ("the notification server did not
     /// answer within 5 s").
     package struct NotShown: Error, Sendable {
-        package var reason: String
+        /// Why, said in the request's language where it is shown.
+        package var reason: HostText.Phrase
     }
 
     /// `show`, saying why when the notification was not shown.
@@ -92,7 +93,7 @@ extension DesktopBus {
             + (notification.buttons.isEmpty ? "" : " [\(notification.buttons.map(\.label).joined(separator: " | "))]")
         guard let connection else {
             logger.info("Not shown (off the bus): \(line)")
-            return .failure(NotShown(reason: "the connection to the session bus is closed"))
+            return .failure(NotShown(reason: HostText.Phrase("bus.closed")))
         }
         let capabilities = notificationCapabilities()
         // The body is plain text: escaped where the server would read it as markup.
@@ -131,11 +132,11 @@ extension DesktopBus {
         send(sent, token: token, replacing: replacing, on: connection)
         guard wait(waiter, token: token, seconds: 5) else {
             logger.info("Not shown (the notification server did not answer): \(line)")
-            return .failure(NotShown(reason: "the notification server did not answer within 5 s"))
+            return .failure(NotShown(reason: HostText.Phrase("bus.notifyTimeout")))
         }
         if let failure = waiter.failure {
             logger.info("Not shown (\(failure)): \(line)")
-            return .failure(NotShown(reason: "no notification server took it (\(failure))"))
+            return .failure(NotShown(reason: HostText.Phrase("bus.notifyRefused", ["why": failure])))
         }
         logger.info("Notification \(waiter.id): \(line)")
         if notification.isFailure { calls.withLock { lastFailure = waiter.id } }

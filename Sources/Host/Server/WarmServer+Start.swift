@@ -18,7 +18,7 @@ extension WarmServer {
               let count = environment["LISTEN_FDS"].flatMap(Int32.init), count > 0 else { return nil }
         let descriptor: Int32 = 3
         guard count == 1, WarmServer.isListeningUnixSocket(descriptor) else {
-            throw HostError(.configInvalid, "The server was started with \(count) descriptor(s) (LISTEN_FDS) and needs exactly one listening Unix stream socket; give standfit-host.socket a single ListenStream= line.")
+            throw HostError(.configInvalid, key: "error.serve.descriptors", ["count": "\(count)"])
         }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         return descriptor

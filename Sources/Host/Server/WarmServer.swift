@@ -243,7 +243,7 @@ package final class WarmServer: @unchecked Sendable {
                 }
                 if ContinuousClock.now - since >= WarmServer.stopGrace {
                     let grace = WarmServer.duration(Int(WarmServer.stopGrace.components.seconds))
-                    let sentence = "The server was asked to stop and this command was still running after \(grace), so it was cancelled; run it again."
+                    let sentence = HostText.Phrase("server.cancelledStop", ["grace": grace])
                     // Outside the state lock: a cancel waits for nothing, but nothing should wait for it.
                     state.withLock { Array(running.values) }.forEach { $0.serverStops(answer: 128 + SIGTERM, saying: sentence) }
                     finish("asked to stop; the requests still running after \(grace) were cancelled")
@@ -268,7 +268,7 @@ package final class WarmServer: @unchecked Sendable {
                 warm.closeStates()
             }
             if ready > 0 && pollers[0].revents != 0, let signal = SignalPipe.next() {
-                let sentence = "The server was stopped by signal \(signal) while this command ran, so it was cancelled; run it again."
+                let sentence = HostText.Phrase("server.cancelledSignal", ["signal": "\(signal)"])
                 state.withLock { Array(running.values) }.forEach { $0.serverStops(answer: 128 + signal, saying: sentence) }
                 finish("signal \(signal)")
                 return

@@ -25,15 +25,15 @@ public enum AudioInput {
     public static func samples(of url: URL, environment: [String: String], cancel: Int32? = nil) throws(HostError) -> [Int16] {
         let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {
-            throw HostError(.audioInvalid, "The audio file \(url.path) cannot be read (\(String(cString: strerror(errno)))); check its name and permissions.")
+            throw HostError(.audioInvalid, key: "error.audio.read", ["path": url.path, "why": String(cString: strerror(errno))])
         }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw HostError(.audioInvalid, "\(url.path) is not a regular file (a device, a pipe or a directory cannot be a recording); give a WAV, FLAC or Ogg file.")
+            throw HostError(.audioInvalid, key: "error.audio.notFile", ["path": url.path])
         }
         guard info.st_size <= fileLimit else {
-            throw HostError(.audioInvalid, "\(url.path) is \(info.st_size / (1 << 20)) MiB, more than the \(fileLimit >> 20) MiB a spoken request takes; give a recording of the sentence alone (a minute at most).")
+            throw HostError(.audioInvalid, key: "error.audio.large", ["path": url.path, "size": "\(info.st_size / (1 << 20))", "limit": "\(fileLimit >> 20)"])
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         let type = url.pathExtension.isEmpty ? [] : ["-t", url.pathExtension.lowercased()]
@@ -46,18 +46,18 @@ public enum AudioInput {
         let (status, data, errors) = (result.status, result.output, String(decoding: result.errors, as: UTF8.self))
         switch result.ending {
         case .notFound:
-            throw HostError(.speechUnavailable, "Reading \(url.path) needs SoX, which is not installed; install it (Debian: apt-get install sox).")
+            throw HostError(.speechUnavailable, key: "error.audio.noSox", ["path": url.path])
         case .notStarted(let why):
-            throw HostError(.speechUnavailable, "SoX could not be started to read \(url.path) (\(why)); try again, and reinstall SoX if it says so again (Debian: apt-get install --reinstall sox).")
+            throw HostError(.speechUnavailable, key: "error.audio.soxStart", ["path": url.path, "why": "\(why)"])
         case .deadline:
-            throw HostError(.audioInvalid, "SoX took more than \(Int(decodeSeconds)) seconds over \(url.path) and was stopped; give a shorter recording (a minute at most).")
+            throw HostError(.audioInvalid, key: "error.audio.soxSlow", ["path": url.path, "seconds": "\(Int(decodeSeconds))"])
         case .cancelled:
-            throw HostError(.audioInvalid, "Reading \(url.path) was cancelled.")
+            throw HostError(.audioInvalid, key: "error.audio.cancelled", ["path": url.path])
         case .outputLimit, .exited:
             break
         }
         guard status == 0 || result.ending == .outputLimit else {
-            throw HostError(.audioInvalid, "\(url.path) is not audio SoX can read (\(soxReason(errors))); give a WAV, FLAC or Ogg file.")
+            throw HostError(.audioInvalid, key: "error.audio.notAudio", ["path": url.path, "why": soxReason(errors)])
         }
         return samples(data)
     }

@@ -40,13 +40,13 @@ public final class Recognizer {
     public init(model: SpeechModel, grammar: SpeechGrammar) throws(HostError) {
         var why = [CChar](repeating: 0, count: 512)
         guard standfit_speech_available(&why, why.count) != 0 else {
-            throw HostError(.speechUnavailable, "Speech needs PocketSphinx, which is not installed here (\(Recognizer.text(why))); install it (Debian: apt-get install pocketsphinx pocketsphinx-en-us).")
+            throw HostError(.speechUnavailable, key: "error.speech.noRecognizer", ["why": Recognizer.text(why)])
         }
         for path in [model.acousticModel, model.dictionary] where !FileManager.default.fileExists(atPath: path) {
-            throw HostError(.speechUnavailable, "The speech model's \(path) is not there; install the language's model (Debian, English: apt-get install pocketsphinx-en-us) or name it in speechModels in config.json.")
+            throw HostError(.speechUnavailable, key: "error.speech.noModel", ["path": path])
         }
         guard let handle = standfit_speech_open(model.acousticModel, model.dictionary, grammar.text, &why, why.count) else {
-            throw HostError(.speechUnavailable, "The recogniser could not start: \(Recognizer.text(why)); check the model named in speechModels in config.json, or reinstall pocketsphinx-en-us.")
+            throw HostError(.speechUnavailable, key: "error.speech.start", ["why": Recognizer.text(why)])
         }
         self.handle = handle
         self.grammar = grammar
@@ -98,7 +98,7 @@ public final class Recognizer {
         let status = samples.withUnsafeBufferPointer { buffer in
             standfit_speech_recognize(handle, rival?.text, buffer.baseAddress, buffer.count, &heard, heard.count, &score, &frames)
         }
-        guard status == 0 else { throw HostError(.audioInvalid, "The recogniser could not read the audio; try again, or record it again.") }
+        guard status == 0 else { throw HostError(.audioInvalid, key: "error.speech.read") }
         return (Recognizer.text(heard), score, frames)
     }
 
@@ -113,7 +113,7 @@ public final class Recognizer {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: model.dictionary))
         } catch {
-            throw HostError(.speechUnavailable, "The speech model's dictionary \(model.dictionary) cannot be read (\(error.localizedDescription)); install the language's model (Debian, English: apt-get install pocketsphinx-en-us).", cause: error)
+            throw HostError(.speechUnavailable, key: "error.speech.dictionary", ["path": model.dictionary, "why": error.localizedDescription], cause: error)
         }
         var words = Set<String>()
         for line in data.split(separator: UInt8(ascii: "\n")) {

@@ -11,7 +11,7 @@ extension HostState {
 
     /// Records one handled run, made `minute` minutes into its local day.
     public func donate(_ donation: Donation, minute: Int) throws(HostError) {
-        try write("record the run of \(donation.type)") { db in
+        try write(HostText.Phrase("state.recordRun", ["type": donation.type])) { db in
             let parameters = HostState.text(donation.parameters), titles = HostState.text(donation.titles)
             // The values are stored as their JSON text with sorted keys: one text per values.
             try db.execute(sql: """
@@ -70,7 +70,7 @@ extension HostState {
     @discardableResult
     public func withdrawDonations(of pluginID: String, effects: [String]) throws(HostError) -> Int {
         var removed = 0
-        try write("withdraw the runs plugin '\(pluginID)' undid") { db in
+        try write(HostText.Phrase("state.withdraw", ["plugin": pluginID])) { db in
             for effect in effects {
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM donation WHERE plugin = ? AND effect = ? ORDER BY id",
                                             arguments: [pluginID, effect])
@@ -84,7 +84,7 @@ extension HostState {
     /// Forgets the donations (of `type` only, when given); answers how many.
     public func clearDonations(type: String? = nil) throws(HostError) -> Int {
         var removed = 0
-        try write("clear the donations", durable: true) { db in
+        try write(HostText.Phrase("state.clearDonations"), durable: true) { db in
             if let type {
                 try db.execute(sql: "DELETE FROM donation WHERE type = ?", arguments: [type])
                 removed = db.changesCount
@@ -140,7 +140,14 @@ extension HostState {
                     SELECT donatedAt FROM donation WHERE type = ? AND parameters = ? ORDER BY donatedAt, id LIMIT 1
                     """, arguments: [type, parameters])
             }
-            group.remove(date: date, minute: row["minute"] ?? 0, latest: latest, earliest: earliest)
+            // The days of the runs left in its half hour (an index on type finds them).
+            let minute: Int = row["minute"] ?? 0, slot = (((minute % 1_440) + 1_440) % 1_440) / DaySlots.minutes
+            let days = try Row.fetchAll(db, sql: """
+                SELECT donatedAt, minute FROM donation WHERE type = ? AND parameters = ? AND minute >= ? AND minute < ?
+                """, arguments: [type, parameters, slot * DaySlots.minutes, (slot + 1) * DaySlots.minutes])
+                .map { LocalMinute.day(of: $0["donatedAt"], minute: $0["minute"]) }
+            group.remove(date: date, minute: minute, latest: latest, earliest: earliest,
+                         slotDays: days.min().flatMap { first in days.max().map { (first, $0) } })
             try save(group, parameters: parameters, db)
         }
     }

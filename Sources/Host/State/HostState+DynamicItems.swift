@@ -16,7 +16,7 @@ extension HostState {
                              items: [ShortcutItem], at date: Date) throws(HostError) {
         let language = HostState.languageKey(language)
         // The script list (`dynamic set`) is the user's; a provider's answer is a cache.
-        try write("store the dynamic items of '\(source)'", durable: source == HostState.scriptSource) { db in
+        try write(HostText.Phrase("state.storeItems", ["source": source]), durable: source == HostState.scriptSource) { db in
             try db.execute(sql: "DELETE FROM dynamicSource WHERE source = ? AND language = ?",
                            arguments: [source, language])
             try db.execute(sql: "INSERT INTO dynamicSource (source, language, pluginVersion, updatedAt) VALUES (?, ?, ?, ?)",
@@ -36,7 +36,7 @@ extension HostState {
 
     /// Forgets `source` in every language (a provider that went away, `dynamic clear`).
     public func removeSource(_ source: String) throws(HostError) {
-        try write("remove the dynamic items of '\(source)'", durable: source == HostState.scriptSource) { db in
+        try write(HostText.Phrase("state.removeItems", ["source": source]), durable: source == HostState.scriptSource) { db in
             try db.execute(sql: "DELETE FROM dynamicSource WHERE source = ?", arguments: [source])
         }
     }
@@ -44,7 +44,7 @@ extension HostState {
     /// Removes `source`'s items that have expired at `now`, in every language; how many.
     public func removeItems(of source: String, expiredAt now: Date) throws(HostError) -> Int {
         var removed = 0
-        try write("drop the expired dynamic items of '\(source)'") { db in
+        try write(HostText.Phrase("state.dropItems", ["source": source])) { db in
             try db.execute(sql: "DELETE FROM dynamicItem WHERE source = ? AND validUntil <= ?",
                            arguments: [source, now.timeIntervalSince1970])
             removed = db.changesCount

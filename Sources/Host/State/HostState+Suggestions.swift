@@ -11,7 +11,7 @@ extension HostState {
 
     /// "Stop suggesting this": `type` with `parameters` is not suggested again.
     public func mute(type: String, parameters: [String: String], title: String, at date: Date) throws(HostError) {
-        try write("remember not to suggest \(title)", durable: true) { db in
+        try write(HostText.Phrase("state.mute", ["title": title]), durable: true) { db in
             try db.execute(sql: "INSERT OR REPLACE INTO suggestionMute (type, parameters, title, mutedAt) VALUES (?, ?, ?, ?)",
                            arguments: [type, HostState.text(parameters), title, date.timeIntervalSince1970])
         }
@@ -21,7 +21,7 @@ extension HostState {
     /// everything when `type` is nil. Answers the ones unmuted.
     public func unmute(type: String?, parameters: [String: String]? = nil) throws(HostError) -> [SuggestionMute] {
         var removed: [SuggestionMute] = []
-        try write("suggest again what was muted", durable: true) { db in
+        try write(HostText.Phrase("state.unmute"), durable: true) { db in
             let all = try HostState.mutes(db)
             removed = all.filter { mute in
                 type.map { $0 == mute.type } ?? true && parameters.map { $0 == mute.parameters } ?? true
@@ -48,7 +48,7 @@ extension HostState {
     /// Records a suggestion offered at `date` on local `day`; answers its id.
     public func recordOffer(type: String, parameters: [String: String], title: String, at date: Date, day: String) throws(HostError) -> Int64 {
         var id: Int64 = 0
-        try write("record the suggestion offered") { db in
+        try write(HostText.Phrase("state.recordOffer")) { db in
             try db.execute(sql: "DELETE FROM suggestionOffer WHERE offeredAt < ?",
                            arguments: [date.timeIntervalSince1970 - HostState.offerDays * 86_400])
             try db.execute(sql: "INSERT INTO suggestionOffer (type, parameters, title, offeredAt, day) VALUES (?, ?, ?, ?, ?)",
@@ -60,7 +60,7 @@ extension HostState {
 
     /// Records the button pressed on offer `id`.
     public func answerOffer(_ id: Int64, _ answer: SuggestionOffer.Answer) throws(HostError) {
-        try write("record the answer to the suggestion") { db in
+        try write(HostText.Phrase("state.recordAnswer")) { db in
             try db.execute(sql: "UPDATE suggestionOffer SET answer = ? WHERE id = ?", arguments: [answer.rawValue, id])
         }
     }
@@ -88,7 +88,7 @@ extension HostState {
 
     /// Records a run a timer made; those older than `offerDays` days are forgotten.
     public func recordScheduledRun(_ run: Donation) throws(HostError) {
-        try write("record the scheduled run of \(run.type)") { db in
+        try write(HostText.Phrase("state.recordScheduled", ["type": run.type])) { db in
             try db.execute(sql: "DELETE FROM scheduledRun WHERE ranAt < ?",
                            arguments: [run.date.timeIntervalSince1970 - HostState.offerDays * 86_400])
             try db.execute(sql: "INSERT INTO scheduledRun (type, parameters, ranAt) VALUES (?, ?, ?)",
@@ -100,7 +100,7 @@ extension HostState {
 extension HostState {
     /// Forgets offer `id`: it could not be shown, so it counts toward nothing.
     public func forgetOffer(_ id: Int64) throws(HostError) {
-        try write("forget the suggestion not shown") { db in
+        try write(HostText.Phrase("state.forgetOffer")) { db in
             try db.execute(sql: "DELETE FROM suggestionOffer WHERE id = ?", arguments: [id])
         }
     }

@@ -14,7 +14,7 @@ extension HostState {
 
     /// Pins `realPath` to `sha256` at `date`, replacing an earlier pin.
     public func pin(_ realPath: String, sha256: String, at date: Date) throws(HostError) {
-        try write("trust the plugin \(realPath)", durable: true) { db in
+        try write(HostText.Phrase("state.trust", ["path": realPath]), durable: true) { db in
             try db.execute(sql: "INSERT OR REPLACE INTO trustedPlugin (realPath, sha256, trustedAt) VALUES (?, ?, ?)",
                            arguments: [realPath, sha256, date.timeIntervalSince1970])
         }
@@ -23,7 +23,7 @@ extension HostState {
     /// Removes the pin of `realPath`; false when there was none.
     public func unpin(_ realPath: String) throws(HostError) -> Bool {
         var removed = false
-        try write("stop trusting the plugin \(realPath)", durable: true) { db in
+        try write(HostText.Phrase("state.distrust", ["path": realPath]), durable: true) { db in
             try db.execute(sql: "DELETE FROM trustedPlugin WHERE realPath = ?", arguments: [realPath])
             removed = db.changesCount > 0
         }

@@ -229,6 +229,11 @@ public struct HostState: Sendable {
             }
             try HostState.regroupDonations(db)
         }
+        migrator.registerMigration("v11") { db in
+            // Each half hour's first and last local day (DaySlots.firstDays, lastDays), so that
+            // each time of day of a habit needs two days of its own: made again from the runs.
+            try HostState.regroupDonations(db)
+        }
         return migrator
     }
 
@@ -239,7 +244,7 @@ public struct HostState: Sendable {
     }
 
     public func setSetting(_ key: String, _ value: String?) throws(HostError) {
-        try write("save the setting '\(key)'", durable: true) { db in
+        try write(HostText.Phrase("state.saveSetting", ["key": key]), durable: true) { db in
             if let value {
                 try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)", arguments: [key, value])
             } else {
@@ -267,7 +272,7 @@ public struct HostState: Sendable {
     /// setting, the script list), on disk when the command answers (synchronous=FULL for this
     /// transaction: the WAL is synced at its commit); otherwise the host's own bookkeeping,
     /// crash-safe without an fsync (`init`).
-    func write(_ what: String, durable: Bool = false, _ body: (Database) throws -> Void) throws(HostError) {
+    func write(_ what: HostText.Phrase, durable: Bool = false, _ body: (Database) throws -> Void) throws(HostError) {
         do {
             if durable {
                 try pool.writeWithoutTransaction { db in
@@ -283,7 +288,7 @@ public struct HostState: Sendable {
                 try pool.write(body)
             }
         } catch {
-            throw HostError(.state, "Could not \(what) in the host's state \(url.path) (\(HostState.describe(error))); nothing was changed. Check that the disk is not full and the file is writable.", cause: error)
+            throw HostError(.state, key: "error.state.write", ["path": url.path, "why": HostState.describe(error)], parts: ["what": what], cause: error)
         }
     }
 

@@ -9,50 +9,53 @@ public enum ScriptItems {
     static let keys: Set<String> = ["type", "title", "subtitle", "icon", "userInfo", "validUntil"]
     static let computedKeys: Set<String> = ["app", "appName", "source", "origin", "rank", "available", "withinLimit", "pruned", "shadows"]
 
-    /// Parses `data` read from `origin` (a path, or "stdin").
-    public static func parse(_ data: Data, origin: String) throws(HostError) -> [ShortcutItem] {
+    /// Parses `data` read from `origin` (a path, or standard input: `items.stdin`).
+    public static func parse(_ data: Data, origin: HostText.Phrase) throws(HostError) -> [ShortcutItem] {
         let value: JSONValue
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw HostError(.dynamicItemsInvalid, "\(origin) is not valid JSON; give a JSON array of items like [{\"type\": \"com.standfit.logexercise\", \"title\": \"Log Squats\"}]. Nothing was changed.", cause: error)
+            throw HostError(.dynamicItemsInvalid, key: "error.items.json", parts: ["origin": origin], cause: error)
         }
         guard case .array(let elements) = value else {
-            throw HostError(.dynamicItemsInvalid, "\(origin) must hold a JSON array of items, not \(kind(of: value)); nothing was changed.")
+            throw HostError(.dynamicItemsInvalid, key: "error.items.notArray", parts: ["origin": origin, "kind": kind(of: value)])
         }
         var items: [ShortcutItem] = []
         for (index, element) in elements.enumerated() {
             do throws(ItemProblem) {
                 items.append(try item(element))
             } catch {
-                throw HostError(.dynamicItemsInvalid, "\(origin): the item at index \(index) \(error.reason); nothing was changed.")
+                throw HostError(.dynamicItemsInvalid, key: "error.items.item", ["index": "\(index)"], parts: ["origin": origin, "reason": error.reason])
             }
         }
         return items
     }
 
     struct ItemProblem: Error {
-        var reason: String
+        var reason: HostText.Phrase
+        init(_ key: String, _ values: [String: String] = [:], kind: JSONValue? = nil) {
+            reason = HostText.Phrase(key, values, parts: kind.map { ["kind": ScriptItems.kind(of: $0)] } ?? [:])
+        }
     }
 
     static func item(_ value: JSONValue) throws(ItemProblem) -> ShortcutItem {
         guard case .object(let fields) = value else {
-            throw ItemProblem(reason: "is \(kind(of: value)), not an object with a type and a title")
+            throw ItemProblem("items.notObject", kind: value)
         }
         if let unknown = fields.keys.sorted().first(where: { !keys.contains($0) && !computedKeys.contains($0) }) {
-            throw ItemProblem(reason: "has an unknown key '\(unknown)' (the keys are type, title, subtitle, icon, userInfo and validUntil)")
+            throw ItemProblem("items.unknownKey", ["key": unknown])
         }
         guard case .string(let type)? = fields["type"] else {
-            throw ItemProblem(reason: fields["type"] == nil ? "has no type" : "has a type that is not a string")
+            throw ItemProblem(fields["type"] == nil ? "items.noType" : "items.typeNotString")
         }
         guard !type.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw ItemProblem(reason: "has a blank type")
+            throw ItemProblem("items.blankType")
         }
         guard case .string(let title)? = fields["title"] else {
-            throw ItemProblem(reason: fields["title"] == nil ? "has no title" : "has a title that is not a string")
+            throw ItemProblem(fields["title"] == nil ? "items.noTitle" : "items.titleNotString")
         }
         guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw ItemProblem(reason: "has a blank title")
+            throw ItemProblem("items.blankTitle")
         }
         let subtitle = try optionalString(fields["subtitle"], key: "subtitle")
         let icon = try optionalString(fields["icon"], key: "icon")
@@ -66,12 +69,12 @@ public enum ScriptItems {
             }
             userInfo = values
         case let other?:
-            throw ItemProblem(reason: "has a userInfo that is \(kind(of: other)); userInfo must be an object of strings, numbers, booleans, arrays and objects")
+            throw ItemProblem("items.userInfoKind", kind: other)
         }
         var validUntil: Date?
         if let text = try optionalString(fields["validUntil"], key: "validUntil") {
             guard let instant = try? Date(text, strategy: .iso8601) else {
-                throw ItemProblem(reason: "has a validUntil '\(text)' that is not an ISO 8601 time like 2026-11-24T00:00:00Z")
+                throw ItemProblem("items.validUntil", ["value": text])
             }
             validUntil = instant
         }
@@ -83,7 +86,7 @@ public enum ScriptItems {
         switch value {
         case nil, .null?: return nil
         case .string(let text)?: return text
-        case let other?: throw ItemProblem(reason: "has a \(key) that is \(kind(of: other)), not a string")
+        case let other?: throw ItemProblem("items.notString", ["key": key], kind: other)
         }
     }
 
@@ -91,7 +94,7 @@ public enum ScriptItems {
     private static func checkUserInfo(_ value: JSONValue, path: String) throws(ItemProblem) {
         switch value {
         case .null:
-            throw ItemProblem(reason: "has null at \(path); userInfo holds strings, numbers, booleans, arrays and objects only")
+            throw ItemProblem("items.null", ["path": path])
         case .array(let values):
             for (index, value) in values.enumerated() { try checkUserInfo(value, path: "\(path)[\(index)]") }
         case .object(let values):
@@ -101,14 +104,14 @@ public enum ScriptItems {
         }
     }
 
-    static func kind(of value: JSONValue) -> String {
+    static func kind(of value: JSONValue) -> HostText.Phrase {
         switch value {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .int, .double: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
+        case .null: HostText.Phrase("kind.null")
+        case .bool: HostText.Phrase("kind.bool")
+        case .int, .double: HostText.Phrase("kind.number")
+        case .string: HostText.Phrase("kind.string")
+        case .array: HostText.Phrase("kind.array")
+        case .object: HostText.Phrase("kind.object")
         }
     }
 }

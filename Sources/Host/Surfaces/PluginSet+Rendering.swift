@@ -10,7 +10,7 @@ extension PluginSet {
             public var trusted: Bool
             /// "in-process" or "worker".
             public var runs: String
-            /// Its author's mistakes the host noticed, each a sentence with the fix.
+            /// Its author's mistakes the host noticed, each a sentence with the fix, in the run's language.
             public var warnings: [String]
             /// The programs it declared it starts: all it may execute when sandboxed.
             public var programs: [String]
@@ -25,7 +25,8 @@ extension PluginSet {
         public var quarantined: [Refused]
     }
 
-    public var document: Document {
+    /// The document, its sentences in `language`.
+    public func document(language: String = "en") -> Document {
         Document(
             plugins: plugins.map {
                 Document.Plugin(id: $0.id, name: $0.name, version: $0.version,
@@ -33,23 +34,27 @@ extension PluginSet {
                                 trusted: $0.isTrusted, runs: $0.runsInProcess ? "in-process" : "worker",
                                 warnings: $0.warnings, programs: $0.programs)
             },
-            refused: refusals.filter { !$0.isQuarantined }.map { Document.Refused(path: $0.path, reason: $0.reason) },
-            quarantined: refusals.filter(\.isQuarantined).map { Document.Refused(path: $0.path, reason: $0.reason) })
+            refused: refusals.filter { !$0.isQuarantined }.map { Document.Refused(path: $0.path, reason: $0.reason(in: language)) },
+            quarantined: refusals.filter(\.isQuarantined).map { Document.Refused(path: $0.path, reason: $0.reason(in: language)) })
     }
 
-    public var textLines: [String] {
+    /// What `plugins` shows, in `language`.
+    public func textLines(language: String = "en") -> [String] {
+        let text = HostText(language: language)
         var lines: [String] = []
         for plugin in plugins {
             lines.append("\(plugin.id) \(plugin.version) (ABI \(plugin.abiMajor).\(plugin.abiMinor)): \(plugin.name)")
-            lines.append("  path: \(plugin.path)")
-            lines.append("  types: \(plugin.types.isEmpty ? "none" : plugin.types.joined(separator: ", "))")
-            lines.append("  runs: \(plugin.runsInProcess ? "in the host's process (trusted; in a worker when the warm server runs it)" : "in a worker process\(plugin.isTrusted ? " (trusted)" : "")")")
-            if !plugin.programs.isEmpty { lines.append("  programs: \(plugin.programs.joined(separator: ", "))") }
-            lines += plugin.warnings.map { "  warning: \($0)" }
+            lines.append("  " + text("plugin.list.path", ["path": plugin.path]))
+            lines.append("  " + (plugin.types.isEmpty ? text("plugin.list.noTypes")
+                                    : text("plugin.list.types", ["types": plugin.types.joined(separator: ", ")])))
+            let runs = plugin.runsInProcess ? "plugin.list.runs.inProcess" : plugin.isTrusted ? "plugin.list.runs.trustedWorker" : "plugin.list.runs.worker"
+            lines.append("  " + text(runs))
+            if !plugin.programs.isEmpty { lines.append("  " + text("plugin.list.programs", ["programs": plugin.programs.joined(separator: ", ")])) }
+            lines += plugin.warnings.map { "  " + text("plugin.list.warning", ["warning": $0]) }
         }
         for refusal in refusals {
-            lines.append("\(refusal.isQuarantined ? "quarantined" : "refused"): \(refusal.path)")
-            lines.append("  \(refusal.reason)")
+            lines.append("\(text(refusal.isQuarantined ? "plugin.quarantined" : "plugin.refused")): \(refusal.path)")
+            lines.append("  \(refusal.reason(in: language))")
         }
         return lines
     }

@@ -144,8 +144,9 @@ package struct PluginVetting {
     }
 
     package func vet(_ path: String, root: String, realRoot knownRealRoot: String? = nil) -> Result<PluginCandidate, PluginRefusal> {
-        func refuse(_ reason: String) -> Result<PluginCandidate, PluginRefusal> {
-            .failure(PluginRefusal(path: path, reason: reason))
+        func refuse(_ key: String, _ values: [String: String] = [:], problem: HostText.Phrase? = nil) -> Result<PluginCandidate, PluginRefusal> {
+            .failure(PluginRefusal(path: path, sentence: HostText.Phrase(key, values.merging(["path": path]) { $1 },
+                                                                         parts: problem.map { ["problem": $0] } ?? [:])))
         }
         let realRoot = knownRealRoot ?? RealPath.of(root)
         var info = stat()
@@ -157,22 +158,22 @@ package struct PluginVetting {
             realPath = (realRoot.hasSuffix("/") ? realRoot : realRoot + "/") + name
         } else {
             guard let resolved = RealPath.resolved(path) else {
-                return refuse("Plugin \(path) is a symbolic link to a file that does not exist; remove the link or reinstall the plugin.")
+                return refuse("plugin.danglingLink")
             }
             realPath = resolved
             guard stat(realPath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-                return refuse("Plugin \(path) is not a regular file; plugins must be shared-object files.")
+                return refuse("plugin.notRegularFile")
             }
         }
         if let problem = trust.problem(file: realPath, info: info, root: realRoot) {
-            return refuse("Plugin \(path) \(problem).")
+            return refuse("plugin.problem", problem: problem)
         }
         if let problem = ELFHeader.problem(path: realPath, info: info) {
-            return refuse("Plugin \(path) \(problem).")
+            return refuse("plugin.problem", problem: problem)
         }
         let pin = pins[realPath]
         if requireTrusted, pin == nil {
-            return refuse("Plugin \(path) is not trusted and only trusted plugins may load (--require-trusted); check it with 'standfit-host plugins check \(path)', then run 'standfit-host plugins trust \(path)'.")
+            return refuse("plugin.notTrusted")
         }
         let directory = TrustCheck.parent(of: realPath)
         return .success(PluginCandidate(path: path, realPath: realPath, identity: FileIdentity(info),

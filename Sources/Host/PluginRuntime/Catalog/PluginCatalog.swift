@@ -137,7 +137,7 @@ public struct PluginCatalog {
                          readAt: readAt, commits: commits)
         }
         let executor = PluginExecutor(settings: settings, logger: logger)
-        var builder = PluginSetBuilder(logger: logger)
+        var builder = PluginSetBuilder(logger: logger, language: settings.language)
         for case .candidate(let candidate) in files where candidate.isBundled {
             if case .loaded(let record)? = results[candidate.realPath] { builder.reserve(record, path: candidate.path) }
         }
@@ -150,9 +150,9 @@ public struct PluginCatalog {
                 case nil:
                     continue
                 case .refused(let reason):
-                    builder.refuse(PluginRefusal(path: candidate.path, reason: reason))
+                    builder.refuse(PluginRefusal(path: candidate.path, sentence: reason))
                 case .quarantined(let reason):
-                    builder.refuse(PluginRefusal(path: candidate.path, reason: reason, isQuarantined: true))
+                    builder.refuse(PluginRefusal(path: candidate.path, sentence: reason, isQuarantined: true))
                 case .loaded(let record):
                     add(record, from: candidate, executor: executor, to: &builder)
                 }
@@ -181,7 +181,7 @@ public struct PluginCatalog {
                               runsInProcess: executor.runsInProcess(candidate),
                               initMilliseconds: record.initMilliseconds, programs: record.programs)
         if !candidate.isBundled, let reason = builder.reservation(against: info, types: actions.map(\.type)) {
-            builder.refuse(PluginRefusal(path: candidate.path, reason: reason))
+            builder.refuse(PluginRefusal(path: candidate.path, sentence: reason))
             return
         }
         executor.add(candidate, as: id, programs: record.programs)

@@ -7,10 +7,11 @@ import HostModel
 public enum ScanResult: Sendable, Equatable, Codable {
     /// The plugin loaded and registered these things.
     case loaded(PluginRecord)
-    /// The plugin refused to load or broke a rule of the ABI (the sentence names file and fix).
-    case refused(String)
+    /// The plugin refused to load or broke a rule of the ABI (the sentence names file and fix),
+    /// as the host's words: put into words in the language of the run that shows it.
+    case refused(HostText.Phrase)
     /// The plugin crashed, hung or exited while it was scanned: skipped until the file changes.
-    case quarantined(String)
+    case quarantined(HostText.Phrase)
 }
 
 /// One plugin's registrations, as plain values.
@@ -26,8 +27,9 @@ public struct PluginRecord: Sendable, Equatable, Codable {
     public var hasProvider: Bool
     /// The entities it registered (`standfit.intents/1`); their queries need its code.
     public var entities: [EntityRecord]
-    /// Sentences the host logs about it each time it is used (a type registered twice, …).
-    public var warnings: [String]
+    /// Sentences the host logs about it each time it is used (a type registered twice, …), as
+    /// the host's words: put into words in the language of the run that shows them.
+    public var warnings: [HostText.Phrase]
     /// How long its `init` took, in milliseconds.
     public var initMilliseconds: Double
     /// The programs it declared it starts (`standfit.programs/1`): all a sandboxed worker of it
@@ -49,54 +51,58 @@ public struct ActionRecord: Sendable, Equatable, Codable {
 }
 
 extension PluginRecord {
-    /// The first rule of registration this record breaks, as words that follow "its scan
-    /// answer", or nil when it keeps them all.
+    /// The first rule of registration this record breaks, as words that follow "(it …" in
+    /// `plugin.forgedAnswer`, or nil when it keeps them all. What the record names is made
+    /// visible on one line (`VisibleText.line`): the plugin could have written it.
     ///
     /// A record crosses a pipe from a process that runs plugin code, so the plugin could have
     /// written it rather than the host's registration: the host checks it again with the rules
     /// `PluginRegistrar` applies to descriptors, so a forged record cannot bring in what
     /// registering could not (a type with a newline, a parameter named `is-cold`).
-    func brokenRule() -> String? {
-        guard PluginID.isValid(id) else { return "has plugin id '\(id)', which is not a reverse-DNS id" }
+    func brokenRule() -> HostText.Phrase? {
+        func rule(_ name: String, _ values: [String: String] = [:]) -> HostText.Phrase {
+            HostText.Phrase("plugin.rule.\(name)", values.mapValues(VisibleText.line))
+        }
+        guard PluginID.isValid(id) else { return rule("id", ["id": id]) }
         guard abiMajor == UInt32(STANDFIT_ABI_MAJOR), abiMinor <= UInt32(STANDFIT_ABI_MINOR) else {
-            return "claims ABI \(abiMajor).\(abiMinor), which this host does not speak"
+            return rule("abi", ["major": "\(abiMajor)", "minor": "\(abiMinor)"])
         }
         guard programs.count <= Int(STANDFIT_MAX_PROGRAMS), programs.allSatisfy(ProgramPath.isValid),
               Set(programs).count == programs.count else {
-            return "declares programs that declaring would not accept"
+            return rule("programs")
         }
         var entityIDs: Set<String> = []
         for entity in entities {
             guard PluginID.isValid(entity.id), !entity.title.isEmpty, entityIDs.insert(entity.id).inserted else {
-                return "has entity '\(entity.id)', which registering would not accept"
+                return rule("entity", ["entity": entity.id])
             }
         }
         var types: Set<String> = []
         for action in actions {
-            guard TypeName.isValid(action.type), types.insert(action.type).inserted else {
-                return "has action type '\(action.type)', which registering would not accept"
-            }
-            guard !action.title.isEmpty else { return "has action '\(action.type)' without a title" }
+            let type = action.type
+            guard TypeName.isValid(type), types.insert(type).inserted else { return rule("type", ["type": type]) }
+            guard !action.title.isEmpty else { return rule("noTitle", ["type": type]) }
             guard action.parameters.count <= Int(STANDFIT_MAX_PARAMS) else {
-                return "has action '\(action.type)' with \(action.parameters.count) parameters, more than the ABI allows"
+                return rule("parameterCount", ["type": type, "count": "\(action.parameters.count)"])
             }
             var names: Set<String> = []
             for parameter in action.parameters {
-                guard ParameterName.isValid(parameter.name), names.insert(parameter.name).inserted else {
-                    return "has parameter '\(parameter.name)' of '\(action.type)', which registering would not accept"
+                let name = parameter.name
+                guard ParameterName.isValid(name), names.insert(name).inserted else {
+                    return rule("parameter", ["name": name, "type": type])
                 }
                 if let value = parameter.defaultValue, value.kind != parameter.kind {
-                    return "has a default for '\(parameter.name)' of '\(action.type)' of another kind than the parameter"
+                    return rule("defaultKind", ["name": name, "type": type])
                 }
                 switch parameter.domain {
                 case nil: break
                 case .entity(let entity):
                     guard parameter.kind == .string, entityIDs.contains(entity) else {
-                        return "has parameter '\(parameter.name)' of '\(action.type)' naming entity '\(entity)', which it does not register"
+                        return rule("parameterEntity", ["name": name, "type": type, "entity": entity])
                     }
                 case .choices(let choices):
                     guard parameter.kind == .string, !choices.isEmpty else {
-                        return "has parameter '\(parameter.name)' of '\(action.type)' with choices registering would not accept"
+                        return rule("choices", ["name": name, "type": type])
                     }
                 }
             }
@@ -106,17 +112,17 @@ extension PluginRecord {
                     switch part {
                     case .word: words += 1
                     case .placeholder(let name) where !names.contains(name):
-                        return "has a phrase of '\(action.type)' with placeholder {\(name)}, which is not one of its parameters"
+                        return rule("placeholder", ["type": type, "placeholder": "{\(name)}"])
                     case .placeholder: break
                     }
                 }
-                guard words > 0 else { return "has a phrase of '\(action.type)' without words" }
+                guard words > 0 else { return rule("noWords", ["type": type]) }
             }
         }
         for item in staticItems {
             guard TypeName.isValid(item.type), !item.type.hasSuffix(".*"),
                   !item.title.trimmingCharacters(in: .whitespaces).isEmpty else {
-                return "has a static item '\(item.type)', which registering would not accept"
+                return rule("item", ["type": item.type])
             }
         }
         return nil

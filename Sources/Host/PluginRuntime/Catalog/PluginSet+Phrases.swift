@@ -24,9 +24,16 @@ public struct PhraseConflict: Sendable, Equatable {
     public var ownerType: String
     public var ownerPhrase: Phrase
 
-    /// The warning `plugins`, `plugins check` and `doctor` show.
-    public var warning: String {
-        "The phrase \"\(phrase.template)\" of '\(type)' is not used: \(ownerName)'s phrase \"\(ownerPhrase.template)\" ('\(ownerType)', plugin '\(ownerID)') already reads the same sentences, and a sentence belongs to the app that declared it first (bundled, then trusted, then the rest); choose words no other app uses."
+    /// The warning `plugins`, `plugins check` and `doctor` show, in English.
+    public var warning: String { warning(in: "en") }
+
+    /// The warning in `language`. (A phrase is words to say: quoted with ", as the closest
+    /// phrases are listed.)
+    public func warning(in language: String) -> String {
+        HostText(language: language)("plugin.phraseTaken", [
+            "phrase": "\"\(phrase.template)\"", "type": type, "owner": ownerName, "ownerPhrase": "\"\(ownerPhrase.template)\"",
+            "ownerType": ownerType, "ownerID": ownerID,
+        ])
     }
 }
 
@@ -94,13 +101,16 @@ extension PluginSet {
                 left -= actions[index].phrases.count
             }
             if dropped > 0, let index = plugins.firstIndex(where: { $0.id == plugin.id }) {
-                plugins[index].warnings.append("It declares \(declared) phrases; the host takes its first \(Self.phraseLimit) and leaves out \(dropped), so keep to \(Self.phraseLimit) (a phrase with placeholders covers many sentences).")
+                plugins[index].warnings.append(HostText(language: language)("plugin.phraseLimit", [
+                    "declared": "\(declared)", "limit": "\(Self.phraseLimit)", "dropped": "\(dropped)",
+                ]))
             }
             let conflicts = phraseConflicts(of: plugin, actions: actions, against: kept, language: language)
             for conflict in conflicts {
                 registry.removePhrase(conflict.phrase, of: conflict.type)
-                logger.info("\(conflict.warning)")
-                if let index = plugins.firstIndex(where: { $0.id == plugin.id }) { plugins[index].warnings.append(conflict.warning) }
+                let warning = conflict.warning(in: language)
+                logger.info("\(warning)")
+                if let index = plugins.firstIndex(where: { $0.id == plugin.id }) { plugins[index].warnings.append(warning) }
             }
             kept += registry.actions.filter { $0.pluginID == plugin.id && !$0.phrases.isEmpty }
         }

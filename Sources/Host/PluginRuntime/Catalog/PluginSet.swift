@@ -28,16 +28,36 @@ public struct PluginInfo: Sendable, Equatable {
 }
 
 /// A plugin file the loader would not load, and why: one sentence naming the file and the fix.
+///
+/// The sentence is kept as the host's words (`HostText.Phrase`), not as text: a refusal is made in
+/// a scan helper or kept by the warm server's vetting, and shown by a command that may run in
+/// another language (`reason(in:)`).
 public struct PluginRefusal: Error, Sendable, Equatable {
     public var path: String
-    public var reason: String
+    public var sentence: HostText.Phrase
     /// It crashed, hung or exited while it was scanned, and is skipped until the file changes.
     public var isQuarantined: Bool
 
-    public init(path: String, reason: String, isQuarantined: Bool = false) {
+    public init(path: String, sentence: HostText.Phrase, isQuarantined: Bool = false) {
         self.path = path
-        self.reason = reason
+        self.sentence = sentence
         self.isQuarantined = isQuarantined
+    }
+
+    /// A refusal whose reason is text already (shown as it is in every language).
+    public init(path: String, reason: String, isQuarantined: Bool = false) {
+        self.init(path: path, sentence: .verbatim(reason), isQuarantined: isQuarantined)
+    }
+
+    /// The reason in English.
+    public var reason: String { sentence.english }
+
+    /// The reason in `language`.
+    public func reason(in language: String) -> String { sentence.text(in: language) }
+
+    /// Two refusals are the same when they say the same of the same file.
+    public static func == (left: PluginRefusal, right: PluginRefusal) -> Bool {
+        left.path == right.path && left.isQuarantined == right.isQuarantined && left.reason == right.reason
     }
 }
 

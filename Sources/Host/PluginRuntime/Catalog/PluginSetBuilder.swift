@@ -9,6 +9,8 @@ import HostModel
 struct PluginSetBuilder {
     private(set) var set = PluginSet()
     let logger: Logger
+    /// The run's words: its warnings are logged, and plugins' warnings kept, in its language.
+    let text: HostText
     /// The bundled plugins' ids and types, with the plugin that owns each (id and path).
     private var reservedIDs: [String: String] = [:]
     private var reservedTypes: [String: (id: String, path: String)] = [:]
@@ -22,44 +24,50 @@ struct PluginSetBuilder {
     }
 
     /// Why a plugin that is not bundled may not be added, or nil when it may.
-    func reservation(against info: PluginInfo, types: [String]) -> String? {
+    func reservation(against info: PluginInfo, types: [String]) -> HostText.Phrase? {
         if let owner = reservedIDs[info.id] {
-            return "Plugin \(info.path) has id '\(info.id)', which the bundled plugin at \(owner) uses; a plugin that is not bundled cannot take a bundled plugin's id, so remove it or change its id."
+            return HostText.Phrase("plugin.bundledID", ["path": info.path, "id": info.id, "owner": owner])
         }
         if let type = types.first(where: { reservedTypes[$0] != nil }), let owner = reservedTypes[type] {
-            return "Plugin \(info.path) ('\(info.id)') registers shortcut type '\(type)', which belongs to the bundled plugin '\(owner.id)' (\(owner.path)); a plugin that is not bundled cannot take a bundled plugin's types, so remove it or change its type."
+            return HostText.Phrase("plugin.bundledType", ["path": info.path, "id": info.id, "type": type, "owner": owner.id,
+                                                        "ownerPath": owner.path])
         }
         return nil
     }
 
-    init(logger: Logger) {
+    init(logger: Logger, language: String = "en") {
         self.logger = logger
+        text = HostText(language: language)
     }
 
     mutating func refuse(_ refusal: PluginRefusal) {
         set.refusals.append(refusal)
     }
 
-    /// Adds one plugin's registrations; `info.types` becomes the types it keeps.
+    /// Adds one plugin's registrations; `info.types` becomes the types it keeps, and its
+    /// `warnings` are said in the run's language.
     mutating func add(info: PluginInfo, actions: [RegisteredAction], staticItems: [ShortcutItem],
-                      provider: DynamicProvider?, entities: [EntityProvider] = [], warnings: [String]) {
+                      provider: DynamicProvider?, entities: [EntityProvider] = [], warnings: [HostText.Phrase]) {
         if let other = set.plugins.first(where: { $0.id == info.id }) {
-            refuse(PluginRefusal(path: info.path, reason: "Plugin \(info.path) has id '\(info.id)', which \(other.path) already uses; remove one of the two."))
+            refuse(PluginRefusal(path: info.path, sentence: HostText.Phrase("plugin.idTaken", ["path": info.path, "id": info.id, "other": other.path])))
             return
         }
         var kept: [String] = []
         for action in actions {
             if let existing = set.registry.register(action) {
                 let other = set.plugins.first { $0.id == existing.pluginID }?.path ?? "?"
-                logger.warning("Shortcut type '\(action.type)' is registered by both '\(existing.pluginID)' (\(other)) and '\(info.id)' (\(info.path)); '\(existing.pluginID)' loaded first and keeps it, so remove one of the two or change its type.")
+                let warning = text("plugin.typeTaken", ["type": action.type, "first": existing.pluginID, "firstPath": other,
+                                                        "id": info.id, "path": info.path])
+                logger.warning("\(warning)")
             } else {
                 kept.append(action.type)
             }
         }
-        for warning in warnings { logger.warning("\(warning)") }
+        let said = warnings.map { $0.text(text) }
+        for warning in said { logger.warning("\(warning)") }
         var info = info
         info.types = kept
-        info.warnings = warnings
+        info.warnings = said
         set.plugins.append(info)
         set.staticItems += staticItems
         if let provider { set.providers.append(provider) }

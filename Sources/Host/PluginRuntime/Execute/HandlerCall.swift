@@ -173,16 +173,23 @@ extension standfit_abi_header {
                             struct_size: UInt32(MemoryLayout<T>.size))
     }
 
-    /// Why a plugin's table cannot be read by this host, or nil when it can.
+    /// Why a plugin's table cannot be read by this host, or nil when it can, in English.
     func problem(minimumSize: Int) -> String? {
+        abiProblem(minimumSize: minimumSize)?.english
+    }
+
+    /// Why a plugin's table cannot be read by this host, or nil when it can, as the host's words
+    /// that follow "Plugin PATH" (`plugin.problem`).
+    func abiProblem(minimumSize: Int) -> HostText.Phrase? {
+        let host = ["hostMajor": "\(STANDFIT_ABI_MAJOR)", "hostMinor": "\(STANDFIT_ABI_MINOR)"]
         if abi_major != UInt32(STANDFIT_ABI_MAJOR) {
-            return "was built for ABI \(abi_major).x; this host speaks \(STANDFIT_ABI_MAJOR).x; rebuild it against standfit_plugin.h \(STANDFIT_ABI_MAJOR).\(STANDFIT_ABI_MINOR)"
+            return HostText.Phrase("plugin.abi.major", host.merging(["major": "\(abi_major)"]) { $1 })
         }
         if abi_minor > UInt32(STANDFIT_ABI_MINOR) {
-            return "was built for ABI \(abi_major).\(abi_minor), newer than this host's \(STANDFIT_ABI_MAJOR).\(STANDFIT_ABI_MINOR); update standfit-host or rebuild the plugin against ABI \(STANDFIT_ABI_MAJOR).\(STANDFIT_ABI_MINOR)"
+            return HostText.Phrase("plugin.abi.minor", host.merging(["major": "\(abi_major)", "minor": "\(abi_minor)"]) { $1 })
         }
         if Int(struct_size) < minimumSize {
-            return "declares a table of \(struct_size) bytes where ABI \(STANDFIT_ABI_MAJOR).\(STANDFIT_ABI_MINOR) needs at least \(minimumSize); rebuild it against standfit_plugin.h"
+            return HostText.Phrase("plugin.abi.size", host.merging(["size": "\(struct_size)", "minimum": "\(minimumSize)"]) { $1 })
         }
         return nil
     }

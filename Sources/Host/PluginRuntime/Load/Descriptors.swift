@@ -17,7 +17,7 @@ enum ActionDescriptor {
         if let problem = raw.abi.problem(minimumSize: MemoryLayout<standfit_action>.size) {
             return .failure(DescriptorProblem(message: "an action descriptor \(problem)"))
         }
-        ScanTrace.note("in register_action, as the host read the strings of the action descriptor it was given (are they NUL-terminated?)")
+        ScanTrace.note("plugin.place.actionStrings")
         guard let type = CText.string(raw.type), TypeName.isValid(type) else {
             return .failure(DescriptorProblem(message: "an action has type \(CText.quoted(raw.type)), which is not a reverse-DNS type such as com.example.open (or a namespace com.example.*); fix the descriptor's type"))
         }
@@ -35,7 +35,7 @@ enum ActionDescriptor {
         }
         var parameters: [ParameterSpec] = []
         for index in 0..<Int(raw.param_count) {
-            ScanTrace.note("in register_action, as the host read parameter \(index) of action '\(type)', whose descriptor says param_count \(raw.param_count) (is its params array that long?)")
+            ScanTrace.note("plugin.place.parameter", ["index": "\(index)", "type": type, "count": "\(raw.param_count)"])
             switch readParameter(raw.params![index], index: index, count: raw.param_count, type: type, seen: parameters.map(\.name)) {
             case .success(let parameter): parameters.append(parameter)
             case .failure(let problem): return .failure(problem)

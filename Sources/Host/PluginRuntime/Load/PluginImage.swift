@@ -25,8 +25,8 @@ public struct LoadedPlugin {
     public var entities: [EntityProvider]
     /// Its code, called in this process.
     let code: PluginCode
-    /// Sentences about what it registered that the host did not take.
-    public var warnings: [String]
+    /// Sentences about what it registered that the host did not take, as the host's words.
+    public var warnings: [HostText.Phrase]
     public var initDuration: Duration
 
     /// The plain-value snapshot the scan helper sends and the registry cache keeps.
@@ -57,47 +57,52 @@ enum PluginImage {
     static func open(_ candidate: PluginCandidate, paths: HostPaths, logger: Logger,
                      language: String, hasDataDirectory: Bool = true) -> Result<LoadedPlugin, PluginRefusal> {
         let path = candidate.path
-        func refuse(_ reason: String) -> Result<LoadedPlugin, PluginRefusal> {
-            .failure(PluginRefusal(path: path, reason: reason))
+        func refuse(_ key: String, _ values: [String: String] = [:], parts: [String: HostText.Phrase] = [:]) -> Result<LoadedPlugin, PluginRefusal> {
+            .failure(PluginRefusal(path: path, sentence: HostText.Phrase(key, values.merging(["path": path]) { $1 }, parts: parts)))
         }
+        func refuse(_ sentence: HostText.Phrase) -> Result<LoadedPlugin, PluginRefusal> {
+            .failure(PluginRefusal(path: path, sentence: sentence))
+        }
+        let entrySymbol = ["entry": STANDFIT_ENTRY_SYMBOL]
         var loadPath = candidate.realPath
         if let pin = candidate.pinnedSHA256 {
             switch SealedImage.make(realPath: candidate.realPath, expectedSHA256: pin) {
             case .success(let image): loadPath = image.path
-            case .failure(let problem): return refuse("Plugin \(path) \(problem.message)")
+            case .failure(let problem): return refuse("plugin.problem", parts: ["problem": problem.words])
             }
         }
-        ScanTrace.note("as the dynamic linker loaded it (in its constructors)")
+        ScanTrace.note("plugin.place.linker")
         guard let handle = dlopen(loadPath, RTLD_NOW | RTLD_LOCAL) else {
+            // The dynamic linker's words are its own, quoted as it says them.
             let detail = dlerror().map { String(cString: $0) } ?? "unknown error"
-            let rust = "it is a Rust crate built as crate-type \"dylib\", which needs Rust's own libstd at run time, so build it as crate-type = [\"cdylib\"]"
-            let wayOut = detail.contains("libstd-") ? rust : SystemFault.errno(in: detail).flatMap(SystemFault.wayOut)
-                ?? "rebuild it as a shared library for this machine or remove it from the plugin path"
-            return refuse("Cannot load plugin \(path): \(detail); \(wayOut).")
+            let wayOut = detail.contains("libstd-") ? HostText.Phrase("plugin.wayOut.rustDylib")
+                : SystemFault.errno(in: detail).flatMap(SystemFault.wayOut) ?? HostText.Phrase("plugin.rebuild")
+            return refuse("plugin.cannotLoad", ["detail": detail], parts: ["wayOut": wayOut])
         }
         guard let symbol = dlsym(handle, STANDFIT_ENTRY_SYMBOL) else {
-            return refuse("Plugin \(path) does not export \(STANDFIT_ENTRY_SYMBOL); export it with STANDFIT_EXPORT (C) or @_cdecl(\"\(STANDFIT_ENTRY_SYMBOL)\") (Swift).")
+            return refuse("plugin.noEntry", entrySymbol.merging(["attribute": "@_cdecl(\"\(STANDFIT_ENTRY_SYMBOL)\")"]) { $1 })
         }
         // Calling a data symbol would jump into data: refuse it before it can crash the host.
         guard standfit_symbol_is_function(symbol) != 0 else {
-            return refuse("Plugin \(path) exports \(STANDFIT_ENTRY_SYMBOL) as data, not as a function; declare it as a function that returns the entry table.")
+            return refuse("plugin.entryIsData", entrySymbol)
         }
         let entryFunction = unsafeBitCast(symbol, to: standfit_plugin_entry_fn.self)
-        ScanTrace.note("in its own code in \(STANDFIT_ENTRY_SYMBOL)")
+        ScanTrace.note("plugin.place.entry", entrySymbol)
         let returned = entryFunction()
-        ScanTrace.note("as the host read the entry table \(STANDFIT_ENTRY_SYMBOL) returned")
+        ScanTrace.note("plugin.place.table", entrySymbol)
         guard let entry = returned else {
-            return refuse("Plugin \(path) returned no entry table from \(STANDFIT_ENTRY_SYMBOL); it refuses to load, so check its own documentation or log.")
+            return refuse("plugin.noEntryTable", entrySymbol)
         }
-        if let problem = entry.pointee.abi.problem(minimumSize: MemoryLayout<standfit_plugin_entry>.size) {
-            return refuse("Plugin \(path) \(problem).")
+        if let problem = entry.pointee.abi.abiProblem(minimumSize: MemoryLayout<standfit_plugin_entry>.size) {
+            return refuse("plugin.problem", parts: ["problem": problem])
         }
         let raw = entry.pointee
         guard let id = CText.string(raw.id), PluginID.isValid(id) else {
-            return refuse("Plugin \(path) has id \(CText.quoted(raw.id)), which is not a reverse-DNS id such as com.example.tools; fix the entry table's id.")
+            let shown = raw.id != nil && CText.string(raw.id) == nil ? HostText.Phrase("plugin.notUTF8") : .verbatim(CText.quoted(raw.id))
+            return refuse("plugin.badID", parts: ["id": shown])
         }
         guard let initialize = raw.`init` else {
-            return refuse("Plugin \(path) ('\(id)') has no init function in its entry table; set one.")
+            return refuse("plugin.noInit", ["id": id])
         }
         let registrar = PluginRegistrar(pluginID: id, path: path, logger: logger,
                                         dataDirectory: paths.pluginDataDirectory(for: id), language: language,
@@ -107,7 +112,7 @@ enum PluginImage {
         registrar.acceptsRegistrations = true
         let clock = ContinuousClock()
         let start = clock.now
-        ScanTrace.note(ScanTrace.ownCode)
+        ScanTrace.noteOwnCode()
         let status = initialize(host)
         let duration = clock.now - start
         registrar.acceptsRegistrations = false

@@ -37,7 +37,7 @@ public struct PluginLoader {
 
     public func load() -> PluginSet {
         logger.debug("Plugin search path: \(searchPath.map(\.path).joined(separator: ":"))")
-        var builder = PluginSetBuilder(logger: logger)
+        var builder = PluginSetBuilder(logger: logger, language: language)
         var code: [String: PluginCode] = [:]
         for file in vetting.vet(logger: { logger.debug("\($0)") }) {
             switch file {

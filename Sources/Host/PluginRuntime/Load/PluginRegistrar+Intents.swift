@@ -22,7 +22,7 @@ extension PluginRegistrar {
             return reject("entity '\(id)' lacks one of its lookup, match and suggest functions; set all three")
         }
         guard !entities.contains(where: { $0.record.id == id }) else {
-            warnings.append("Plugin '\(pluginID)' (\(path)) registers entity '\(id)' twice, and the first registration is kept; give the other entity an id of its own.")
+            warnings.append(HostText.Phrase("plugin.entityTwice", ["id": pluginID, "path": path, "entity": id]))
             return STANDFIT_ERR_DUPLICATE
         }
         let record = EntityRecord(id: id, title: title)

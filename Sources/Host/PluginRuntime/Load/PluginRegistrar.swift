@@ -50,8 +50,8 @@ final class PluginRegistrar {
     /// The code behind it, called in this process: each action's handler by type, the
     /// provider, and each entity's queries by entity id.
     let code = PluginCode()
-    /// Sentences about what it registered that the host did not take.
-    var warnings: [String] = []
+    /// Sentences about what it registered that the host did not take, as the host's words.
+    var warnings: [HostText.Phrase] = []
     /// Why the host refused each registration it refused, in order: a problem and its fix,
     /// without the plugin's name ("parameter 'ml' of 'com.example.water.log' has default …").
     /// An init that fails says the first as its reason; one that goes on regardless is warned.
@@ -60,6 +60,8 @@ final class PluginRegistrar {
     /// without a refused registration gives the last of these as its reason.
     var initComplaints: [String] = []
     private var dataDirectoryCString: UnsafeMutablePointer<CChar>?
+    /// The run's words, for what the host logs about the plugin as it goes.
+    let text: HostText
 
     init(pluginID: String, path: String, logger: Logger, dataDirectory: URL, language: String,
          pluginFile: String) {
@@ -67,6 +69,7 @@ final class PluginRegistrar {
         self.path = path
         self.logger = logger
         self.dataDirectory = dataDirectory
+        text = HostText(language: language)
         let table = UnsafeMutablePointer<standfit_locale_ext>.allocate(capacity: 1)
         table.initialize(to: standfit_locale_ext(abi: .host(for: standfit_locale_ext.self),
                                                  language: UnsafePointer(strdup(language))))
@@ -121,7 +124,7 @@ final class PluginRegistrar {
             (action, call) = read
         }
         if actionIndex[action.type] != nil {
-            warnings.append("Plugin '\(pluginID)' (\(path)) registers shortcut type '\(action.type)' twice, and the first registration is kept; give the other action a type of its own.")
+            warnings.append(HostText.Phrase("plugin.typeTwice", ["id": pluginID, "path": path, "type": action.type]))
             return STANDFIT_ERR_DUPLICATE
         }
         actionIndex[action.type] = actions.count
@@ -164,21 +167,24 @@ final class PluginRegistrar {
 
     /// What to say about the refused registrations once `init` returned `status`: the reason the
     /// plugin is refused when it failed, else a warning for each registration it went on without.
-    func outcomeOfInit(status: Int32) -> (refusal: String?, warnings: [String]) {
-        let failed = "Plugin \(path) ('\(pluginID)') failed to initialise (status \(status))"
+    /// (What was wrong with a registration stays in English: `refusedRegistrations`.)
+    func outcomeOfInit(status: Int32) -> (refusal: HostText.Phrase?, warnings: [HostText.Phrase]) {
+        let failed = ["path": path, "id": pluginID, "status": "\(status)"]
         guard status == STANDFIT_OK else {
             if let first = refusedRegistrations.first {
-                let more = refusedRegistrations.count > 1 ? " (and \(refusedRegistrations.count - 1) more; 'plugins check' lists them)" : ""
-                return ("\(failed) after the host refused its registration\(more): \(first).", [])
+                let more = refusedRegistrations.count > 1
+                    ? HostText.Phrase("plugin.initFailed.more", ["count": "\(refusedRegistrations.count - 1)"]) : .verbatim("")
+                return (HostText.Phrase("plugin.initFailed.refused", failed.merging(["problem": first]) { $1 }, parts: ["more": more]), [])
             }
             if let said = initComplaints.last {
                 let shown = VisibleText.line(said)
-                return ("\(failed); it logged: \"\(shown.count > 300 ? shown.prefix(299) + "…" : shown)\".", [])
+                let quoted = "\"\(shown.count > 300 ? shown.prefix(299) + "…" : shown)\""
+                return (HostText.Phrase("plugin.initFailed.logged", failed.merging(["said": quoted]) { $1 }), [])
             }
-            return ("\(failed) without saying why: it logged nothing and the host took every registration; log the reason with host->log at STANDFIT_LOG_ERROR before init returns an error.", [])
+            return (HostText.Phrase("plugin.initFailed.silent", failed), [])
         }
         let ignored = refusedRegistrations.map {
-            "Plugin '\(pluginID)' (\(path)) loads without a registration the host refused, because its init returned STANDFIT_OK regardless (have it return the failing call's status): \($0)."
+            HostText.Phrase("plugin.refusedIgnored", ["id": pluginID, "path": path, "problem": $0])
         }
         return (nil, ignored)
     }
@@ -187,7 +193,7 @@ final class PluginRegistrar {
     func dataDirectoryPath() -> UnsafePointer<CChar>? {
         if let dataDirectoryCString { return UnsafePointer(dataDirectoryCString) }
         guard hasDataDirectory else {
-            let warning = "Plugin '\(pluginID)' (\(path)) asked for its data directory in init, and got NULL: an untrusted plugin is scanned in a sandbox that grants it none yet; ask for it in handlers and providers instead."
+            let warning = HostText.Phrase("plugin.noDataDirectory", ["id": pluginID, "path": path])
             if !warnings.contains(warning) { warnings.append(warning) }
             return nil
         }
@@ -195,7 +201,9 @@ final class PluginRegistrar {
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            logger.error("Cannot create the data directory \(dataDirectory.path) of plugin '\(pluginID)': \(error.localizedDescription); check the permissions of \(dataDirectory.deletingLastPathComponent().path).")
+            let problem = text("plugin.dataDirectoryFailed", ["path": dataDirectory.path, "id": pluginID, "error": error.localizedDescription,
+                                                              "parent": dataDirectory.deletingLastPathComponent().path])
+            logger.error("\(problem)")
             return nil
         }
         dataDirectoryCString = strdup(dataDirectory.path)
@@ -217,7 +225,7 @@ final class PluginRegistrar {
     }
 
     func refuseOutsideInit(_ function: String) -> Int32 {
-        logger.warning("Plugin '\(pluginID)' (\(path)) called \(function) outside init; register everything inside init.")
+        logger.warning("\(text("plugin.outsideInit", ["id": pluginID, "path": path, "function": function]))")
         return STANDFIT_ERR_NOT_IN_INIT
     }
 }

@@ -12,8 +12,8 @@ package struct SealedImage {
     var path: String
 
     struct Problem: Error {
-        /// The end of a sentence that starts with "Plugin PATH".
-        var message: String
+        /// The end of a sentence that starts with "Plugin PATH" (`plugin.problem`).
+        var words: HostText.Phrase
     }
 
     /// The SHA-256 of `data`, as lowercase hex.
@@ -31,21 +31,21 @@ package struct SealedImage {
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: realPath))
         } catch {
-            let wayOut = SystemFault.errno(of: error).flatMap(SystemFault.wayOut) ?? "check its permissions"
-            return .failure(Problem(message: "cannot be read (\(error.localizedDescription)); \(wayOut)."))
+            let wayOut = SystemFault.errno(of: error).flatMap(SystemFault.wayOut) ?? HostText.Phrase("plugin.wayOut.permissions")
+            return .failure(Problem(words: HostText.Phrase("plugin.unreadable", ["error": error.localizedDescription], parts: ["wayOut": wayOut])))
         }
         let actual = sha256(bytes)
         guard actual == expectedSHA256 else {
-            return .failure(Problem(message: "changed since you trusted it (its SHA-256 is \(actual), the pinned one \(expectedSHA256)); if you made the change, check it and run 'standfit-host plugins trust \(realPath)' again."))
+            return .failure(Problem(words: HostText.Phrase("plugin.sealed.changed", ["actual": actual, "pinned": expectedSHA256, "realPath": realPath])))
         }
         let fd = standfit_memfd_create("standfit-plugin")
         guard fd >= 0 else {
-            return .failure(Problem(message: "cannot be copied into sealed memory (\(String(cString: strerror(errno)))); it was not loaded."))
+            return .failure(Problem(words: HostText.Phrase("plugin.sealed.copy", ["error": String(cString: strerror(errno))])))
         }
         guard RawOutput.write(fd, bytes), standfit_memfd_seal(fd) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
-            return .failure(Problem(message: "cannot be sealed in memory (\(reason)); it was not loaded."))
+            return .failure(Problem(words: HostText.Phrase("plugin.sealed.seal", ["error": reason])))
         }
         return .success(SealedImage(path: "/proc/self/fd/\(fd)"))
     }

@@ -24,10 +24,16 @@ extension HelperProcess.Termination {
     /// How the child ended, as words that follow a plugin's name: "crashed with SIGSEGV
     /// (segmentation fault)", "exited with status 3", "timed out after 5 s".
     func describe(timeout: Double) -> String {
+        words(timeout: timeout).english
+    }
+
+    /// `describe(timeout:)` as the host's words, said in the language of the run that shows them.
+    /// (The signal's own name and `strsignal`'s words stay as the system says them.)
+    func words(timeout: Double) -> HostText.Phrase {
         switch self {
-        case .exited(let code): "exited with status \(code)"
-        case .signaled(let number): "crashed with \(Signal.describe(number))"
-        case .timedOut: "timed out after \(Seconds.format(timeout)) s"
+        case .exited(let code): HostText.Phrase("plugin.fault.exited", ["status": "\(code)"])
+        case .signaled(let number): HostText.Phrase("plugin.fault.crashed", ["signal": Signal.describe(number)])
+        case .timedOut: HostText.Phrase("plugin.fault.timedOut", ["seconds": Seconds.format(timeout)])
         }
     }
 }

@@ -1,23 +1,19 @@
 import Foundation
 import Glibc
+import HostModel
 
 /// The way out of a failed system call, in words: a file the host cannot open because the
 /// process has too many open, or because memory ran out, is not fixed by rebuilding the plugin
 /// or by changing permissions, so the sentence must not say so.
 enum SystemFault {
     /// What to do about `code` (an errno), or nil when the caller's own advice fits.
-    static func wayOut(errno code: Int32) -> String? {
+    static func wayOut(errno code: Int32) -> HostText.Phrase? {
         switch code {
-        case EMFILE, ENFILE:
-            "the host has too many files open: raise the limit ('ulimit -n') or close other programs, then try again"
-        case ENOMEM:
-            "the system is out of memory: close other programs, then try again"
-        case EACCES, EPERM:
-            "check its permissions"
-        case EIO:
-            "the disk reported an error reading it: check the disk"
-        default:
-            nil
+        case EMFILE, ENFILE: HostText.Phrase("plugin.wayOut.files")
+        case ENOMEM: HostText.Phrase("plugin.wayOut.memory")
+        case EACCES, EPERM: HostText.Phrase("plugin.wayOut.permissions")
+        case EIO: HostText.Phrase("plugin.wayOut.disk")
+        default: nil
         }
     }
 

@@ -1,4 +1,5 @@
 import CHostSystem
+import HostModel
 
 /// Swift plugins share the host's Swift runtime (the package carries it privately), which has
 /// no stable ABI on Linux: a Swift plugin must be built with the Swift this host was built with.
@@ -20,17 +21,17 @@ extension PluginCheck {
 
     /// Why the Swift plugin `elf` cannot share this host's runtime, or what it must be built
     /// with when its build cannot be told; nothing for a plugin that is not written in Swift.
-    static func swiftWarnings(_ elf: ELFSymbols) -> [String] {
+    static func swiftWarnings(_ elf: ELFSymbols, text: HostText = HostText(language: "en")) -> [String] {
         guard elf.sections.contains(where: { $0.hasPrefix("swift5_") }) else { return [] }
-        let rebuild = "rebuild it with Swift \(hostSwift), since Swift plugins share the host's Swift runtime and Swift has no stable ABI on Linux (docs/PLUGIN_GUIDE.md, \"Swift plugins\")"
+        let swift = ["swift": hostSwift, "rebuild": text("check.swift.rebuild", ["swift": hostSwift])]
         if let compiler = elf.swiftCompiler {
-            return compiler == hostSwift ? [] : ["It was built with Swift \(compiler), but this host runs the Swift \(hostSwift) runtime; \(rebuild)."]
+            return compiler == hostSwift ? [] : [text("check.swift.version", swift.merging(["compiler": compiler]) { $1 })]
         }
         let pluginCommit = toolchainCommit(in: elf.comment)
         if let pluginCommit, let host = hostToolchainCommit {
             return pluginCommit.hasPrefix(host) || host.hasPrefix(pluginCommit) ? []
-                : ["It was built with another Swift toolchain (LLVM \(pluginCommit.prefix(12))) than this host's Swift \(hostSwift) (LLVM \(host.prefix(12))); \(rebuild)."]
+                : [text("check.swift.toolchain", swift.merging(["plugin": String(pluginCommit.prefix(12)), "host": String(host.prefix(12))]) { $1 })]
         }
-        return ["It is a Swift plugin whose Swift version cannot be told (no debug information, no compiler note); make sure it was built with Swift \(hostSwift): \(rebuild)."]
+        return [text("check.swift.unknown", swift)]
     }
 }

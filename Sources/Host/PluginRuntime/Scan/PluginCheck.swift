@@ -7,6 +7,8 @@ import HostModel
 /// and everything the host would warn about or refuse, each with the fix.
 public struct PluginCheck: Sendable {
     public var path: String
+    /// The language of the run: of the report, the refusal and the warnings.
+    public var language = "en"
     /// Why it cannot load, when it cannot (the sentence names the file and the fix).
     public var refusal: String?
     public var isQuarantined = false
@@ -24,16 +26,17 @@ public struct PluginCheck: Sendable {
 
     /// Checks the plugin at `path` as the catalog would load it.
     public static func run(path: String, catalog: PluginCatalog) -> PluginCheck {
-        var check = PluginCheck(path: path)
         let settings = catalog.settings
+        var check = PluginCheck(path: path, language: settings.language)
+        let text = HostText(language: settings.language)
         guard FileManager.default.fileExists(atPath: path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil else {
-            check.refusal = "There is no file at \(path); give the path of the plugin's .so file."
+            check.refusal = text("check.noFile", ["path": path])
             return check
         }
         let candidate: PluginCandidate
         switch PluginVetting.vet(file: path, bundledLocations: settings.bundledLocations, pins: settings.pins) {
         case .failure(let refusal):
-            check.refusal = refusal.reason
+            check.refusal = refusal.sentence.text(text)
             return check
         case .success(let vetted):
             candidate = vetted
@@ -43,15 +46,16 @@ public struct PluginCheck: Sendable {
         let helper = ScanHelper(settings: settings, logger: catalog.logger)
         switch helper.scan([candidate]).first ?? nil {
         case nil:
-            check.refusal = "The scan helper could not run, so \(path) was not checked; run with --verbose to see why."
+            check.refusal = text("check.helperFailed", ["path": path])
         case .refused(let reason):
-            check.refusal = reason
+            check.refusal = reason.text(text)
         case .quarantined(let reason):
-            check.refusal = reason
+            check.refusal = reason.text(text)
             check.isQuarantined = true
         case .loaded(let record):
             check.record = record
-            check.warnings = record.warnings + warnings(for: record) + exportWarnings(file: candidate.realPath)
+            check.warnings = record.warnings.map { $0.text(text) } + warnings(for: record, text: text)
+                + exportWarnings(file: candidate.realPath, text: text)
                 + phraseWarnings(for: record, candidate: candidate, installed: catalog.load().plugins, language: settings.language)
         }
         return check
@@ -81,86 +85,94 @@ public struct PluginCheck: Sendable {
                               abiMinor: record.abiMinor, path: candidate.path, types: [])
         return set.phraseConflicts(of: info, actions: actions,
                                    against: installed.registry.actions.filter { owners.contains($0.pluginID) },
-                                   language: language).map(\.warning)
+                                   language: language).map { $0.warning(in: language) }
     }
 
     /// Whether a Swift plugin was built with the host's Swift, what the file exports beside
     /// its entry function, and whether it is a Rust dylib crate.
-    static func exportWarnings(file: String) -> [String] {
+    static func exportWarnings(file: String, text: HostText = HostText(language: "en")) -> [String] {
         guard let elf = ELFSymbols(path: file) else { return [] }
-        return swiftWarnings(elf) + symbolWarnings(elf)
+        return swiftWarnings(elf, text: text) + symbolWarnings(elf, text: text)
     }
 
     /// What the file exports beside its entry function.
-    static func symbolWarnings(_ elf: ELFSymbols) -> [String] {
+    static func symbolWarnings(_ elf: ELFSymbols, text: HostText = HostText(language: "en")) -> [String] {
         let extra = elf.exported.filter { $0 != STANDFIT_ENTRY_SYMBOL && !ELFSymbols.linkerSymbols.contains($0) }
         if elf.sections.contains(".rustc") {
-            return ["It is a Rust crate built as crate-type \"dylib\", which exports Rust's own symbols besides \(STANDFIT_ENTRY_SYMBOL) for other Rust crates to link against; build it as crate-type = [\"cdylib\"] in the [lib] section of Cargo.toml."]
+            return [text("check.rustDylib", ["entry": STANDFIT_ENTRY_SYMBOL])]
         }
         guard !extra.isEmpty else { return [] }
         let shown = extra.count > 5 ? extra.prefix(5).joined(separator: ", ") + ", …" : extra.joined(separator: ", ")
-        return ["It exports \(extra.count) symbol\(extra.count == 1 ? "" : "s") besides \(STANDFIT_ENTRY_SYMBOL) (\(shown)), which can clash with other libraries' symbols; export only the entry: build C with -fvisibility=hidden and STANDFIT_EXPORT on the entry, Swift with the version script Plugins/plugin.exports, Rust as crate-type cdylib."]
+        return [text(extra.count == 1 ? "check.exports.one" : "check.exports.many",
+                     ["count": "\(extra.count)", "entry": STANDFIT_ENTRY_SYMBOL, "symbols": shown])]
     }
 
-    static func warnings(for record: PluginRecord) -> [String] {
+    static func warnings(for record: PluginRecord, text: HostText = HostText(language: "en")) -> [String] {
         var warnings: [String] = []
         if record.initMilliseconds > slowInitMilliseconds {
-            warnings.append(String(format: "init took %.0f ms; keep it under %.0f ms (no I/O beyond the plugin's own files), since it runs whenever the plugin is scanned.",
-                                   record.initMilliseconds, slowInitMilliseconds))
+            warnings.append(text("check.slowInit", ["milliseconds": String(format: "%.0f", record.initMilliseconds),
+                                                    "limit": String(format: "%.0f", slowInitMilliseconds)]))
         }
         if record.actions.isEmpty {
-            warnings.append("It registers no actions; register them with host->register_action inside init.")
+            warnings.append(text("check.noActions"))
         }
-        let titled = record.actions.map { ("action \($0.type)", $0.title, $0.subtitle, $0.icon) }
-            + record.staticItems.map { ("static item \($0.type)", $0.title, $0.subtitle, $0.icon) }
-        for (what, title, subtitle, icon) in titled {
-            for text in [title, subtitle].compactMap({ $0 }) where text.count > longTitle {
-                warnings.append("The \(what) has the \(text == title ? "title" : "subtitle") \"\(text)\" of \(text.count) characters; menus show about \(longTitle), so shorten it.")
+        let titled = record.actions.map { ("action", $0.type, $0.title, $0.subtitle, $0.icon) }
+            + record.staticItems.map { ("item", $0.type, $0.title, $0.subtitle, $0.icon) }
+        for (what, type, title, subtitle, icon) in titled {
+            // A title is the plugin's words, shown as menus show them: quoted with ".
+            for shown in [title, subtitle].compactMap({ $0 }) where shown.count > longTitle {
+                warnings.append(text("check.long\(shown == title ? "Title" : "Subtitle").\(what)", [
+                    "type": type, "text": "\"\(shown)\"", "count": "\(shown.count)", "limit": "\(longTitle)",
+                ]))
             }
             if let icon, !IconCatalog.isKnown(icon) {
                 let closest = IconCatalog.closest(to: icon).joined(separator: ", ")
-                warnings.append("The \(what) has the icon \"\(icon)\", which is not an SF Symbol, UIApplicationShortcutIconType or freedesktop icon name the host knows, so it shows as a plain bullet; the closest known names are \(closest) (docs/PLUGIN_GUIDE.md lists them all).")
+                warnings.append(text("check.unknownIcon.\(what)", ["type": type, "icon": "\"\(icon)\"", "closest": closest]))
             }
         }
         return warnings
     }
 
-    /// The report, as lines of text.
+    /// The report, as lines of text, in the language of the check.
     public var textLines: [String] {
-        var lines = ["Plugin \(path)"]
+        let text = HostText(language: language)
+        var lines = [text("check.plugin", ["path": path])]
         guard let record, refusal == nil else {
-            lines.append("  \(isQuarantined ? "quarantined" : "refused"): \(refusal ?? "")")
+            lines.append("  \(text(isQuarantined ? "plugin.quarantined" : "plugin.refused")): \(refusal ?? "")")
             return lines
         }
-        lines.append("  id: \(record.id) \(record.version) (\"\(record.name)\"), ABI \(record.abiMajor).\(record.abiMinor)")
-        lines.append(String(format: "  init: %.1f ms", record.initMilliseconds))
+        lines.append("  " + text("check.id", ["id": record.id, "version": record.version, "name": "\"\(record.name)\"",
+                                              "abi": "\(record.abiMajor).\(record.abiMinor)"]))
+        lines.append("  " + text("check.init", ["milliseconds": String(format: "%.1f", record.initMilliseconds)]))
         if let sha256 { lines.append("  sha256: \(sha256)") }
-        lines.append("  runs: \(isTrusted ? "in the host's process (trusted)" : "in a worker process (not trusted; 'standfit-host plugins trust' pins it)")")
+        lines.append("  " + text(isTrusted ? "check.runs.trusted" : "check.runs.worker"))
         if !record.programs.isEmpty {
-            lines.append("  programs: \(record.programs.joined(separator: ", ")) (all it may execute when sandboxed)")
+            lines.append("  " + text("check.programs", ["programs": record.programs.joined(separator: ", ")]))
         }
-        lines.append("  types:")
+        lines.append("  " + text("check.types"))
         for action in record.actions {
-            let parameters = action.parameters.map(\.signature).joined(separator: "; ")
+            let parameters = action.parameters.map { $0.signature(text) }.joined(separator: "; ")
             lines.append("    \(action.type) \"\(action.title)\"\(parameters.isEmpty ? "" : " (\(parameters))")")
-            lines += Self.details(of: action).map { "      \($0)" }
+            lines += Self.details(of: action, text: text).map { "      \($0)" }
         }
-        if record.actions.isEmpty { lines.append("    none") }
+        if record.actions.isEmpty { lines.append("    " + text("check.none")) }
         if !record.entities.isEmpty {
-            lines.append("  entities: " + record.entities.map { "\($0.id) \"\($0.title)\"" }.joined(separator: ", "))
+            lines.append("  " + text("check.entities", ["entities": record.entities.map { "\($0.id) \"\($0.title)\"" }.joined(separator: ", ")]))
         }
-        lines.append("  static items:\(record.staticItems.isEmpty ? " none" : "")")
+        lines.append("  " + text(record.staticItems.isEmpty ? "check.staticItems.none" : "check.staticItems"))
         for item in record.staticItems {
             let userInfo = item.userInfo.isEmpty ? "" : " \(JSONValue.object(item.userInfo).jsonText)"
             lines.append("    \(item.type) \"\(item.title)\"\(userInfo)")
         }
-        lines.append("  dynamic provider: \(record.hasProvider ? "yes" : "no")")
+        lines.append("  " + text(record.hasProvider ? "check.provider.yes" : "check.provider.no"))
+        let types = text(record.actions.count == 1 ? "check.types.one" : "check.types.many", ["count": "\(record.actions.count)"])
         if warnings.isEmpty {
-            lines.append("OK: \(record.id) loads, with \(record.actions.count) type\(record.actions.count == 1 ? "" : "s") and no warnings.")
+            lines.append(text("check.ok", ["id": record.id, "types": types]))
         } else {
-            lines.append("  warnings:")
+            lines.append("  " + text("check.warnings"))
             lines += warnings.map { "    - \($0)" }
-            lines.append("OK with \(warnings.count) warning\(warnings.count == 1 ? "" : "s"): \(record.id) loads, with \(record.actions.count) type\(record.actions.count == 1 ? "" : "s").")
+            let count = text(warnings.count == 1 ? "check.warnings.one" : "check.warnings.many", ["count": "\(warnings.count)"])
+            lines.append(text("check.okWarned", ["id": record.id, "types": types, "warnings": count]))
         }
         return lines
     }
@@ -168,40 +180,43 @@ public struct PluginCheck: Sendable {
 
 extension PluginCheck {
     /// What the one-line signature of an action leaves out: subtitle, icon, each parameter's
-    /// question and values, its phrases, and whether it is suggested.
-    static func details(of action: ActionRecord) -> [String] {
+    /// question and values, its phrases, and whether it is suggested. (A plugin's words are
+    /// quoted with ", as menus show them.)
+    static func details(of action: ActionRecord, text: HostText = HostText(language: "en")) -> [String] {
         var lines: [String] = []
-        if let subtitle = action.subtitle { lines.append("subtitle: \"\(subtitle)\"") }
-        if let icon = action.icon { lines.append("icon: \(icon)") }
+        if let subtitle = action.subtitle { lines.append(text("check.subtitle", ["subtitle": "\"\(subtitle)\""])) }
+        if let icon = action.icon { lines.append(text("check.icon", ["icon": icon])) }
         for parameter in action.parameters {
             var facts: [String] = []
             if let range = parameter.range {
-                facts.append("from \(ClosedRange.text(range.lowerBound)) to \(ClosedRange.text(range.upperBound))")
+                facts.append(text("check.range", ["min": ClosedRange.text(range.lowerBound), "max": ClosedRange.text(range.upperBound)]))
             }
-            if let prompt = parameter.prompt { facts.append("asks \"\(prompt)\"") }
+            if let prompt = parameter.prompt { facts.append(text("check.asks", ["prompt": "\"\(prompt)\""])) }
             switch parameter.domain {
-            case .entity(let id)?: facts.append("values of entity \(id)")
+            case .entity(let id)?: facts.append(text("check.entityValues", ["entity": id]))
             case .choices(let values)?:
-                facts.append("one of " + values.map { value in
+                facts.append(text("check.oneOf", ["choices": values.map { value in
                     let names = [value.title] + value.synonyms
                     return "\(value.id) (\(names.joined(separator: ", ")))"
-                }.joined(separator: ", "))
+                }.joined(separator: ", ")]))
             case nil: break
             }
             if !facts.isEmpty { lines.append("\(parameter.name): \(facts.joined(separator: "; "))") }
         }
         if !action.phrases.isEmpty {
-            lines.append("phrases: " + action.phrases.map { "\"\($0.template)\" (\($0.language ?? "every language"))" }.joined(separator: ", "))
+            lines.append(text("check.phrases", ["phrases": action.phrases.map {
+                "\"\($0.template)\" (\($0.language ?? text("check.everyLanguage")))"
+            }.joined(separator: ", ")]))
         }
-        if !action.suggestible { lines.append("not suggested: its runs are not donated") }
+        if !action.suggestible { lines.append(text("check.notSuggested")) }
         return lines
     }
 }
 
 extension ParameterSpec {
     /// "times: int = 1", "name: string, required", "note: string?"
-    var signature: String {
+    func signature(_ text: HostText) -> String {
         if let defaultValue { return "\(name): \(kind.name) = \(defaultValue.text)" }
-        return required ? "\(name): \(kind.name), required" : "\(name): \(kind.name)?"
+        return required ? text("check.required", ["name": name, "kind": kind.name]) : "\(name): \(kind.name)?"
     }
 }

@@ -55,7 +55,7 @@ struct ScanChild {
             let result: ScanResult = switch PluginImage.open(candidate, paths: paths, logger: logger, language: language,
                                                              hasDataDirectory: !sandbox) {
             case .success(let plugin): .loaded(plugin.record)
-            case .failure(let refusal): .refused(refusal.reason)
+            case .failure(let refusal): .refused(refusal.sentence)
             }
             var data = (try? JSONEncoder().encode(result)) ?? Data()
             data.append(UInt8(ascii: "\n"))
@@ -83,7 +83,8 @@ struct ScanChild {
             actions: [ActionRecord(type: "warm.up", title: "", parameters: [parameter], phrases: [Phrase(language: nil, template: "")])],
             staticItems: [ShortcutItem(type: "warm.up", title: "", userInfo: ["k": .string("")], source: .static, origin: "")],
             hasProvider: false, entities: [EntityRecord(id: "warm.up", title: "")], warnings: [], initMilliseconds: 0)
-        for result in [ScanResult.loaded(record), .refused("")] {
+        let refusal = HostText.Phrase("plugin.problem", ["path": ""], parts: ["problem": HostText.Phrase("plugin.elf.empty")])
+        for result in [ScanResult.loaded(record), .refused(refusal)] {
             if let data = try? JSONEncoder().encode(result) { _ = try? JSONDecoder().decode(ScanResult.self, from: data) }
         }
         let clock = ContinuousClock()
@@ -116,20 +117,20 @@ struct ScanChild {
         Sandbox.removeTemporary(of: pid, paths: paths)
         if let line {
             guard let result = try? JSONDecoder().decode(ScanResult.self, from: line) else {
-                return ScanHelper.Message(done: index, fault: "wrote a scan answer the host cannot read")
+                return ScanHelper.Message(done: index, fault: HostText.Phrase("plugin.fault.unreadableAnswer"))
             }
             return ScanHelper.Message(done: index, result: result)
         }
         if reader.exceededLimit {
-            return ScanHelper.Message(done: index, fault: "wrote a scan answer longer than \(HelperProcess.answerLimit >> 20) MiB")
+            return ScanHelper.Message(done: index, fault: HostText.Phrase("plugin.fault.longAnswer", ["mebibytes": "\(HelperProcess.answerLimit >> 20)"]))
         }
         let signal = status & 0x7F
-        let how: String = if reader.timedOut {
-            "timed out after \(Seconds.format(timeout)) s"
+        let how: HostText.Phrase = if reader.timedOut {
+            HelperProcess.Termination.timedOut.words(timeout: timeout)
         } else if signal != 0 {
-            "crashed with \(Signal.describe(signal))"
+            HelperProcess.Termination.signaled(signal).words(timeout: timeout)
         } else {
-            "exited with status \((status >> 8) & 0xFF)"
+            HelperProcess.Termination.exited((status >> 8) & 0xFF).words(timeout: timeout)
         }
         return ScanHelper.Message(done: index, fault: how, place: ScanTrace.lastPlace())
     }

@@ -60,14 +60,15 @@ public struct ScanHelper {
         var done: Int?
         var result: ScanResult?
         /// Words that follow the plugin's path: "crashed with SIGSEGV (segmentation fault)".
-        var fault: String?
+        var fault: HostText.Phrase?
         /// Where the child was when it failed: "in register_action, as the host read …".
-        var place: String?
+        var place: HostText.Phrase?
     }
 
     /// The sentence for a plugin quarantined by its scan.
-    static func quarantine(_ path: String, _ how: String, at place: String? = nil) -> ScanResult {
-        .quarantined("Plugin \(path) \(how) while it was loaded and initialised\(place.map { ", \($0)" } ?? ""); it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).")
+    static func quarantine(_ path: String, _ how: HostText.Phrase, at place: HostText.Phrase? = nil) -> ScanResult {
+        guard let place else { return .quarantined(HostText.Phrase("plugin.scanFault", ["path": path], parts: ["how": how])) }
+        return .quarantined(HostText.Phrase("plugin.scanFaultAt", ["path": path], parts: ["how": how, "place": place]))
     }
 
     /// Scans `candidates`; the answer has one entry per candidate, nil where the helper itself
@@ -85,7 +86,7 @@ public struct ScanHelper {
                                            input: input + [UInt8(ascii: "\n")], keepInputOpen: true, verbose: settings.verbose,
                                            link: settings.link)
             } catch {
-                logger.warning("The plugin scan helper could not be started (\(error)); plugins that are not in the registry cache are left out this time.")
+                logger.warning("\(HostText(language: language)("plugin.helper.notStarted", ["error": "\(error)"]))")
                 return results
             }
             helper.outputOwner = "The plugins scanned"
@@ -112,7 +113,7 @@ public struct ScanHelper {
                     restartAt = index + 1
                     break asking
                 case .helperFault(let words):
-                    logger.warning("The plugin scan helper \(words); the plugins it had not scanned are left out this time and scanned again next time.")
+                    logger.warning("\(HostText.Phrase("plugin.helper.fault", parts: ["words": words]).text(in: language))")
                     helper.stop()
                     return results
                 }
@@ -129,9 +130,10 @@ public struct ScanHelper {
         case result(ScanResult)
         /// The plugin made its scan fail; the words follow its path, and the place, when known,
         /// says where it was.
-        case pluginFault(String, place: String? = nil)
-        /// The supervisor broke down outside any plugin's code.
-        case helperFault(String)
+        case pluginFault(HostText.Phrase, place: HostText.Phrase? = nil)
+        /// The supervisor broke down outside any plugin's code; the words follow "The plugin
+        /// scan helper".
+        case helperFault(HostText.Phrase)
     }
 
     /// Reads the supervisor's answer about plugin `index`: its `begin`, then its `done`.
@@ -145,7 +147,7 @@ public struct ScanHelper {
             switch helper.nextLine(deadline: deadline) {
             case .line(let data):
                 guard let message = try? JSONDecoder().decode(Message.self, from: data) else {
-                    return .helperFault("answered in a form the host cannot read")
+                    return .helperFault(HostText.Phrase("plugin.helper.unreadable"))
                 }
                 if message.begin == index, let pid = message.pid {
                     child = pid
@@ -153,25 +155,25 @@ public struct ScanHelper {
                     continue
                 }
                 guard child != nil, message.done == index else {
-                    return .helperFault("answered about another plugin than the one it was asked about")
+                    return .helperFault(HostText.Phrase("plugin.helper.otherPlugin"))
                 }
                 if let fault = message.fault { return .pluginFault(fault, place: message.place) }
-                guard let result = message.result else { return .helperFault("answered without a result") }
+                guard let result = message.result else { return .helperFault(HostText.Phrase("plugin.helper.noResult")) }
                 return .result(result)
             case .tooLong:
-                return .helperFault("answered with more than \(HelperProcess.answerLimit >> 20) MiB")
+                return .helperFault(HostText.Phrase("plugin.helper.tooLong", ["mebibytes": "\(HelperProcess.answerLimit >> 20)"]))
             case .timedOut:
                 if let child { kill(-child, SIGKILL) }
                 helper.stop()
-                return child == nil ? .helperFault("did not start in time")
-                    : .pluginFault("timed out after \(Seconds.format(timeout)) s")
+                return child == nil ? .helperFault(HostText.Phrase("plugin.helper.late"))
+                    : .pluginFault(HelperProcess.Termination.timedOut.words(timeout: timeout))
             case .end:
                 if let child { kill(-child, SIGKILL) }
                 let termination = helper.reap(by: .now + .seconds(1))
                 guard child != nil else {
-                    return .helperFault("\(termination.describe(timeout: timeout)) outside any plugin's code")
+                    return .helperFault(HostText.Phrase("plugin.helper.ended", parts: ["how": termination.words(timeout: timeout)]))
                 }
-                return .pluginFault("ended the scan helper that loaded it (\(termination.describe(timeout: timeout)))")
+                return .pluginFault(HostText.Phrase("plugin.fault.endedHelper", parts: ["how": termination.words(timeout: timeout)]))
             }
         }
     }
@@ -179,8 +181,8 @@ public struct ScanHelper {
     /// A loaded plugin's record as the host takes it: checked again with the rules of
     /// registration, since plugin code could have written it.
     private func checked(_ result: ScanResult, from candidate: PluginCandidate) -> ScanResult {
-        guard case .loaded(let record) = result, let rule = record.brokenRule().map(VisibleText.line) else { return result }
-        return .refused("Plugin \(candidate.path) gave a scan answer that breaks the rules of registration (it \(rule)), so it wrote the answer itself; it is refused until the file changes, so fix or remove it.")
+        guard case .loaded(let record) = result, let rule = record.brokenRule() else { return result }
+        return .refused(HostText.Phrase("plugin.forgedAnswer", ["path": candidate.path], parts: ["rule": rule]))
     }
 
     /// The supervisor's side: for each plugin the host asks about, scans it in a child process

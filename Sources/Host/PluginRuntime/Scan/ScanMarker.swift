@@ -76,7 +76,7 @@ public struct ScanMarker {
                 unlink(file.path)
                 continue
             }
-            let result = ScanResult.quarantined("Plugin \(path) was being scanned when the host was killed, so it is taken to have killed it; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).")
+            let result = ScanResult.quarantined(HostText.Phrase("plugin.killedHost", ["path": path]))
             cache()?.store([(contents.candidate, result)], language: contents.language, at: date, logger: logger)
             unlink(file.path)
         }

@@ -1,9 +1,11 @@
 import Glibc
+import HostModel
 
 /// Where a scan child is in loading its plugin, in memory the scan supervisor shares with the
 /// child: when the plugin crashes the child, the supervisor reads the last place noted and says
 /// it with the fault ("in register_action, as the host read parameter 2 of action 'x', whose
-/// param_count is 3"). Outside a scan child nothing is noted.
+/// param_count is 3"). Outside a scan child nothing is noted. A place is noted as its
+/// `HostText` key and values, so that it is said in the language of the run that shows it.
 ///
 /// Rationale: a crash in the child ends it at once, so the place must already be outside it; a
 /// page both processes map is the one store a crashed process cannot leave half-written in a
@@ -34,10 +36,16 @@ enum ScanTrace {
         noting = page != nil
     }
 
-    /// Notes where the child is now: words that follow "while it was loaded and initialised, ".
-    static func note(_ place: @autoclosure () -> String) {
+    /// Separates the key from each value's name, and a name from its value, in the page (no
+    /// key, name or value the host notes holds them: a type is a reverse-DNS name).
+    private static let field: Character = "\u{1}", equals: Character = "\u{2}"
+
+    /// Notes where the child is now: the key and values of words that follow "while it was
+    /// loaded and initialised, " (`plugin.place.…`).
+    static func note(_ key: String, _ values: @autoclosure () -> [String: String] = [:]) {
         guard noting, let page else { return }
-        var bytes = Array(place().utf8.prefix(size - 1))
+        let text = values().reduce(key) { $0 + String(field) + $1.key + String(equals) + $1.value }
+        var bytes = Array(text.utf8.prefix(size - 1))
         bytes.append(0)
         bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { page.update(from: $0.baseAddress!, count: $0.count) }
@@ -48,17 +56,26 @@ enum ScanTrace {
     /// that the child is back in the plugin's own code.
     static func within<T>(_ call: String, _ body: () -> T) -> T {
         guard noting else { return body() }
-        note("in \(call), as the host read what the plugin passed to it")
-        defer { note(ownCode) }
+        note("plugin.place.call", ["call": call])
+        defer { noteOwnCode() }
         return body()
     }
 
-    /// The place of the plugin's own code during init.
-    static let ownCode = "in its own code in init"
+    /// Notes that the child is in the plugin's own code during init.
+    static func noteOwnCode() {
+        note("plugin.place.init")
+    }
 
     /// The last place the child noted, or nil (the supervisor, after the child ended).
-    static func lastPlace() -> String? {
+    static func lastPlace() -> HostText.Phrase? {
         guard let page, page.pointee != 0 else { return nil }
-        return String(cString: page)
+        let fields = String(cString: page).split(separator: field, omittingEmptySubsequences: false)
+        guard let key = fields.first, key.hasPrefix("plugin.place.") else { return nil }
+        var values: [String: String] = [:]
+        for pair in fields.dropFirst() {
+            guard let split = pair.firstIndex(of: equals) else { continue }
+            values[String(pair[..<split])] = String(pair[pair.index(after: split)...])
+        }
+        return HostText.Phrase(String(key), values)
     }
 }

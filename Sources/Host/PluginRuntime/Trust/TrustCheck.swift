@@ -23,14 +23,15 @@ struct TrustCheck {
     }
 
     private final class Memo {
-        var verdicts: [DirectoryKey: String?] = [:]
+        var verdicts: [DirectoryKey: HostText.Phrase?] = [:]
     }
 
     /// Why `file` (a real path, with its `stat`) must not load, as the end of a sentence that
-    /// starts with "Plugin PATH", or nil when it may.
-    func problem(file: String, info: stat, root: String) -> String? {
+    /// starts with "Plugin PATH" (`plugin.problem`), or nil when it may.
+    func problem(file: String, info: stat, root: String) -> HostText.Phrase? {
         if let problem = problem(of: info) {
-            return "\(problem.description); run '\(problem.fix(file))' or remove it"
+            return HostText.Phrase("plugin.trust.file.\(problem.kind)", problem.values.merging(["fix": problem.fix(file)]) { $1 },
+                                   parts: problem.parts)
         }
         let start = TrustCheck.parent(of: file)
         let stop = file.hasPrefix(root.hasSuffix("/") ? root : root + "/") ? root : "/"
@@ -49,15 +50,17 @@ struct TrustCheck {
     }
 
     /// The first problem of `directory` or a directory above it, up to `stop`.
-    private func problem(directory start: String, stop: String) -> String? {
+    private func problem(directory start: String, stop: String) -> HostText.Phrase? {
         var directory = start
         while true {
             var info = stat()
             guard lstat(directory, &info) == 0 else {
-                return "is in \(directory), which cannot be examined (\(String(cString: strerror(errno)))); check its permissions"
+                return HostText.Phrase("plugin.trust.directory.unexaminable", ["directory": directory, "error": String(cString: strerror(errno))])
             }
             if let problem = problem(of: info) {
-                return "is in \(directory), which \(problem.description); run '\(problem.fix(directory))' or move the plugin to a directory only you can write to"
+                return HostText.Phrase("plugin.trust.directory.\(problem.kind)",
+                                       problem.values.merging(["directory": directory, "fix": problem.fix(directory)]) { $1 },
+                                       parts: problem.parts)
             }
             if directory == stop || directory == "/" || directory.isEmpty { return nil }
             directory = (directory as NSString).deletingLastPathComponent
@@ -65,8 +68,11 @@ struct TrustCheck {
     }
 
     private struct Problem {
-        /// "is owned by user 1001, who is neither you nor root", "is writable by others (mode 0666)"
-        var description: String
+        /// "owned" (by user 1001, who is neither you nor root) or "writable" (by others, mode
+        /// 0666): the last part of its key, `plugin.trust.file.owned`, `plugin.trust.directory.writable`.
+        var kind: String
+        var values: [String: String]
+        var parts: [String: HostText.Phrase] = [:]
         /// The command that mends it, for a path.
         var fix: (String) -> String
     }
@@ -74,16 +80,15 @@ struct TrustCheck {
     private func problem(of info: stat) -> Problem? {
         let uid = info.st_uid
         if uid != userID && uid != 0 {
-            return Problem(description: "is owned by user \(uid), who is neither you nor root",
-                           fix: { "chown \(userID) \($0)" })
+            return Problem(kind: "owned", values: ["uid": "\(uid)"], fix: { "chown \(userID) \($0)" })
         }
         let mode = info.st_mode & 0o7777
         let isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
         if isDirectory, mode & 0o1000 != 0, uid == 0 { return nil }
         guard mode & 0o022 != 0 else { return nil }
-        let who = mode & 0o002 != 0 ? (mode & 0o020 != 0 ? "its group and by others" : "others") : "its group"
-        return Problem(description: "is writable by \(who) (mode \(String(format: "%04o", mode)))",
-                       fix: { "chmod go-w \($0)" })
+        let who = mode & 0o002 != 0 ? (mode & 0o020 != 0 ? "groupAndOthers" : "others") : "group"
+        return Problem(kind: "writable", values: ["mode": String(format: "%04o", mode)],
+                       parts: ["who": HostText.Phrase("plugin.trust.who.\(who)")], fix: { "chmod go-w \($0)" })
     }
 }
 
@@ -123,7 +128,7 @@ enum ELFHeader {
 
     /// `problem(path:)` for the file at `path`, whose `stat` is `info`, answered without
     /// reading the file when it was found good before and has not changed since.
-    static func problem(path: String, info: stat) -> String? {
+    static func problem(path: String, info: stat) -> HostText.Phrase? {
         let key = StatKey(info)
         if good.withLock({ $0.contains(key) }) { return nil }
         let problem = problem(path: path)
@@ -137,37 +142,39 @@ enum ELFHeader {
     }
 
     /// Why the file at `path` is not a 64-bit shared object for this machine, and what to do,
-    /// or nil.
-    static func problem(path: String) -> String? {
-        let rebuild = "rebuild it as a shared library for this machine or remove it from the plugin path"
+    /// or nil: the end of a sentence that starts with "Plugin PATH" (`plugin.problem`).
+    static func problem(path: String) -> HostText.Phrase? {
         let file = open(path, O_RDONLY | O_CLOEXEC)
         guard file >= 0 else {
             let code = errno
-            return "cannot be read (\(String(cString: strerror(code)))); \(SystemFault.wayOut(errno: code) ?? "check its permissions")"
+            return HostText.Phrase("plugin.unreadable", ["error": String(cString: strerror(code))],
+                                   parts: ["wayOut": SystemFault.wayOut(errno: code) ?? HostText.Phrase("plugin.wayOut.permissions")])
         }
         var header = [UInt8](repeating: 0, count: 64)
         let count = header.withUnsafeMutableBytes { pread(file, $0.baseAddress, 64, 0) }
         close(file)
         let read = Array(header.prefix(max(count, 0)))
         if read.starts(with: Array("!<arch>\n".utf8)) {
-            return "is a static library (an ar archive, as a .a or .rlib is), not a shared object; build a shared library: cc -shared (C), type: .dynamic (Swift) or crate-type = [\"cdylib\"] (Rust)"
+            return HostText.Phrase("plugin.elf.staticLibrary")
         }
-        return shapeProblem(read).map { "\($0); \(rebuild)" }
+        return shapeProblem(read).map { HostText.Phrase($0.key, $0.values, parts: $0.parts.merging(["rebuild": HostText.Phrase("plugin.rebuild")]) { $1 }) }
     }
 
-    private static func shapeProblem(_ header: [UInt8]) -> String? {
-        if header.isEmpty { return "is an empty file" }
+    /// What is wrong with the header, as words that go on with "; {rebuild}".
+    private static func shapeProblem(_ header: [UInt8]) -> HostText.Phrase? {
+        if header.isEmpty { return HostText.Phrase("plugin.elf.empty") }
         guard header.count >= 20, header[0..<4] == [0x7F, 0x45, 0x4C, 0x46] else {
-            return "is not a shared library (it does not start with an ELF header)"
+            return HostText.Phrase("plugin.elf.notELF")
         }
-        guard header[4] == 2 else { return "is a 32-bit ELF file, and this host is 64-bit" }
+        guard header[4] == 2 else { return HostText.Phrase("plugin.elf.32bit") }
         let type = UInt16(header[16]) | UInt16(header[17]) << 8
         let machine = UInt16(header[18]) | UInt16(header[19]) << 8
         if machine != hostMachine.number {
-            let name = machineNames[machine].map { "\($0) (ELF machine \(machine))" } ?? "ELF machine \(machine)"
-            return "is built for \(name), not for this machine's \(hostMachine.name)"
+            let name = machineNames[machine].map { HostText.Phrase("plugin.elf.machine.named", ["name": $0, "number": "\(machine)"]) }
+                ?? HostText.Phrase("plugin.elf.machine.number", ["number": "\(machine)"])
+            return HostText.Phrase("plugin.elf.machine", ["host": hostMachine.name], parts: ["machine": name])
         }
-        guard type == 3 else { return "is an ELF file but not a shared object (ELF type \(type))" }
+        guard type == 3 else { return HostText.Phrase("plugin.elf.notShared", ["type": "\(type)"]) }
         return nil
     }
 
