@@ -37,7 +37,7 @@ struct DynamicCommand: HostCommand {
                 do {
                     data = file == "-" ? LineInput.readToEnd() : try UserFile.read(URL(fileURLWithPath: file), limit: UserFile.documentLimit)
                 } catch {
-                    throw HostError(.io, key: "error.items.read", ["why": error.localizedDescription], parts: ["origin": origin])
+                    throw HostError(.io, key: "error.items.read", parts: ["origin": origin, "why": UserFile.why(error)])
                 }
                 return try ScriptItems.parse(data, origin: origin)
             }()

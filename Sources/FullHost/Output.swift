@@ -67,7 +67,7 @@ enum Output {
         if json {
             printJSON(ErrorDocument(code: error.code.description, message: message))
         } else {
-            printError("error: \(message)")
+            printError(HostText(language: language)("error.prefix") + message)
         }
     }
 

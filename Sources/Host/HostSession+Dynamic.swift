@@ -140,8 +140,8 @@ extension HostSession {
                         logger.warning("\(error.message(in: self.language))")
                     }
                 case .failure(let failure):
-                    report.note = failure.message
-                    logger.warning("\(failure.message)")
+                    report.note = failure.message(in: self.language)
+                    logger.warning("\(failure.message(in: self.language))")
                 }
             }
             reports.append(report)

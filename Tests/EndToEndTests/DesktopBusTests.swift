@@ -33,6 +33,20 @@ struct DesktopBusTests {
         return (sandbox, bus, record)
     }
 
+    /// What a log made now on the real clock unlocks beside a test's own achievements: a desktop
+    /// request to a server that a command started runs on the real clock (its STANDFIT_NOW
+    /// belonged to that command), so between 4:00 and 7:00 in Amsterdam, the sandbox's zone, a
+    /// first log is an early bird's too. Nil within a minute of either edge, where a test
+    /// cannot tell which side the run fell on.
+    static func realClockAchievements(at instant: Date = Date()) -> String? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Europe/Amsterdam")!
+        let parts = calendar.dateComponents([.hour, .minute], from: instant)
+        let minute = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+        if abs(minute - 4 * 60) <= 1 || abs(minute - 7 * 60) <= 1 { return nil }
+        return (4 * 60..<7 * 60).contains(minute) ? "\nAchievement unlocked: Early bird (a log between 4:00 and 7:00)" : ""
+    }
+
     /// StandFit's log as `exercise|count` lines, oldest first.
     static func logged(_ sandbox: HostSandbox) -> String {
         let file = sandbox.dataHome.appendingPathComponent("standfit/data/com.standfit/standfit.sqlite")

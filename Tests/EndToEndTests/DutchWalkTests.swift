@@ -93,11 +93,11 @@ struct DutchWalkTests {
         #expect(walked[1].1.status == 0 && walked[1].1.stdout.hasPrefix("Gepland 1: Oefening loggen (exercise=squats count=20), Mon..Fri *-*-* 07:00:00 (volgende "),
                 "\(walked[1].1)")
         #expect(walked[2].1.stdout.hasPrefix("1. Oefening loggen (exercise=squats count=20) — Mon..Fri *-*-* 07:00:00, volgende "), "\(walked[2].1)")
-        #expect(walked[3].1 == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: error: Een herinnering vraagt om een waarde, en com.standfit.logexercise heeft hier elke waarde die het nodig heeft; laat de waarde weg waar het om moet vragen (zoals exercise), of laat --remind weg om het op die tijden uit te voeren.\n"), "\(walked[3].1)")
-        #expect(walked[4].1.stderr == "standfit-host: error: 'every morning' is geen tijd die systemd leest; geef een kalenderuitdrukking zoals 'Mon..Fri 07:00', 'daily' of '*-*-* 09,13,17:00' (systemd.time(7), 'Calendar Events').\n", "\(walked[4].1)")
-        #expect(walked[5].1.stderr == "standfit-host: error: Er is geen planning 7; 'standfit-host schedule list' toont ze (1).\n", "\(walked[5].1)")
+        #expect(walked[3].1 == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: fout: Een herinnering vraagt om een waarde, en com.standfit.logexercise heeft hier elke waarde die het nodig heeft; laat de waarde weg waar het om moet vragen (zoals exercise), of laat --remind weg om het op die tijden uit te voeren.\n"), "\(walked[3].1)")
+        #expect(walked[4].1.stderr == "standfit-host: fout: 'every morning' is geen tijd die systemd leest; geef een kalenderuitdrukking zoals 'Mon..Fri 07:00', 'daily' of '*-*-* 09,13,17:00' (systemd.time(7), 'Calendar Events').\n", "\(walked[4].1)")
+        #expect(walked[5].1.stderr == "standfit-host: fout: Er is geen planning 7; 'standfit-host schedule list' toont ze (1).\n", "\(walked[5].1)")
         #expect(walked[6].1 == ProcessResult(status: 0, stdout: "Planning 1 verwijderd: Oefening loggen (exercise=squats count=20) (3 bestanden).\n", stderr: ""))
-        #expect(walked[7].1.stderr == "standfit-host: error: Er is geen planning 1; er zijn er geen ('standfit-host schedule add' maakt er een).\n", "\(walked[7].1)")
+        #expect(walked[7].1.stderr == "standfit-host: fout: Er is geen planning 1; er zijn er geen ('standfit-host schedule add' maakt er een).\n", "\(walked[7].1)")
     }
 
     @Test("list --explain in Dutch: each app's line, where each item comes from, until when it holds, what it replaces, what is left out and why; not an English word in it")
@@ -226,17 +226,17 @@ struct DutchWalkTests {
             let words = Self.english(in: result.stdout + result.stderr)
             #expect(words.isEmpty, "\(command) says English (\(words)): \(result)")
         }
-        #expect(walked[0].1 == ProcessResult(status: 5, stdout: "", stderr: "standfit-host: error: \(manifest.path): UIApplicationShortcutItems[0] heeft geen UIApplicationShortcutItemType; elk snelactie-item heeft een type en een titel nodig.\n"),
+        #expect(walked[0].1 == ProcessResult(status: 5, stdout: "", stderr: "standfit-host: fout: \(manifest.path): UIApplicationShortcutItems[0] heeft geen UIApplicationShortcutItemType; elk snelactie-item heeft een type en een titel nodig.\n"),
                 "\(walked[0].1)")
-        #expect(walked[1].1.status == 5 && walked[1].1.stderr.hasPrefix("standfit-host: error: \(notJSON.path) is geen geldige JSON; geef een JSON-array van items zoals "), "\(walked[1].1)")
-        #expect(walked[2].1.stderr == "standfit-host: error: \(badItem.path): het item op index 0 heeft een type dat geen tekst is; er is niets veranderd.\n", "\(walked[2].1)")
-        #expect(walked[3].1.stderr == "standfit-host: error: standaardinvoer moet een JSON-array van items bevatten, niet een object; er is niets veranderd.\n", "\(walked[3].1)")
-        #expect(walked[4].1 == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: error: \(sandbox.root.path) is geen gewoon bestand (een apparaat, een pijp of een map kan geen opname zijn); geef een WAV-, FLAC- of Ogg-bestand.\n"),
+        #expect(walked[1].1.status == 5 && walked[1].1.stderr.hasPrefix("standfit-host: fout: \(notJSON.path) is geen geldige JSON; geef een JSON-array van items zoals "), "\(walked[1].1)")
+        #expect(walked[2].1.stderr == "standfit-host: fout: \(badItem.path): het item op index 0 heeft een type dat geen tekst is; er is niets veranderd.\n", "\(walked[2].1)")
+        #expect(walked[3].1.stderr == "standfit-host: fout: standaardinvoer moet een JSON-array van items bevatten, niet een object; er is niets veranderd.\n", "\(walked[3].1)")
+        #expect(walked[4].1 == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: fout: \(sandbox.root.path) is geen gewoon bestand (een apparaat, een pijp of een map kan geen opname zijn); geef een WAV-, FLAC- of Ogg-bestand.\n"),
                 "\(walked[4].1)")
         // StandFit refuses an exercise of 5000 letters before the schedule would refuse its length.
         #expect(walked[5].1.status == 3 && walked[5].1.stdout.isEmpty && walked[5].1.stderr.hasPrefix("standfit-host: exercise: er is geen oefening met de naam '"),
                 "\(walked[5].1)")
-        #expect(walked[6].1 == ProcessResult(status: 5, stdout: "", stderr: "standfit-host: error: STANDFIT_NOW is 'gisteren', en dat is geen ISO 8601-tijdstip; zet het zoals 2026-03-29T08:30:00Z of haal het weg.\n"),
+        #expect(walked[6].1 == ProcessResult(status: 5, stdout: "", stderr: "standfit-host: fout: STANDFIT_NOW is 'gisteren', en dat is geen ISO 8601-tijdstip; zet het zoals 2026-03-29T08:30:00Z of haal het weg.\n"),
                 "\(walked[6].1)")
         #expect(walked[7].1.stderr.hasPrefix("standfit-host: waarschuwing: STANDFIT_SERVER is 'soms', en dat is geen modus, dus het wordt genegeerd; "), "\(walked[7].1)")
         #expect(walked[8].1 == ProcessResult(status: 0, stdout: "1 scriptitem bewaard; zie 'standfit-host list'.\n", stderr: ""), "\(walked[8].1)")
@@ -248,5 +248,24 @@ struct DutchWalkTests {
         #expect(walked[13].1 == ProcessResult(status: 0, stdout: "\(Fixtures.standFitPlugin.path) werd niet vertrouwd; er is niets veranderd.\n", stderr: ""), "\(walked[13].1)")
         #expect(walked[14].1.status == 69 && walked[14].1.stderr == "standfit-host: De uitkomst is niet als melding getoond: de sessiebus op unix:path=\(sandbox.root.path)/no-bus kon niet worden bereikt (--verbose zegt waarom); de actie is uitgevoerd (de uitkomst staat hierboven), en een meldingenserver op de sessiebus (GNOME Shell, Plasma, dunst, xfce4-notifyd) zou hem tonen.\n",
                 "\(walked[14].1)")
+    }
+
+    @Test("a plugin's refused registrations in Dutch: the warning, its frame and each problem (a phrase's placeholder, choices of a number, unknown trait bits, an action not registered) in Dutch; not an English word in them")
+    func registrationProblems() {
+        var sandbox = HostSandbox(pluginPath: [FixturePlugins.url("intents.so")])
+        sandbox.extraEnvironment["LANG"] = "nl_NL.UTF-8"
+        let listed = sandbox.run("list")
+        let path = FixturePlugins.url("intents.so").path
+        // The five warnings, and that no quick action is left to show (the fixture has no items).
+        let lines = listed.stderr.split(separator: "\n").map(String.init).filter { !$0.contains("Er zijn geen snelle acties om te tonen") }
+        #expect(listed.status == 0 && lines.count == 5, "\(listed)")
+        for line in lines {
+            // What the plugin registered is its own (its phrase "wave at {nobody}", its names).
+            let words = Self.english(in: line.replacingOccurrences(of: "\"wave at {nobody}\"", with: ""))
+            #expect(words.isEmpty && line.hasPrefix("standfit-host: waarschuwing: Plug-in 'com.fixture.intents' (\(path)) laadt "),
+                    "English (\(words)) in: \(line)")
+        }
+        #expect(lines.contains { $0.hasSuffix("set_action_traits noemt actie 'com.fixture.intents.dance', die hij niet heeft geregistreerd; registreer de actie eerst.") },
+                "\(listed.stderr)")
     }
 }

@@ -235,7 +235,7 @@ struct OneVoiceTests {
         #expect(dutch.run("run", "squatz").stderr == "standfit-host: Onbekend type snelle actie 'squatz'; 'standfit-host list --all' toont de types die er zijn.\n")
         // What stops a command is said in its language too (--locale, else the environment).
         #expect(sandbox.run("list", "--manifest", "/nonexistent", "--locale", "nl") == ProcessResult(status: 5, stdout: "", stderr: """
-            standfit-host: error: Manifest /nonexistent bestaat niet; geef met --manifest het pad van een Info.plist of manifest.json, of van een map waar er een in staat.
+            standfit-host: fout: Manifest /nonexistent bestaat niet; geef met --manifest het pad van een Info.plist of manifest.json, of van een map waar er een in staat.
 
             """))
         // doctor in Dutch too; what it quotes for plugins' authors (a refusal's reason) stays theirs.

@@ -91,6 +91,14 @@ struct PluginZooTests {
         #expect(canonicalJSON(json.stdout) == #"{"message":"Plugin 'com.zoo.\#(id)' \#(how) while running com.zoo.\#(id).run; report this to the plugin's author.","plugin":"com.zoo.\#(id)","status":"plugin-failed","type":"com.zoo.\#(id).run"}"#)
         #expect(sandbox.run("run", "com.zoo.plain.run") == ProcessResult(status: 0, stdout: "zoo plain ran\n", stderr: ""))
         #expect(sandbox.stateIntegrity() == "ok")
+        // In a Dutch session, in Dutch (what the system names, the signal, as it names it).
+        let dutch = sandbox.run("run", "com.zoo.\(id).run", "--locale", "nl")
+        let dutchHow = ["crash-handler": "crashte met SIGSEGV (segmentation fault)", "abort-handler": "crashte met SIGABRT (aborted)",
+                        "precondition-handler": "crashte met SIGILL (illegal instruction)", "exit-handler": "stopte met status 3",
+                        "hang-handler": "overschreed de tijdslimiet van 1 s en is gestopt"][id] ?? "?"
+        #expect(dutch.status == 4 && dutch.stdout.isEmpty, "\(dutch)")
+        #expect(dutch.stderr.hasSuffix("standfit-host: Plug-in 'com.zoo.\(id)' is tijdens com.zoo.\(id).run mislukt: \(dutchHow); meld dit aan de maker van de plug-in.\n"),
+                "\(dutch)")
     }
 
     @Test("a handler that answers outside the ABI, or registers after init, is reported in words")

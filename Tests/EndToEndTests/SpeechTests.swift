@@ -152,7 +152,7 @@ struct SpeechTests {
         #expect(sandbox.run("say", "--audio", missing) == ProcessResult(status: 3, stdout: "",
             stderr: "standfit-host: error: The audio file \(missing) cannot be read (No such file or directory); check its name and permissions.\n"))
         #expect(sandbox.run("say", "--audio", try recording("show my streak"), "--locale", "nl") == ProcessResult(status: 69, stdout: "",
-            stderr: "standfit-host: error: Er is geen spraakmodel voor nl: Debian levert alleen Engels (pocketsphinx-en-us); noem er een in speechModels in config.json, of gebruik --locale en.\n"))
+            stderr: "standfit-host: fout: Er is geen spraakmodel voor nl: Debian levert alleen Engels (pocketsphinx-en-us); noem er een in speechModels in config.json, of gebruik --locale en.\n"))
         let both = sandbox.run("say", "--audio", missing, "log", "squats")
         #expect(both.status == 64 && both.stderr.contains("Give the sentence as words or as --audio FILE, not both."))
     }
@@ -354,12 +354,15 @@ struct SpeechTests {
         defer { bus.stop() }
         #expect(eventually { DesktopBusTests.logged(microphone) == "squats|20\n" })
         #expect(eventually { DesktopBusTests.shown(record).count == 3 })
-        #expect(DesktopBusTests.shown(record) == [
-            "Listening… | Say a phrase, such as \"log twenty squats\". | audio-input-microphone | 1 | org.standfit.Host | ",
-            "Log 20 squat? | Heard: log twenty squat | audio-input-microphone | 1 | org.standfit.Host | 1=Run,2=Cancel",
-            // The host's own icons are installed with the entry.
-            "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log | org.standfit.Host.log | 1 | org.standfit.Host | ",
-        ])
+        // The warm pass's server was started by the harness: its desktop requests run on the real clock.
+        if let early = HostPath.current == .warm ? DesktopBusTests.realClockAchievements() : "" {
+            #expect(DesktopBusTests.shown(record) == [
+                "Listening… | Say a phrase, such as \"log twenty squats\". | audio-input-microphone | 1 | org.standfit.Host | ",
+                "Log 20 squat? | Heard: log twenty squat | audio-input-microphone | 1 | org.standfit.Host | 1=Run,2=Cancel",
+                // The host's own icons are installed with the entry.
+                "Log Exercise | Logged 20 squats · +20 XP\nAchievement unlocked: First log\(early) | org.standfit.Host.log | 1 | org.standfit.Host | ",
+            ])
+        }
         // It recorded through rec, in the server the bus started.
         #expect(FileManager.default.fileExists(atPath: calls.path))
         #expect(eventually { DesktopBusTests.serverLog(microphone).contains("Listen: exit status 0: Heard: log twenty squat\\nLogged 20 squats") })

@@ -114,7 +114,7 @@ struct AfterRunTests {
         let actions = [
             recorder.action("com.fake.declined", reply: HandlerReply(status: 1, message: "no")),
             recorder.action("com.fake.failed", reply: HandlerReply(status: 3, message: "broke")),
-            recorder.action("com.fake.faulted", reply: HandlerReply(status: -1, fault: "crashed with SIGSEGV")),
+            recorder.action("com.fake.faulted", reply: HandlerReply(status: -1, fault: .verbatim("crashed with SIGSEGV"))),
             recorder.action("com.fake.invalid", parameters: [count]),
             recorder.action("com.fake.dry", parameters: [count]),
         ]

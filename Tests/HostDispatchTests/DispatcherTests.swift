@@ -20,7 +20,7 @@ final class Recorder {
         var calls = PluginCalls.none
         calls.perform = { action, invocation in
             self.calls.append((action.type, invocation))
-            return self.replies[action.type] ?? HandlerReply(status: -1, fault: "has no such fake action")
+            return self.replies[action.type] ?? HandlerReply(status: -1, fault: .verbatim("has no such fake action"))
         }
         return calls
     }
@@ -166,7 +166,7 @@ struct DispatcherTests {
         (HandlerReply(status: 3, message: "disk full"), .pluginFailed, "Plugin 'com.fake' failed to run a.b: disk full"),
         (HandlerReply(status: 0), .handled, "Ran Title."),
         (HandlerReply(status: 42, message: "?"), .pluginFailed, "Plugin 'com.fake' returned status 42 from a.b, which is not a STANDFIT_STATUS_* code; report this to the plugin's author."),
-        (HandlerReply(status: 0, message: "fine", fault: "set a message that is not valid UTF-8"), .pluginFailed,
+        (HandlerReply(status: 0, message: "fine", fault: HostText.Phrase("fault.messageUTF8")), .pluginFailed,
          "Plugin 'com.fake' set a message that is not valid UTF-8 while running a.b; report this to the plugin's author."),
     ])
     func statuses(reply: HandlerReply, status: Outcome.Status, message: String) {

@@ -9,7 +9,7 @@ struct JSONTextTests {
     ])
     func refused(text: String) {
         #expect(JSONText(validating: text) == nil)
-        #expect(JSONText.refusal(of: text) == "that is not valid JSON")
+        #expect(JSONText.refusal(of: text)?.english == "that is not valid JSON")
     }
 
     @Test("valid documents of every kind are taken as written, and read back as values", arguments: [
@@ -23,6 +23,7 @@ struct JSONTextTests {
     @Test("depth beyond the host's limit is named")
     func depth() {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
-        #expect(JSONText.refusal(of: deep) == "nested deeper than 512 levels (the most the host reads)")
+        #expect(JSONText.refusal(of: deep)?.english == "nested deeper than 512 levels (the most the host reads)")
+        #expect(JSONText.refusal(of: deep)?.text(in: "nl") == "die dieper genest zijn dan 512 niveaus (het meeste dat de host leest)")
     }
 }

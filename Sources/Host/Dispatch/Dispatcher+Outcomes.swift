@@ -38,7 +38,7 @@ extension Dispatcher {
         let plugin = action.pluginID
         if let fault = reply.fault {
             return Outcome(status: .pluginFailed, type: type,
-                           message: text("outcome.fault", ["plugin": plugin, "fault": "\(fault)", "type": type]),
+                           message: text(HostText.Phrase("outcome.fault", ["plugin": plugin, "type": type], parts: ["fault": fault])),
                            plugin: plugin)
         }
         let message = reply.message.flatMap { $0.isEmpty ? nil : $0 }

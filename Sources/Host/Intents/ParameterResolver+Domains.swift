@@ -58,7 +58,7 @@ extension ParameterResolver {
         switch self.query(provider, query, locale) {
         case .success(let values): return values
         case .failure(let failure):
-            throw Failure(message: "\(failure.message); report this to the plugin's author.", parameter: nil,
+            throw Failure(message: text(HostText.Phrase("entityFailure.report", parts: ["failure": failure.sentence])), parameter: nil,
                           isPluginFailure: true)
         }
     }

@@ -148,7 +148,7 @@ public enum RoutineLoader {
             } catch let error as DecodingError {
                 problems.append(text("routine.notRoutine", ["path": path, "why": describe(error, text)]))
             } catch {
-                problems.append(text("routine.unreadable", ["path": path, "cause": error.localizedDescription]))
+                problems.append(text(HostText.Phrase("routine.unreadable", ["path": path], parts: ["cause": UserFile.why(error)])))
             }
         }
         var accepted: [Routine] = []

@@ -46,7 +46,7 @@ public struct ManifestLoader: Sendable {
         do {
             data = try UserFile.read(url, limit: UserFile.documentLimit)
         } catch {
-            throw HostError(.io, key: "error.manifest.read", ["path": url.path, "why": error.localizedDescription])
+            throw HostError(.io, key: "error.manifest.read", ["path": url.path], parts: ["why": UserFile.why(error)])
         }
         let document = try decode(data, path: url.path)
         // As on iOS, the user's language comes first, then the development region, then Base.

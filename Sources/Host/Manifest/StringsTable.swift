@@ -16,7 +16,7 @@ public struct StringsTable: Sendable {
         do {
             data = try UserFile.read(url, limit: UserFile.documentLimit)
         } catch {
-            throw HostError(.io, key: "error.strings.read", ["path": url.path, "why": error.localizedDescription])
+            throw HostError(.io, key: "error.strings.read", ["path": url.path], parts: ["why": UserFile.why(error)])
         }
         try self.init(data: data, path: url.path)
     }

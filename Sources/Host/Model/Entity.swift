@@ -129,11 +129,22 @@ public enum EntityQuery: Sendable, Equatable, Codable {
 
 /// Why an entity query gave no values: one sentence naming plugin and entity.
 public struct EntityFailure: Error, Sendable, Equatable {
-    public var message: String
+    /// Why, said in the language of the run that shows it.
+    public var sentence: HostText.Phrase
 
+    /// A sentence made as text: said as it is in every language.
     public init(message: String) {
-        self.message = message
+        sentence = .verbatim(message)
     }
+
+    public init(_ sentence: HostText.Phrase) {
+        self.sentence = sentence
+    }
+
+    /// In English, as logs say it.
+    public var message: String { sentence.english }
+
+    public func message(in language: String) -> String { sentence.text(in: language) }
 }
 
 /// A registered entity and the plugin that answers its queries (through `PluginCalls.query`).

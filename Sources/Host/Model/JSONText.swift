@@ -29,16 +29,16 @@ public struct JSONText: Sendable, Hashable {
     /// The depth is counted first (one pass); then JSONSerialization parses the whole document,
     /// escapes and numbers included (JSONDecoder's scanner leaves those to the values it is
     /// asked for, so a document that reads nothing is not checked by it).
-    public static func refusal(of text: String) -> String? {
+    public static func refusal(of text: String) -> HostText.Phrase? {
         if text == "{}" { return nil }
-        if JSONDepth.exceeds(text.utf8) { return "nested deeper than \(JSONDepth.limit) levels (the most the host reads)" }
+        if JSONDepth.exceeds(text.utf8) { return HostText.Phrase("json.deep", ["limit": "\(JSONDepth.limit)"]) }
         let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
-        return parsed == nil ? "that is not valid JSON" : nil
+        return parsed == nil ? HostText.Phrase("json.invalid") : nil
     }
 
     /// Thrown when a worker's line carries data that is not a JSON document.
     public struct Refused: Error {
-        public let reason: String
+        public let reason: HostText.Phrase
     }
 }
 

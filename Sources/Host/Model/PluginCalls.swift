@@ -28,17 +28,30 @@ public struct PluginCalls {
     /// Calls for a set with no plugins: each answers that nothing is loaded.
     public static var none: PluginCalls {
         PluginCalls(
-            perform: { action, _ in HandlerReply(status: -1, fault: "is not loaded (no plugin registered \(action.type))") },
-            provide: { pluginID, _ in .failure(ProviderFailure(message: "Plugin '\(pluginID)' is not loaded; its previous items are kept.")) },
-            query: { entity, _, _ in .failure(EntityFailure(message: "Plugin '\(entity.pluginID)' is not loaded, so its \(entity.record.title.lowercased()) values are unavailable.")) })
+            perform: { action, _ in HandlerReply(status: -1, fault: HostText.Phrase("fault.notRegistered", ["type": action.type])) },
+            provide: { pluginID, _ in .failure(ProviderFailure(HostText.Phrase("provider.notLoaded", ["plugin": pluginID]))) },
+            query: { entity, _, _ in
+                .failure(EntityFailure(HostText.Phrase("entityFailure.notLoaded", ["plugin": entity.pluginID, "entity": entity.record.title.lowercased()])))
+            })
     }
 }
 
 /// Why a dynamic provider gave no items: one sentence naming the plugin.
 public struct ProviderFailure: Error, Sendable, Equatable {
-    public var message: String
+    /// Why, said in the language of the run that shows it.
+    public var sentence: HostText.Phrase
 
+    /// A sentence made as text: said as it is in every language.
     public init(message: String) {
-        self.message = message
+        sentence = .verbatim(message)
     }
+
+    public init(_ sentence: HostText.Phrase) {
+        self.sentence = sentence
+    }
+
+    /// In English, as logs say it.
+    public var message: String { sentence.english }
+
+    public func message(in language: String) -> String { sentence.text(in: language) }
 }

@@ -63,18 +63,19 @@ public struct HandlerReply: Sendable, Equatable, Codable {
     public var message: String?
     /// The structured data it attached, if any.
     public var data: JSONText?
-    /// A fault the host saw in how the plugin answered (e.g. a non-UTF-8 message).
-    public var fault: String?
+    /// A fault the host saw in how the plugin answered (e.g. a non-UTF-8 message): the words
+    /// that follow "Plugin 'x'", said in the run's language.
+    public var fault: HostText.Phrase?
     /// What it named this run's donation, and the donations it withdrew (`standfit.donations/1`).
     public var donationID: String?
     public var withdrawnDonations: [String]?
     /// Mistakes in how it answered that cost the run nothing, each to finish "Plugin 'x' …".
-    public var warnings: [String]?
+    public var warnings: [HostText.Phrase]?
     /// The parameter its invalid input is about (`standfit.parameter-checks/1`).
     public var parameter: String?
 
-    public init(status: Int32, message: String? = nil, data: JSONText? = nil, fault: String? = nil,
-                donationID: String? = nil, withdrawnDonations: [String]? = nil, warnings: [String]? = nil) {
+    public init(status: Int32, message: String? = nil, data: JSONText? = nil, fault: HostText.Phrase? = nil,
+                donationID: String? = nil, withdrawnDonations: [String]? = nil, warnings: [HostText.Phrase]? = nil) {
         self.status = status
         self.message = message
         self.data = data

@@ -10,8 +10,15 @@ public enum UserFile {
     /// Why a file is not read; its `localizedDescription` is the reason, which callers put into
     /// the sentence they already say for a file that cannot be read.
     public struct Refusal: LocalizedError, Sendable {
-        public var reason: String
-        public var errorDescription: String? { reason }
+        /// Said in the language of the sentence it goes into (`why(_:)`).
+        public var reason: HostText.Phrase
+        public var errorDescription: String? { reason.english }
+    }
+
+    /// Why reading failed, as a part of the caller's sentence: the refusal's words, or the
+    /// system's (Foundation's for a file that cannot be opened, strerror's), quoted as they are.
+    public static func why(_ error: any Error) -> HostText.Phrase {
+        (error as? Refusal)?.reason ?? .verbatim(error.localizedDescription)
     }
 
     /// The bytes of the file at `url`, at most `limit` of them.
@@ -21,12 +28,12 @@ public enum UserFile {
         guard descriptor >= 0 else { return try Data(contentsOf: url) }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw Refusal(reason: String(cString: strerror(errno))) }
+        guard fstat(descriptor, &info) == 0 else { throw Refusal(reason: .verbatim(String(cString: strerror(errno)))) }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw Refusal(reason: "it is a device, a pipe or a directory, not a regular file")
+            throw Refusal(reason: HostText.Phrase("file.notRegular"))
         }
         guard info.st_size <= limit else {
-            throw Refusal(reason: "it is \(Self.size(Int(info.st_size))), more than the \(Self.size(limit)) such a file may be")
+            throw Refusal(reason: HostText.Phrase("file.tooLarge", parts: ["size": size(Int(info.st_size)), "limit": size(limit)]))
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         var data = Data()
@@ -34,16 +41,17 @@ public enum UserFile {
         while data.count <= limit {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw Refusal(reason: String(cString: strerror(errno))) }
+            guard count >= 0 else { throw Refusal(reason: .verbatim(String(cString: strerror(errno)))) }
             if count == 0 { return data }
             data.append(contentsOf: buffer[0..<count])
         }
-        throw Refusal(reason: "it grew past the \(Self.size(limit)) such a file may be while it was read")
+        throw Refusal(reason: HostText.Phrase("file.grew", parts: ["limit": size(limit)]))
     }
 
     /// "16 MiB", "512 KiB", "300 bytes".
-    static func size(_ bytes: Int) -> String {
-        bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : bytes >= 1 << 10 ? "\(bytes >> 10) KiB" : "\(bytes) bytes"
+    static func size(_ bytes: Int) -> HostText.Phrase {
+        bytes >= 1 << 20 ? HostText.Phrase("file.mebibytes", ["count": "\(bytes >> 20)"])
+            : bytes >= 1 << 10 ? HostText.Phrase("file.kibibytes", ["count": "\(bytes >> 10)"]) : HostText.Phrase("file.bytes", ["count": "\(bytes)"])
     }
 
     /// The most a manifest, a strings table or a file of dynamic items may be.

@@ -33,7 +33,7 @@ struct HandlerCall {
             }
         }
         if collector.refusedWithdrawals > 0 {
-            collector.warnings.append("withdrew more than \(ReplyCollector.withdrawalLimit) donations in one call; \(collector.refusedWithdrawals) more were refused")
+            collector.warnings.append(HostText.Phrase("handlerWarning.withdrewMore", ["limit": "\(ReplyCollector.withdrawalLimit)", "count": "\(collector.refusedWithdrawals)"]))
         }
         // Data no one will see was checked (the run's status does not depend on --json) and is
         // not carried further.
@@ -90,12 +90,12 @@ final class ReplyCollector {
     var data: JSONText?
     /// Whether the surface shows `data` (`standfit.reply/1`).
     var showsData = true
-    var fault: String?
+    var fault: HostText.Phrase?
     /// `standfit.donations/1`: what this run's donation is called, and what it withdraws.
     var donationID: String?
     var withdrawnDonations: [String] = []
     /// Mistakes that cost the run nothing but the plugin's author should hear of.
-    var warnings: [String] = []
+    var warnings: [HostText.Phrase] = []
     /// Withdrawals past `withdrawalLimit`, reported once.
     var refusedWithdrawals = 0
     /// The action's parameter names, and the one its invalid input is about
@@ -116,11 +116,11 @@ final class ReplyCollector {
     /// NULL, not UTF-8, empty, longer than `STANDFIT_DONATION_ID_MAX` bytes or has a control character.
     func donationIdentifier(_ text: UnsafePointer<CChar>?, calling function: String) -> String? {
         guard let text else {
-            warnings.append("passed NULL to \(function)")
+            warnings.append(HostText.Phrase("handlerWarning.null", ["function": function]))
             return nil
         }
         guard let id = String(validatingCString: text), ReplyCollector.isDonationID(id) else {
-            warnings.append("passed \(function) an identifier that is not 1 to \(STANDFIT_DONATION_ID_MAX) bytes of UTF-8 without control characters")
+            warnings.append(HostText.Phrase("handlerWarning.identifier", ["function": function, "max": "\(STANDFIT_DONATION_ID_MAX)"]))
             return nil
         }
         return id
@@ -143,7 +143,7 @@ private let setMessage: @convention(c) (UnsafePointer<standfit_invocation>?, Uns
     guard let collector = ReplyCollector.from(context) else { return ReplyCollector.refusal(context) }
     guard let text else { return STANDFIT_ERR_INVALID_ARGUMENT }
     guard let message = String(validatingCString: text) else {
-        collector.fault = "set a message that is not valid UTF-8"
+        collector.fault = HostText.Phrase("fault.messageUTF8")
         return STANDFIT_ERR_INVALID_ARGUMENT
     }
     collector.message = message
@@ -155,11 +155,11 @@ private let setDataJSON: @convention(c) (UnsafePointer<standfit_invocation>?, Un
     guard let collector = ReplyCollector.from(context) else { return ReplyCollector.refusal(context) }
     guard let text else { return STANDFIT_ERR_INVALID_ARGUMENT }
     guard let json = String(validatingCString: text) else {
-        collector.fault = "attached data that is not valid UTF-8"
+        collector.fault = HostText.Phrase("fault.dataUTF8")
         return STANDFIT_ERR_INVALID_ARGUMENT
     }
     guard let data = JSONText(validating: json) else {
-        collector.fault = "attached data \(JSONText.refusal(of: json) ?? "that is not valid JSON")"
+        collector.fault = HostText.Phrase("fault.data", parts: ["why": JSONText.refusal(of: json) ?? HostText.Phrase("json.invalid")])
         return STANDFIT_ERR_INVALID_ARGUMENT
     }
     collector.data = data
@@ -171,11 +171,6 @@ extension standfit_abi_header {
     static func host<T>(for _: T.Type) -> standfit_abi_header {
         standfit_abi_header(abi_major: UInt32(STANDFIT_ABI_MAJOR), abi_minor: UInt32(STANDFIT_ABI_MINOR),
                             struct_size: UInt32(MemoryLayout<T>.size))
-    }
-
-    /// Why a plugin's table cannot be read by this host, or nil when it can, in English.
-    func problem(minimumSize: Int) -> String? {
-        abiProblem(minimumSize: minimumSize)?.english
     }
 
     /// Why a plugin's table cannot be read by this host, or nil when it can, as the host's words
@@ -212,7 +207,8 @@ extension HandlerReply {
                 .prefix(ReplyCollector.withdrawalLimit))
         }
         if let warnings = reply.warnings, warnings.count > HandlerReply.warningLimit {
-            reply.warnings = Array(warnings.prefix(HandlerReply.warningLimit)) + ["said \(warnings.count - HandlerReply.warningLimit) more warnings, left out"]
+            reply.warnings = Array(warnings.prefix(HandlerReply.warningLimit))
+                + [HostText.Phrase("handlerWarning.more", ["count": "\(warnings.count - HandlerReply.warningLimit)"])]
         }
         return reply
     }

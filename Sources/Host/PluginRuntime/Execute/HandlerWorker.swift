@@ -34,7 +34,7 @@ public enum HandlerWorker {
 
     enum EntityAnswer: Codable {
         case items([EntityValue])
-        case failure(String)
+        case failure(HostText.Phrase)
     }
 
     struct Call: Codable {
@@ -48,7 +48,7 @@ public enum HandlerWorker {
         /// Per language, the provider's items or why there are none.
         var provided: [String: ProviderAnswer] = [:]
         /// Why the plugin could not be loaded in the worker.
-        var loadFailure: String?
+        var loadFailure: HostText.Phrase?
         /// The entity query's answer.
         var entityValues: EntityAnswer?
         /// The call this line answers (`WorkerCall.id`): a line with another id, or none, was
@@ -58,21 +58,21 @@ public enum HandlerWorker {
 
     enum ProviderAnswer: Codable, Equatable {
         case items([ShortcutItem])
-        case failure(String)
+        case failure(HostText.Phrase)
 
         /// The answer as the host takes it. Items crossed a pipe from a process that runs plugin
         /// code, so they are checked again with the rules `ItemDescriptor` applies, and marked
         /// as `pluginID`'s dynamic items whatever the worker wrote.
         func result(for pluginID: String) -> Result<[ShortcutItem], ProviderFailure> {
             switch self {
-            case .failure(let message):
-                return .failure(ProviderFailure(message: message))
+            case .failure(let sentence):
+                return .failure(ProviderFailure(sentence))
             case .items(let items):
                 var checked: [ShortcutItem] = []
                 for var item in items {
                     guard TypeName.isValid(item.type), !item.type.hasSuffix(".*"),
                           !item.title.trimmingCharacters(in: .whitespaces).isEmpty else {
-                        return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' answered from its worker with an item the host does not accept (type '\(VisibleText.line(item.type))'); its previous items are kept."))
+                        return .failure(ProviderFailure(HostText.Phrase("provider.badWorkerItem", ["plugin": pluginID, "type": VisibleText.line(item.type)])))
                     }
                     item.source = .dynamic
                     item.origin = pluginID
@@ -219,7 +219,7 @@ public enum HandlerWorker {
         for language in languages {
             provided[language] = switch provide(language) {
             case .success(let items): .items(items)
-            case .failure(let failure): .failure(failure.message)
+            case .failure(let failure): .failure(failure.sentence)
             }
         }
         return provided
@@ -231,20 +231,20 @@ public enum HandlerWorker {
                                     plugin opened: Result<LoadedPlugin, PluginRefusal>) -> (answer: Reply, handledBy: LoadedPlugin?) {
         let plugin: LoadedPlugin
         switch opened {
-        case .failure(let refusal): return (Reply(loadFailure: refusal.reason), nil)
+        case .failure(let refusal): return (Reply(loadFailure: refusal.sentence), nil)
         case .success(let loaded): plugin = loaded
         }
         guard plugin.info.id == request.pluginID else {
-            return (Reply(loadFailure: "Plugin \(request.candidate.path) now has id '\(plugin.info.id)', not '\(request.pluginID)'; run 'standfit-host plugins rescan'."), nil)
+            return (Reply(loadFailure: HostText.Phrase("worker.newID", ["path": request.candidate.path, "id": plugin.info.id, "expected": request.pluginID])), nil)
         }
         var reply = Reply()
         if let entityCall = request.entityQuery {
             guard let query = plugin.code.queries[entityCall.entity] else {
-                return (Reply(loadFailure: "Plugin '\(request.pluginID)' (\(request.candidate.path)) no longer registers entity \(entityCall.entity); run 'standfit-host plugins rescan'."), nil)
+                return (Reply(loadFailure: HostText.Phrase("worker.noEntity", ["plugin": request.pluginID, "path": request.candidate.path, "entity": entityCall.entity])), nil)
             }
             reply.entityValues = switch query(entityCall.query, entityCall.locale) {
             case .success(let values): .items(values)
-            case .failure(let failure): .failure(failure.message)
+            case .failure(let failure): .failure(failure.sentence)
             }
             return (reply, nil)
         }
@@ -253,7 +253,7 @@ public enum HandlerWorker {
             return (reply, nil)
         }
         guard let handler = plugin.code.handlers[call.registeredType] else {
-            return (Reply(loadFailure: "Plugin '\(request.pluginID)' (\(request.candidate.path)) no longer registers \(call.registeredType); run 'standfit-host plugins rescan'."), nil)
+            return (Reply(loadFailure: HostText.Phrase("worker.noType", ["plugin": request.pluginID, "path": request.candidate.path, "type": call.registeredType])), nil)
         }
         let handlerReply = handler.perform(call.invocation)
         reply.reply = handlerReply

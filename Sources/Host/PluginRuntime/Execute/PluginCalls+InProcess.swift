@@ -4,8 +4,8 @@ import HostModel
 
 extension EntityProvider {
     /// Why this entity's values cannot be had: `words` follow "the plugin".
-    func unavailable(_ words: String) -> EntityFailure {
-        EntityFailure(message: "The \(record.title.lowercased()) values of plugin '\(pluginID)' are unavailable: the plugin \(words)")
+    func unavailable(_ words: HostText.Phrase) -> EntityFailure {
+        EntityFailure(HostText.Phrase("entityFailure.unavailable", ["entity": record.title.lowercased(), "plugin": pluginID], parts: ["fault": words]))
     }
 }
 
@@ -21,7 +21,7 @@ extension PluginCalls {
                     return HandlerReply(status: -1, fault: problem.words)
                 case .success(let code):
                     guard let handler = code.handlers[action.type] else {
-                        return HandlerReply(status: -1, fault: "no longer registers \(action.type) (run 'standfit-host plugins rescan')")
+                        return HandlerReply(status: -1, fault: HostText.Phrase("fault.noLongerRegisters", ["type": action.type]))
                     }
                     return callGuard.around(action.pluginID, "while running \(action.type)") { handler.perform(invocation) }
                 }
@@ -29,10 +29,10 @@ extension PluginCalls {
             provide: { pluginID, locale in
                 switch plugin(pluginID) {
                 case .failure(let problem):
-                    return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' is unavailable: the plugin \(problem.words); its previous items are kept."))
+                    return .failure(ProviderFailure(HostText.Phrase("provider.unavailablePlugin", ["plugin": pluginID], parts: ["fault": problem.words])))
                 case .success(let code):
                     guard let provide = code.provide else {
-                        return .failure(ProviderFailure(message: "Plugin '\(pluginID)' no longer has a dynamic provider; run 'standfit-host plugins rescan'."))
+                        return .failure(ProviderFailure(HostText.Phrase("provider.gone", ["plugin": pluginID])))
                     }
                     return callGuard.around(pluginID, "while its dynamic provider ran") { provide(locale) }
                 }
@@ -43,7 +43,7 @@ extension PluginCalls {
                     return .failure(entity.unavailable(problem.words))
                 case .success(let code):
                     guard let ask = code.queries[entity.record.id] else {
-                        return .failure(entity.unavailable("no longer registers entity \(entity.record.id) (run 'standfit-host plugins rescan')"))
+                        return .failure(entity.unavailable(HostText.Phrase("fault.noLongerRegistersEntity", ["entity": entity.record.id])))
                     }
                     return callGuard.around(entity.pluginID, "while it was asked for \(entity.record.title.lowercased()) values") { ask(query, locale) }
                 }

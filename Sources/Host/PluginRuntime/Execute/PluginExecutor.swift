@@ -53,7 +53,7 @@ package final class PluginExecutor {
     package func calls() -> PluginCalls {
         let inProcess = PluginCalls.inProcess(guard: callGuard) { [self] pluginID in
             if let code = codes[pluginID] { return code }
-            guard let candidate = candidates[pluginID] else { return .failure(PluginFault("is not loaded")) }
+            guard let candidate = candidates[pluginID] else { return .failure(PluginFault("fault.notLoaded")) }
             let code = load(candidate, pluginID: pluginID).map(\.code)
             codes[pluginID] = code
             return code
@@ -63,10 +63,11 @@ package final class PluginExecutor {
             settings.warmWorkers == nil && candidates[pluginID].map(runsInProcess) == true ? inProcess : worker
         }
         return PluginCalls(
-            perform: { [logger] action, invocation in
+            perform: { [logger, settings] action, invocation in
                 let reply = route(action.pluginID).perform(action, invocation).checked()
+                let text = HostText(language: settings.language)
                 for warning in reply.warnings ?? [] {
-                    logger.warning("Plugin '\(action.pluginID)' \(warning) while running \(action.type); report this to the plugin's author.")
+                    logger.warning("\(text(HostText.Phrase("handlerWarning.run", ["plugin": action.pluginID, "type": action.type], parts: ["warning": warning])))")
                 }
                 return reply
             },
@@ -82,7 +83,7 @@ package final class PluginExecutor {
         PluginCalls(
             perform: { [self] action, invocation in
                 guard let candidate = candidates[action.pluginID] else {
-                    return HandlerReply(status: -1, fault: "is not loaded")
+                    return HandlerReply(status: -1, fault: HostText.Phrase("fault.notLoaded"))
                 }
                 let request = HandlerWorker.Request(
                     candidate: candidate, pluginID: action.pluginID, language: settings.language,
@@ -93,17 +94,17 @@ package final class PluginExecutor {
                     return HandlerReply(status: -1, fault: fault.words)
                 case .success(let answer):
                     let reply = answer.reply
-                    if let failure = reply.loadFailure { return HandlerReply(status: -1, fault: "could not be loaded (\(failure))") }
+                    if let failure = reply.loadFailure { return HandlerReply(status: -1, fault: HostText.Phrase("fault.couldNotLoad", parts: ["why": failure])) }
                     switch answer.provided {
                     case nil: break
                     case .success(let provided): prefetched.keep(provided, of: action.pluginID)
                     case .failure(let fault):
                         // The action took effect; only the provider's items are missing.
-                        let words = "The dynamic provider of plugin '\(action.pluginID)' \(fault.words) after its action was handled; its previous items are kept."
+                        let words = HostText.Phrase("provider.faultAfterRun", ["plugin": action.pluginID], parts: ["fault": fault.words])
                         prefetched.keep(Dictionary(uniqueKeysWithValues: request.provideLanguages.map { ($0, .failure(words)) }),
                                         of: action.pluginID)
                     }
-                    return reply.reply ?? HandlerReply(status: -1, fault: "answered without running the handler")
+                    return reply.reply ?? HandlerReply(status: -1, fault: HostText.Phrase("fault.noHandlerRun"))
                 }
             },
             provide: { [self] pluginID, locale in
@@ -112,10 +113,10 @@ package final class PluginExecutor {
                                                     call: nil, provideLanguages: [locale])
                 switch callWorker(request).map(\.reply) {
                 case .failure(let fault):
-                    return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' \(fault.words); its previous items are kept."))
+                    return .failure(ProviderFailure(HostText.Phrase("provider.fault", ["plugin": pluginID], parts: ["fault": fault.words])))
                 case .success(let reply):
                     if let failure = reply.loadFailure {
-                        return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' is unavailable: \(failure)"))
+                        return .failure(ProviderFailure(HostText.Phrase("provider.unavailable", ["plugin": pluginID], parts: ["why": failure])))
                     }
                     return reply.provided[locale]?.result(for: pluginID) ?? .success([])
                 }
@@ -130,11 +131,11 @@ package final class PluginExecutor {
                 case .failure(let fault):
                     return .failure(entity.unavailable(fault.words))
                 case .success(let reply):
-                    if let failure = reply.loadFailure { return .failure(entity.unavailable("could not be loaded (\(failure))")) }
+                    if let failure = reply.loadFailure { return .failure(entity.unavailable(HostText.Phrase("fault.couldNotLoad", parts: ["why": failure]))) }
                     switch reply.entityValues {
                     case .some(.items(let values)): return .success(values)
-                    case .some(.failure(let message)): return .failure(EntityFailure(message: message))
-                    case nil: return .failure(entity.unavailable("answered without running the query"))
+                    case .some(.failure(let sentence)): return .failure(EntityFailure(sentence))
+                    case nil: return .failure(entity.unavailable(HostText.Phrase("fault.noQueryRun")))
                     }
                 }
             })
@@ -151,9 +152,9 @@ package final class PluginExecutor {
             return opened
         }()
         switch result {
-        case .failure(let refusal): return .failure(PluginFault("could not be loaded (\(refusal.reason))"))
+        case .failure(let refusal): return .failure(PluginFault("fault.couldNotLoad", parts: ["why": refusal.sentence]))
         case .success(let plugin) where plugin.info.id != pluginID:
-            return .failure(PluginFault("now has id '\(plugin.info.id)' (run 'standfit-host plugins rescan')"))
+            return .failure(PluginFault("fault.newID", ["id": plugin.info.id]))
         case .success(let plugin): return .success(plugin)
         }
     }
@@ -183,7 +184,7 @@ package final class PluginExecutor {
                                        environment: settings.environment, input: try JSONEncoder().encode(call),
                                        verbose: settings.verbose, link: settings.link)
         } catch {
-            return .failure(PluginFault("could not be started in a worker process (\(error))"))
+            return .failure(PluginFault("fault.workerStart", ["why": "\(error)"]))
         }
         worker.outputOwner = "Plugin '\(request.pluginID)'"
         defer { if request.sandbox { Sandbox.removeTemporary(of: worker.pid, paths: settings.paths) } }
@@ -215,7 +216,7 @@ package final class PluginExecutor {
         })
         let worker: WarmWorkers.Worker
         switch leased {
-        case .failure(let error): return .failure(PluginFault("could not be started in a worker process (\(error))"))
+        case .failure(let error): return .failure(PluginFault("fault.workerStart", ["why": "\(error)"]))
         case .success(let leased): worker = leased
         }
         worker.process.beginCall(owner: "Plugin '\(request.pluginID)'", link: settings.link)
@@ -225,7 +226,7 @@ package final class PluginExecutor {
                                           facts: worker.lastFacts == facts ? nil : facts)
         guard let line = try? JSONEncoder().encode(call) else {
             workers.discard(worker)
-            return .failure(PluginFault("could not be asked (its call could not be encoded)"))
+            return .failure(PluginFault("fault.notAsked"))
         }
         worker.lastFacts = facts
         worker.process.send(line + [UInt8(ascii: "\n")])
@@ -266,29 +267,30 @@ package final class PluginExecutor {
     private func readReply(from worker: HelperProcess, call: UInt64,
                            deadline: ContinuousClock.Instant) -> Result<HandlerWorker.Reply, PluginFault> {
         let timeout = settings.handlerTimeout
-        let timedOut = PluginFault("timed out after \(Seconds.format(timeout)) s and was stopped")
+        let timedOut = PluginFault("fault.timedOut", ["seconds": Seconds.format(timeout)])
         switch worker.nextLine(deadline: deadline) {
         case .line(let data):
             do {
                 let reply = try JSONDecoder().decode(HandlerWorker.Reply.self, from: data)
                 guard reply.call == call else {
                     worker.stop()
-                    return .failure(PluginFault("wrote a line of its own on the host's answer descriptor (\(HelperProcess.resultDescriptor))"))
+                    return .failure(PluginFault("fault.ownLine", ["descriptor": "\(HelperProcess.resultDescriptor)"]))
                 }
                 return .success(reply)
             } catch let refused as JSONText.Refused {
-                return .failure(PluginFault("answered from its worker with data \(refused.reason)"))
+                return .failure(PluginFault("fault.workerData", parts: ["why": refused.reason]))
             } catch {
-                return .failure(PluginFault(JSONDepth.exceeds(data) ? "answered from its worker with data nested deeper than \(JSONDepth.limit) levels (the most the host reads)" : "answered from its worker in a form the host cannot read"))
+                return .failure(JSONDepth.exceeds(data) ? PluginFault("fault.workerData", parts: ["why": HostText.Phrase("json.deep", ["limit": "\(JSONDepth.limit)"])])
+                                    : PluginFault("fault.workerUnreadable"))
             }
         case .timedOut:
             worker.stop()
             return .failure(timedOut)
         case .tooLong:
-            return .failure(PluginFault("answered from its worker with more than \(HelperProcess.answerLimit >> 20) MiB (the most the host reads)"))
+            return .failure(PluginFault("fault.workerLong", ["mebibytes": "\(HelperProcess.answerLimit >> 20)"]))
         case .end:
             let termination = worker.reap(by: deadline)
-            return .failure(termination == .timedOut ? timedOut : PluginFault(termination.describe(timeout: timeout)))
+            return .failure(termination == .timedOut ? timedOut : PluginFault(termination.words(timeout: timeout)))
         }
     }
 }

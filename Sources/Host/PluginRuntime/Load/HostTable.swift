@@ -103,7 +103,8 @@ enum ParameterChecksTable {
             set_invalid_parameter: { context, param in
                 guard let collector = ReplyCollector.from(context) else { return ReplyCollector.refusal(context) }
                 guard let name = CText.string(param), collector.parameterNames.contains(name) else {
-                    collector.warnings.append("passed set_invalid_parameter \(CText.quoted(param)), which is not one of the action's parameters (\(collector.parameterNames.joined(separator: ", ")))")
+                    collector.warnings.append(HostText.Phrase("handlerWarning.notParameter", ["name": CText.quoted(param),
+                                                                                              "parameters": collector.parameterNames.joined(separator: ", ")]))
                     return STANDFIT_ERR_INVALID_ARGUMENT
                 }
                 collector.invalidParameter = name

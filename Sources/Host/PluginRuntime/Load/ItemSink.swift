@@ -6,7 +6,7 @@ import HostModel
 final class ItemSink {
     private let pluginID: String
     private var items: [ShortcutItem] = []
-    private var problems: [String] = []
+    private var problems: [HostText.Phrase] = []
 
     private init(pluginID: String) {
         self.pluginID = pluginID
@@ -23,10 +23,10 @@ final class ItemSink {
             return withUnsafePointer(to: &sink) { provide($0) }
         }
         guard status == STANDFIT_OK else {
-            return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' failed with status \(status); its previous items are kept."))
+            return .failure(ProviderFailure(HostText.Phrase("plugin.item.providerFailed", ["plugin": pluginID, "status": "\(status)"])))
         }
         if let problem = collector.problems.first {
-            return .failure(ProviderFailure(message: "The dynamic provider of plugin '\(pluginID)' gave a bad item (\(problem)); its previous items are kept."))
+            return .failure(ProviderFailure(HostText.Phrase("plugin.item.badItem", ["plugin": pluginID], parts: ["problem": problem])))
         }
         return .success(collector.items)
     }
@@ -38,7 +38,7 @@ final class ItemSink {
             items.append(item)
             return STANDFIT_OK
         case .failure(let problem):
-            problems.append(problem.message)
+            problems.append(problem.words)
             return STANDFIT_ERR_INVALID_ARGUMENT
         }
     }

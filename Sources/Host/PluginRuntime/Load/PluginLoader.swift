@@ -55,7 +55,7 @@ public struct PluginLoader {
             }
         }
         var set = builder.set
-        set.calls = .inProcess(guard: .off) { id in code[id].map { .success($0) } ?? .failure(PluginFault("is not loaded")) }
+        set.calls = .inProcess(guard: .off) { id in code[id].map { .success($0) } ?? .failure(PluginFault("fault.notLoaded")) }
         return set
     }
 

@@ -7,19 +7,19 @@ import HostModel
 extension PluginRegistrar {
     func registerEntity(_ pointer: UnsafePointer<standfit_entity>?) -> Int32 {
         guard acceptsRegistrations else { return refuseOutsideInit("register_entity") }
-        guard let pointer else { return reject("register_entity was called with NULL") }
+        guard let pointer else { return reject("plugin.registration.entityNull") }
         let raw = pointer.pointee
-        if let problem = raw.abi.problem(minimumSize: MemoryLayout<standfit_entity>.size) {
-            return reject("an entity table \(problem)")
+        if let problem = raw.abi.abiProblem(minimumSize: MemoryLayout<standfit_entity>.size) {
+            return reject("plugin.registration.entityABI", parts: ["problem": problem])
         }
         guard let id = CText.string(raw.id), PluginID.isValid(id) else {
-            return reject("an entity has id \(CText.quoted(raw.id)), which is not a reverse-DNS id such as com.example.exercise")
+            return reject("plugin.registration.entityID", parts: ["given": CText.shown(raw.id)])
         }
         guard let title = CText.string(raw.title), !title.isEmpty else {
-            return reject("entity '\(id)' has no title; give it one (\"Exercise\")")
+            return reject("plugin.registration.entityNoTitle", ["entity": id])
         }
         guard let lookup = raw.lookup, let match = raw.match, let suggest = raw.suggest else {
-            return reject("entity '\(id)' lacks one of its lookup, match and suggest functions; set all three")
+            return reject("plugin.registration.entityFunctions", ["entity": id])
         }
         guard !entities.contains(where: { $0.record.id == id }) else {
             warnings.append(HostText.Phrase("plugin.entityTwice", ["id": pluginID, "path": path, "entity": id]))
@@ -42,17 +42,23 @@ extension PluginRegistrar {
         return STANDFIT_OK
     }
 
+    /// Refuses `function`'s naming of action `type`, which the plugin has not registered.
+    func rejectUnknownAction(_ function: String, _ type: UnsafePointer<CChar>?) -> Int32 {
+        reject("plugin.registration.call", ["function": function],
+               parts: ["does": HostText.Phrase("plugin.registration.unknownAction", parts: ["given": CText.shown(type)])])
+    }
+
     /// Sets what `param` of `type` knows beyond its kind: where its values come from, or the
-    /// question that asks for it.
+    /// question that asks for it. `change` answers why it cannot, as the host's words.
     func describeParameter(_ function: String, type: UnsafePointer<CChar>?, param: UnsafePointer<CChar>?,
-                           _ change: (inout ParameterSpec, String, String) -> String?) -> Int32 {
+                           _ change: (inout ParameterSpec, String, String) -> HostText.Phrase?) -> Int32 {
         guard acceptsRegistrations else { return refuseOutsideInit(function) }
         guard let type = CText.string(type), let index = actionIndex[type] else {
-            return reject("\(function) names action \(CText.quoted(type)), which it has not registered; register the action first")
+            return rejectUnknownAction(function, type)
         }
         guard let name = CText.string(param),
               let parameter = actions[index].parameters.firstIndex(where: { $0.name == name }) else {
-            return reject("\(function) names parameter \(CText.quoted(param)) of '\(type)', which declares no such parameter")
+            return reject("plugin.registration.unknownParameter", ["function": function, "type": type], parts: ["given": CText.shown(param)])
         }
         if let problem = change(&actions[index].parameters[parameter], type, name) {
             return reject(problem)
@@ -62,9 +68,9 @@ extension PluginRegistrar {
 
     func setParameterEntity(type: UnsafePointer<CChar>?, param: UnsafePointer<CChar>?, entity: UnsafePointer<CChar>?) -> Int32 {
         describeParameter("set_parameter_entity", type: type, param: param) { spec, type, name in
-            guard spec.kind == .string else { return "parameter '\(name)' of '\(type)' is not a string, so it cannot name an entity" }
+            guard spec.kind == .string else { return HostText.Phrase("plugin.registration.entityNotString", ["name": name, "type": type]) }
             guard let id = CText.string(entity), entities.contains(where: { $0.record.id == id }) else {
-                return "set_parameter_entity names entity \(CText.quoted(entity)) for '\(type)', which this plugin has not registered; register the entity first"
+                return HostText.Phrase("plugin.registration.unknownEntity", ["type": type], parts: ["given": CText.shown(entity)])
             }
             spec.domain = .entity(id)
             return nil
@@ -74,16 +80,18 @@ extension PluginRegistrar {
     func setParameterChoices(type: UnsafePointer<CChar>?, param: UnsafePointer<CChar>?,
                              values: UnsafePointer<standfit_entity_value>?, count: UInt32) -> Int32 {
         describeParameter("set_parameter_choices", type: type, param: param) { spec, type, name in
-            guard spec.kind == .string else { return "parameter '\(name)' of '\(type)' is not a string, so it cannot have choices" }
-            guard count > 0, let values else { return "the choices of '\(name)' of '\(type)' are empty; pass at least one value" }
+            guard spec.kind == .string else { return HostText.Phrase("plugin.registration.choicesNotString", ["name": name, "type": type]) }
+            guard count > 0, let values else { return HostText.Phrase("plugin.registration.noChoices", ["name": name, "type": type]) }
             var choices: [EntityValue] = []
             var raw = UnsafeRawPointer(values)
             for index in 0..<Int(count) {
                 switch EntityValueDescriptor.read(raw) {
-                case .failure(let problem): return "choice \(index) of '\(name)' of '\(type)': \(problem.message)"
+                case .failure(let problem):
+                    return HostText.Phrase("plugin.registration.badChoice", ["index": "\(index)", "name": name, "type": type],
+                                           parts: ["problem": problem.words])
                 case .success(let value):
                     guard !choices.contains(where: { $0.id == value.id }) else {
-                        return "the choices of '\(name)' of '\(type)' list '\(value.id)' twice"
+                        return HostText.Phrase("plugin.registration.choiceTwice", ["name": name, "type": type, "value": value.id])
                     }
                     choices.append(value)
                 }
@@ -97,7 +105,7 @@ extension PluginRegistrar {
     func setParameterPrompt(type: UnsafePointer<CChar>?, param: UnsafePointer<CChar>?, prompt: UnsafePointer<CChar>?) -> Int32 {
         describeParameter("set_parameter_prompt", type: type, param: param) { spec, type, name in
             guard let text = CText.string(prompt), !text.trimmingCharacters(in: .whitespaces).isEmpty else {
-                return "the prompt of '\(name)' of '\(type)' is empty or not UTF-8"
+                return HostText.Phrase("plugin.registration.emptyPrompt", ["name": name, "type": type])
             }
             spec.prompt = text
             return nil
@@ -107,10 +115,10 @@ extension PluginRegistrar {
     func registerPhrase(type: UnsafePointer<CChar>?, language: UnsafePointer<CChar>?, phrase: UnsafePointer<CChar>?) -> Int32 {
         guard acceptsRegistrations else { return refuseOutsideInit("register_phrase") }
         guard let type = CText.string(type), let index = actionIndex[type] else {
-            return reject("register_phrase names action \(CText.quoted(type)), which it has not registered; register the action first")
+            return rejectUnknownAction("register_phrase", type)
         }
         guard let template = CText.string(phrase) else {
-            return reject("a phrase of '\(type)' is NULL or not UTF-8")
+            return reject("plugin.registration.phraseNull", ["type": type])
         }
         let phrase = Phrase(language: CText.string(language).flatMap { $0.isEmpty ? nil : $0 }, template: template)
         let names = Set(actions[index].parameters.map(\.name))
@@ -119,12 +127,12 @@ extension PluginRegistrar {
             switch part {
             case .word: words += 1
             case .placeholder(let name) where !names.contains(name):
-                return reject("the phrase \"\(template)\" of '\(type)' has placeholder {\(name)}, which is not one of its parameters")
+                return reject("plugin.registration.phrasePlaceholder", ["phrase": template, "type": type, "placeholder": "{\(name)}"])
             case .placeholder: continue
             }
         }
         guard words > 0 else {
-            return reject("the phrase \"\(template)\" of '\(type)' has no words besides placeholders; add one (\"log {count} {exercise}\")")
+            return reject("plugin.registration.phraseNoWords", ["phrase": template, "type": type])
         }
         if !actions[index].phrases.contains(phrase) { actions[index].phrases.append(phrase) }
         return STANDFIT_OK
@@ -134,15 +142,17 @@ extension PluginRegistrar {
     func setParameterRange(type: UnsafePointer<CChar>?, param: UnsafePointer<CChar>?, minimum: Double, maximum: Double) -> Int32 {
         describeParameter("set_parameter_range", type: type, param: param) { spec, type, name in
             guard spec.kind == .int64 || spec.kind == .double else {
-                return "parameter '\(name)' of '\(type)' is a \(spec.kind.name), so it cannot have a range; give ranges to int and double parameters"
+                return HostText.Phrase("plugin.registration.rangeKind", ["name": name, "type": type, "kind": spec.kind.name])
             }
             guard minimum.isFinite, maximum.isFinite, minimum <= maximum else {
-                return "set_parameter_range gives '\(name)' of '\(type)' the range \(minimum) to \(maximum); give finite bounds, the smaller first"
+                return HostText.Phrase("plugin.registration.badRange", ["name": name, "type": type, "min": "\(minimum)", "max": "\(maximum)"])
             }
             var ranged = spec
             ranged.range = minimum...maximum
             if let value = spec.defaultValue, !ranged.admits(value) {
-                return "parameter '\(name)' of '\(type)' has default \(value.text), outside its range \(ClosedRange.text(minimum)) to \(ClosedRange.text(maximum)); fix the default or the range"
+                return HostText.Phrase("plugin.registration.defaultOutsideRange",
+                                       ["name": name, "type": type, "value": value.text,
+                                        "min": ClosedRange.text(minimum), "max": ClosedRange.text(maximum)])
             }
             spec = ranged
             return nil
@@ -154,7 +164,7 @@ extension PluginRegistrar {
         describeParameter("set_parameter_traits", type: type, param: param) { spec, type, name in
             let known = UInt32(STANDFIT_PARAM_TRAIT_NOT_SUGGESTIBLE)
             guard traits & ~known == 0 else {
-                return "set_parameter_traits gives '\(name)' of '\(type)' traits \(traits), with bits this host does not know (it knows STANDFIT_PARAM_TRAIT_NOT_SUGGESTIBLE = 1)"
+                return HostText.Phrase("plugin.registration.parameterTraits", ["name": name, "type": type, "traits": "\(traits)"])
             }
             spec.suggestible = traits & known == 0
             return nil
@@ -165,11 +175,11 @@ extension PluginRegistrar {
     func setActionTraits(type: UnsafePointer<CChar>?, traits: UInt32) -> Int32 {
         guard acceptsRegistrations else { return refuseOutsideInit("set_action_traits") }
         guard let type = CText.string(type), let index = actionIndex[type] else {
-            return reject("set_action_traits names action \(CText.quoted(type)), which it has not registered; register the action first")
+            return rejectUnknownAction("set_action_traits", type)
         }
         let known = UInt32(STANDFIT_TRAIT_NOT_SUGGESTIBLE)
         guard traits & ~known == 0 else {
-            return reject("set_action_traits gives '\(type)' traits \(traits), with bits this host does not know (it knows STANDFIT_TRAIT_NOT_SUGGESTIBLE = 1)")
+            return reject("plugin.registration.actionTraits", ["type": type, "traits": "\(traits)"])
         }
         actions[index].suggestible = traits & UInt32(STANDFIT_TRAIT_NOT_SUGGESTIBLE) == 0
         return STANDFIT_OK

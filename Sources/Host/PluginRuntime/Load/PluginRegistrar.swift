@@ -53,9 +53,10 @@ final class PluginRegistrar {
     /// Sentences about what it registered that the host did not take, as the host's words.
     var warnings: [HostText.Phrase] = []
     /// Why the host refused each registration it refused, in order: a problem and its fix,
-    /// without the plugin's name ("parameter 'ml' of 'com.example.water.log' has default …").
-    /// An init that fails says the first as its reason; one that goes on regardless is warned.
-    var refusedRegistrations: [String] = []
+    /// without the plugin's name ("parameter 'ml' of 'com.example.water.log' has default …"),
+    /// as the host's words. An init that fails says the first as its reason; one that goes on
+    /// regardless is warned.
+    var refusedRegistrations: [HostText.Phrase] = []
     /// What the plugin logged at warning or error level while its init ran: an init that fails
     /// without a refused registration gives the last of these as its reason.
     var initComplaints: [String] = []
@@ -119,7 +120,7 @@ final class PluginRegistrar {
         let action: RegisteredAction, call: HandlerCall
         switch ActionDescriptor.read(pointer, pluginID: pluginID) {
         case .failure(let problem):
-            return reject(problem.message)
+            return reject(problem.words)
         case .success(let read):
             (action, call) = read
         }
@@ -137,7 +138,7 @@ final class PluginRegistrar {
         guard acceptsRegistrations else { return refuseOutsideInit("register_static_item") }
         switch ItemDescriptor.read(pointer, source: .static, origin: pluginID) {
         case .failure(let problem):
-            return reject(problem.message)
+            return reject(problem.words)
         case .success(let item):
             staticItems.append(item)
             return STANDFIT_OK
@@ -146,12 +147,12 @@ final class PluginRegistrar {
 
     func registerProvider(_ pointer: UnsafePointer<standfit_dynamic_provider>?) -> Int32 {
         guard acceptsRegistrations else { return refuseOutsideInit("register_dynamic_provider") }
-        guard let pointer else { return reject("register_dynamic_provider was called with NULL") }
-        if let problem = pointer.pointee.abi.problem(minimumSize: MemoryLayout<standfit_dynamic_provider>.size) {
-            return reject("its dynamic provider \(problem)")
+        guard let pointer else { return reject("plugin.registration.providerNull") }
+        if let problem = pointer.pointee.abi.abiProblem(minimumSize: MemoryLayout<standfit_dynamic_provider>.size) {
+            return reject("plugin.registration.providerABI", parts: ["problem": problem])
         }
         guard let provide = pointer.pointee.provide else {
-            return reject("its dynamic provider has no provide function; set one")
+            return reject("plugin.registration.noProvide")
         }
         let id = pluginID
         provider = DynamicProvider(pluginID: id)
@@ -160,21 +161,25 @@ final class PluginRegistrar {
     }
 
     /// Refuses a registration: `problem` says what is wrong and how to fix it.
-    func reject(_ problem: String) -> Int32 {
+    func reject(_ problem: HostText.Phrase) -> Int32 {
         refusedRegistrations.append(problem)
         return STANDFIT_ERR_INVALID_ARGUMENT
     }
 
+    /// Refuses a registration with the host's words `key` (`plugin.registration.*`).
+    func reject(_ key: String, _ values: [String: String] = [:], parts: [String: HostText.Phrase] = [:]) -> Int32 {
+        reject(HostText.Phrase(key, values, parts: parts))
+    }
+
     /// What to say about the refused registrations once `init` returned `status`: the reason the
     /// plugin is refused when it failed, else a warning for each registration it went on without.
-    /// (What was wrong with a registration stays in English: `refusedRegistrations`.)
     func outcomeOfInit(status: Int32) -> (refusal: HostText.Phrase?, warnings: [HostText.Phrase]) {
         let failed = ["path": path, "id": pluginID, "status": "\(status)"]
         guard status == STANDFIT_OK else {
             if let first = refusedRegistrations.first {
                 let more = refusedRegistrations.count > 1
                     ? HostText.Phrase("plugin.initFailed.more", ["count": "\(refusedRegistrations.count - 1)"]) : .verbatim("")
-                return (HostText.Phrase("plugin.initFailed.refused", failed.merging(["problem": first]) { $1 }, parts: ["more": more]), [])
+                return (HostText.Phrase("plugin.initFailed.refused", failed, parts: ["problem": first, "more": more]), [])
             }
             if let said = initComplaints.last {
                 let shown = VisibleText.line(said)
@@ -184,7 +189,7 @@ final class PluginRegistrar {
             return (HostText.Phrase("plugin.initFailed.silent", failed), [])
         }
         let ignored = refusedRegistrations.map {
-            HostText.Phrase("plugin.refusedIgnored", ["id": pluginID, "path": path, "problem": $0])
+            HostText.Phrase("plugin.refusedIgnored", ["id": pluginID, "path": path], parts: ["problem": $0])
         }
         return (nil, ignored)
     }
@@ -214,11 +219,11 @@ final class PluginRegistrar {
     func declareProgram(_ pointer: UnsafePointer<CChar>?) -> Int32 {
         guard acceptsRegistrations else { return refuseOutsideInit("declare_program") }
         guard let path = CText.string(pointer), ProgramPath.isValid(path) else {
-            return reject("declare_program was given \(CText.quoted(pointer)), which is no absolute path of at most \(ProgramPath.byteLimit) bytes without control characters; declare the program by its full path, such as /usr/bin/notify-send")
+            return reject("plugin.registration.programPath", ["limit": "\(ProgramPath.byteLimit)"], parts: ["given": CText.shown(pointer)])
         }
         if programs.contains(path) { return STANDFIT_OK }
         guard programs.count < Int(STANDFIT_MAX_PROGRAMS) else {
-            return reject("declare_program was called for \(path) after \(STANDFIT_MAX_PROGRAMS) programs, the most a plugin may declare; start fewer programs")
+            return reject("plugin.registration.tooManyPrograms", ["path": path, "limit": "\(STANDFIT_MAX_PROGRAMS)"])
         }
         programs.append(path)
         return STANDFIT_OK
