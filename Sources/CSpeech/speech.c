@@ -65,9 +65,26 @@ struct standfit_recognizer {
     ps_decoder_t *decoder;
 };
 
+/* PocketSphinx keeps one log file for the process (-logfn): each ps_init closes the one before
+   and opens its own, and every decoder writes to it. Two requests of the warm server that open a
+   recognizer at once closed the same FILE twice, and the next fopen found glibc's list of open
+   files locked for ever (two `say --audio` hung). Opening and closing a recognizer hold this lock
+   alone; recognising holds it shared with other recognitions, so decoders still run side by
+   side. Rationale: PocketSphinx has no lock of its own for its global log. */
+static pthread_rwlock_t speech_lock = PTHREAD_RWLOCK_INITIALIZER;
+
+static standfit_recognizer *open_locked(const char *hmm, const char *dict, const char *jsgf, char *why, size_t why_length);
+
 standfit_recognizer *standfit_speech_open(const char *hmm, const char *dict, const char *jsgf, char *why,
                                           size_t why_length) {
     if (!loaded(why, why_length)) return NULL;
+    pthread_rwlock_wrlock(&speech_lock);
+    standfit_recognizer *recognizer = open_locked(hmm, dict, jsgf, why, why_length);
+    pthread_rwlock_unlock(&speech_lock);
+    return recognizer;
+}
+
+static standfit_recognizer *open_locked(const char *hmm, const char *dict, const char *jsgf, char *why, size_t why_length) {
     /* Its log goes nowhere: the host says what matters in its own words. No dither of its own:
        the host adds the same noise to every reading of a recording (Recognizer.dithered). */
     cmd_ln_t *config = p_cmd_ln_init(NULL, p_ps_args(), 1, "-hmm", hmm, "-dict", dict, "-logfn", "/dev/null",
@@ -100,8 +117,19 @@ standfit_recognizer *standfit_speech_open(const char *hmm, const char *dict, con
     return recognizer;
 }
 
+static int recognize_locked(standfit_recognizer *recognizer, const char *rival, const int16_t *samples, size_t count,
+                            char *heard, size_t heard_length, int32_t *score, int32_t *frames);
+
 int standfit_speech_recognize(standfit_recognizer *recognizer, const char *rival, const int16_t *samples, size_t count,
                               char *heard, size_t heard_length, int32_t *score, int32_t *frames) {
+    pthread_rwlock_rdlock(&speech_lock);
+    int result = recognize_locked(recognizer, rival, samples, count, heard, heard_length, score, frames);
+    pthread_rwlock_unlock(&speech_lock);
+    return result;
+}
+
+static int recognize_locked(standfit_recognizer *recognizer, const char *rival, const int16_t *samples, size_t count,
+                            char *heard, size_t heard_length, int32_t *score, int32_t *frames) {
     ps_decoder_t *decoder = recognizer->decoder;
     if (heard_length > 0) heard[0] = '\0';
     *score = 0;
@@ -123,7 +151,9 @@ int standfit_speech_recognize(standfit_recognizer *recognizer, const char *rival
 
 void standfit_speech_close(standfit_recognizer *recognizer) {
     if (recognizer == NULL) return;
+    pthread_rwlock_wrlock(&speech_lock);
     p_ps_free(recognizer->decoder);
     p_cmd_ln_free_r(recognizer->config);
+    pthread_rwlock_unlock(&speech_lock);
     free(recognizer);
 }

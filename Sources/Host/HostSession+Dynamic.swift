@@ -56,7 +56,7 @@ extension HostSession {
                     try state.replaceItems(source: report.pluginID, language: language, pluginVersion: versions[report.pluginID],
                                            items: [], at: request.wallClock)
                 } catch {
-                    logger.warning("\(error.message)")
+                    logger.warning("\(error.message(in: self.language))")
                 }
             }
             if changed || reports.contains(where: { $0.itemCount == nil }) {
@@ -82,7 +82,7 @@ extension HostSession {
                         changed = true
                     }
                 } catch {
-                    logger.warning("\(error.message)")
+                    logger.warning("\(error.message(in: self.language))")
                 }
             }
             if changed {
@@ -124,7 +124,7 @@ extension HostSession {
                 case .stored, .runAndStored: languages = [language] + stored.filter { $0 != mine }
                 }
             } catch {
-                logger.warning("\(error.message)")
+                logger.warning("\(error.message(in: self.language))")
             }
             var report = RefreshReport(pluginID: id, itemCount: nil, note: nil)
             for (position, language) in languages.enumerated() {
@@ -174,7 +174,7 @@ extension HostSession {
                 do throws(HostError) {
                     try state.donate(donation, minute: LocalMinute.of(donation.date, in: timeZone))
                 } catch {
-                    logger.warning("\(error.message)")
+                    logger.warning("\(error.message(in: self.language))")
                 }
             },
             withdraw: { pluginID, effects in
@@ -182,7 +182,7 @@ extension HostSession {
                     let removed = try state.withdrawDonations(of: pluginID, effects: effects)
                     logger.debug("Plugin '\(pluginID)' undid \(effects.joined(separator: ", ")): \(removed) donated runs withdrawn")
                 } catch {
-                    logger.warning("\(error.message)")
+                    logger.warning("\(error.message(in: self.language))")
                 }
             },
             refresh: { storeProvidedItems(of: $0).changed },
@@ -193,7 +193,7 @@ extension HostSession {
                     do throws(HostError) {
                         try options.desktop.update(self)
                     } catch {
-                        logger.warning("\(error.message)")
+                        logger.warning("\(error.message(in: self.language))")
                     }
                 }
             },
@@ -201,7 +201,7 @@ extension HostSession {
                 do throws(HostError) {
                     try state.recordScheduledRun(run)
                 } catch {
-                    logger.warning("\(error.message)")
+                    logger.warning("\(error.message(in: self.language))")
                 }
             })
     }
@@ -214,11 +214,11 @@ extension HostSession {
             where source.source != HostState.scriptSource && !providing.contains(source.source) {
                 try state.removeSource(source.source)
                 reports.append(RefreshReport(pluginID: source.source, itemCount: 0,
-                                             note: "its plugin is gone or no longer provides items; its stored items were removed"))
+                                             note: HostText(language: self.language)("refresh.gone")))
                 changed = true
             }
         } catch {
-            logger.warning("\(error.message)")
+            logger.warning("\(error.message(in: self.language))")
         }
         return changed
     }

@@ -9,17 +9,18 @@ extension DesktopBusTests {
     /// dunst on `bus`, on a virtual display of its own, with a 2-second timeout of its own and
     /// a context menu that picks the first line holding `pick`; ended with the returned group.
     static func startDunst(_ sandbox: HostSandbox, bus: SessionBus, pick: String) throws -> (dunst: pid_t, xvfb: pid_t) {
-        let display = try #require(VirtualDisplay.free(), "no free X display number")
-        var environment = bus.environment
-        environment["DISPLAY"] = ":\(display)"
-        let xvfb = try #require(spawnInBackground(ExternalTool.xvfb.path, [":\(display)", "-screen", "0", "800x600x24", "-nolisten", "tcp", "-noreset"],
-                                                  environment: environment, log: sandbox.root.appendingPathComponent("xvfb.log"), ownGroup: true))
+        // Its files first: nothing is left running when one cannot be written.
         let picker = sandbox.root.appendingPathComponent("pick.sh")
         let menu = sandbox.root.appendingPathComponent("menu.txt")
         try Data("#!/bin/sh\ntee -a '\(menu.path)' | grep -m1 -F '\(pick)'\n".utf8).write(to: picker)
         chmod(picker.path, 0o755)
         let configuration = sandbox.root.appendingPathComponent("dunstrc")
         try Data("[global]\n    dmenu = \(picker.path)\n    timeout = 2\n".utf8).write(to: configuration)
+        let display = try #require(VirtualDisplay.free(), "no free X display number")
+        var environment = bus.environment
+        environment["DISPLAY"] = ":\(display)"
+        let xvfb = try #require(spawnInBackground(ExternalTool.xvfb.path, [":\(display)", "-screen", "0", "800x600x24", "-nolisten", "tcp", "-noreset"],
+                                                  environment: environment, log: sandbox.root.appendingPathComponent("xvfb.log"), ownGroup: true))
         guard eventually(20, { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)") }),
               let dunst = spawnInBackground(ExternalTool.dunst.path, ["-config", configuration.path], environment: environment,
                                             log: sandbox.root.appendingPathComponent("dunst.log"), ownGroup: true) else {
@@ -51,7 +52,7 @@ extension DesktopBusTests {
     }
 
     @Test("on dunst: a question outlives dunst's own timeout, a button pressed through dunst's menu runs with that value and the question is closed; a question closed unanswered says 'Not run: no answer.' and logs nothing",
-          .needs(.dbusDaemon, .gapplication, .xvfb, .dunst, .dunstctl, .sqlite3))
+          .needs(.dbusDaemon, .gapplication, .xvfb, .dunst, .dunstctl, .busctl, .sqlite3))
     func onDunst() throws {
         let (sandbox, bus) = try Self.sandboxOnBus()
         defer { bus.stop() }

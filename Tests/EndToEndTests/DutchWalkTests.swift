@@ -187,7 +187,8 @@ struct DutchWalkTests {
         #expect(report.stdout.hasSuffix("Geen problemen gevonden.\n"), "\(report)")
     }
 
-    @Test("the errors of bad input in Dutch: a manifest item without a type, items that are not JSON, not a list or with a bad item (from a file and from standard input), an audio path that is a directory, an exercise of 5000 letters to schedule, STANDFIT_NOW unread, an unknown STANDFIT_SERVER; and the plain answers of dynamic, refresh, export --uninstall, plugins untrust and run --notify without a bus; not an English word in them")
+    @Test("the errors of bad input in Dutch: a manifest item without a type, items that are not JSON, not a list or with a bad item (from a file and from standard input), an audio path that is a directory, an exercise of 5000 letters to schedule, STANDFIT_NOW unread, an unknown STANDFIT_SERVER; and the plain answers of dynamic, refresh, export --uninstall, plugins untrust and run --notify without a bus; not an English word in them",
+          .needs(.systemdAnalyze))
     func errors() throws {
         var sandbox = HostSandbox.standFit()
         sandbox.extraEnvironment["LANG"] = "nl_NL.UTF-8"

@@ -298,6 +298,14 @@ struct HostilePluginRoundTwoTests {
         let sandbox = HostSandbox.zoo([plugin, Self.plain])
         #expect(sandbox.run("plugins", "trust", plugin.path).status == 0)
         #expect(sandbox.run("run", "com.zoo.\(id).run") == ProcessResult(status: 4, stdout: "", stderr: "standfit-host: Plugin 'com.zoo.\(id)' \(words)\n"))
+        // In Dutch: the sentence is put into words before the call, in the run's language.
+        if HostPath.current == .cold {
+            let dutch = sandbox.run("run", "com.zoo.\(id).run", "--locale", "nl")
+            let expected = id == "exit-handler"
+                ? "standfit-host: Plug-in 'com.zoo.exit-handler' riep exit() aan tijdens com.zoo.exit-handler.run in het proces van de host, en dat beëindigde de opdracht; wat hij deed kan wel of niet zijn doorgevoerd, dus controleer dat voor je het opnieuw doet, en meld dit aan de maker van de plug-in.\n"
+                : "standfit-host: Plug-in 'com.zoo.\(id)' crashte met \(id == "crash-handler" ? "SIGSEGV (segmentation fault)" : "SIGABRT (aborted)") tijdens com.zoo.\(id).run in het proces van de host; wat hij deed kan wel of niet zijn doorgevoerd, dus controleer dat voor je het opnieuw doet, en meld dit aan de maker van de plug-in (voer het uit met --isolate om de host erbuiten te houden).\n"
+            #expect(dutch == ProcessResult(status: 4, stdout: "", stderr: expected), "\(dutch)")
+        }
         // The host is sound afterwards, and the same plugin, isolated, fails as a worker does.
         #expect(sandbox.run("run", "com.zoo.plain.run").stdout == "zoo plain ran\n")
         #expect(sandbox.run("run", "--isolate", "com.zoo.\(id).run").status == 4)

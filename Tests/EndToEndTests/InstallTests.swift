@@ -128,7 +128,9 @@ struct InstallTests {
                                   environment: environment)
         #expect(scaffold.status == 0, "\(scaffold)")
         #expect(scaffold.stdout.contains(#""sdk" : "\#(prefix.path)/share/standfit-host/sdk""#), "\(scaffold.stdout)")
-        let made = runProcess(ExternalTool.make.url, arguments: ["-C", work.appendingPathComponent("water").path])
+        // Built with the system's cc, or the Swift toolchain's clang where there is none (make's CC).
+        let made = runProcess(ExternalTool.make.url, arguments: ["-C", work.appendingPathComponent("water").path],
+                              environment: ProcessInfo.processInfo.environment.merging(FixturePlugins.compilerEnvironment) { $1 })
         #expect(made.status == 0, "\(made)")
 
         // The man page, generated from the command definitions.

@@ -64,6 +64,8 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     /// The notification server of tiling desktops, and its command-line client.
     public static let dunst = ExternalTool("/usr/bin/dunst", package: "dunst")
     public static let dunstctl = ExternalTool("/usr/bin/dunstctl", package: "dunst")
+    /// systemd's D-Bus client, which dunstctl's history runs.
+    public static let busctl = ExternalTool("/usr/bin/busctl", package: "systemd")
 
     /// Rust's compiler and build tool, where rustup puts them (`~/.cargo/bin`) or Debian does.
     /// The Rust example, the Rust scaffold and the Rust mistake are built with them.

@@ -292,7 +292,9 @@ public enum LocalMinute {
     /// clocks change (New Zealand's +12 and +13, Chatham's, Alaska's) stay within one UTC
     /// day each, so the days before and after a change keep numbers of their own.
     public static func day(of date: Date, minute: Int) -> Int {
-        Int(((date.timeIntervalSince1970 - Double(minute) * 60 + 14 * 3_600 - 1) / 86_400).rounded(.down))
+        // From the start of the run's minute, so that its seconds do not move it across an edge.
+        let minuteStart = (date.timeIntervalSince1970 / 60).rounded(.down) * 60
+        return Int(((minuteStart - Double(minute) * 60 + 14 * 3_600 - 1) / 86_400).rounded(.down))
     }
 
     /// How many whole minutes of its local day in `zone` have passed at `date`.

@@ -194,5 +194,13 @@ extension HostText {
     "file.kibibytes" = "{count} KiB";
     "file.bytes" = "{count} bytes";
     "error.prefix" = "fout: ";
+    "guard.crashPrefix" = "standfit-host: Plug-in '{plugin}' crashte met ";
+    "guard.crashSuffix" = " {activity} in het proces van de host; wat hij deed kan wel of niet zijn doorgevoerd, dus controleer dat voor je het opnieuw doet, en meld dit aan de maker van de plug-in (voer het uit met --isolate om de host erbuiten te houden).\n";
+    "guard.exit" = "standfit-host: Plug-in '{plugin}' riep exit() aan {activity} in het proces van de host, en dat beëindigde de opdracht; wat hij deed kan wel of niet zijn doorgevoerd, dus controleer dat voor je het opnieuw doet, en meld dit aan de maker van de plug-in.\n";
+    "guard.loading" = "tijdens het laden en initialiseren";
+    "guard.running" = "tijdens {type}";
+    "guard.providing" = "terwijl zijn dynamische leverancier liep";
+    "guard.asked" = "terwijl hem om de waarden '{entity}' werd gevraagd";
+    "refresh.gone" = "de plug-in is weg of levert geen items meer; de bewaarde items zijn verwijderd";
     """#
 }

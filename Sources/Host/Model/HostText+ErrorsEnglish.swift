@@ -194,5 +194,13 @@ extension HostText {
     "file.kibibytes" = "{count} KiB";
     "file.bytes" = "{count} bytes";
     "error.prefix" = "error: ";
+    "guard.crashPrefix" = "standfit-host: Plugin '{plugin}' crashed with ";
+    "guard.crashSuffix" = " {activity} in the host's process; what it was doing may or may not have taken effect, so check before you run it again, and report this to the plugin's author (run it with --isolate to keep the host out of it).\n";
+    "guard.exit" = "standfit-host: Plugin '{plugin}' called exit() {activity} in the host's process, which ended the command; what it was doing may or may not have taken effect, so check before you run it again, and report this to the plugin's author.\n";
+    "guard.loading" = "while it was loaded and initialised";
+    "guard.running" = "while running {type}";
+    "guard.providing" = "while its dynamic provider ran";
+    "guard.asked" = "while it was asked for {entity} values";
+    "refresh.gone" = "its plugin is gone or no longer provides items; its stored items were removed";
     """#
 }

@@ -87,7 +87,8 @@ package final class RequestScope: @unchecked Sendable {
             // (a full pipe) must not hold up the cancel, nor the server's stop.
             var ready = pollfd(fd: request.streams.error, events: Int16(POLLOUT), revents: 0)
             if let sentence, poll(&ready, 1, 0) == 1, ready.revents & Int16(POLLOUT) != 0 {
-                RawOutput.write(request.streams.error, "standfit-host: error: \(sentence)\n")
+                let head = HostText(language: LanguagePreference(explicit: nil, environment: request.environment).language(fallback: nil))("error.prefix")
+                RawOutput.write(request.streams.error, "standfit-host: \(head)\(sentence)\n")
             }
             for descriptor in [request.streams.input, request.streams.output, request.streams.error] {
                 dup2(RequestScope.null, descriptor)

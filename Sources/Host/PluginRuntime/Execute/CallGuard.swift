@@ -1,5 +1,6 @@
 import CHostSystem
 import Foundation
+import HostModel
 
 /// Trusted plugin code runs in the host's process, where a crash or a call of `exit()` would
 /// otherwise end the command with a Swift backtrace, or with status 0 and no words. Around each
@@ -16,7 +17,11 @@ final class CallGuard {
     private var sentences: [String: (crashPrefix: UnsafeMutablePointer<CChar>, crashSuffix: UnsafeMutablePointer<CChar>,
                                      exit: UnsafeMutablePointer<CChar>)] = [:]
 
-    init(verbose: Bool, isOn: Bool = true) {
+    /// The language its sentences are said in: the run's, fixed when the plugins are set up.
+    let language: String
+
+    init(verbose: Bool, isOn: Bool = true, language: String = "en") {
+        self.language = language
         self.verbose = verbose
         self.isOn = isOn
     }
@@ -24,15 +29,19 @@ final class CallGuard {
     static var off: CallGuard { CallGuard(verbose: true, isOn: false) }
 
     /// Runs `body`, plugin code of `pluginID`, doing `activity` ("while running com.x.open").
-    func around<T>(_ pluginID: String, _ activity: String, _ body: () -> T) -> T {
+    /// The sentences are put into words before the call: the signal handler only writes them.
+    func around<T>(_ pluginID: String, _ activity: HostText.Phrase, _ body: () -> T) -> T {
         guard isOn else { return body() }
         standfit_call_guard_install(verbose ? 1 : 0, 4)
-        let key = pluginID + "\u{0}" + activity
+        let text = HostText(language: language)
+        let doing = text(activity)
+        let key = pluginID + "\u{0}" + doing
         let parts = sentences[key] ?? {
+            let values = ["plugin": pluginID, "activity": doing]
             let made = (
-                crashPrefix: strdup("standfit-host: Plugin '\(pluginID)' crashed with ")!,
-                crashSuffix: strdup(" \(activity) in the host's process; what it was doing may or may not have taken effect, so check before you run it again, and report this to the plugin's author (run it with --isolate to keep the host out of it).\n")!,
-                exit: strdup("standfit-host: Plugin '\(pluginID)' called exit() \(activity) in the host's process, which ended the command; what it was doing may or may not have taken effect, so check before you run it again, and report this to the plugin's author.\n")!)
+                crashPrefix: strdup(text("guard.crashPrefix", values))!,
+                crashSuffix: strdup(text("guard.crashSuffix", values))!,
+                exit: strdup(text("guard.exit", values))!)
             sentences[key] = made
             return made
         }()

@@ -23,7 +23,7 @@ extension PluginCalls {
                     guard let handler = code.handlers[action.type] else {
                         return HandlerReply(status: -1, fault: HostText.Phrase("fault.noLongerRegisters", ["type": action.type]))
                     }
-                    return callGuard.around(action.pluginID, "while running \(action.type)") { handler.perform(invocation) }
+                    return callGuard.around(action.pluginID, HostText.Phrase("guard.running", ["type": action.type])) { handler.perform(invocation) }
                 }
             },
             provide: { pluginID, locale in
@@ -34,7 +34,7 @@ extension PluginCalls {
                     guard let provide = code.provide else {
                         return .failure(ProviderFailure(HostText.Phrase("provider.gone", ["plugin": pluginID])))
                     }
-                    return callGuard.around(pluginID, "while its dynamic provider ran") { provide(locale) }
+                    return callGuard.around(pluginID, HostText.Phrase("guard.providing")) { provide(locale) }
                 }
             },
             query: { entity, query, locale in
@@ -45,7 +45,7 @@ extension PluginCalls {
                     guard let ask = code.queries[entity.record.id] else {
                         return .failure(entity.unavailable(HostText.Phrase("fault.noLongerRegistersEntity", ["entity": entity.record.id])))
                     }
-                    return callGuard.around(entity.pluginID, "while it was asked for \(entity.record.title.lowercased()) values") { ask(query, locale) }
+                    return callGuard.around(entity.pluginID, HostText.Phrase("guard.asked", ["entity": entity.record.title.lowercased()])) { ask(query, locale) }
                 }
             })
     }

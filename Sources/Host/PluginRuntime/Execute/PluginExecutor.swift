@@ -24,7 +24,7 @@ package final class PluginExecutor {
     init(settings: PluginCatalog.Settings, logger: Logger) {
         self.settings = settings
         self.logger = logger
-        callGuard = CallGuard(verbose: settings.verbose)
+        callGuard = CallGuard(verbose: settings.verbose, language: settings.language)
     }
 
     /// The plugins this executor calls, by id: where each was found and how it is trusted.
@@ -145,7 +145,7 @@ package final class PluginExecutor {
     private func load(_ candidate: PluginCandidate, pluginID: String) -> Result<LoadedPlugin, PluginFault> {
         let result = loaded[candidate.realPath] ?? {
             logger.debug("Loading plugin '\(pluginID)' from \(candidate.path) into the host's process")
-            let opened = callGuard.around(pluginID, "while it was loaded and initialised") {
+            let opened = callGuard.around(pluginID, HostText.Phrase("guard.loading")) {
                 PluginImage.open(candidate, paths: settings.paths, logger: logger, language: settings.language)
             }
             loaded[candidate.realPath] = opened
