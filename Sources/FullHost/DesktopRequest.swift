@@ -26,7 +26,7 @@ enum DesktopRequest {
 
     /// A failure's sentence in the language of the request being served (inside `serve`).
     static func sentence(_ error: HostError) -> String {
-        error.message(in: LanguagePreference(explicit: nil, environment: HostRequest.current.environment).language(fallback: nil))
+        error.message(in: HostRequest.current.language())
     }
 
     /// A request that failed: the error, and its sentence in the request's language.

@@ -27,13 +27,6 @@ struct GlobalOptions: ParsableArguments {
 }
 
 /// Options of commands that read the manifest.
-extension HostRequest {
-    /// The language a command answers in: `locale` (its --locale) when given, else the environment's.
-    func language(locale: String? = nil) -> String {
-        LanguagePreference(explicit: locale, environment: environment).language(fallback: nil)
-    }
-}
-
 struct ManifestOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The manifest: an Info.plist or manifest.json, or a directory holding one.",
                                valueName: "path"))

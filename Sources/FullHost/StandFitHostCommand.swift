@@ -44,8 +44,7 @@ struct StandFitHostCommand: ParsableCommand {
 
     /// The language `command` answers in: its --locale, else the environment's.
     private static func language(of command: any ParsableCommand) -> String {
-        LanguagePreference(explicit: (command as? any HostCommand)?.languageOptions?.locale,
-                           environment: HostRequest.current.environment).language(fallback: nil)
+        HostRequest.current.language(locale: (command as? any HostCommand)?.languageOptions?.locale)
     }
 
     /// Refuses a command that plugin code started (a worker, or a program it ran: `plugins

@@ -84,3 +84,11 @@ public struct StandardStreams: Sendable, Equatable {
         self.error = error
     }
 }
+
+extension HostRequest {
+    /// The language a request is answered in: `locale` (its --locale) when given, else the
+    /// environment's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), English when the host speaks none of them.
+    public func language(locale: String? = nil) -> String {
+        LanguagePreference(explicit: locale, environment: environment).language(fallback: nil)
+    }
+}

@@ -52,7 +52,7 @@ final class CancelWatch: @unchecked Sendable {
         }
     }
 
-    private func cancel(answer: Int32?, why: String, saying sentence: String? = nil) {
+    private func cancel(answer: Int32?, why: String, saying sentence: HostText.Phrase? = nil) {
         let first = lock.withLock { () -> Bool in
             guard !answered else { return false }
             answered = true
@@ -66,10 +66,8 @@ final class CancelWatch: @unchecked Sendable {
 
     /// The server stops (a signal, or `server stop` past its grace): the client is told so in
     /// `sentence` and answered `answer`.
-    /// `sentence` is said in the request's language.
     func serverStops(answer: Int32, saying sentence: HostText.Phrase) {
-        let language = LanguagePreference(explicit: nil, environment: scope.request.environment).language(fallback: nil)
-        cancel(answer: answer, why: "the server stops", saying: HostText(language: language)(sentence))
+        cancel(answer: answer, why: "the server stops", saying: sentence)
     }
 
     /// The request ended: answers its status unless a cancel answered first, and is watched no

@@ -78,8 +78,8 @@ package final class RequestScope: @unchecked Sendable {
 
     /// Cancels the request (Ctrl-C in the client, the client gone, the server stopping): its
     /// helpers are killed, what it still writes goes nowhere after `sentence` (said as an error
-    /// on the client's stderr), and a prompt stops waiting (`LineInput`).
-    func cancel(saying sentence: String? = nil) {
+    /// on the client's stderr, in the request's language), and a prompt stops waiting (`LineInput`).
+    func cancel(saying sentence: HostText.Phrase? = nil) {
         // Silenced first, so that a helper's end by the cancel's SIGKILL is not reported.
         lock.withLock {
             guard !left else { return }
@@ -87,8 +87,8 @@ package final class RequestScope: @unchecked Sendable {
             // (a full pipe) must not hold up the cancel, nor the server's stop.
             var ready = pollfd(fd: request.streams.error, events: Int16(POLLOUT), revents: 0)
             if let sentence, poll(&ready, 1, 0) == 1, ready.revents & Int16(POLLOUT) != 0 {
-                let head = HostText(language: LanguagePreference(explicit: nil, environment: request.environment).language(fallback: nil))("error.prefix")
-                RawOutput.write(request.streams.error, "standfit-host: \(head)\(sentence)\n")
+                let text = HostText(language: request.language())
+                RawOutput.write(request.streams.error, "standfit-host: \(text("error.prefix"))\(text(sentence))\n")
             }
             for descriptor in [request.streams.input, request.streams.output, request.streams.error] {
                 dup2(RequestScope.null, descriptor)
