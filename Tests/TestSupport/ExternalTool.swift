@@ -66,6 +66,13 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     public static let dunstctl = ExternalTool("/usr/bin/dunstctl", package: "dunst")
     /// systemd's D-Bus client, which dunstctl's history runs.
     public static let busctl = ExternalTool("/usr/bin/busctl", package: "systemd")
+    /// Xfce's notification server, its settings daemon (where its own timeout is set) and the
+    /// accessibility bus it shows its bubbles on, read and pressed through pyatspi as a screen
+    /// reader would.
+    public static let xfce4Notifyd = ExternalTool("/usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd", package: "xfce4-notifyd")
+    public static let xfconfd = ExternalTool("/usr/lib/x86_64-linux-gnu/xfce4/xfconf/xfconfd", package: "xfconf")
+    public static let atSpiBusLauncher = ExternalTool("/usr/libexec/at-spi-bus-launcher", package: "at-spi2-core")
+    public static let pyatspi = ExternalTool("/usr/lib/python3/dist-packages/pyatspi/__init__.py", package: "python3-pyatspi", isProgram: false)
 
     /// Rust's compiler and build tool, where rustup puts them (`~/.cargo/bin`) or Debian does.
     /// The Rust example, the Rust scaffold and the Rust mistake are built with them.
