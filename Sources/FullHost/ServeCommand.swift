@@ -66,9 +66,11 @@ struct ServeCommand: HostCommand {
         let executable = Executable.url.path
         let place = try ServerCommand.place(request: request)
         let logDescriptor = try openLog(request: request)
+        let level = Self.logLevel(verbose: verbose, environment: request.environment)
         let logger = Logger(label: "standfit-host.server") { _ in
-            StderrLogHandler(level: verbose ? .debug : .info, descriptor: logDescriptor, timestamps: true)
+            StderrLogHandler(level: level.level, descriptor: logDescriptor, timestamps: true)
         }
+        if let refusal = level.refusal { logger.warning("\(refusal)") }
         // A config.json that does not read stops every command, warm or cold, with its sentence
         // (each request reads it again); the server itself starts on the defaults, so that it
         // is there the moment the file is fixed, rather than every command running cold. Its
@@ -143,5 +145,22 @@ struct ServeCommand: HostCommand {
             throw HostError(.configInvalid, key: "error.serve.log", ["path": file.path, "why": String(cString: strerror(errno))])
         }
         return descriptor
+    }
+}
+
+extension ServeCommand {
+    /// The server log's level: debug with `--verbose`, else STANDFIT_LOG_LEVEL (`debug`, `info`,
+    /// `warning`; for a server the session bus or systemd starts, where no flag can be given),
+    /// else info. A value it does not know is said in the log, which then keeps info.
+    static func logLevel(verbose: Bool, environment: [String: String]) -> (level: Logger.Level, refusal: String?) {
+        if verbose { return (.debug, nil) }
+        guard let value = environment["STANDFIT_LOG_LEVEL"], !value.isEmpty else { return (.info, nil) }
+        switch value.lowercased() {
+        case "debug": return (.debug, nil)
+        case "info": return (.info, nil)
+        case "warning": return (.warning, nil)
+        default:
+            return (.info, "STANDFIT_LOG_LEVEL='\(value)' is not a log level; the server logs at info (set it to debug, info or warning).")
+        }
     }
 }

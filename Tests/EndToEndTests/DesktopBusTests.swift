@@ -13,9 +13,11 @@ struct DesktopBusTests {
     static let applicationID = "org.standfit.Host"
 
     /// A StandFit sandbox whose commands run cold and start no server, on its own session bus.
-    static func sandboxOnBus() throws -> (HostSandbox, SessionBus) {
+    /// `environment` is added to the sandbox's before the bus starts, so the servers it starts get it too.
+    static func sandboxOnBus(_ environment: [String: String] = [:]) throws -> (HostSandbox, SessionBus) {
         var sandbox = HostSandbox.standFit()
         sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        sandbox.extraEnvironment.merge(environment) { $1 }
         let bus = try #require(SessionBus(sandbox: sandbox), "dbus-daemon did not start; \(sandbox.logs("bus.log"))")
         sandbox.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
         return (sandbox, bus)

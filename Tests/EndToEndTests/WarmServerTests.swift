@@ -226,6 +226,26 @@ struct WarmServerTests {
         #expect(!sandbox.server.listening())
     }
 
+    @Test("STANDFIT_LOG_LEVEL sets the server log's level: 'warning' logs nothing of a quiet start and stop, a value it does not know is said in the log, which keeps info")
+    func logLevel() throws {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        /// The server's stderr lines without their timestamps.
+        func serve(_ level: String) -> (status: Int32, lines: [String]) {
+            var environment = sandbox.environment
+            environment["STANDFIT_LOG_LEVEL"] = level
+            let served = runProcess(Fixtures.fullHostBinary, arguments: ["serve", "--idle-timeout", "1"], environment: environment)
+            return (served.status, served.stderr.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "" })
+        }
+        let quiet = serve("warning")
+        #expect(quiet.status == 0 && quiet.lines == [], "\(quiet)")
+        let unknown = serve("loud")
+        #expect(unknown.status == 0)
+        #expect(unknown.lines.first == "standfit-host: warning: STANDFIT_LOG_LEVEL='loud' is not a log level; the server logs at info (set it to debug, info or warning).",
+                "\(unknown)")
+        #expect(unknown.lines.dropFirst().contains { $0.hasPrefix("standfit-host: info: ") }, "\(unknown)")
+    }
+
     @Test("a socket directory that is a symbolic link or a file gets the advice that fits it, not chmod")
     func unsafeDirectoryAdvice() throws {
         var sandbox = HostSandbox.standFit()

@@ -73,6 +73,8 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     public static let xfconfd = ExternalTool("/usr/lib/x86_64-linux-gnu/xfce4/xfconf/xfconfd", package: "xfconf")
     public static let atSpiBusLauncher = ExternalTool("/usr/libexec/at-spi-bus-launcher", package: "at-spi2-core")
     public static let pyatspi = ExternalTool("/usr/lib/python3/dist-packages/pyatspi/__init__.py", package: "python3-pyatspi", isProgram: false)
+    /// KDE Plasma's KRunner (5.27), typed into over its own D-Bus interface on a virtual display.
+    public static let krunner = ExternalTool("/usr/bin/krunner", package: "plasma-workspace")
 
     /// Rust's compiler and build tool, where rustup puts them (`~/.cargo/bin`) or Debian does.
     /// The Rust example, the Rust scaffold and the Rust mistake are built with them.

@@ -56,9 +56,18 @@ public struct DesktopSearch {
                                        options: Dispatcher.RunOptions(dryRun: true, argumentSource: .phrase, showsData: false))
             return check.status == .dryRun ? check : nil
         }
+        /// What a dry run would hand the handler: its type and the values it resolved.
+        func run(of check: Outcome, type: String) -> [String: String] {
+            Dictionary((check.resolved ?? []).compactMap { parameter in parameter.value.map { (parameter.name, $0) } },
+                       uniquingKeysWith: { first, _ in first }).merging(["": type]) { $1 }
+        }
+        // The runs the phrases found: a quick action that would do the same is not listed again
+        // ("squats" gives "Log 20 squats", not also the quick action "Log Squats — 20 reps").
+        var found: [[String: String]] = []
         let fits = matcher.matches(trimmed)
         var matches: [Match] = fits.compactMap { match in
-            guard checked(match) != nil else { return nil }
+            guard let check = checked(match) else { return nil }
+            found.append(run(of: check, type: match.type))
             return Match(id: Target.phrase(RunnerPhrase(type: match.type, arguments: match.arguments)).id,
                          text: match.said, icon: icon(match.type), type: Match.exact, relevance: 1,
                          subtext: session.app(of: ShortcutItem(type: match.type, title: ""), runs: match.type).name)
@@ -74,6 +83,7 @@ public struct DesktopSearch {
                 let text = whole.flatMap { Self.said($0, arguments: match.arguments, resolved: check.resolved ?? []) } ?? match.said
                 let id = Target.phrase(RunnerPhrase(type: match.type, arguments: match.arguments)).id
                 guard !matches.contains(where: { $0.id == id }) else { continue }
+                found.append(run(of: check, type: match.type))
                 matches.append(Match(id: id, text: text, icon: icon(match.type), type: Match.possible, relevance: 0.9,
                                      subtext: session.app(of: ShortcutItem(type: match.type, title: ""), runs: match.type).name))
             }
@@ -83,6 +93,11 @@ public struct DesktopSearch {
             let name = DesktopNotification.name(of: item)
             let folded = name.lowercased()
             guard words.allSatisfy({ folded.contains($0) }) else { continue }
+            if !found.isEmpty {
+                let check = dispatcher.run(item.type, arguments: [], userInfo: item.userInfo,
+                                           options: Dispatcher.RunOptions(dryRun: true, showsData: false))
+                if check.status == .dryRun, found.contains(run(of: check, type: item.type)) { continue }
+            }
             matches.append(Match(id: Target.action(key: key).id, text: name, icon: session.icons.themeName(for: item.icon) ?? icon(item.type), type: Match.possible,
                                        relevance: folded.hasPrefix(trimmed.lowercased()) ? 0.8 : 0.6,
                                        subtext: apps[item.identity] ?? DesktopInstallation.applicationName))

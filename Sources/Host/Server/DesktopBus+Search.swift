@@ -14,6 +14,7 @@ extension DesktopBus {
         case STANDFIT_BUS_RUNNER_MATCH:
             respond(event.call, on: connection) { requests, bus, connection, call in
                 let matches = requests.matches(name, krunner: true, on: bus)
+                bus.logSearch("KRunner Match '\(name)'", from: sender, matches)
                 // Every match can be copied as a command.
                 let actions = DesktopSearch.actions(language: "en").map(\.id)
                 withCStrings(matches.map(\.id)) { ids in
@@ -57,6 +58,7 @@ extension DesktopBus {
             respond(event.call, on: connection) { requests, bus, connection, call in
                 // GNOME's result set: the matches' ids, each remembered for `GetResultMetas`.
                 let matches = requests.matches(strings.joined(separator: " "), krunner: false, on: bus)
+                bus.logSearch("GNOME search '\(strings.joined(separator: " "))'", from: sender, matches)
                 bus.searchResults.remember(matches)
                 let ids = matches.map(\.id)
                 withCStrings(ids) { standfit_bus_reply_results(connection, call, $0, ids.count) }
@@ -88,5 +90,15 @@ extension DesktopBus {
         default:
             break
         }
+    }
+}
+
+extension DesktopBus {
+    /// A search and what it found, in the log at debug level only (`serve --verbose`, or
+    /// STANDFIT_LOG_LEVEL=debug for a server the bus starts): GNOME Shell sends every search
+    /// typed in its overview to every provider, and what a user types there is not this host's
+    /// to keep.
+    func logSearch(_ what: String, from sender: String, _ matches: [DesktopSearch.Match]) {
+        logger.debug("\(what) from \(sender): \(matches.isEmpty ? "no match" : matches.map(\.text).joined(separator: " · "))")
     }
 }
