@@ -75,6 +75,10 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     public static let pyatspi = ExternalTool("/usr/lib/python3/dist-packages/pyatspi/__init__.py", package: "python3-pyatspi", isProgram: false)
     /// KDE Plasma's KRunner (5.27), typed into over its own D-Bus interface on a virtual display.
     public static let krunner = ExternalTool("/usr/bin/krunner", package: "plasma-workspace")
+    /// KDE Plasma's shell (plasma-desktop's desktop shell on plasma-workspace's plasmashell), whose
+    /// notification server is tested, and the activity manager it will not start without.
+    public static let plasmashell = ExternalTool("/usr/bin/plasmashell", package: "plasma-desktop")
+    public static let kactivitymanagerd = ExternalTool("/usr/lib/x86_64-linux-gnu/libexec/kactivitymanagerd", package: "kactivitymanagerd")
 
     /// Rust's compiler and build tool, where rustup puts them (`~/.cargo/bin`) or Debian does.
     /// The Rust example, the Rust scaffold and the Rust mistake are built with them.
