@@ -26,8 +26,9 @@ enum AutoStart {
         let executable = Executable.url.path
         guard let place = try? ServerCommand.place(request: request) else { return }
         switch WarmPlace.state(of: place.directory) {
-        case .unsafe(let why, let fix):
-            Output.printError("warning: the warm server is not started, because its socket directory \(place.directory) \(why); \(fix), or set STANDFIT_SERVER=off to always run cold.")
+        case .unsafe(let problem):
+            let text = HostText(language: request.language())
+            Output.printError(text("warning.prefix") + text(HostText.Phrase("server.notStarted", ["directory": place.directory], parts: ["problem": problem.phrase(place.directory)])))
             return
         case .privateToUser:
             if isListening(place.socketPath) { return }

@@ -115,8 +115,8 @@ struct ServeCommand: HostCommand {
             if background { return }
             throw HostError(.configInvalid, key: "error.serve.running", ["socket": place.socketPath])
         case .failure(.refused(let why)):
-            if logsToFile { logger.error("Not serving: \(why)") }
-            throw HostError(.configInvalid, key: "error.serve.cannotStart", ["why": why])
+            if logsToFile { logger.error("Not serving: \(HostText(language: "en")(why))") }
+            throw HostError(.configInvalid, key: "error.serve.cannotStart", parts: ["why": why])
         }
     }
 

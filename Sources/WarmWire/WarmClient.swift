@@ -36,7 +36,8 @@ public enum WarmClient {
         switch WarmPlace.state(of: place.directory) {
         case .privateToUser: break
         case .missing: return .unavailable("no server of this build listens on \(place.socketPath)")
-        case .unsafe(let why, let fix): return .unavailable("its socket directory \(place.directory) \(why) (\(fix))")
+        case .unsafe(let problem):
+            return .unavailable("its socket directory \(place.directory) \(problem.why(place.directory)) (\(problem.fix(place.directory)))")
         }
         guard (0...2).allSatisfy({ fcntl($0, F_GETFD) >= 0 }) else {
             return .unavailable("descriptors 0, 1 and 2 are not all open, and a server needs them")

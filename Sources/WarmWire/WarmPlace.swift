@@ -68,8 +68,64 @@ public struct WarmPlace: Equatable, Sendable {
         case missing
         /// A directory of this user's with no group or other permission bits: safe.
         case privateToUser
-        /// Anything else: why, and the way out that fits it, in words.
-        case unsafe(why: String, fix: String)
+        /// Anything else: what is wrong with it.
+        case unsafe(DirectoryProblem)
+    }
+
+    /// What makes a socket directory unsafe, and the way out that fits it: words of the client's
+    /// own in English (`why`, `fix`; the thin client has no tables), and a key and values
+    /// for the full host, which says it in the user's language ("socketDirectory." + `key`).
+    public enum DirectoryProblem: Equatable, Sendable {
+        /// lstat failed for another reason than its absence: strerror's words.
+        case unreadable(reason: String)
+        case symbolicLink
+        case notDirectory
+        case foreignOwner(owner: UInt32, you: UInt32)
+        /// Group or others have a permission bit; the mode in octal.
+        case openMode(String)
+
+        public var key: String {
+            switch self {
+            case .unreadable: "unreadable"
+            case .symbolicLink: "symbolicLink"
+            case .notDirectory: "notDirectory"
+            case .foreignOwner: "foreignOwner"
+            case .openMode: "openMode"
+            }
+        }
+
+        /// The values of its sentence, `directory` among them.
+        public func values(directory: String) -> [String: String] {
+            switch self {
+            case .unreadable(let reason): ["directory": directory, "reason": reason]
+            case .symbolicLink, .notDirectory: ["directory": directory]
+            case .foreignOwner(let owner, let you): ["directory": directory, "owner": "\(owner)", "you": "\(you)"]
+            case .openMode(let mode): ["directory": directory, "mode": mode]
+            }
+        }
+
+        /// What is wrong with `directory`, in English, following its path ("is a symbolic link…").
+        public func why(_ directory: String) -> String {
+            switch self {
+            case .unreadable(let reason): "cannot be read (\(reason))"
+            case .symbolicLink: "is a symbolic link, not a directory"
+            case .notDirectory: "is not a directory"
+            case .foreignOwner(let owner, let you): "belongs to user \(owner), not to you (\(you))"
+            case .openMode(let mode): "has mode \(mode), which lets others in; it must be 700"
+            }
+        }
+
+        /// The way out, in English.
+        public func fix(_ directory: String) -> String {
+            let remade = "(the server makes the directory itself)"
+            return switch self {
+            case .unreadable: "check the permissions of the directories above it"
+            case .symbolicLink: "remove the link with 'rm \(directory)' \(remade)"
+            case .notDirectory: "move it aside with 'mv \(directory) \(directory).old' \(remade)"
+            case .foreignOwner: "have its owner or root remove it \(remade)"
+            case .openMode: "fix it with 'chmod 700 \(directory)'"
+            }
+        }
     }
 
     /// Checks `directory` as sshd's StrictModes and chg do: it must be a real directory (not a
@@ -77,24 +133,16 @@ public struct WarmPlace: Equatable, Sendable {
     public static func state(of directory: String) -> DirectoryState {
         var info = stat()
         guard lstat(directory, &info) == 0 else {
-            return errno == ENOENT ? .missing : .unsafe(why: "cannot be read (\(String(cString: strerror(errno))))",
-                                                        fix: "check the permissions of the directories above it")
+            return errno == ENOENT ? .missing : .unsafe(.unreadable(reason: String(cString: strerror(errno))))
         }
-        let remade = "(the server makes the directory itself)"
         switch info.st_mode & S_IFMT {
         case S_IFDIR: break
-        case S_IFLNK: return .unsafe(why: "is a symbolic link, not a directory", fix: "remove the link with 'rm \(directory)' \(remade)")
-        default: return .unsafe(why: "is not a directory", fix: "move it aside with 'mv \(directory) \(directory).old' \(remade)")
+        case S_IFLNK: return .unsafe(.symbolicLink)
+        default: return .unsafe(.notDirectory)
         }
-        guard info.st_uid == getuid() else {
-            return .unsafe(why: "belongs to user \(info.st_uid), not to you (\(getuid()))",
-                           fix: "have its owner or root remove it \(remade)")
-        }
+        guard info.st_uid == getuid() else { return .unsafe(.foreignOwner(owner: info.st_uid, you: getuid())) }
         let mode = info.st_mode & 0o777
-        guard mode & 0o077 == 0 else {
-            return .unsafe(why: "has mode \(String(mode, radix: 8)), which lets others in; it must be 700",
-                           fix: "fix it with 'chmod 700 \(directory)'")
-        }
+        guard mode & 0o077 == 0 else { return .unsafe(.openMode(String(mode, radix: 8))) }
         return .privateToUser
     }
 

@@ -132,6 +132,27 @@ struct DutchWalkTests {
         }
     }
 
+    @Test("the warm server's socket directory in Dutch: a cold command's warning and serve's refusal for a directory others can enter, word for word")
+    func socketDirectory() throws {
+        var sandbox = HostSandbox.standFit()
+        sandbox.extraEnvironment["LANG"] = "nl_NL.UTF-8"
+        sandbox.extraEnvironment["STANDFIT_SERVER"] = "auto"
+        let directory = sandbox.server.socketDirectory
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        chmod(directory.path, 0o755)
+        let cold = runProcess(Fixtures.hostBinary, arguments: ["run", "viewstreak"], environment: sandbox.environment)
+        #expect(cold == ProcessResult(status: 0, stdout: "Nog geen reeks: log vandaag een oefening om er een te beginnen.\n", stderr: """
+            standfit-host: waarschuwing: de warme server wordt niet gestart: zijn socketmap \(directory.path) heeft modus 755, waarmee anderen erin kunnen; dat moet 700 zijn; herstel het met 'chmod 700 \(directory.path)', of zet STANDFIT_SERVER=off om altijd zonder server te werken.
+
+            """))
+        var manual = sandbox
+        manual.extraEnvironment["STANDFIT_SERVER"] = "manual"
+        #expect(runProcess(Fixtures.fullHostBinary, arguments: ["serve"], environment: manual.environment) == ProcessResult(status: 5, stdout: "", stderr: """
+            standfit-host: fout: De server kan niet starten: de socketmap \(directory.path) heeft modus 755, waarmee anderen erin kunnen; dat moet 700 zijn; herstel het met 'chmod 700 \(directory.path)' en start de server opnieuw.
+
+            """))
+    }
+
     @Test("the plugin commands in Dutch: plugins (a plugin and a refused one), plugins check of a good plugin, of a path with no file, of a world-writable plugin and of one that crashes its scan; not an English word in them (paths and strsignal's words aside)")
     func pluginCommands() throws {
         let open = try FixturePlugins.worldWritableFile(in: makeTemporaryDirectory("standfit-dutch-plugins"))

@@ -1,6 +1,7 @@
 import CHostSystem
 import Foundation
 import Glibc
+import HostModel
 import WarmWire
 
 /// The server's socket: bound under its build's lock, told apart from another server's, and
@@ -10,7 +11,7 @@ extension WarmServer {
     package enum StartFailure: Error {
         /// Another server of this build holds the lock.
         case alreadyRunning
-        case refused(String)
+        case refused(HostText.Phrase)
     }
 
     /// Binds the socket (after taking the build's lock, so two servers never share one).
@@ -20,17 +21,17 @@ extension WarmServer {
             break
         case .missing:
             guard mkdir(place.directory, 0o700) == 0 || errno == EEXIST else {
-                return .failure(.refused("cannot create the socket directory \(place.directory) (\(String(cString: strerror(errno)))); check that its parent exists and is yours"))
+                return .failure(.refused(HostText.Phrase("server.start.mkdir", ["directory": place.directory, "reason": String(cString: strerror(errno))])))
             }
-            if case .unsafe(let why, let fix) = WarmPlace.state(of: place.directory) {
-                return .failure(.refused("the socket directory \(place.directory) \(why); \(fix)"))
+            if case .unsafe(let problem) = WarmPlace.state(of: place.directory) {
+                return .failure(.refused(HostText.Phrase("server.start.socketDirectoryMade", ["directory": place.directory], parts: ["problem": problem.phrase(place.directory)])))
             }
-        case .unsafe(let why, let fix):
-            return .failure(.refused("the socket directory \(place.directory) \(why); \(fix) and start the server again"))
+        case .unsafe(let problem):
+            return .failure(.refused(HostText.Phrase("server.start.socketDirectory", ["directory": place.directory], parts: ["problem": problem.phrase(place.directory)])))
         }
         let lock = open(place.lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard lock >= 0 else {
-            return .failure(.refused("cannot open \(place.lockPath) (\(String(cString: strerror(errno))))"))
+            return .failure(.refused(HostText.Phrase("server.start.lock", ["path": place.lockPath, "reason": String(cString: strerror(errno))])))
         }
         // The lock is held, on this descriptor, until the process ends.
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
@@ -42,7 +43,7 @@ extension WarmServer {
         let pid = Array("\(getpid())\n".utf8)
         _ = pid.withUnsafeBytes { pwrite(lock, $0.baseAddress, $0.count, 0) }
         guard var address = UnixAddress.make(place.socketPath) else {
-            return .failure(.refused("the socket path \(place.socketPath) is longer than a Unix socket allows; set XDG_RUNTIME_DIR to a shorter directory"))
+            return .failure(.refused(HostText.Phrase("server.start.pathLong", ["path": place.socketPath])))
         }
         // A socket left by a server that was killed: the lock says no server owns it now.
         unlink(place.socketPath)
@@ -55,7 +56,7 @@ extension WarmServer {
         guard listener >= 0, bound == 0, Glibc.listen(listener, 128) == 0 else {
             let code = errno
             if listener >= 0 { close(listener) }
-            return .failure(.refused("cannot listen on \(place.socketPath) (\(String(cString: strerror(code))))"))
+            return .failure(.refused(HostText.Phrase("server.start.listen", ["path": place.socketPath, "reason": String(cString: strerror(code))])))
         }
         chmod(place.socketPath, 0o600)
         // The command that started it in the background said so; clients need wait no longer.
@@ -96,5 +97,13 @@ extension WarmServer {
         var info = stat()
         guard lstat(place.socketPath, &info) == 0 else { return nil }
         return SocketIdentity(device: info.st_dev, inode: info.st_ino)
+    }
+}
+
+extension WarmPlace.DirectoryProblem {
+    /// What is wrong with `directory`, and the way out, as words of the host's tables that follow
+    /// the directory's path ("has mode 755, …; fix it with 'chmod 700 …'").
+    package func phrase(_ directory: String) -> HostText.Phrase {
+        HostText.Phrase("socketDirectory." + key, values(directory: directory))
     }
 }
