@@ -140,6 +140,9 @@ public struct HostSandbox: Sendable {
     /// issue, since the warm pass would then prove nothing of the warm path; a test that means
     /// a command to run cold (config.json's server mode off) says so here.
     public var coldRunsExpected = false
+    /// The path this sandbox's commands take: the pass's (`HostPath.current`), unless a test
+    /// chooses one (the warm pass's own checks are tested on the cold pass too).
+    public var path: HostPath = .current
     /// The sandbox's warm server, on the warm path: started before the first command `run`
     /// runs, stopped when the last copy of this sandbox goes.
     public let server: SandboxServer
@@ -184,7 +187,7 @@ public struct HostSandbox: Sendable {
             "PATH": "/usr/bin:/bin",
             // Cold: never a server. Warm: the sandbox's own server, no other started, and a
             // command it does not serve fails (exit 69) rather than run cold unseen.
-            "STANDFIT_SERVER": HostPath.current == .warm ? "required" : "off",
+            "STANDFIT_SERVER": path == .warm ? "required" : "off",
         ]
         environment.merge(extraEnvironment) { $1 }
         return environment
@@ -200,9 +203,9 @@ public struct HostSandbox: Sendable {
             return ProcessResult(status: -1, stdout: "", stderr: failure)
         }
         let log = root.appendingPathComponent("server.log")
-        let before = HostPath.current == .warm ? (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0 : 0
+        let before = path == .warm ? (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0 : 0
         let result = runProcess(Fixtures.hostBinary, arguments: arguments, environment: environment, stdin: stdin)
-        if HostPath.current == .warm, !coldRunsExpected, let handle = FileHandle(forReadingAtPath: log.path) {
+        if path == .warm, !coldRunsExpected, let handle = FileHandle(forReadingAtPath: log.path) {
             defer { try? handle.close() }
             try? handle.seek(toOffset: UInt64(before))
             let added = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
@@ -225,7 +228,7 @@ public struct HostSandbox: Sendable {
     /// tmux, with an environment of its own), which the warm pass serves too. Nil on the cold path.
     @discardableResult
     public func serveWarmPath(fullHost: URL = Fixtures.fullHostBinary) -> String? {
-        HostPath.current == .warm ? startServer(fullHost: fullHost) : nil
+        path == .warm ? startServer(fullHost: fullHost) : nil
     }
 
     /// `$XDG_DATA_HOME` of the sandbox.
