@@ -17,7 +17,7 @@ struct StandFitHostCommand: ParsableCommand {
             """,
         version: "1.0.0",
         subcommands: [RunCommand.self, SayCommand.self, ListCommand.self, MenuCommand.self, RefreshCommand.self,
-                      DynamicCommand.self, DonationsCommand.self, SuggestCommand.self, ExportCommand.self, RofiCommand.self, PluginsCommand.self, DoctorCommand.self,
+                      DynamicCommand.self, DonationsCommand.self, SuggestCommand.self, ExportCommand.self, BackupCommand.self, RestoreCommand.self, RofiCommand.self, PluginsCommand.self, DoctorCommand.self,
                       CompletionCommand.self, ScheduleCommand.self, SuggestionsCommand.self, ListenCommand.self,
                       ServeCommand.self, ServerCommand.self,
                       ScanHelperCommand.self, HandlerWorkerCommand.self]

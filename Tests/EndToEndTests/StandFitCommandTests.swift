@@ -103,6 +103,31 @@ struct StandFitCommandTests {
         #expect(sandbox.integrityCheck() == "ok")
     }
 
+    @Test("undo undoes the log made last, not the one logged for the latest time: after a backfill, the backfill goes and today's log stays; said with its date")
+    func undoAfterBackfill() throws {
+        let sandbox = HostSandbox.standFit()
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        #expect(sandbox.run("run", "logexercise", "exercise=burpees", "count=5", "at=yesterday 11:00").status == 0)
+        #expect(sandbox.run("run", "undo") == ProcessResult(status: 0, stdout: "Removed 5 burpees logged on 21 Nov at 11:00 · −12 XP\n", stderr: ""))
+        #expect(sandbox.run("run", "history").stdout.contains("20 squats"))
+        #expect(sandbox.run("run", "undo") == ProcessResult(status: 0, stdout: "Removed 20 squats logged at 14:05 · −20 XP\nAchievement taken back: First log\n", stderr: ""))
+    }
+
+    @Test("a date of another year carries its year everywhere: the log's reply, undo, achievements, history; in English and Dutch")
+    func yearsWhereTheyDiffer() throws {
+        let sandbox = HostSandbox.standFit()
+        let logged = sandbox.run("run", "logexercise", "exercise=squats", "count=3", "at=2025-11-25 10:00")
+        #expect(logged.status == 0 && logged.stdout.hasPrefix("Logged 3 squats on 25 Nov 2025 at 10:00 · +"), "\(logged)")
+        let achievements = sandbox.run("run", "achievements")
+        #expect(achievements.stdout.contains("\n✓ First log · 25 Nov 2025\n"), "\(achievements)")
+        #expect(sandbox.run("run", "history", "days=366").stdout.contains("Tue 25 Nov 2025"))
+        #expect(sandbox.run("run", "achievements", "--locale", "nl").stdout.contains("\n✓ Eerste log · 25 nov 2025\n"))
+        let undone = sandbox.run("run", "undo", "--locale", "nl")
+        #expect(undone.stdout.hasPrefix("3 squats van 25 nov 2025 10:00 gewist"), "\(undone)")
+        // This year's dates keep the short form.
+        #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=2", "at=yesterday 09:00").stdout.hasPrefix("Logged 2 squats on 21 Nov at 09:00 · +"))
+    }
+
     @Test("logexercise --json carries the stored entry under data")
     func json() {
         #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=20", "note=after lunch", "--json").stdout == """

@@ -146,7 +146,8 @@ public struct ExerciseStore: Sendable {
     /// and achievements in line with the log from the days the change touched (the instants it
     /// answers besides its result); the progression before and after.
     private func write<T>(_ rules: Rules?, _ change: @escaping (Database) throws -> (T, touched: [Date])?) throws -> (T, ProgressionChange?)? {
-        try pools.writer().write { db in
+        let writer = try pools.writer()
+        let written = try writer.write { db -> (T, ProgressionChange?)? in
             let before = try rules.map { try ProgressDays.progression(db, $0) }
             guard let (result, touched) = try change(db) else { return nil }
             guard let rules, let before else {
@@ -158,6 +159,11 @@ public struct ExerciseStore: Sendable {
             let after = try ProgressDays.update(db, touched: touched, rules: rules)
             return (result, (before, Progression(state: after, catalogue: rules.catalogue)))
         }
+        // The change folded into the database file at once (a passive checkpoint, which waits
+        // for no one): a plain copy of standfit.sqlite alone, taken while the warm worker keeps
+        // the log open, holds it too. (`standfit-host backup` needs no such help.)
+        _ = try? writer.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+        return written
     }
 
     /// Appends one entry and returns it with its id; with `rules`, also the progression before
@@ -196,11 +202,13 @@ public struct ExerciseStore: Sendable {
         }
     }
 
-    /// Removes the most recent entry and returns it; nil when there is none. One transaction,
-    /// so two undos at once remove two different entries.
+    /// Removes the entry logged last and returns it; nil when there is none. The last one
+    /// logged is the one most recently made (the highest id), whatever moment it was logged for:
+    /// undo after a backfill ("at=yesterday") removes the backfill, not today's newest. One
+    /// transaction, so two undos at once remove two different entries.
     public func removeLast(rules: Rules? = nil) throws -> (entry: LogEntry, progression: ProgressionChange?)? {
         try write(rules) { db -> (LogEntry, touched: [Date])? in
-            guard let entry = try LogEntry.order(LogEntry.Columns.loggedAt.desc, LogEntry.Columns.id.desc).fetchOne(db)
+            guard let entry = try LogEntry.order(LogEntry.Columns.id.desc).fetchOne(db)
             else { return nil }
             try entry.delete(db)
             return (entry, [entry.loggedAt])

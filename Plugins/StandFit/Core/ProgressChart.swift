@@ -15,7 +15,9 @@ public struct ProgressChart {
     public var lines: [String] {
         let maxLogs = max(progress.days.map(\.logs).max() ?? 0, progress.exercises.map(\.logs).max() ?? 0)
         let scale = max(1, (maxLogs + width - 1) / width)
-        var lines = [text("progress.header", ["start": label(progress.weekStart, "d MMM"),
+        // The week's first day carries its year too when the week spans New Year.
+        let spansYears = progress.weekStart.prefix(4) != progress.weekEnd.prefix(4)
+        var lines = [text("progress.header", ["start": label(progress.weekStart, spansYears ? "d MMM yyyy" : "d MMM"),
                                               "end": label(progress.weekEnd, "d MMM yyyy")])]
         let dayLabels = progress.days.map { label($0.date, "EEE d") }
         let dayWidth = dayLabels.map(\.count).max() ?? 0

@@ -82,7 +82,8 @@ extension StandFitApp {
                                                   "next": "\(progression.xpToNextLevel)", "nextLevel": "\(progression.level + 1)"])]
         if !report.earned.isEmpty {
             lines.append(text("achievements.earned"))
-            lines += report.earned.map { "✓ \($0.title) · \(text.format($0.earnedAt ?? clock.now(), "d MMM"))" }
+            let now = clock.now()
+            lines += report.earned.map { "✓ \($0.title) · \(text.day($0.earnedAt ?? now, now: now))" }
         }
         if !report.next.isEmpty {
             lines.append(text("achievements.next"))

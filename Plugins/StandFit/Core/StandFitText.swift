@@ -62,13 +62,19 @@ public struct StandFitText: Sendable {
         strings("days.\(count == 1 ? "one" : "other")", ["count": "\(count)"])
     }
 
-    /// "at 14:05" today, "on 21 Nov at 14:05" another day.
+    /// "at 14:05" today, "on 21 Nov at 14:05" another day, "on 25 Nov 2025 at 10:00" another year's.
     public func when(_ date: Date, now: Date) -> String {
         let time = format(date, "HH:mm")
         if calendar.isDate(date, inSameDayAs: now) {
             return strings("when.today", ["time": time])
         }
-        return strings("when.other", ["date": format(date, "d MMM"), "time": time])
+        return strings("when.other", ["date": day(date, now: now), "time": time])
+    }
+
+    /// "21 Nov" in `now`'s year, "25 Nov 2025" in another: a date of last year never reads as
+    /// this year's.
+    public func day(_ date: Date, now: Date) -> String {
+        format(date, calendar.component(.year, from: date) == calendar.component(.year, from: now) ? "d MMM" : "d MMM yyyy")
     }
 
     /// `date` in the user's time zone and language with a fixed ICU pattern.

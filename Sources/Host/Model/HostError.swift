@@ -19,6 +19,7 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
             case unknownSchedule = "unknown-schedule"
             case speechUnavailable = "speech-unavailable"
             case audioInvalid = "audio-invalid"
+            case backupInvalid = "backup-invalid"
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -58,6 +59,9 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
         public static let speechUnavailable = Code(.speechUnavailable)
         /// An audio file that cannot be read as sound: exit 3, as invalid input.
         public static let audioInvalid = Code(.audioInvalid)
+        /// A file given to `restore` is no backup this host can restore (not a backup, of a newer
+        /// format or schema, damaged, or holding a name that leaves its tree): exit 5, nothing changed.
+        public static let backupInvalid = Code(.backupInvalid)
 
         public var description: String { value.rawValue }
     }

@@ -32,6 +32,12 @@ package enum DatabaseHealth {
 
     private enum Kind { case database, other, empty, notRegular }
 
+    /// Whether `url` is a regular file that starts as an SQLite database does (not followed
+    /// through a link, opened without blocking).
+    package static func isDatabase(_ url: URL) -> Bool {
+        kind(url) == .database
+    }
+
     /// Every SQLite database starts with these 16 bytes.
     private static let header = Array("SQLite format 3\u{0}".utf8)
 
