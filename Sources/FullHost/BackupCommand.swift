@@ -73,7 +73,8 @@ struct RestoreCommand: GlobalCommand {
         discussion: """
             Each tree is written and checked beside the current one before anything is replaced; \
             a backup of a newer standfit-host, a damaged one or a file that is not a backup \
-            changes nothing (exit 5). The warm server is stopped first.
+            changes nothing (exit 5). Then the warm server is stopped and the trees swapped. \
+            The backup's plugin trust is not restored: trust your plugins again.
             """
     )
 
@@ -92,6 +93,8 @@ struct RestoreCommand: GlobalCommand {
         var databases: Int
         var made: String
         var kept: [String]
+        var leftAlone: [String]
+        var trustDropped: Int
         var message: String
     }
 
@@ -99,29 +102,61 @@ struct RestoreCommand: GlobalCommand {
         let request = HostRequest.current
         let text = HostText(language: request.language(locale: locale))
         let url = request.url(forPath: file)
-        // Checked before the server is stopped: a file that is no backup stops nothing.
-        let archive = try HostBackup.open(url)
-        try? archive.close()
-        try Self.stopServer(request: request)
-        let restored = try HostBackup.restore(url, over: request.paths, now: try request.now())
-        var message = text("restore.done", ["files": "\(restored.backup.files)", "databases": "\(restored.backup.databases)",
-                                            "path": restored.backup.path, "made": ISO8601DateFormatter().string(from: restored.backup.made)])
-        if !restored.kept.isEmpty { message += "\n" + text("restore.kept", ["kept": restored.kept.joined(separator: ", ")]) }
+        // Written and checked beside the live trees while the server still serves: a file that
+        // is no backup, or a bad one, stops nothing.
+        let staged = try HostBackup.stage(url, over: request.paths, now: try request.now())
+        let restored: HostBackup.Restored
+        do {
+            let lock = try Self.stopServer(request: request)
+            defer { if let lock { close(lock) } }
+            restored = try HostBackup.swap(staged, now: try request.now())
+        } catch {
+            staged.discard()
+            throw error
+        }
+        var lines = [text("restore.done", ["files": "\(restored.backup.files)", "databases": "\(restored.backup.databases)",
+                                           "path": restored.backup.path, "made": ISO8601DateFormatter().string(from: restored.backup.made)])]
+        if !restored.kept.isEmpty { lines.append(text("restore.kept", ["kept": restored.kept.joined(separator: ", ")])) }
+        if !restored.leftAlone.isEmpty { lines.append(text("restore.leftAlone", ["trees": restored.leftAlone.joined(separator: ", ")])) }
+        if restored.trustDropped > 0 {
+            lines.append(text(restored.trustDropped == 1 ? "restore.trustDropped.one" : "restore.trustDropped.many", ["count": "\(restored.trustDropped)"]))
+        }
         Output.report(global, Document(path: restored.backup.path, files: restored.backup.files, databases: restored.backup.databases,
-                                       made: ISO8601DateFormatter().string(from: restored.backup.made), kept: restored.kept, message: message),
+                                       made: ISO8601DateFormatter().string(from: restored.backup.made), kept: restored.kept,
+                                       leftAlone: restored.leftAlone, trustDropped: restored.trustDropped, message: lines.joined(separator: "\n")),
                       message: \.message)
     }
 
-    /// Stops the warm server of this build (SIGTERM: it finishes what runs, then exits, and its
-    /// plugin workers with it) and waits until it has: it and its workers hold the databases open.
-    static func stopServer(request: HostRequest) throws {
+    /// Stops the warm server of this build, as 'standfit-host server stop' does (it answers,
+    /// cancels what still runs after its grace, and exits, its plugin workers with it), waits
+    /// until it has, and holds its build's lock so that no server of this build starts until
+    /// the restore is done: the returned descriptor, closed by the caller. Nil when the socket
+    /// directory is not this user's alone (no server of this build can run there).
+    static func stopServer(request: HostRequest) throws -> Int32? {
         let place = try ServerCommand.place(request: request)
-        guard let pid = WarmServer.holder(of: place) else { return }
-        kill(pid, SIGTERM)
+        guard case .privateToUser = WarmPlace.state(of: place.directory) else { return nil }
+        let lock = Glibc.open(place.lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard lock >= 0 else { throw HostError(.io, key: "error.lock.open", ["path": place.lockPath, "why": String(cString: strerror(errno)), "directory": place.directory]) }
+        if flock(lock, LOCK_EX | LOCK_NB) == 0 { return lock }
+        let pid = WarmServer.holder(of: place)
+        // The server's answer is its own words, not restore's: its output goes nowhere.
+        let forwarded = WarmRequest(arguments: ["server", "stop"], environment: request.environment.map { "\($0.key)=\($0.value)" },
+                                    workingDirectory: request.workingDirectory.path, umask: request.umask)
+        let null = Glibc.open("/dev/null", O_RDWR | O_CLOEXEC)
+        let saved = (dup(1), dup(2))
+        if null >= 0 { dup2(null, 1); dup2(null, 2) }
+        _ = WarmClient.forward(forwarded, to: place)
+        if saved.0 >= 0 { dup2(saved.0, 1); close(saved.0) }
+        if saved.1 >= 0 { dup2(saved.1, 2); close(saved.1) }
+        if null >= 0 { close(null) }
         let deadline = ContinuousClock.now + WarmServer.stopGrace + .seconds(5)
-        while WarmServer.holder(of: place) != nil, ContinuousClock.now < deadline { usleep(20_000) }
-        guard WarmServer.holder(of: place) == nil else {
-            throw HostError(.io, key: "restore.serverRunning", ["pid": "\(pid)"])
+        while flock(lock, LOCK_EX | LOCK_NB) != 0 {
+            guard ContinuousClock.now < deadline else {
+                close(lock)
+                throw HostError(.io, key: "restore.serverRunning", ["pid": pid.map(String.init) ?? "?"])
+            }
+            usleep(20_000)
         }
+        return lock
     }
 }

@@ -10,7 +10,9 @@ struct GnomeShellTests {
     @Test("the provider file in a system data directory; 'log 20 squats' typed in GNOME Shell's overview, Enter logs 20 squats through the server the bus starts",
           .needs(.dbusDaemon, .gdbus, .gnomeShell, .xvfb, .xdotool, .sqlite3))
     func overviewSearch() throws {
-        let (sandbox, bus) = try DesktopBusTests.sandboxOnBus()
+        // The server logs each search and the results it described (debug level): what the
+        // test waits for before Enter, instead of a time.
+        let (sandbox, bus) = try DesktopBusTests.sandboxOnBus(["STANDFIT_LOG_LEVEL": "debug"])
         defer { bus.stop() }
         let system = try #require(SessionBus(sandbox: sandbox, system: true), "dbus-daemon did not start; \(sandbox.logs("system-bus.log"))")
         defer { system.stop() }
@@ -49,12 +51,19 @@ struct GnomeShellTests {
             usleep(1_500_000)
             x("key", "ctrl+a")
             x("type", "--delay", "50", "log 20 squats")
-            _ = eventually(30) { bus.owner(of: DesktopBusTests.applicationID) != nil }
-            usleep(3_000_000)
+            // The shell asked for the results and then for how to show them: they are on the screen.
+            _ = eventually(30) {
+                DesktopBusTests.serverLog(sandbox).contains("GNOME search 'log 20 squats' from ")
+                    && DesktopBusTests.serverLog(sandbox).contains("GNOME result metas from ")
+            }
             x("key", "Return")
             logged = eventually(15) { DesktopBusTests.logged(sandbox) == "squats|20\n" }
         }
         // Only the search result's activation logs (nothing else runs an action here).
         #expect(logged, "nothing was logged; \(sandbox.logs("gnome-shell.log", "state/standfit/server.log"))")
+        // What GNOME was given to show: the one result, as the overview lists it under StandFit.
+        #expect(DesktopBusTests.serverLog(sandbox).contains(": GNOME result metas from :"), "\(DesktopBusTests.serverLog(sandbox))")
+        #expect(DesktopBusTests.serverLog(sandbox).split(separator: "\n").contains { $0.hasSuffix(": Log 20 squats") && $0.contains("GNOME search 'log 20 squats' from ") },
+                "\(DesktopBusTests.serverLog(sandbox))")
     }
 }

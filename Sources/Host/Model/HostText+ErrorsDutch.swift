@@ -156,6 +156,11 @@ extension HostText {
     "restore.compressed" = "De back-up {path} bevat '{name}' gecomprimeerd, wat standfit-host niet schrijft of leest; er is niets veranderd. Zet een back-up terug die 'standfit-host backup' schreef.";
     "restore.failed" = "De back-up {path} kon niet worden teruggezet ({why}); er is niets veranderd.";
     "restore.swap" = "{path} kon niet worden vervangen door de teruggezette kopie ({why}); wat er stond is ongewijzigd.";
+    "restore.noTrees" = "De back-up {path} bevat geen gegevens en geen instellingen; er is niets veranderd. Zet een back-up terug die 'standfit-host backup' schreef.";
+    "restore.stranded" = "{path} kon niet worden vervangen door de teruggezette kopie ({why}), en niet alles kon worden teruggezet: zet het met de hand terug ({moves}).";
+    "restore.leftAlone" = "De back-up heeft geen kopie van {trees}, dat blijft zoals het was.";
+    "restore.trustDropped.one" = "Het vertrouwen van de back-up in 1 plugin wordt niet teruggezet; 'standfit-host plugins trust PAD' geeft het opnieuw.";
+    "restore.trustDropped.many" = "Het vertrouwen van de back-up in {count} plugins wordt niet teruggezet; 'standfit-host plugins trust PAD' geeft het opnieuw.";
     "restore.serverRunning" = "De warme server (pid {pid}) stopte niet, en hij houdt de databases open; stop hem met 'standfit-host server stop' en zet opnieuw terug. Er is niets veranderd.";
     "restore.done" = "{files} bestanden en mappen ({databases} databases) teruggezet uit {path}, back-up van {made}.";
     "restore.kept" = "Wat erdoor werd vervangen staat in {kept}; verwijder het als je zeker bent.";

@@ -156,6 +156,11 @@ extension HostText {
     "restore.compressed" = "The backup {path} holds '{name}' compressed, which standfit-host does not write or read; nothing was changed. Restore a backup that 'standfit-host backup' wrote.";
     "restore.failed" = "The backup {path} could not be restored ({why}); nothing was changed.";
     "restore.swap" = "{path} could not be replaced by the restored copy ({why}); the data there is as it was.";
+    "restore.noTrees" = "The backup {path} holds neither the data tree nor the settings tree; nothing was changed. Restore a backup that 'standfit-host backup' wrote.";
+    "restore.stranded" = "{path} could not be replaced by the restored copy ({why}), and not everything could be put back: move it back by hand ({moves}).";
+    "restore.leftAlone" = "The backup has no copy of {trees}, which is left as it was.";
+    "restore.trustDropped.one" = "The backup's trust in 1 plugin is not restored; 'standfit-host plugins trust PATH' gives it again.";
+    "restore.trustDropped.many" = "The backup's trust in {count} plugins is not restored; 'standfit-host plugins trust PATH' gives it again.";
     "restore.serverRunning" = "The warm server (pid {pid}) did not stop, and it holds the databases open; stop it with 'standfit-host server stop' and restore again. Nothing was changed.";
     "restore.done" = "Restored {files} files and directories ({databases} databases) from {path}, backed up {made}.";
     "restore.kept" = "What it replaced is kept in {kept}; remove it once you are sure.";

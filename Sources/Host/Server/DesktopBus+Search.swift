@@ -66,6 +66,7 @@ extension DesktopBus {
         case STANDFIT_BUS_SEARCH_METAS:
             respond(event.call, on: connection) { _, bus, connection, call in
                 let metas = bus.searchResults.metas(strings)
+                bus.logSearch("GNOME result metas", from: sender, metas)
                 withCStrings(metas.map(\.id)) { ids in
                     withCStrings(metas.map(\.text)) { names in
                         // GNOME shows the results under the app already: a description that

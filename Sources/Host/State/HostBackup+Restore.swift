@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import GRDB
 import HostModel
 
@@ -8,80 +9,152 @@ extension HostBackup {
         public var backup: Summary
         /// Where each tree it replaced was moved ("kept until you remove it").
         public var kept: [String]
+        /// The live trees the backup has none of, left as they were.
+        public var leftAlone: [String]
+        /// Trust pins the backup held, not restored (`plugins trust` gives them again).
+        public var trustDropped: Int
     }
 
-    /// Restores the backup in `file` over `paths`' trees. Each tree is written beside the live
-    /// one first and checked (every database by `PRAGMA integrity_check`; no database from a
-    /// newer schema than the live one's); only then is the live tree moved aside (kept, named in
-    /// the answer) and the restored one put in its place, so a restore that fails leaves the
-    /// current data as it was. Nothing may hold the databases open meanwhile: the caller stops
-    /// the warm server first.
-    public static func restore(_ file: URL, over paths: HostPaths, now: Date) throws(HostError) -> Restored {
+    /// A backup written beside the live trees and checked, ready to take their place (`swap`),
+    /// or to be thrown away (`discard`).
+    public struct Staged: Sendable {
+        public let backup: Summary
+        let trees: [(live: URL, staging: URL)]
+        public let leftAlone: [String]
+        public let trustDropped: Int
+
+        /// Removes the staged trees (a restore that does not go on).
+        public func discard() {
+            for tree in trees { try? FileManager.default.removeItem(at: tree.staging) }
+        }
+    }
+
+    /// Writes the backup in `file` beside `paths`' trees and checks it: every name stays in its
+    /// tree (no "..", no absolute or empty part, nothing but files and directories, a tree's
+    /// root a directory), every database is sound (`PRAGMA integrity_check`) and of no newer
+    /// schema than the one it would replace (or, for the host's state, than this host knows).
+    /// The trust pins of the restored state are dropped: an archive may come from anywhere, and
+    /// a pin is what lets a plugin's code into the host's process. Nothing live is touched; a
+    /// failure removes what was staged.
+    public static func stage(_ file: URL, over paths: HostPaths, now: Date) throws(HostError) -> Staged {
         let archive = try open(file)
         defer { try? archive.close() }
-        let stamp = Self.stamp(now)
         var staged: [(live: URL, staging: URL)] = []
         var summary = Summary(path: file.path, files: 0, databases: 0, bytes: 0, made: now, skippedLinks: [])
+        var leftAlone: [String] = []
         do {
             let made = try archive.read { db in try String.fetchOne(db, sql: "SELECT value FROM standfit_backup WHERE key = 'made'") }
             summary.made = made.flatMap { ISO8601DateFormatter().date(from: $0) } ?? now
             for root in roots(paths) {
-                let staging = root.directory.deletingLastPathComponent().appendingPathComponent(".\(root.directory.lastPathComponent).restoring-\(stamp)")
-                try? FileManager.default.removeItem(at: staging)
-                let wrote = try extract(archive, root: root.name, into: staging, live: root.directory, file: file, summary: &summary)
-                if wrote { staged.append((root.directory, staging)) }
+                let live = root.directory.resolvingSymlinksInPath()
+                let staging = live.deletingLastPathComponent().appendingPathComponent(".\(live.lastPathComponent).restoring-\(UUID().uuidString)")
+                if try extract(archive, root: root.name, into: staging, file: file, summary: &summary) {
+                    staged.append((live, staging))
+                    let listed = Set(try archive.read { db in
+                        try String.fetchAll(db, sql: "SELECT substr(CAST(key AS TEXT), 8) FROM standfit_backup WHERE substr(CAST(key AS TEXT), 1, 7) = 'schema:'")
+                    })
+                    try checkDatabases(in: staging, live: live, root: root.name, listed: listed, file: file, summary: &summary)
+                } else if FileManager.default.fileExists(atPath: live.path) {
+                    leftAlone.append(live.path)
+                }
             }
+            guard !staged.isEmpty else { throw HostError(.backupInvalid, key: "restore.noTrees", ["path": file.path]) }
+            let dropped = try staged.first { $0.live == roots(paths)[0].directory.resolvingSymlinksInPath() }
+                .map { try dropTrust(in: $0.staging.appendingPathComponent(HostState.fileName)) } ?? 0
+            return Staged(backup: summary, trees: staged, leftAlone: leftAlone, trustDropped: dropped)
         } catch {
             for tree in staged { try? FileManager.default.removeItem(at: tree.staging) }
             for root in roots(paths) {
-                let staging = root.directory.deletingLastPathComponent().appendingPathComponent(".\(root.directory.lastPathComponent).restoring-\(stamp)")
-                try? FileManager.default.removeItem(at: staging)
+                // A tree whose extraction failed midway is not in `staged` yet.
+                let live = root.directory.resolvingSymlinksInPath()
+                let parent = live.deletingLastPathComponent()
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+                where name.hasPrefix(".\(live.lastPathComponent).restoring-") && !staged.contains(where: { $0.staging.lastPathComponent == name }) {
+                    try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+                }
             }
             if let error = error as? HostError { throw error }
             throw HostError(.io, key: "restore.failed", ["path": file.path, "why": HostState.describe(error)], cause: error)
         }
-        // Every tree is whole beside the live one: now the swap, each a rename and put back if
-        // the next one fails.
-        var kept: [String] = [], swapped: [(live: URL, aside: URL?)] = []
-        for tree in staged {
-            let aside = Self.unused(tree.live.deletingLastPathComponent().appendingPathComponent("\(tree.live.lastPathComponent).before-restore-\(stamp)"))
-            let hadLive = FileManager.default.fileExists(atPath: tree.live.path)
-            if hadLive, rename(tree.live.path, aside.path) != 0 || rename(tree.staging.path, tree.live.path) != 0 {
-                let why = String(cString: strerror(errno))
-                if !FileManager.default.fileExists(atPath: tree.live.path) { rename(aside.path, tree.live.path) }
-                for done in swapped.reversed() {
-                    try? FileManager.default.removeItem(at: done.live)
-                    if let aside = done.aside { rename(aside.path, done.live.path) }
+    }
+
+    /// Puts the staged trees in place of the live ones, each live tree moved aside first (kept,
+    /// named in the answer). A step that fails puts back what was done, and says where the data
+    /// is if even that fails. Nothing may hold the databases open meanwhile: the caller stops
+    /// the warm server and holds its build's lock.
+    public static func swap(_ staged: Staged, now: Date) throws(HostError) -> Restored {
+        let stamp = Self.stamp(now)
+        var done: [(live: URL, staging: URL, aside: URL?)] = []
+        /// Undoes `done`, newest first: the restored tree back to its staging name, the kept one
+        /// back in place. What could not be put back is said.
+        func rollBack() -> [String] {
+            var stranded: [String] = []
+            for step in done.reversed() {
+                guard rename(step.live.path, step.staging.path) == 0 else {
+                    if let aside = step.aside { stranded.append("\(step.live.path) ← \(aside.path)") }
+                    continue
                 }
-                for tree in staged { try? FileManager.default.removeItem(at: tree.staging) }
-                throw HostError(.io, key: "restore.swap", ["path": tree.live.path, "why": why])
+                if let aside = step.aside, rename(aside.path, step.live.path) != 0 { stranded.append("\(step.live.path) ← \(aside.path)") }
             }
-            if !hadLive {
-                try? FileManager.default.createDirectory(at: tree.live.deletingLastPathComponent(), withIntermediateDirectories: true)
-                guard rename(tree.staging.path, tree.live.path) == 0 else {
-                    throw HostError(.io, key: "restore.swap", ["path": tree.live.path, "why": String(cString: strerror(errno))])
-                }
-            }
-            swapped.append((tree.live, hadLive ? aside : nil))
-            if hadLive { kept.append(aside.path) }
+            staged.discard()
+            return stranded
         }
-        return Restored(backup: summary, kept: kept)
+        for tree in staged.trees {
+            var aside: URL?
+            if FileManager.default.fileExists(atPath: tree.live.path) {
+                let name = Self.unused(tree.live.deletingLastPathComponent().appendingPathComponent("\(tree.live.lastPathComponent).before-restore-\(stamp)"))
+                guard rename(tree.live.path, name.path) == 0 else {
+                    let why = String(cString: strerror(errno))
+                    throw swapFailure(tree.live, why, rollBack())
+                }
+                aside = name
+            } else {
+                try? FileManager.default.createDirectory(at: tree.live.deletingLastPathComponent(), withIntermediateDirectories: true)
+            }
+            guard rename(tree.staging.path, tree.live.path) == 0 else {
+                let why = String(cString: strerror(errno))
+                var stranded: [String] = []
+                if let aside, rename(aside.path, tree.live.path) != 0 { stranded.append("\(tree.live.path) ← \(aside.path)") }
+                throw swapFailure(tree.live, why, stranded + rollBack())
+            }
+            done.append((tree.live, tree.staging, aside))
+        }
+        for tree in staged.trees { syncDirectory(tree.live.deletingLastPathComponent()) }
+        return Restored(backup: staged.backup, kept: done.compactMap { $0.aside?.path }, leftAlone: staged.leftAlone,
+                        trustDropped: staged.trustDropped)
+    }
+
+    private static func swapFailure(_ live: URL, _ why: String, _ stranded: [String]) -> HostError {
+        guard stranded.isEmpty else {
+            return HostError(.io, key: "restore.stranded", ["path": live.path, "why": why, "moves": stranded.joined(separator: "; ")])
+        }
+        return HostError(.io, key: "restore.swap", ["path": live.path, "why": why])
+    }
+
+    /// Makes the renames in `directory` durable.
+    private static func syncDirectory(_ directory: URL) {
+        let descriptor = Glibc.open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
     }
 
     /// The archive at `file`, checked to be a backup of a format this host reads.
     public static func open(_ file: URL) throws(HostError) -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.readonly = true
-        guard FileManager.default.isReadableFile(atPath: file.path) else {
+        var info = stat()
+        // A FIFO or a device would block SQLite's open, or be no file at all.
+        guard stat(file.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, access(file.path, R_OK) == 0 else {
             throw HostError(.io, key: "restore.unreadable", ["path": file.path])
         }
+        var configuration = Configuration()
+        configuration.readonly = true
         let format: String?
         let archive: DatabaseQueue
         do {
             archive = try DatabaseQueue(path: file.path, configuration: configuration)
             format = try archive.read { db -> String? in
                 guard try db.tableExists("sqlar"), try db.tableExists("standfit_backup") else { return nil }
-                return try String.fetchOne(db, sql: "SELECT value FROM standfit_backup WHERE key = 'format'")
+                return try String.fetchOne(db, sql: "SELECT CAST(value AS TEXT) FROM standfit_backup WHERE key = 'format'")
             }
         } catch {
             throw HostError(.backupInvalid, key: "restore.notBackup", ["path": file.path])
@@ -97,92 +170,149 @@ extension HostBackup {
         return archive
     }
 
-    /// Writes the entries under `root/` into `staging`; false when the archive has no such tree.
-    private static func extract(_ archive: DatabaseQueue, root: String, into staging: URL, live: URL, file: URL,
+    /// Writes the entries under `root/` into `staging`, read one at a time; false when the
+    /// archive has no such tree.
+    private static func extract(_ archive: DatabaseQueue, root: String, into staging: URL, file: URL,
                                 summary: inout Summary) throws -> Bool {
-        let rows = try archive.read { db in
-            try Row.fetchAll(db, sql: "SELECT name, mode, sz, data FROM sqlar WHERE name = ? OR name LIKE ? ESCAPE '\\' ORDER BY name",
-                             arguments: [root, root.replacingOccurrences(of: "_", with: "\\_").replacingOccurrences(of: "%", with: "\\%") + "/%"])
-        }
-        guard !rows.isEmpty else { return false }
-        let schemas = Dictionary(try archive.read { db in
-            try Row.fetchAll(db, sql: "SELECT key, value FROM standfit_backup WHERE key LIKE 'schema:%'")
-        }.map { (String(($0["key"] as String).dropFirst("schema:".count)), ($0["value"] as String)) }, uniquingKeysWith: { first, _ in first })
-        for row in rows {
-            let name: String = row["name"]
-            let relative = name == root ? "" : String(name.dropFirst(root.count + 1))
-            // An archive is a file anyone may have handed over: a name that would leave the tree
-            // (absolute, "..", empty parts) is refused, and so is any entry but a file or directory.
-            let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
-            guard relative.isEmpty || parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
-                throw HostError(.backupInvalid, key: "restore.badName", ["path": file.path, "name": name])
+        var wrote = false
+        try archive.read { db in
+            // Names compared exactly (LIKE would take "DATA/x" too), whatever their type.
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT CAST(name AS TEXT) AS name, mode, sz, data FROM sqlar
+                WHERE CAST(name AS TEXT) = ? OR substr(CAST(name AS TEXT), 1, ?) = ? ORDER BY name
+                """, arguments: [root, root.count + 1, root + "/"])
+            while let row = try rows.next() {
+                guard let name = row["name"] as String? else { continue }
+                let relative = name == root ? "" : String(name.dropFirst(root.count + 1))
+                // An archive is a file anyone may have handed over: a name that would leave the
+                // tree (absolute, "..", empty parts) is refused, and so is any entry but a file
+                // or directory, and a tree whose root is not a directory.
+                let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+                guard relative.isEmpty || parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
+                    throw HostError(.backupInvalid, key: "restore.badName", ["path": file.path, "name": name])
+                }
+                guard let rawMode = row["mode"] as Int?, let size = row["sz"] as Int? else {
+                    throw HostError(.backupInvalid, key: "restore.badEntry", ["path": file.path, "name": name])
+                }
+                let mode = mode_t(truncatingIfNeeded: rawMode)
+                let target = relative.isEmpty ? staging : staging.appendingPathComponent(relative)
+                if !wrote {
+                    // The tree's root comes first (names sort so) and is a directory.
+                    guard relative.isEmpty, mode & S_IFMT == S_IFDIR else {
+                        throw HostError(.backupInvalid, key: "restore.badEntry", ["path": file.path, "name": name])
+                    }
+                    try? FileManager.default.createDirectory(at: staging.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                             attributes: [.posixPermissions: 0o700])
+                    guard mkdir(staging.path, 0o700) == 0 else {
+                        throw HostError(.io, key: "error.write", ["path": staging.path, "why": String(cString: strerror(errno))])
+                    }
+                    wrote = true
+                    summary.files += 1
+                    continue
+                }
+                switch mode & S_IFMT {
+                case S_IFDIR:
+                    guard mkdir(target.path, 0o700) == 0 || errno == EEXIST else {
+                        throw HostError(.io, key: "error.write", ["path": target.path, "why": String(cString: strerror(errno))])
+                    }
+                    summary.files += 1
+                case S_IFREG:
+                    let data: Data = (row["data"] as Data?) ?? Data()
+                    guard size == data.count else {
+                        // sqlar compresses an entry when that makes it smaller; this host never does.
+                        throw HostError(.backupInvalid, key: "restore.compressed", ["path": file.path, "name": name])
+                    }
+                    try writeNew(target, data, mode: mode & 0o777 | 0o600, name: name, file: file)
+                    summary.files += 1
+                    summary.bytes += Int64(data.count)
+                default:
+                    throw HostError(.backupInvalid, key: "restore.badEntry", ["path": file.path, "name": name])
+                }
             }
-            let mode = mode_t(truncatingIfNeeded: row["mode"] as Int)
-            let target = relative.isEmpty ? staging : staging.appendingPathComponent(relative)
-            switch mode & S_IFMT {
-            case S_IFDIR:
-                try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true, attributes: [.posixPermissions: Int(mode & 0o700 | 0o700)])
-                summary.files += 1
-            case S_IFREG:
-                let data: Data = row["data"] ?? Data()
-                guard (row["sz"] as Int) == data.count else {
-                    // sqlar compresses an entry when that makes it smaller; this host never does.
-                    throw HostError(.backupInvalid, key: "restore.compressed", ["path": file.path, "name": name])
-                }
-                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-                let descriptor = Glibc.open(target.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0o777 | 0o600)
-                guard descriptor >= 0 else {
-                    throw HostError(.io, key: "error.write", ["path": target.path, "why": String(cString: strerror(errno))])
-                }
-                let written = data.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-                let synced = fsync(descriptor) == 0
-                close(descriptor)
-                guard written == data.count, synced else {
-                    throw HostError(.io, key: "error.write", ["path": target.path, "why": String(cString: strerror(errno))])
-                }
-                summary.files += 1
-                summary.bytes += Int64(data.count)
-                if schemas[name] != nil {
-                    try check(database: target, name: name, live: relative.isEmpty ? live : live.appendingPathComponent(relative), file: file)
-                    summary.databases += 1
-                }
-            default:
-                throw HostError(.backupInvalid, key: "restore.badEntry", ["path": file.path, "name": name])
-            }
         }
-        return true
+        return wrote
     }
 
-    /// The restored database at `url` must be sound, and of no newer schema than the live one
-    /// at `live` (when there is one): one of a newer host would be opened by this one as if it
-    /// were its own.
-    private static func check(database url: URL, name: String, live: URL, file: URL) throws {
-        var configuration = Configuration()
-        configuration.readonly = true
-        var verdict: [String]
-        do {
-            let restored = try DatabaseQueue(path: url.path, configuration: configuration)
-            verdict = try restored.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
-            try restored.close()
-        } catch {
-            verdict = [HostState.describe(error)]
+    /// Writes `data` to the new file `url` (never one that exists: a name the archive holds twice
+    /// is refused), whole and synced.
+    private static func writeNew(_ url: URL, _ data: Data, mode: mode_t, name: String, file: URL) throws {
+        let descriptor = Glibc.open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard descriptor >= 0 else {
+            if errno == EEXIST { throw HostError(.backupInvalid, key: "restore.badEntry", ["path": file.path, "name": name]) }
+            throw HostError(.io, key: "error.write", ["path": url.path, "why": String(cString: strerror(errno))])
         }
-        guard verdict == ["ok"] else {
-            throw HostError(.backupInvalid, key: "restore.damaged", ["path": file.path, "name": name, "verdict": verdict.prefix(3).joined(separator: "; ")])
+        defer { close(descriptor) }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
         }
-        guard DatabaseHealth.isDatabase(live) else { return }
-        // Its migrations as the restored file itself has them (the archive's note of them is
-        // only what marks it a database).
-        let restored = try DatabaseQueue(path: url.path, configuration: configuration)
-        let has = try restored.read(HostBackup.migrations)
-        try restored.close()
-        let current = try DatabaseQueue(path: live.path, configuration: configuration)
-        let known = Set(try current.read(HostBackup.migrations))
-        try current.close()
-        let newer = has.filter { !known.contains($0) }
-        guard newer.isEmpty || known.isEmpty else {
-            throw HostError(.backupInvalid, key: "restore.newerSchema", ["path": file.path, "name": name, "migrations": newer.joined(separator: ", ")])
+        if failure == 0, fsync(descriptor) != 0 { failure = errno }
+        guard failure == 0 else {
+            throw HostError(.io, key: "error.write", ["path": url.path, "why": String(cString: strerror(failure))])
+        }
+    }
+
+    /// Every database in the staged tree (found by its header, and every file the archive says
+    /// is one) must be sound, and of no newer schema than the live one of the same name or, for the
+    /// host's state, than this host's own migrations.
+    private static func checkDatabases(in staging: URL, live: URL, root: String, listed: Set<String>, file: URL, summary: inout Summary) throws {
+        guard let walker = FileManager.default.enumerator(atPath: staging.path) else { return }
+        for case let relative as String in walker {
+            let url = staging.appendingPathComponent(relative)
+            let name = root + "/" + relative
+            // A database by its header, or by the archive's word (one whose bytes were spoilt).
+            guard DatabaseHealth.isDatabase(url) || listed.contains(name) else { continue }
+            var configuration = Configuration()
+            configuration.readonly = true
+            var verdict: [String]
+            var has: [String] = []
+            do {
+                let restored = try DatabaseQueue(path: url.path, configuration: configuration)
+                verdict = try restored.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+                has = try restored.read(HostBackup.migrations)
+                try restored.close()
+            } catch {
+                verdict = [HostState.describe(error)]
+            }
+            guard verdict == ["ok"] else {
+                throw HostError(.backupInvalid, key: "restore.damaged", ["path": file.path, "name": name, "verdict": verdict.prefix(3).joined(separator: "; ")])
+            }
+            summary.databases += 1
+            var known: Set<String>?
+            let counterpart = live.appendingPathComponent(relative)
+            if relative == HostState.fileName {
+                known = Set(HostState.migrator.migrations)
+            } else if DatabaseHealth.isDatabase(counterpart),
+                      let current = try? DatabaseQueue(path: counterpart.path, configuration: configuration) {
+                let migrations = (try? current.read(HostBackup.migrations)) ?? []
+                try? current.close()
+                if !migrations.isEmpty { known = Set(migrations) }
+            }
+            let newer = has.filter { !(known?.contains($0) ?? true) }
+            guard newer.isEmpty else {
+                throw HostError(.backupInvalid, key: "restore.newerSchema", ["path": file.path, "name": name, "migrations": newer.joined(separator: ", ")])
+            }
+        }
+    }
+
+    /// Removes the trust pins from the staged state at `url`; how many there were.
+    private static func dropTrust(in url: URL) throws -> Int {
+        guard DatabaseHealth.isDatabase(url) else { return 0 }
+        let state = try DatabaseQueue(path: url.path)
+        defer { try? state.close() }
+        return try state.write { db in
+            guard try db.tableExists("trustedPlugin") else { return 0 }
+            try db.execute(sql: "DELETE FROM trustedPlugin")
+            return db.changesCount
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import GRDB
 import HostModel
 
@@ -46,14 +47,32 @@ public enum HostBackup {
     /// whole, so a failed backup leaves no half-written archive (and an earlier one at `file`
     /// untouched).
     public static func write(_ paths: HostPaths, to file: URL, now: Date) throws(HostError) -> Summary {
-        let target = file.standardizedFileURL
-        for root in roots(paths) where target.path.hasPrefix(root.directory.standardizedFileURL.path + "/") {
-            throw HostError(.io, key: "backup.inside", ["path": target.path, "directory": root.directory.path])
+        // Compared as the file system has them: a target reached through a link is still inside.
+        let folder = file.deletingLastPathComponent().resolvingSymlinksInPath()
+        let target = folder.appendingPathComponent(file.lastPathComponent)
+        for root in roots(paths) {
+            let directory = root.directory.resolvingSymlinksInPath().path
+            if target.path == directory || target.path.hasPrefix(directory + "/") {
+                throw HostError(.io, key: "backup.inside", ["path": file.path, "directory": root.directory.path])
+            }
         }
-        let partial = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).partial-\(getpid())")
-        unlink(partial.path)
+        // Its own names beside the target, made by this backup alone (two backups to one file
+        // at once, in one warm server, each write their own), private from the start: the
+        // archive, and the databases' snapshots on their way into it.
+        let token = UUID().uuidString
+        let partial = folder.appendingPathComponent(".\(target.lastPathComponent).partial-\(token)")
+        let snapshots = folder.appendingPathComponent(".\(target.lastPathComponent).snapshots-\(token)")
+        let created = Glibc.open(partial.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard created >= 0 else {
+            throw HostError(.io, key: "error.write", ["path": file.path, "why": String(cString: strerror(errno))])
+        }
+        close(created)
+        defer { try? FileManager.default.removeItem(at: snapshots) }
         var summary = Summary(path: target.path, files: 0, databases: 0, bytes: 0, made: now, skippedLinks: [])
         do {
+            guard mkdir(snapshots.path, 0o700) == 0 else {
+                throw HostError(.io, key: "error.write", ["path": file.path, "why": String(cString: strerror(errno))])
+            }
             let archive = try DatabaseQueue(path: partial.path)
             try archive.write { db in
                 try db.execute(sql: """
@@ -63,11 +82,11 @@ public enum HostBackup {
                 try info(db, "format", "\(format)")
                 try info(db, "made", ISO8601DateFormatter().string(from: now))
                 for root in roots(paths) {
-                    try add(root.directory, as: root.name, to: db, summary: &summary)
+                    // A tree that is a link (a dotfiles checkout) is backed up as what it links to.
+                    try add(root.directory.resolvingSymlinksInPath(), as: root.name, to: db, snapshots: snapshots, summary: &summary)
                 }
             }
             try archive.close()
-            chmod(partial.path, 0o600)
             guard rename(partial.path, target.path) == 0 else {
                 throw HostError(.io, key: "error.write", ["path": target.path, "why": String(cString: strerror(errno))])
             }
@@ -86,7 +105,7 @@ public enum HostBackup {
     }
 
     /// Adds `directory` and everything under it, as `name` and `name/…`.
-    private static func add(_ directory: URL, as name: String, to db: Database, summary: inout Summary) throws {
+    private static func add(_ directory: URL, as name: String, to db: Database, snapshots: URL, summary: inout Summary) throws {
         var info = stat()
         guard lstat(directory.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return }
         try entry(db, name, mode: info.st_mode, mtime: info.st_mtim.tv_sec, data: Data())
@@ -98,11 +117,11 @@ public enum HostBackup {
             guard lstat(url.path, &info) == 0 else { continue }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
-                try add(url, as: entryName, to: db, summary: &summary)
+                try add(url, as: entryName, to: db, snapshots: snapshots, summary: &summary)
             case S_IFREG:
                 let data: Data
                 if DatabaseHealth.isDatabase(url) {
-                    let (copy, migrations) = try snapshot(url)
+                    let (copy, migrations) = try snapshot(url, into: snapshots)
                     data = copy
                     summary.databases += 1
                     try HostBackup.info(db, "schema:" + entryName, migrations.joined(separator: " "))
@@ -127,14 +146,15 @@ public enum HostBackup {
                        arguments: [name, Int(mode), mtime, data.count, data])
     }
 
-    /// The database at `url` as of one read transaction, through SQLite's online backup, and the
-    /// GRDB migrations it has (none for a database GRDB did not migrate).
-    static func snapshot(_ url: URL) throws -> (Data, [String]) {
+    /// The database at `url` as of one read transaction, through SQLite's online backup (by way
+    /// of a file in the private directory `snapshots`), and the GRDB migrations it has (none for
+    /// a database GRDB did not migrate).
+    static func snapshot(_ url: URL, into snapshots: URL) throws -> (Data, [String]) {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         let source = try DatabaseQueue(path: url.path, configuration: configuration)
         defer { try? source.close() }
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("standfit-backup-\(getpid())-\(UUID().uuidString).sqlite")
+        let copy = snapshots.appendingPathComponent(UUID().uuidString)
         defer { unlink(copy.path) }
         let destination = try DatabaseQueue(path: copy.path)
         try source.backup(to: destination)
