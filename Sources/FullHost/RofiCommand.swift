@@ -41,8 +41,9 @@ struct RofiCommand: ManifestCommand {
     @Flag(help: "With --chosen, also show the outcome as a desktop notification.")
     var notify = false
 
-    /// The text of the row rofi's script mode passes back (its ROFI_INFO says which it was).
-    @Argument(help: .hidden)
+    /// The text of the row rofi's script mode passes back (its ROFI_INFO says which it was), or
+    /// the line typed, which may start with "-" ("-5 squats"): taken whatever it looks like.
+    @Argument(parsing: .allUnrecognized, help: .hidden)
     var selection: [String] = []
 
     func validate() throws {
@@ -108,16 +109,44 @@ struct RofiCommand: ManifestCommand {
 
     /// A line typed in rofi or dmenu: run as `say` runs it; when no phrase understands it, the
     /// one row whose words it names ("stretch 10" for the row "Stretch 10 min", which its
-    /// monospace digits kept rofi from matching), as the launcher would have chosen it.
+    /// monospace digits kept rofi from matching), as the launcher would have chosen it; else
+    /// bare words that name every number the action takes ("20 squats" as "log 20 squats", as
+    /// KRunner and GNOME's search read it). Bare words without their number ("squats") run
+    /// nothing: no number the user did not give is logged; `say`'s answer names the phrases.
     static func say(_ line: String, in session: HostSession, actions: [(key: String, item: ShortcutItem)],
                     options: Dispatcher.RunOptions) -> (Outcome, [String: JSONValue]?) {
         // The row is looked for only when no phrase fits the line at all (not when several do,
         // which say lists), so that a row never takes a request's place.
-        guard !PhraseMatcher.isTooLong(line), session.phraseMatcher.matches(line).isEmpty,
-              let item = RofiRow.named(by: line, among: actions.map(\.item)) else {
+        guard !PhraseMatcher.isTooLong(line), session.phraseMatcher.matches(line).isEmpty else {
             return (Sentences(session).say(line, options: options), nil)
         }
-        return run(item, in: session, options: options)
+        if let item = RofiRow.named(by: line, among: actions.map(\.item)) {
+            return run(item, in: session, options: options)
+        }
+        let matcher = session.phraseMatcher
+        // Endings in several phrases or languages read the same: one reading, whatever its phrase.
+        var bare: [PhraseMatcher.Match] = []
+        for match in matcher.bareWords().matches(line)
+        where !bare.contains(where: { $0.type == match.type && Set($0.arguments.map(\.name)) == Set(match.arguments.map(\.name))
+                                      && $0.arguments.allSatisfy { argument in match.arguments.contains(argument) } }) {
+            bare.append(match)
+        }
+        // The numbers the whole phrases of that ending say ("log {count} {exercise}" for "{count}
+        // {exercise}" and for "{exercise}") must all be among the words typed.
+        if bare.count == 1, let match = bare.first, let action = matcher.actions.first(where: { $0.type == match.type }) {
+            let numbers = Set(action.parameters.filter { $0.kind == .int64 || $0.kind == .double }.map(\.name))
+            let wholes = action.phrases.filter { $0.template.hasSuffix(" " + match.phrase.template) }
+            let said = wholes.flatMap { whole in whole.parts.compactMap { part -> String? in
+                if case .placeholder(let name) = part, numbers.contains(name) { return name }
+                return nil
+            } }
+            let given = Set(match.arguments.map(\.name))
+            guard !wholes.isEmpty, said.allSatisfy(given.contains) else { return (Sentences(session).say(line, options: options), nil) }
+            var spoken = options
+            spoken.argumentSource = .phrase
+            return (session.run(match.type, named: match.arguments, userInfo: nil, options: spoken), nil)
+        }
+        return (Sentences(session).say(line, options: options), nil)
     }
 
     /// The quick actions as rofi rows, with `message` above them; when they are several apps',

@@ -207,6 +207,22 @@ struct RofiTests {
         #expect(DesktopBusTests.loggedRows(sandbox) == ["plank|600"])
     }
 
+    @Test("bare words typed in rofi and dmenu: '20 squats' logs 20 squats (every number given); 'squats' alone, with no row to name, runs nothing and names the phrases; 'log 5000 squats', '5000 squats' and '-5 squats' are refused in rofi's message and log nothing")
+    func bareWords() {
+        // Before any log there is no row to name: "squats" alone runs nothing.
+        let bare = rofi(2).run(["rofi", "squats"])
+        #expect(bare.stdout.contains("\0message\u{1F}No action understands 'squats'; the closest phrases are 'log squats' (Log Exercise), "), "\(bare)")
+        #expect(sandbox.run(["rofi", "--chosen"], stdin: "squats\n").status == 2)
+        let squats = rofi(2).run(["rofi", "20 squats"])
+        #expect(squats.status == 0 && squats.stdout.contains("\0message\u{1F}Logged 20 squats · +20 XP"), "\(squats.stdout.replacingOccurrences(of: "\0", with: "|"))")
+        for refused in ["log 5000 squats", "5000 squats", "-5 squats"] {
+            let answer = rofi(2).run(["rofi", refused])
+            #expect(answer.stdout.contains("\0message\u{1F}count: expected a number from 1 to 3600, got "), "\(refused): \(answer.stdout.replacingOccurrences(of: "\0", with: "|")) \(answer.stderr)")
+        }
+        #expect(sandbox.run(["rofi", "--chosen"], stdin: "12 push ups\n") == ProcessResult(status: 0, stdout: "Logged 12 push-ups · +18 XP\n", stderr: ""))
+        #expect(DesktopBusTests.loggedRows(sandbox) == ["squats|20", "pushups|12"])
+    }
+
     @Test("a row whose title and userInfo hold a newline, U+001F, DEL and a bidi mark stays one row and runs with its userInfo intact")
     func hostileRow() throws {
         let manifest = sandbox.root.appendingPathComponent("manifest.json")
