@@ -47,7 +47,8 @@ extension DesktopBus {
             // The reply field's own button only opens the field.
             if !replied && key == DesktopNotification.replyKey { break }
             // A click on a question itself (its "default" action: the bubble, or GNOME's message
-            // list, which shows no buttons) asks it again, in its own place, buttons and all.
+            // list, which shows no buttons) asks it again as a new notification, buttons and all
+            // (the clicked one closed: that close is no dismissal).
             if !replied && key == DesktopBus.defaultKey {
                 // Its buttons move to the question shown again (the server may give it a new
                 // id, or close the clicked one first: that close is no dismissal, since the
@@ -64,8 +65,7 @@ extension DesktopBus {
                 activity.begin()
                 Thread.detachNewThread { [self] in
                     // A server may close what was clicked (xfce4-notifyd does, whatever `resident`
-                    // says): that close comes at once and is no dismissal. After it, the question
-                    // is shown anew; else in its own place.
+                    // says): that close comes at once and is no dismissal.
                     Thread.sleep(forTimeInterval: DesktopBus.clickSettle)
                     let closedMeanwhile = calls.withLock { () -> Bool in
                         clicking.remove(id)
@@ -80,7 +80,10 @@ extension DesktopBus {
                         activity.end()
                         return
                     }
-                    send(question, token: token, replacing: closedMeanwhile ? 0 : id, on: connection)
+                    // Shown anew, not in its own place: GNOME Shell shows no banner (and so no
+                    // buttons) for a notification replaced in its message list, only for a new one.
+                    if !closedMeanwhile { standfit_bus_close_notification(connection, id) }
+                    send(question, token: token, replacing: 0, on: connection)
                     if !wait(waiter, token: token, seconds: 5) || waiter.failure != nil { buttons.closed?() }
                     activity.end()
                 }

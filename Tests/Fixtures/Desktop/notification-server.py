@@ -9,13 +9,13 @@ test waits for it. With --press LABEL, a notification with a button labelled LAB
 ActionInvoked for that button's key, then NotificationClosed, as a user pressing it would. With
 --press-twice LABEL, ActionInvoked twice and no NotificationClosed at all, as a server that keeps
 an answered notification on screen (and ignores CloseNotification) lets a user press it again.
-With --press "(bubble)", a notification with buttons gets ActionInvoked "default", a click on
-the bubble itself; with --press "(bubble-close)", then NotificationClosed (dismissed) too, on the
-first such notification only (the user clicks once).
+With --press "(bubble)", the first notification with buttons gets ActionInvoked "default", a
+click on the bubble itself; with --press "(bubble-close)", then NotificationClosed (dismissed)
+too (the user clicks once).
 With --dismiss, a notification with buttons gets NotificationClosed with reason 2 (dismissed
 by the user) once, as a user closing the question without answering would. Each Notify records
 its "timeout" and whether it had the hint "resident"; a Notify that replaces one keeps its id.
-A click on the bubble ("(bubble)") and a dismissal happen once per notification id.
+A dismissal happens once per notification id.
 With --reply TEXT, the first notification with the "inline-reply" action (KDE's inline reply) gets
 NotificationReplied with TEXT, then NotificationClosed, as a user typing TEXT would; its
 placeholder (the hint x-kde-reply-placeholder-text) is recorded as "replyPlaceholder".
@@ -109,7 +109,7 @@ def call(conn, sender, path, interface, method, parameters, invocation):
             GLib.timeout_add(50, emit, "NotificationReplied", GLib.Variant("(us)", (number, reply)))
             GLib.timeout_add(100, emit, "NotificationClosed", GLib.Variant("(uu)", (number, 2)))
             return
-        if press in ("(bubble)", "(bubble-close)") and pairs and number not in acted and not (press == "(bubble-close)" and acted):
+        if press in ("(bubble)", "(bubble-close)") and pairs and not acted:
             # A click on the bubble itself: the server's "default" action, which no button has;
             # with "(bubble-close)", then closed as dismissed, as dunst closes what was clicked.
             acted.add(number)
