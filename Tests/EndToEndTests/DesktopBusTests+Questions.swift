@@ -31,17 +31,41 @@ extension DesktopBusTests {
         #expect(Self.logged(sandbox) == "squats|20\n")
     }
 
+    @Test("where the server's list shows no buttons and takes no typed answer (GNOME's: persistence, no inline reply), a click on a question puts each choice there as a notification of its own; a click on Push-Ups logs 20 push-ups and takes the other choices away, with no 'Not run'",
+          .needs(.dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
+    func choicesInTheList() throws {
+        let (sandbox, bus, record) = try Self.sandboxWithNotifications(press: "(bubble)", capabilities: ["actions", "body", "persistence"],
+                                                                       choose: "Push-Ups")
+        defer { bus.stop() }
+        #expect(sandbox.run("export", "desktop", "--install").status == 0)
+        #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'count': <20>}"]).status == 0)
+        #expect(eventually { Self.logged(sandbox) == "pushups|20\n" }, "\(Self.serverLog(sandbox))")
+        let choice = { (label: String) in "Log Exercise | \(label) | org.standfit.Host.log | 1 | org.standfit.Host | " }
+        #expect(eventually { Self.shown(record).count == 5 }, "\(Self.shown(record))")
+        #expect(Self.shown(record) == [
+            "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Squats,2=Push-Ups,3=Plank",
+            // Sent last first, so that GNOME's list, newest on top, reads in the question's order.
+            choice("Plank"), choice("Push-Ups"), choice("Squats"),
+            "Log Exercise | Logged 20 push-ups · +30 XP\nAchievement unlocked: First log | org.standfit.Host.log | 1 | org.standfit.Host | ",
+        ])
+        // The question and every choice are taken away: the clicked question, the chosen one and the two others.
+        let closed = Set(SessionBus.notifications(in: record).compactMap { $0["closed"] as? Int })
+        #expect(closed == [1, 2, 3, 4], "\(closed)")
+        #expect(!Self.serverLog(sandbox).contains("closed unanswered"))
+        #expect(Self.serverLog(sandbox).contains("Asked again as 3 choices: Squats | Push-Ups | Plank"))
+    }
+
     @Test("a click on a question that the server then closes (as dunst closes what was clicked) asks it again and is no dismissal: the question shown again keeps its buttons, and no 'Not run' is said",
           .needs(.dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
     func clickThenClose() throws {
-        let (sandbox, bus, record) = try Self.sandboxWithNotifications(press: "(bubble-close)", capabilities: ["actions", "body", "persistence"])
+        let (sandbox, bus, record) = try Self.sandboxWithNotifications(press: "(bubble-close)", capabilities: ["actions", "body", "persistence", "inline-reply"])
         defer { bus.stop() }
         #expect(sandbox.run("export", "desktop", "--install").status == 0)
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'count': <20>}"]).status == 0)
         #expect(eventually { Self.shown(record).count == 2 })
         #expect(eventually(5) { Self.serverLog(sandbox).contains("clicked; asked again") })
         Thread.sleep(forTimeInterval: 1)
-        let question = "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Squats,2=Push-Ups,3=Plank"
+        let question = "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Squats,2=Push-Ups,3=Plank,inline-reply=Reply"
         #expect(Self.shown(record) == [question, question])
         #expect(!Self.serverLog(sandbox).contains("closed unanswered"))
         #expect(Self.logged(sandbox) == "")

@@ -25,12 +25,12 @@ struct DesktopBusTests {
 
     /// `sandboxOnBus` with the test notification server on the bus, recording in the returned file.
     static func sandboxWithNotifications(press: String? = nil, keeping: Bool = false, capabilities: [String] = ["actions", "body"],
-                                         reply: String? = nil, dismiss: Bool = false) throws -> (HostSandbox, SessionBus, URL) {
+                                         reply: String? = nil, dismiss: Bool = false, choose: String? = nil) throws -> (HostSandbox, SessionBus, URL) {
         let (sandbox, bus) = try sandboxOnBus()
         let record = sandbox.root.appendingPathComponent("notifications.jsonl")
         // A failure here leaves the bus to its deinit, which stops it.
         try #require(bus.startNotificationServer(record: record, press: press, keeping: keeping, capabilities: capabilities, reply: reply,
-                                                 dismiss: dismiss),
+                                                 dismiss: dismiss, choose: choose),
                      "the test notification server did not start; \(sandbox.logs("notification-server.py.log"))")
         return (sandbox, bus, record)
     }
@@ -75,15 +75,16 @@ struct DesktopBusTests {
     @Test("a click on a question's bubble (the server's 'default' action) asks it again as a new notification and answers nothing: no value 'default' reaches the plugin, nothing is logged, no 'Not run' is said",
           .needs(.dbusDaemon, .gapplication, .python3, .pythonGI, .sqlite3))
     func bubbleClickAnswersNothing() throws {
-        // A server that keeps notifications (GNOME, Plasma): there the question has a default action.
-        let (sandbox, bus, record) = try Self.sandboxWithNotifications(press: "(bubble)", capabilities: ["actions", "body", "persistence"])
+        // A server that keeps notifications and takes typed answers (Plasma): there the question has a
+        // default action, and a click on it asks it again (GNOME's gets its choices: choicesInTheList).
+        let (sandbox, bus, record) = try Self.sandboxWithNotifications(press: "(bubble)", capabilities: ["actions", "body", "persistence", "inline-reply"])
         defer { bus.stop() }
         #expect(sandbox.run("export", "desktop", "--install").status == 0)
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'count': <20>}"]).status == 0)
         #expect(eventually { Self.shown(record).count == 2 })
         #expect(eventually(5) { Self.serverLog(sandbox).contains("Notification 1: clicked; asked again") })
         Thread.sleep(forTimeInterval: 1)
-        let question = "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Squats,2=Push-Ups,3=Plank"
+        let question = "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Squats,2=Push-Ups,3=Plank,inline-reply=Reply"
         #expect(Self.shown(record) == [question, question])
         // The second is the first shown anew (GNOME shows a banner, buttons and all, only for a new
         // one): a new id, the clicked one closed by the host, which is no dismissal.

@@ -96,9 +96,10 @@ public final class SessionBus: @unchecked Sendable {
     /// With `reply`, a notification that asks for an inline reply gets that text typed.
     public func startNotificationServer(record: URL, press: String? = nil, keeping: Bool = false,
                                         capabilities: [String] = ["actions", "body"], reply: String? = nil,
-                                        dismiss: Bool = false) -> Bool {
+                                        dismiss: Bool = false, choose: String? = nil) -> Bool {
         var arguments = [record.path, "--capabilities", capabilities.joined(separator: ",")]
         if let press { arguments += [keeping ? "--press-twice" : "--press", press] }
+        if let choose { arguments += ["--choose", choose] }
         if let reply { arguments += ["--reply", reply] }
         if dismiss { arguments.append("--dismiss") }
         return startHelper("notification-server.py", arguments, record: record)

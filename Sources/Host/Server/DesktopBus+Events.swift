@@ -49,6 +49,24 @@ extension DesktopBus {
             // A click on a question itself (its "default" action: the bubble, or GNOME's message
             // list, which shows no buttons) asks it again as a new notification, buttons and all
             // (the clicked one closed: that close is no dismissal).
+            if !replied && key == DesktopBus.defaultKey, let (entry, others) = calls.withLock({ () -> (Buttons, [UInt32])? in
+                // One of a question's choices, shown on its own: a click on it answers.
+                guard let entry = pressed[id], entry.choice != nil, let group = entry.group else { return nil }
+                pressed.removeValue(forKey: id)
+                let others = group.choose(id)
+                for other in others { pressed.removeValue(forKey: other) }
+                return (entry, others)
+            }), let choice = entry.choice {
+                logger.info("Notification \(id): '\(choice)' chosen")
+                for taken in [id] + others { standfit_bus_close_notification(connection, taken) }
+                let activity = activity
+                activity.begin()
+                Thread.detachNewThread {
+                    entry.chosen?(choice)
+                    activity.end()
+                }
+                break
+            }
             if !replied && key == DesktopBus.defaultKey {
                 // Its buttons move to the question shown again (the server may give it a new
                 // id, or close the clicked one first: that close is no dismissal, since the
@@ -71,8 +89,6 @@ extension DesktopBus {
                         clicking.remove(id)
                         return closedWhileClicked.remove(id) != nil
                     }
-                    let (token, waiter) = beginCall(chosen: buttons.chosen, answered: buttons.answered, replied: buttons.replied,
-                                                    closed: buttons.closed, question: question, unanswered: buttons.unanswered)
                     // Not shown again (the server or the bus went away): closed unanswered, as a
                     // dismissal is.
                     guard let connection = stopLock.withLock({ self.connection }) else {
@@ -80,9 +96,22 @@ extension DesktopBus {
                         activity.end()
                         return
                     }
-                    // Shown anew, not in its own place: GNOME Shell shows no banner (and so no
-                    // buttons) for a notification replaced in its message list, only for a new one.
                     if !closedMeanwhile { standfit_bus_close_notification(connection, id) }
+                    // Where the server's list shows no buttons and takes no typed answer (GNOME
+                    // Shell's: a persistent list, no inline reply), each choice comes as a
+                    // notification of its own, which a click answers: GNOME banners nothing that
+                    // arrives while its list is open, and shows a question's buttons only on its banner.
+                    let choices = stride(from: 0, to: question.actions.count - 1, by: 2)
+                        .map { (key: question.actions[$0], label: question.actions[$0 + 1]) }.filter { Int($0.key) != nil }
+                    let capabilities = notificationCapabilities()
+                    if !choices.isEmpty, capabilities.contains("persistence"), !capabilities.contains("inline-reply") {
+                        showChoices(choices, of: question, buttons: buttons, on: connection)
+                        activity.end()
+                        return
+                    }
+                    // Otherwise shown anew (not in its own place, where GNOME would show no banner).
+                    let (token, waiter) = beginCall(chosen: buttons.chosen, answered: buttons.answered, replied: buttons.replied,
+                                                    closed: buttons.closed, question: question, unanswered: buttons.unanswered)
                     send(question, token: token, replacing: 0, on: connection)
                     if !wait(waiter, token: token, seconds: 5) || waiter.failure != nil { buttons.closed?() }
                     activity.end()
@@ -125,7 +154,10 @@ extension DesktopBus {
                 _ = answered.removeValue(forKey: event.id)
                 if lastFailure == event.id { lastFailure = nil }
                 if clicking.contains(event.id) { closedWhileClicked.insert(event.id) }
-                return pressed.removeValue(forKey: event.id)
+                guard let entry = pressed.removeValue(forKey: event.id) else { return nil }
+                // One choice of several closed: the question is unanswered only with the last.
+                if let group = entry.group, !group.close(event.id) { return nil }
+                return entry
             }
             unanswered?.closed?()
             // A question the user dismissed (2), or one the server expired all the same (1): nothing
@@ -149,5 +181,23 @@ extension DesktopBus {
         default:
             break
         }
+    }
+}
+
+extension DesktopBus {
+    /// Shows each of `question`'s choices as a notification of its own ("Log Exercise" over
+    /// "Squats"), whose click (its default action) answers with that choice through `buttons`.
+    func showChoices(_ choices: [(key: String, label: String)], of question: Sent, buttons: Buttons, on connection: OpaquePointer) {
+        let group = ChoiceGroup()
+        // Sent last first: GNOME's list shows the newest on top, so it reads in the question's order.
+        for (key, label) in choices.reversed() {
+            let sent = Sent(summary: question.summary, body: label, icon: question.icon, actions: [Self.defaultKey, label],
+                            urgency: question.urgency, asks: true, resident: true, reply: nil)
+            let (token, waiter) = beginCall(chosen: buttons.chosen, answered: buttons.answered, closed: buttons.closed,
+                                            unanswered: buttons.unanswered, choice: key, group: group)
+            send(sent, token: token, replacing: 0, on: connection)
+            _ = wait(waiter, token: token, seconds: 5)
+        }
+        logger.info("Asked again as \(choices.count) choices: \(choices.map(\.label).joined(separator: " | "))")
     }
 }

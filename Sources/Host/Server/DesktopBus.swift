@@ -265,6 +265,9 @@ package final class DesktopBus: @unchecked Sendable {
         /// A question as it was sent, and what closing it unanswered says.
         var question: Sent?
         var unanswered: DesktopNotification?
+        /// One of a question's choices shown on its own, and its group.
+        var choice: String?
+        var group: ChoiceGroup?
     }
 
     let calls = NSLock()
@@ -297,12 +300,55 @@ package final class DesktopBus: @unchecked Sendable {
         var question: Sent?
         /// What the user is told when it is closed without an answer.
         var unanswered: DesktopNotification?
+        /// For one of a question's choices shown as a notification of its own (`ChoiceGroup`):
+        /// the host's key of its button, which a click on it answers.
+        var choice: String?
+        var group: ChoiceGroup?
+    }
+
+    /// A question's choices, each shown as a notification of its own where the server's list
+    /// shows no buttons (GNOME's): a click on one answers the question and takes the others
+    /// away; the question is closed unanswered only when the last of them is.
+    final class ChoiceGroup: @unchecked Sendable {
+        // Rationale for `@unchecked Sendable`: every field is read and written under `lock`.
+        private let lock = NSLock()
+        private var shown: Set<UInt32> = []
+        private var answered = false
+
+        /// Whether choice `id` joins the group (false once the question is answered).
+        func join(_ id: UInt32) -> Bool {
+            lock.withLock {
+                guard !answered else { return false }
+                shown.insert(id)
+                return true
+            }
+        }
+
+        /// Choice `id` was chosen: the others, to take away.
+        func choose(_ id: UInt32) -> [UInt32] {
+            lock.withLock {
+                answered = true
+                defer { shown.removeAll() }
+                return shown.filter { $0 != id }.sorted()
+            }
+        }
+
+        /// Choice `id` was closed: true when it was the last one left unanswered.
+        func close(_ id: UInt32) -> Bool {
+            lock.withLock {
+                guard shown.remove(id) != nil else { return false }
+                return shown.isEmpty && !answered
+            }
+        }
     }
 
     func beginCall(chosen: (@Sendable (String) -> Void)? = nil, answered: DesktopNotification? = nil,
                    replied: (@Sendable (String) -> Void)? = nil, closed: (@Sendable () -> Void)? = nil,
-                   question: Sent? = nil, unanswered: DesktopNotification? = nil) -> (UInt64, Waiter) {
+                   question: Sent? = nil, unanswered: DesktopNotification? = nil, choice: String? = nil,
+                   group: ChoiceGroup? = nil) -> (UInt64, Waiter) {
         let waiter = Waiter()
+        waiter.choice = choice
+        waiter.group = group
         waiter.chosen = chosen
         waiter.answered = answered
         waiter.replied = replied
@@ -327,11 +373,15 @@ package final class DesktopBus: @unchecked Sendable {
             let kept = calls.withLock { () -> Bool in
                 if !leaving {
                     pressed[id] = Buttons(chosen: waiter.chosen, answered: waiter.answered, replied: waiter.replied, closed: waiter.closed,
-                                          question: waiter.question, unanswered: waiter.unanswered)
+                                          question: waiter.question, unanswered: waiter.unanswered, choice: waiter.choice, group: waiter.group)
                 }
                 return !leaving
             }
-            if !kept {
+            // A choice shown after another was chosen already: taken away, nothing waits on it.
+            if kept, let group = waiter.group, !group.join(id) {
+                calls.withLock { _ = pressed.removeValue(forKey: id) }
+                if let connection = stopLock.withLock({ self.connection }) { standfit_bus_close_notification(connection, id) }
+            } else if !kept {
                 if let connection = stopLock.withLock({ stopping }) { standfit_bus_close_notification(connection, id) }
                 // Taken away as it was shown: closed unanswered, so nothing waits on it.
                 waiter.closed?()

@@ -12,6 +12,8 @@ an answered notification on screen (and ignores CloseNotification) lets a user p
 With --press "(bubble)", the first notification with buttons gets ActionInvoked "default", a
 click on the bubble itself; with --press "(bubble-close)", then NotificationClosed (dismissed)
 too (the user clicks once).
+With --choose LABEL, a notification whose only action is the default one, labelled LABEL (one of
+a question's choices shown on its own), gets ActionInvoked "default", a click on it.
 With --dismiss, a notification with buttons gets NotificationClosed with reason 2 (dismissed
 by the user) once, as a user closing the question without answering would. Each Notify records
 its "timeout" and whether it had the hint "resident"; a Notify that replaces one keeps its id.
@@ -53,6 +55,7 @@ reply = None
 dismiss = False
 acted = set()
 replied = [False]
+choose = None
 arguments = sys.argv[2:]
 while arguments:
     option = arguments.pop(0)
@@ -67,6 +70,8 @@ while arguments:
         reply = arguments.pop(0)
     elif option == "--dismiss":
         dismiss = True
+    elif option == "--choose":
+        choose = arguments.pop(0)
 next_id = [0]
 loop = GLib.MainLoop()
 connection = Gio.bus_get_sync(Gio.BusType.SESSION, None)
@@ -108,6 +113,10 @@ def call(conn, sender, path, interface, method, parameters, invocation):
             replied[0] = True
             GLib.timeout_add(50, emit, "NotificationReplied", GLib.Variant("(us)", (number, reply)))
             GLib.timeout_add(100, emit, "NotificationClosed", GLib.Variant("(uu)", (number, 2)))
+            return
+        if choose is not None and [tuple(pair) for pair in pairs] == [("default", choose)]:
+            # One of a question's choices shown on its own: clicked, as a user picks it in a list.
+            GLib.timeout_add(50, emit, "ActionInvoked", GLib.Variant("(us)", (number, "default")))
             return
         if press in ("(bubble)", "(bubble-close)") and pairs and not acted:
             # A click on the bubble itself: the server's "default" action, which no button has;
