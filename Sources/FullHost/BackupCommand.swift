@@ -140,8 +140,7 @@ struct RestoreCommand: GlobalCommand {
         if flock(lock, LOCK_EX | LOCK_NB) == 0 { return lock }
         let pid = WarmServer.holder(of: place)
         // The server's answer is its own words, not restore's: its output goes nowhere.
-        let forwarded = WarmRequest(arguments: ["server", "stop"], environment: request.environment.map { "\($0.key)=\($0.value)" },
-                                    workingDirectory: request.workingDirectory.path, umask: request.umask)
+        let forwarded = ServerCommand.forwarded(["server", "stop"], request: request)
         let null = Glibc.open("/dev/null", O_RDWR | O_CLOEXEC)
         let saved = (dup(1), dup(2))
         if null >= 0 { dup2(null, 1); dup2(null, 2) }

@@ -170,12 +170,14 @@ struct ServerCommand: HostCommand {
     /// answers, as it would have on the warm path.
     static func askServer(_ place: WarmPlace) throws {
         guard WarmServer.current == nil else { return }
-        let request = HostRequest.current
-        let forwarded = WarmRequest(arguments: Array(CommandLine.arguments.dropFirst()),
-                                    environment: request.environment.map { "\($0.key)=\($0.value)" },
-                                    workingDirectory: request.workingDirectory.path, umask: request.umask)
-        if case .exited(let status) = WarmClient.forward(forwarded, to: place) {
+        if case .exited(let status) = WarmClient.forward(forwarded(Array(CommandLine.arguments.dropFirst()), request: .current), to: place) {
             throw ExitCode(status)
         }
+    }
+
+    /// `arguments` as a request to the server, with `request`'s environment, directory and umask.
+    static func forwarded(_ arguments: [String], request: HostRequest) -> WarmRequest {
+        WarmRequest(arguments: arguments, environment: request.environment.map { "\($0.key)=\($0.value)" },
+                    workingDirectory: request.workingDirectory.path, umask: request.umask)
     }
 }

@@ -309,35 +309,36 @@ package final class DesktopBus: @unchecked Sendable {
     /// A question's choices, each shown as a notification of its own where the server's list
     /// shows no buttons (GNOME's): a click on one answers the question and takes the others
     /// away; the question is closed unanswered only when the last of them is.
-    final class ChoiceGroup: @unchecked Sendable {
-        // Rationale for `@unchecked Sendable`: every field is read and written under `lock`.
-        private let lock = NSLock()
-        private var shown: Set<UInt32> = []
-        private var answered = false
+    final class ChoiceGroup: Sendable {
+        private struct State {
+            var shown: Set<UInt32> = []
+            var answered = false
+        }
+        private let state = Mutex(State())
 
         /// Whether choice `id` joins the group (false once the question is answered).
         func join(_ id: UInt32) -> Bool {
-            lock.withLock {
-                guard !answered else { return false }
-                shown.insert(id)
+            state.withLock { state in
+                guard !state.answered else { return false }
+                state.shown.insert(id)
                 return true
             }
         }
 
         /// Choice `id` was chosen: the others, to take away.
         func choose(_ id: UInt32) -> [UInt32] {
-            lock.withLock {
-                answered = true
-                defer { shown.removeAll() }
-                return shown.filter { $0 != id }.sorted()
+            state.withLock { state in
+                state.answered = true
+                defer { state.shown.removeAll() }
+                return state.shown.filter { $0 != id }.sorted()
             }
         }
 
         /// Choice `id` was closed: true when it was the last one left unanswered.
         func close(_ id: UInt32) -> Bool {
-            lock.withLock {
-                guard shown.remove(id) != nil else { return false }
-                return shown.isEmpty && !answered
+            state.withLock { state in
+                guard state.shown.remove(id) != nil else { return false }
+                return state.shown.isEmpty && !state.answered
             }
         }
     }

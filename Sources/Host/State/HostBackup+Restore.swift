@@ -42,17 +42,23 @@ extension HostBackup {
         var staged: [(live: URL, staging: URL)] = []
         var summary = Summary(path: file.path, files: 0, databases: 0, bytes: 0, made: now, skippedLinks: [])
         var leftAlone: [String] = []
+        // The tree being written, until it is whole: what a failure midway removes besides `staged`.
+        var extracting: URL?
         do {
             let made = try archive.read { db in try String.fetchOne(db, sql: "SELECT value FROM standfit_backup WHERE key = 'made'") }
             summary.made = made.flatMap { ISO8601DateFormatter().date(from: $0) } ?? now
+            // The files the archive says are databases, by name.
+            let listed = Set(try archive.read { db in
+                try String.fetchAll(db, sql: "SELECT substr(CAST(key AS TEXT), 8) FROM standfit_backup WHERE substr(CAST(key AS TEXT), 1, 7) = 'schema:'")
+            })
             for root in roots(paths) {
                 let live = root.directory.resolvingSymlinksInPath()
                 let staging = live.deletingLastPathComponent().appendingPathComponent(".\(live.lastPathComponent).restoring-\(UUID().uuidString)")
-                if try extract(archive, root: root.name, into: staging, file: file, summary: &summary) {
+                extracting = staging
+                let wrote = try extract(archive, root: root.name, into: staging, file: file, summary: &summary)
+                extracting = nil
+                if wrote {
                     staged.append((live, staging))
-                    let listed = Set(try archive.read { db in
-                        try String.fetchAll(db, sql: "SELECT substr(CAST(key AS TEXT), 8) FROM standfit_backup WHERE substr(CAST(key AS TEXT), 1, 7) = 'schema:'")
-                    })
                     try checkDatabases(in: staging, live: live, root: root.name, listed: listed, file: file, summary: &summary)
                 } else if FileManager.default.fileExists(atPath: live.path) {
                     leftAlone.append(live.path)
@@ -63,15 +69,9 @@ extension HostBackup {
                 .map { try dropTrust(in: $0.staging.appendingPathComponent(HostState.fileName)) } ?? 0
             return Staged(backup: summary, trees: staged, leftAlone: leftAlone, trustDropped: dropped)
         } catch {
-            for tree in staged { try? FileManager.default.removeItem(at: tree.staging) }
-            for root in roots(paths) {
-                // A tree whose extraction failed midway is not in `staged` yet.
-                let live = root.directory.resolvingSymlinksInPath()
-                let parent = live.deletingLastPathComponent()
-                for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
-                where name.hasPrefix(".\(live.lastPathComponent).restoring-") && !staged.contains(where: { $0.staging.lastPathComponent == name }) {
-                    try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
-                }
+            // Only this restore's own trees: another restore's staging beside them is not its to remove.
+            for staging in staged.map(\.staging) + [extracting].compactMap({ $0 }) {
+                try? FileManager.default.removeItem(at: staging)
             }
             if let error = error as? HostError { throw error }
             throw HostError(.io, key: "restore.failed", ["path": file.path, "why": HostState.describe(error)], cause: error)
