@@ -8,22 +8,18 @@ import WarmWire
 
 /// `backup FILE`: everything the user keeps in the host, in one file (`HostBackup`).
 struct BackupCommand: GlobalCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "backup",
-        abstract: "Write everything the host keeps (its state, every plugin's data, your plugins, manifest and settings) to one file.",
-        discussion: """
-            The file is an SQLite Archive ('sqlite3 -A FILE' lists it). Every database is copied \
-            through SQLite's online backup, whole as of one moment, while the warm server and \
-            its plugins go on writing. 'standfit-host restore FILE' puts it back.
-            """
-    )
+        abstract: Usage.words("help.backup"),
+        discussion: Usage.words("help.backup.discussion")
+    ) }
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The file to write; one already there is replaced once the backup is whole.", valueName: "file"))
+    @Argument(help: Usage.help("help.backup.file", valueName: "file"))
     var file: String
 
-    @Option(help: ArgumentHelp("The language of what it says (default: the environment's).", valueName: "code"))
+    @Option(help: Usage.help("help.backup.locale", valueName: "code"))
     var locale: String?
 
     struct Document: Encodable {
@@ -67,23 +63,18 @@ struct BackupCommand: GlobalCommand {
 struct RestoreCommand: GlobalCommand {
     static let traits: CommandTraits = [.runsCold]
 
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "restore",
-        abstract: "Put back what 'standfit-host backup' wrote, keeping what it replaces beside it.",
-        discussion: """
-            Each tree is written and checked beside the current one before anything is replaced; \
-            a backup of a newer standfit-host, a damaged one or a file that is not a backup \
-            changes nothing (exit 5). Then the warm server is stopped and the trees swapped. \
-            The backup's plugin trust is not restored: trust your plugins again.
-            """
-    )
+        abstract: Usage.words("help.restore"),
+        discussion: Usage.words("help.restore.discussion")
+    ) }
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The backup file.", valueName: "file"))
+    @Argument(help: Usage.help("help.restore.file", valueName: "file"))
     var file: String
 
-    @Option(help: ArgumentHelp("The language of what it says (default: the environment's).", valueName: "code"))
+    @Option(help: Usage.help("help.restore.locale", valueName: "code"))
     var locale: String?
 
     struct Document: Encodable {

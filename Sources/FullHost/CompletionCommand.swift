@@ -12,17 +12,11 @@ struct CompletionCommand: HostCommand {
     /// Printing a completion script is no reason to start a server.
     static let traits: CommandTraits = [.startsNoServer]
 
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "completion",
-        abstract: "Print the shell completion script for bash, zsh or fish.",
-        discussion: """
-            bash: source <(standfit-host completion bash) in ~/.bashrc. \
-            zsh: source <(standfit-host completion zsh) in ~/.zshrc after compinit, or save it as \
-            _standfit-host in a directory on $fpath. \
-            fish: standfit-host completion fish > ~/.config/fish/completions/standfit-host.fish. \
-            'run' completes types, name= and values from the registry cache, running no plugin code.
-            """
-    )
+        abstract: Usage.words("help.completion"),
+        discussion: Usage.words("help.completion.discussion")
+    ) }
 
     enum Shell: String, ExpressibleByArgument, CaseIterable {
         case bash, zsh, fish
@@ -36,7 +30,7 @@ struct CompletionCommand: HostCommand {
         }
     }
 
-    @Argument(help: "The shell to complete in.")
+    @Argument(help: Usage.help("help.completion.shell"))
     var shell: Shell
 
     func run() {

@@ -8,11 +8,11 @@ import WarmWire
 
 /// `doctor`: everything that decides what loads and runs, and what is wrong with it.
 struct DoctorCommand: ManifestCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "doctor",
-        abstract: "Explain the state of every plugin, the registry cache, the state database, the settings, the manifest, the routines and permissions.",
-        discussion: "Exit status: 0 when nothing is wrong, 1 when it lists problems."
-    )
+        abstract: Usage.words("help.doctor"),
+        discussion: Usage.words("help.doctor.discussion")
+    ) }
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var manifestOptions: ManifestOptions

@@ -8,13 +8,13 @@ import StandFitHost
 
 /// `donations list|clear`: the local log of handled runs that `suggest` learns from.
 struct DonationsCommand: HostCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "donations",
-        abstract: "Show or clear the log of handled runs that suggestions learn from.",
-        discussion: "Every handled run is recorded in $XDG_DATA_HOME/standfit/state.sqlite, on this machine only.",
+        abstract: Usage.words("help.donations"),
+        discussion: Usage.words("help.donations.discussion"),
         subcommands: [List.self, Clear.self],
         defaultSubcommand: List.self
-    )
+    ) }
 
     /// The host's session: the state where the donations are, and the plugins and routines a
     /// type named on the command line is resolved against (as `run` resolves it).
@@ -58,12 +58,12 @@ struct DonationsCommand: HostCommand {
     }
 
     struct List: ManifestCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the recorded runs, oldest first, in local time.")
+        static var configuration: CommandConfiguration { CommandConfiguration(commandName: "list", abstract: Usage.words("help.donations.list")) }
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var manifestOptions: ManifestOptions
 
-        @Option(help: ArgumentHelp("Only the runs of this type (a full type or a name, as 'run' takes it).", valueName: "type"))
+        @Option(help: Usage.help("help.donations.list.type", valueName: "type"))
         var type: String?
 
         func run() throws {
@@ -118,13 +118,13 @@ struct DonationsCommand: HostCommand {
     }
 
     struct Clear: ManifestCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "clear", abstract: "Forget the recorded runs, or only those of one type.")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            commandName: "clear", abstract: Usage.words("help.donations.clear")) }
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var manifestOptions: ManifestOptions
 
-        @Argument(help: ArgumentHelp("Forget only the runs of this type (a full type or a name, as 'run' takes it).", valueName: "type"))
+        @Argument(help: Usage.help("help.donations.clear.type", valueName: "type"))
         var type: String?
 
         func run() throws {

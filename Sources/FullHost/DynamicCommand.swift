@@ -7,27 +7,23 @@ import StandFitHost
 
 /// `dynamic set|clear`: the script-owned dynamic list, iOS's `shortcutItems` assignment.
 struct DynamicCommand: HostCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "dynamic",
-        abstract: "Set or clear the dynamic quick actions owned by scripts.",
+        abstract: Usage.words("help.dynamic"),
         subcommands: [Set.self, Clear.self]
-    )
+    ) }
 
     struct Set: ManifestCommand {
-        static let configuration = CommandConfiguration(
+        static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "set",
-            abstract: "Replace the script-owned dynamic items with a JSON array (the keys of 'list --json').",
-            discussion: """
-                Each item needs a type and a non-blank title; subtitle, icon, userInfo and \
-                validUntil (an ISO 8601 time after which it is not shown) are optional. The list \
-                is taken whole or not at all.
-                """
-        )
+            abstract: Usage.words("help.dynamic.set"),
+            discussion: Usage.words("help.dynamic.set.discussion")
+        ) }
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var manifestOptions: ManifestOptions
 
-        @Argument(help: ArgumentHelp("A JSON file, or - for standard input.", valueName: "file"))
+        @Argument(help: Usage.help("help.dynamic.set.file", valueName: "file"))
         var file: String
 
         func run() throws {
@@ -47,10 +43,10 @@ struct DynamicCommand: HostCommand {
     }
 
     struct Clear: ManifestCommand {
-        static let configuration = CommandConfiguration(
+        static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "clear",
-            abstract: "Remove every script-owned dynamic item."
-        )
+            abstract: Usage.words("help.dynamic.clear")
+        ) }
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var manifestOptions: ManifestOptions

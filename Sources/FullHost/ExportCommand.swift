@@ -9,33 +9,24 @@ import StandFitHost
 
 /// `export desktop`: the quick actions as a freedesktop `.desktop` file.
 struct ExportCommand: HostCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "export",
-        abstract: "Export the quick actions for other surfaces.",
+        abstract: Usage.words("help.export"),
         subcommands: [Desktop.self, KRunner.self, SearchProvider.self]
-    )
+    ) }
 
     /// `export search-provider`: GNOME Shell's search provider file, so that the overview's
     /// search runs quick actions.
     struct SearchProvider: GlobalCommand {
-        static let configuration = CommandConfiguration(
+        static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "search-provider",
-            abstract: "Write GNOME Shell's search provider file, so that the overview's search runs quick actions.",
-            discussion: """
-                GNOME Shell reads search providers from gnome-shell/search-providers/ of the \
-                system data directories only ($XDG_DATA_DIRS, not $XDG_DATA_HOME), so a per-user \
-                install writes it there as root: 'standfit-host export search-provider --output \
-                /usr/local/share/gnome-shell/search-providers/\(DesktopInstallation.searchProviderFileName)' \
-                with sudo (the package installs it under /usr/share). GNOME then asks the server \
-                (org.gnome.Shell.SearchProvider2, started by the bus) what a search such as \
-                "log 20 squats" matches, and shows the results under the app that \
-                'export desktop --install' installed.
-                """
-        )
+            abstract: Usage.words("help.export.search-provider"),
+            discussion: Usage.words("help.export.search-provider.discussion", ["file": DesktopInstallation.searchProviderFileName])
+        ) }
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: ArgumentHelp("Write the file here.", valueName: "path"))
+        @Option(help: Usage.help("help.export.search-provider.output", valueName: "path"))
         var output: String?
 
         struct Document: Encodable {
@@ -61,28 +52,23 @@ struct ExportCommand: HostCommand {
 
     /// `export krunner`: KRunner's plugin file, so that KDE's search runs quick actions.
     struct KRunner: ManifestCommand {
-        static let configuration = CommandConfiguration(
+        static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "krunner",
-            abstract: "Write KRunner's plugin file, so that KDE's search (Alt+Space) runs quick actions.",
-            discussion: """
-                Without --install the file is printed. --install writes \
-                $XDG_DATA_HOME/krunner/dbusplugins/org.standfit.Host.desktop and the D-Bus \
-                service file that starts the warm server; KRunner then asks the server \
-                (org.kde.krunner1) what a query such as "log 20 squats" matches.
-                """
-        )
+            abstract: Usage.words("help.export.krunner"),
+            discussion: Usage.words("help.export.krunner.discussion")
+        ) }
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var manifestOptions: ManifestOptions
 
-        @Flag(help: "Install into $XDG_DATA_HOME/krunner/dbusplugins/ with its D-Bus service.")
+        @Flag(help: Usage.help("help.export.krunner.install"))
         var install = false
 
-        @Flag(help: "Remove what --install wrote (the D-Bus service stays while the desktop entries need it).")
+        @Flag(help: Usage.help("help.export.krunner.uninstall"))
         var uninstall = false
 
         func validate() throws {
-            if install && uninstall { throw ValidationError("Give either --install or --uninstall, not both.") }
+            if install && uninstall { throw ValidationError(Usage.words("usage.export.krunner.installOrUninstall")) }
         }
 
         struct Document: Encodable {
@@ -118,48 +104,36 @@ struct ExportCommand: HostCommand {
     }
 
     struct Desktop: ManifestCommand {
-        static let configuration = CommandConfiguration(
+        static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "desktop",
-            abstract: "Write .desktop files whose Actions= are the visible quick actions, one per app.",
-            discussion: """
-                The host's entry (org.standfit.Host) has the quick actions of the app the host \
-                bundles (StandFit); every other app with quick actions (a plugin, your routines) \
-                has an entry of its own, org.standfit.Host.<app id>.desktop. Without --output or \
-                --install the host's entry is printed (with --app, that app's). --install writes \
-                them all into $XDG_DATA_HOME/applications/ (the host's is launched through D-Bus: \
-                DBusActivatable) and the service file \
-                $XDG_DATA_HOME/dbus-1/services/org.standfit.Host.service that starts the warm \
-                server for them; it keeps them current with the options it was installed with \
-                (--manifest, --define, --locale): every change of the dynamic items rewrites them, \
-                and removes the entry of an app that no longer has items.
-                """
-        )
+            abstract: Usage.words("help.export.desktop"),
+            discussion: Usage.words("help.export.desktop.discussion")
+        ) }
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var manifestOptions: ManifestOptions
 
-        @Option(help: ArgumentHelp("Print or write this app's own entry instead of the host's (a plugin's id or name, or 'user').",
-                                   valueName: "id"))
+        @Option(help: Usage.help("help.export.desktop.app", valueName: "id"))
         var app: String?
 
-        @Option(help: ArgumentHelp("Write the file here.", valueName: "path"))
+        @Option(help: Usage.help("help.export.desktop.output", valueName: "path"))
         var output: String?
 
-        @Flag(help: "Install into $XDG_DATA_HOME/applications/ with its D-Bus service, and keep it current.")
+        @Flag(help: Usage.help("help.export.desktop.install"))
         var install = false
 
-        @Flag(help: "Remove what --install wrote: the entries, the D-Bus service (unless KRunner's file needs it), the record.")
+        @Flag(help: Usage.help("help.export.desktop.uninstall"))
         var uninstall = false
 
         func validate() throws {
             if uninstall && (install || output != nil || app != nil) {
-                throw ValidationError("--uninstall removes every entry --install wrote; give it alone.")
+                throw ValidationError(Usage.words("usage.export.desktop.uninstallAlone"))
             }
             if install && output != nil {
-                throw ValidationError("Give either --output PATH or --install, not both.")
+                throw ValidationError(Usage.words("usage.export.desktop.outputOrInstall"))
             }
             if install && app != nil {
-                throw ValidationError("--install writes every app's entry; give --app only to print or write one app's (--output).")
+                throw ValidationError(Usage.words("usage.export.desktop.installApp"))
             }
         }
 

@@ -8,8 +8,8 @@ import StandFitHost
 struct HandlerWorkerCommand: HostCommand {
     static let traits = CommandTraits.process
 
-    static let configuration = CommandConfiguration(
-        commandName: "handler-worker", abstract: "Internal: run one plugin call in isolation.", shouldDisplay: false)
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "handler-worker", abstract: Usage.words("help.handler-worker"), shouldDisplay: false) }
 
     @Flag(name: .shortAndLong) var verbose = false
     /// A warm worker: keeps its plugin loaded and answers one call a line until stdin ends.

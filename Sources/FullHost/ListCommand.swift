@@ -3,35 +3,29 @@ import StandFitHost
 import HostModel
 
 struct ListCommand: ManifestCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "list",
-        abstract: "Show the quick actions in menu order.",
-        discussion: """
-            Every plugin is an app with a menu of its own, as each iOS app's icon has; so are your \
-            routines (app 'user'). In each app's menu, static items come first (the manifest's \
-            that run its actions, then the plugin's defaults), then dynamic items by rank; the \
-            limit counts per app. Dynamic items are the providers' stored answers (see 'refresh'); \
-            a provider runs only when it was never asked, changed version, or has an item that expired.
-            """
-    )
+        abstract: Usage.words("help.list"),
+        discussion: Usage.words("help.list.discussion")
+    ) }
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var manifestOptions: ManifestOptions
     @OptionGroup var appOptions: AppOptions
 
-    @Flag(help: "Also show items the limit cut and items that were pruned, marked.")
+    @Flag(help: Usage.help("help.list.all"))
     var all = false
 
-    @Flag(help: "Show every item with where it came from, its rank, whether the limit cut it and what it shadowed.")
+    @Flag(help: Usage.help("help.list.explain"))
     var explain = false
 
     // Unconditional: "--limit -1" is a value to refuse in words, not an unknown option "-1".
-    @Option(parsing: .unconditional, help: "How many items each app's menu shows (default: menuLimit in config.json, else 4).")
+    @Option(parsing: .unconditional, help: Usage.help("help.list.limit"))
     var limit: Int?
 
     func validate() throws {
         if let limit, limit < 1 {
-            throw ValidationError("--limit must be 1 or more, got \(limit).")
+            throw ValidationError(Usage.words("usage.list.limit", ["limit": "\(limit)"]))
         }
     }
 

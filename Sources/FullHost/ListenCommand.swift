@@ -12,29 +12,20 @@ import StandFitHost
 /// `listen`: a sentence spoken into the default input, recognised offline and run as `say`
 /// runs it, after a confirmation.
 struct ListenCommand: ManifestCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "listen",
-        abstract: "Listen for a sentence on the microphone and run it: \"log twenty squats\".",
-        discussion: """
-            Records from the default input (PipeWire, PulseAudio or ALSA, through SoX's rec) until \
-            a second of quiet after you speak, at most 10 seconds; recognises it offline against \
-            the plugins' own phrases (PocketSphinx, English: Debian's pocketsphinx-en-us) and \
-            confirms it before it runs ("Log 20 squats? [y/N]"; --yes runs at once only what the \
-            recogniser is sure of). With \
-            --notify, for a global shortcut (no terminal), it says so in notifications and asks \
-            with Run and Cancel buttons. Exit status: as say, 1 not confirmed, 2 nothing heard, \
-            69 no microphone, recogniser, model or (with --notify) session bus.
-            """
-    )
+        abstract: Usage.words("help.listen"),
+        discussion: Usage.words("help.listen.discussion")
+    ) }
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var manifestOptions: ManifestOptions
     @OptionGroup var interaction: InteractionOptions
 
-    @Flag(help: "Run what was heard without asking, when the recogniser is sure of it (else it is asked all the same).")
+    @Flag(help: Usage.help("help.listen.yes"))
     var yes = false
 
-    @Flag(help: "No terminal (a global shortcut): listening, the question and the outcome as notifications.")
+    @Flag(help: Usage.help("help.listen.notify"))
     var notify = false
 
     /// How long a notification's question waits for its answer.

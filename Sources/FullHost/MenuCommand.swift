@@ -11,11 +11,11 @@ struct MenuCommand: ManifestCommand {
     /// The full-screen menu drives the terminal: it runs in the client's own process.
     static let traits: CommandTraits = [.runsCold]
 
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "menu",
-        abstract: "Choose a quick action from a menu in the terminal and run it.",
-        discussion: "Needs a terminal on standard input and output; scripts use 'list' and 'run'. The chosen item runs as 'run' runs it on a terminal (a missing value is asked for); --json draws the menu on standard error and prints the outcome as 'run --json' does, or {\"status\": \"cancelled\"} (nothing chosen) or {\"status\": \"empty\"} (nothing to show)."
-    )
+        abstract: Usage.words("help.menu"),
+        discussion: Usage.words("help.menu.discussion")
+    ) }
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var manifestOptions: ManifestOptions
@@ -23,22 +23,20 @@ struct MenuCommand: ManifestCommand {
     @OptionGroup var appOptions: AppOptions
 
     // Unconditional: "--limit -1" is a value to refuse in words, not an unknown option "-1".
-    @Option(parsing: .unconditional, help: "How many items each app's menu shows (default: menuLimit in config.json, else 4).")
+    @Option(parsing: .unconditional, help: Usage.help("help.menu.limit"))
     var limit: Int?
 
-    @Flag(help: "Show the quick actions as a desktop notification instead, through the application on the session bus (what the desktop file runs).")
+    @Flag(help: Usage.help("help.menu.notify"))
     var notify = false
 
     func validate() throws {
         if let limit, limit < 1 {
-            throw ValidationError("--limit must be 1 or more, got \(limit).")
+            throw ValidationError(Usage.words("usage.menu.limit", ["limit": "\(limit)"]))
         }
         // Under --json the menu is drawn on stderr, so that stdout is the outcome's document alone.
         let request = HostRequest.current
         guard notify || (request.stdinIsTerminal && (global.json ? request.stderrIsTerminal : request.stdoutIsTerminal)) else {
-            throw ValidationError(global.json
-                ? "menu --json needs a terminal on standard input and standard error (it draws there; standard output is the document); in scripts use 'standfit-host list --json' and 'standfit-host run TYPE --json'."
-                : "menu needs a terminal on standard input and output; in scripts use 'standfit-host list' to see the actions and 'standfit-host run TYPE' to run one.")
+            throw ValidationError(Usage.words(global.json ? "usage.menu.terminalJSON" : "usage.menu.terminal"))
         }
     }
 

@@ -11,10 +11,10 @@ import WarmWire
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Flag(help: "Print one JSON document on stdout instead of text.")
+    @Flag(help: Usage.help("help.option.json"))
     var json = false
 
-    @Flag(name: .shortAndLong, help: "Log what the host does, and plugins' debug lines, on stderr.")
+    @Flag(name: .shortAndLong, help: Usage.help("help.option.verbose"))
     var verbose = false
 
     var logger: Logger { GlobalOptions.logger(verbose: verbose) }
@@ -28,25 +28,23 @@ struct GlobalOptions: ParsableArguments {
 
 /// Options of commands that read the manifest.
 struct ManifestOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The manifest: an Info.plist or manifest.json, or a directory holding one.",
-                               valueName: "path"))
+    @Option(help: Usage.help("help.option.manifest", valueName: "path"))
     var manifest: String?
 
     @Option(name: .customLong("define"),
-            help: ArgumentHelp("A value for $(NAME) in the manifest (repeatable).", valueName: "NAME=VALUE"))
+            help: Usage.help("help.option.define", valueName: "NAME=VALUE"))
     var defines: [String] = []
 
-    @Option(help: ArgumentHelp("The language for titles and messages, e.g. nl or en_US (default: LC_ALL, LC_MESSAGES, LANG).",
-                               valueName: "language"))
+    @Option(help: Usage.help("help.option.locale", valueName: "language"))
     var locale: String?
 
     @Flag(name: .customLong("require-trusted"),
-          help: "Load only plugins pinned with 'plugins trust' (config.json: requireTrusted).")
+          help: Usage.help("help.option.requireTrusted"))
     var requireTrusted = false
 
     func validate() throws {
         for define in defines where NamedArgument(parsing: define) == nil {
-            throw ValidationError("--define '\(define)' is not of the form NAME=VALUE; write it as e.g. --define PRODUCT_BUNDLE_IDENTIFIER=com.example.app.")
+            throw ValidationError(Usage.words("usage.define.form", ["define": define]))
         }
     }
 
@@ -68,14 +66,13 @@ struct ManifestOptions: ParsableArguments {
 
 /// `--app`, for the commands that show the menus: one app's menu instead of every app's.
 struct AppOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Show only this app's quick actions: a plugin's id or name (StandFit), or 'user' for your routines.",
-                               valueName: "id"))
+    @Option(help: Usage.help("help.option.app", valueName: "id"))
     var app: String?
 }
 
 /// `--isolate`, for the commands that run plugin code.
 struct IsolationOptions: ParsableArguments {
-    @Flag(help: "Run plugins' handlers and providers in a worker process even when they are trusted.")
+    @Flag(help: Usage.help("help.option.isolate"))
     var isolate = false
 }
 
@@ -104,11 +101,11 @@ enum Executable {
 /// `--no-input` and `--dry-run`, for the commands that run an action.
 struct InteractionOptions: ParsableArguments {
     @Flag(name: .customLong("no-input"),
-          help: "Never ask for a missing value: answer invalid-input with needsValue instead (also when stdin is not a terminal).")
+          help: Usage.help("help.option.noInput"))
     var noInput = false
 
     @Flag(name: .customLong("dry-run"),
-          help: "Resolve the parameters, print each value and where it came from, and run nothing.")
+          help: Usage.help("help.option.dryRun"))
     var dryRun = false
 
     /// Asks on the terminal unless told not to, or when there is none.

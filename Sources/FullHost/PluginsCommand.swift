@@ -8,19 +8,19 @@ import StandFitHost
 
 /// `plugins`: what is on the plugin path, and the commands that manage it.
 struct PluginsCommand: HostCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "plugins",
-        abstract: "Show, check, trust and rescan the plugins on the plugin path.",
+        abstract: Usage.words("help.plugins"),
         subcommands: [Show.self, Rescan.self, Check.self, New.self, Trust.self, Untrust.self],
         defaultSubcommand: Show.self
-    )
+    ) }
 
     /// Options of the plugin commands: they read no manifest.
     struct Options: ParsableArguments {
         @OptionGroup var global: GlobalOptions
 
         @Flag(name: .customLong("require-trusted"),
-              help: "Load only plugins pinned with 'plugins trust' (config.json: requireTrusted).")
+              help: Usage.help("help.plugins.requireTrusted"))
         var requireTrusted = false
 
         func context() throws -> PluginContext {
@@ -44,10 +44,10 @@ struct PluginsCommand: HostCommand {
     struct Show: HostCommand {
         var globalOptions: GlobalOptions? { options.global }
 
-        static let configuration = CommandConfiguration(
+        static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "show",
-            abstract: "Show the plugins: id, version, ABI, path, types, how they run, and what was refused or quarantined and why."
-        )
+            abstract: Usage.words("help.plugins.show")
+        ) }
 
         @OptionGroup var options: Options
 
@@ -60,10 +60,10 @@ struct PluginsCommand: HostCommand {
     struct Rescan: HostCommand {
         var globalOptions: GlobalOptions? { options.global }
 
-        static let configuration = CommandConfiguration(
+        static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "rescan",
-            abstract: "Forget the registry cache and scan every plugin again, quarantined ones included."
-        )
+            abstract: Usage.words("help.plugins.rescan")
+        ) }
 
         @OptionGroup var options: Options
 
@@ -77,20 +77,18 @@ struct PluginsCommand: HostCommand {
     struct Check: HostCommand {
         var globalOptions: GlobalOptions? { options.global }
 
-        static let configuration = CommandConfiguration(
+        static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "check",
-            abstract: "Load one plugin in a helper process and report its ABI, types, parameters, items and every problem.",
-            discussion: """
-                Exit status: 0 when the plugin loads (with --strict: and has no warnings), 1 when it loads with warnings under --strict, 4 when it is refused, crashes or hangs. docs/PLUGIN_GUIDE.md lists the mistakes it catches and documents --json.
-                """
-        )
+            abstract: Usage.words("help.plugins.check"),
+            discussion: Usage.words("help.plugins.check.discussion")
+        ) }
 
         @OptionGroup var options: Options
 
-        @Flag(help: "Exit 1 when the plugin loads with warnings: for a plugin's own tests and CI.")
+        @Flag(help: Usage.help("help.plugins.check.strict"))
         var strict = false
 
-        @Argument(help: ArgumentHelp("The plugin's .so file.", valueName: "path"))
+        @Argument(help: Usage.help("help.plugins.check.path", valueName: "path"))
         var path: String
 
         func run() throws {
@@ -107,26 +105,24 @@ struct PluginsCommand: HostCommand {
     }
 
     struct New: GlobalCommand {
-        static let configuration = CommandConfiguration(
+        static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "new",
-            abstract: "Write a plugin that builds, passes 'plugins check --strict' and runs, in C, Swift or Rust.",
-            discussion: """
-                It has one action, ID.greet, and its build file: a Makefile (make, make check, make install), a Swift package that depends on the plugin SDK alone, or a Cargo crate of type cdylib that builds offline. Exit status: 0 when it is written, 5 when DIR exists and is not empty or cannot be written, 64 for an ID that is not a reverse-DNS plugin id.
-                """
-        )
+            abstract: Usage.words("help.plugins.new"),
+            discussion: Usage.words("help.plugins.new.discussion")
+        ) }
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("The plugin's reverse-DNS id, e.g. com.yourname.water.", valueName: "id"))
+        @Argument(help: Usage.help("help.plugins.new.id", valueName: "id"))
         var id: String
 
-        @Option(help: ArgumentHelp("c, swift or rust.", valueName: "language"))
+        @Option(help: Usage.help("help.plugins.new.language", valueName: "language"))
         var language: PluginScaffold.Language
 
-        @Argument(help: ArgumentHelp("Where to write it (default: the id's last part, in the current directory); it must not exist or be empty.", valueName: "dir"))
+        @Argument(help: Usage.help("help.plugins.new.directory", valueName: "dir"))
         var directory: String?
 
-        @Option(help: ArgumentHelp("The plugin SDK to build against (default: STANDFIT_SDK, else the one installed with this host).", valueName: "path"))
+        @Option(help: Usage.help("help.plugins.new.sdk", valueName: "path"))
         var sdk: String?
 
         struct Document: Encodable {
@@ -135,7 +131,7 @@ struct PluginsCommand: HostCommand {
         }
 
         func validate() throws {
-            if let problem = PluginScaffold.problem(with: id) { throw ValidationError(problem) }
+            if let problem = PluginScaffold.problem(with: id) { throw ValidationError(Usage.text(problem)) }
         }
 
         func run() throws {
@@ -197,15 +193,15 @@ struct PluginsCommand: HostCommand {
     struct Trust: HostCommand {
         var globalOptions: GlobalOptions? { options.global }
 
-        static let configuration = CommandConfiguration(
+        static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "trust",
-            abstract: "Pin a plugin's SHA-256: it then runs in the host's process, and loads only while its bytes match.",
-            discussion: "With --require-trusted (or requireTrusted in config.json) only pinned plugins load."
-        )
+            abstract: Usage.words("help.plugins.trust"),
+            discussion: Usage.words("help.plugins.trust.discussion")
+        ) }
 
         @OptionGroup var options: Options
 
-        @Argument(help: ArgumentHelp("The plugin's .so file.", valueName: "path"))
+        @Argument(help: Usage.help("help.plugins.trust.path", valueName: "path"))
         var path: String
 
         struct Document: Encodable {
@@ -224,14 +220,14 @@ struct PluginsCommand: HostCommand {
     struct Untrust: HostCommand {
         var globalOptions: GlobalOptions? { options.global }
 
-        static let configuration = CommandConfiguration(
+        static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "untrust",
-            abstract: "Remove a plugin's pin: it runs in a worker again, and not at all under --require-trusted."
-        )
+            abstract: Usage.words("help.plugins.untrust")
+        ) }
 
         @OptionGroup var options: Options
 
-        @Argument(help: ArgumentHelp("The plugin's .so file.", valueName: "path"))
+        @Argument(help: Usage.help("help.plugins.untrust.path", valueName: "path"))
         var path: String
 
         struct Document: Encodable {

@@ -5,10 +5,10 @@ import StandFitHost
 
 /// `refresh`: asks every dynamic provider for its items again and stores them.
 struct RefreshCommand: ManifestCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "refresh",
-        abstract: "Ask every plugin's dynamic provider for its items and store them for list, menu and export."
-    )
+        abstract: Usage.words("help.refresh")
+    ) }
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var manifestOptions: ManifestOptions

@@ -13,32 +13,23 @@ import StandFitHost
 /// `rofi`: the quick actions for tiling-window-manager users, in rofi's script mode and as plain
 /// lines for dmenu (and `rofi -dmenu`, wofi, fzf).
 struct RofiCommand: ManifestCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "rofi",
-        abstract: "The quick actions for rofi (script mode) and dmenu.",
-        discussion: """
-            rofi: rofi -show standfit -modi "standfit:standfit-host rofi" -show-icons. rofi runs this command \
-            for the list, and again with the row chosen (ROFI_RETV, ROFI_INFO); a sentence typed \
-            instead ("log 20 squats") runs as 'say' runs it. A missing value is asked as a second \
-            list of the values offered. The outcome is shown as a notification; a failure stays in \
-            rofi as its message. dmenu: standfit-host rofi --dmenu | dmenu -i -p StandFit | \
-            standfit-host rofi --chosen --notify. The rows write their numbers in monospace digits \
-            (U+1D7F6…), which no typed digit matches: "log 5 squats" typed over the row \
-            "Log Squats — 20 reps" runs as typed instead of choosing the row.
-            """
-    )
+        abstract: Usage.words("help.rofi"),
+        discussion: Usage.words("help.rofi.discussion")
+    ) }
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var manifestOptions: ManifestOptions
     @OptionGroup var appOptions: AppOptions
 
-    @Flag(help: "Print the quick actions' names, one per line, for dmenu.")
+    @Flag(help: Usage.help("help.rofi.dmenu"))
     var dmenu = false
 
-    @Flag(help: "Read the line chosen in dmenu from standard input (a name --dmenu printed, or a sentence) and run it.")
+    @Flag(help: Usage.help("help.rofi.chosen"))
     var chosen = false
 
-    @Flag(help: "With --chosen, also show the outcome as a desktop notification.")
+    @Flag(help: Usage.help("help.rofi.notify"))
     var notify = false
 
     /// The text of the row rofi's script mode passes back (its ROFI_INFO says which it was), or
@@ -48,10 +39,10 @@ struct RofiCommand: ManifestCommand {
 
     func validate() throws {
         if dmenu && chosen {
-            throw ValidationError("Give either --dmenu (print the names) or --chosen (run the one read from standard input), not both.")
+            throw ValidationError(Usage.words("usage.rofi.dmenuOrChosen"))
         }
         if global.json {
-            throw ValidationError("rofi speaks rofi's and dmenu's line protocols and has no --json; use 'standfit-host list --json'.")
+            throw ValidationError(Usage.words("usage.rofi.json"))
         }
     }
 

@@ -3,46 +3,35 @@ import StandFitHost
 import HostModel
 
 struct RunCommand: ManifestCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "run",
-        abstract: "Run one quick action.",
-        discussion: """
-            TYPE is a full type (com.example.greeter.greet) or a unique last component (greet). \
-            Parameters bind from name=value arguments, then the manifest item's userInfo, then \
-            the declared defaults. A parameter that names something (an exercise) takes any of \
-            its names ("push ups"). On a terminal, a missing required value is asked for; with \
-            --no-input, or when stdin is not a terminal, the run answers invalid-input with \
-            needsValue instead. Exit status: 0 handled, 1 declined, 2 unknown type, 3 invalid \
-            input, 4 plugin failed, 5 configuration, 6 no plugin handles the type and the \
-            manifest's fallback ran; 69 with --notify when no notification server showed the \
-            outcome (docs/JSON.md).
-            """
-    )
+        abstract: Usage.words("help.run"),
+        discussion: Usage.words("help.run.discussion")
+    ) }
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var manifestOptions: ManifestOptions
     @OptionGroup var isolation: IsolationOptions
     @OptionGroup var interaction: InteractionOptions
 
-    @Argument(help: "The shortcut type to run.", completion: .custom(RunCompletion.complete))
+    @Argument(help: Usage.help("help.run.type"), completion: .custom(RunCompletion.complete))
     var type: String
 
-    @Argument(help: ArgumentHelp("Parameters for the action.", valueName: "name=value"),
+    @Argument(help: Usage.help("help.run.parameters", valueName: "name=value"),
               completion: .custom(RunCompletion.complete))
     var parameters: [String] = []
 
     @Option(name: .customLong("user-info"),
-            help: ArgumentHelp("The chosen item's userInfo, a JSON object (menus and desktop files pass it).",
-                               valueName: "json"))
+            help: Usage.help("help.run.userInfo", valueName: "json"))
     var userInfoText: String?
 
-    @Flag(help: "Also show the outcome as a desktop notification (what the desktop file's actions run).")
+    @Flag(help: Usage.help("help.run.notify"))
     var notify = false
 
-    @Flag(help: "Run as a schedule does ('schedule add'): it teaches no suggestion (no donation).")
+    @Flag(help: Usage.help("help.run.scheduled"))
     var scheduled = false
 
-    @Flag(help: "A reminder ('schedule add --remind'): with --notify, asking for a missing value is the answer (exit 0).")
+    @Flag(help: Usage.help("help.run.remind"))
     var remind = false
 
     var userInfo: [String: JSONValue]? {
@@ -52,7 +41,7 @@ struct RunCommand: ManifestCommand {
 
     func validate() throws {
         if let userInfoText, userInfo == nil {
-            throw ValidationError("--user-info must be a JSON object such as '{\"exercise\": \"squats\"}', got \(userInfoText).")
+            throw ValidationError(Usage.words("usage.run.userInfo", ["value": userInfoText]))
         }
     }
 

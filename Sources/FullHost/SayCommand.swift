@@ -7,20 +7,11 @@ import StandFitHost
 import HostModel
 
 struct SayCommand: ManifestCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "say",
-        abstract: "Run the action a sentence asks for: say \"log 15 push-ups\".",
-        discussion: """
-            The sentence is matched against the phrases plugins declare ("log {count} {exercise}"), \
-            in the run's language first. The words in a placeholder become that parameter's value. \
-            Several equally good matches are asked about on a terminal and listed otherwise \
-            (exit 2); no match answers with the closest phrases (exit 2). With --audio FILE the \
-            sentence is recognised offline in that recording (PocketSphinx, against the plugins' \
-            own phrases) and confirmed before it runs ("Log 20 squats? [y/N]"; --yes runs at once \
-            only what the recogniser is sure of, and asks the rest). Exit status: as typed, 1 not confirmed, 2 nothing heard, 3 audio that cannot \
-            be read, 69 no recogniser or model.
-            """
-    )
+        abstract: Usage.words("help.say"),
+        discussion: Usage.words("help.say.discussion")
+    ) }
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var manifestOptions: ManifestOptions
@@ -30,22 +21,22 @@ struct SayCommand: ManifestCommand {
     /// Every word the options do not take, so that `say log -5 squats` reaches the phrases (and
     /// is refused as a count) instead of failing as an unknown option '-5'.
     @Argument(parsing: .allUnrecognized,
-              help: ArgumentHelp("What to do, in words; quote it or pass it as several words.", valueName: "sentence"))
+              help: Usage.help("help.say.words", valueName: "sentence"))
     var words: [String] = []
 
-    @Option(help: ArgumentHelp("Recognise the sentence spoken in this recording (any format SoX reads) instead.", valueName: "file"))
+    @Option(help: Usage.help("help.say.audio", valueName: "file"))
     var audio: String?
 
-    @Flag(help: "Run what the recording says without asking, when the recogniser is sure of it (else it is asked all the same).")
+    @Flag(help: Usage.help("help.say.yes"))
     var yes = false
 
     func validate() throws {
         let typed = !words.joined().trimmingCharacters(in: .whitespaces).isEmpty
         if audio != nil && typed {
-            throw ValidationError("Give the sentence as words or as --audio FILE, not both.")
+            throw ValidationError(Usage.words("usage.say.both"))
         }
         if audio == nil && !typed {
-            throw ValidationError("Say what to do, e.g. standfit-host say \"log 15 push-ups\".")
+            throw ValidationError(Usage.words("usage.say.nothing"))
         }
     }
 

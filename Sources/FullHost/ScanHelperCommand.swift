@@ -6,8 +6,8 @@ import PluginRuntime
 struct ScanHelperCommand: HostCommand {
     static let traits = CommandTraits.process
 
-    static let configuration = CommandConfiguration(
-        commandName: "scan-helper", abstract: "Internal: scan plugins for the registry cache.", shouldDisplay: false)
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "scan-helper", abstract: Usage.words("help.scan-helper"), shouldDisplay: false) }
 
     @Flag(name: .shortAndLong) var verbose = false
 

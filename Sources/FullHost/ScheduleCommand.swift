@@ -9,17 +9,12 @@ import StandFitHost
 /// `schedule add|list|remove`: actions run at set times by the user's systemd (a timer and a
 /// service per schedule), through the warm server like any command.
 struct ScheduleCommand: HostCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "schedule",
-        abstract: "Run actions at set times, on your systemd's timers.",
-        discussion: """
-            Each schedule is a pair of user units in $XDG_CONFIG_HOME/systemd/user/ \
-            (org.standfit.Host.schedule-ID.timer and .service), enabled, and started at once when \
-            a systemd user manager runs for you. A scheduled run notifies its outcome and teaches \
-            no suggestion.
-            """,
+        abstract: Usage.words("help.schedule"),
+        discussion: Usage.words("help.schedule.discussion"),
         subcommands: [Add.self, List.self, Remove.self]
-    )
+    ) }
 
     /// The schedules of the request's user.
     static func store(_ options: HostOptions) -> ScheduleStore {
@@ -70,32 +65,25 @@ struct ScheduleCommand: HostCommand {
     }
 
     struct Add: ManifestCommand {
-        static let configuration = CommandConfiguration(
+        static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "add",
-            abstract: "Run an action at the times a systemd calendar expression names.",
-            discussion: """
-                WHEN is a systemd calendar expression, checked as systemd-analyze calendar checks \
-                it: 'Mon..Fri 07:00', 'daily', '*-*-* 09,13,17:00' (systemd.time(7)). TYPE and \
-                its values are checked as run checks them. With --remind it asks instead: leave \
-                out the value to ask for, and the timer shows the question as a notification with \
-                the values as buttons. Exit status: 0 scheduled, 2 unknown type, 3 an invalid time \
-                or value.
-                """
-        )
+            abstract: Usage.words("help.schedule.add"),
+            discussion: Usage.words("help.schedule.add.discussion")
+        ) }
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var manifestOptions: ManifestOptions
 
-        @Argument(help: ArgumentHelp("When, as a systemd calendar expression.", valueName: "when"))
+        @Argument(help: Usage.help("help.schedule.add.when", valueName: "when"))
         var when: String
 
-        @Argument(help: ArgumentHelp("The action's type (or its last component, or a routine's).", valueName: "type"))
+        @Argument(help: Usage.help("help.schedule.add.type", valueName: "type"))
         var type: String
 
-        @Argument(help: ArgumentHelp("The action's values.", valueName: "name=value"))
+        @Argument(help: Usage.help("help.schedule.add.parameters", valueName: "name=value"))
         var parameters: [String] = []
 
-        @Flag(help: "A reminder: ask for the value left out (a notification with the values as buttons) instead of running.")
+        @Flag(help: Usage.help("help.schedule.add.remind"))
         var remind = false
 
         func run() throws {
@@ -138,8 +126,8 @@ struct ScheduleCommand: HostCommand {
     }
 
     struct List: ManifestCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "Show the schedules, their next time and whether systemd runs them.")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            commandName: "list", abstract: Usage.words("help.schedule.list")) }
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var manifestOptions: ManifestOptions
@@ -172,14 +160,14 @@ struct ScheduleCommand: HostCommand {
     }
 
     struct Remove: ManifestCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "remove", abstract: "Stop a schedule and remove its units.",
-            discussion: "Exit status: 0 removed, 2 no such schedule.")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            commandName: "remove", abstract: Usage.words("help.schedule.remove"),
+            discussion: Usage.words("help.schedule.remove.discussion")) }
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var manifestOptions: ManifestOptions
 
-        @Argument(help: ArgumentHelp("The schedule's number, as 'schedule list' shows it.", valueName: "id"))
+        @Argument(help: Usage.help("help.schedule.remove.id", valueName: "id"))
         var id: Int
 
         struct Document: Encodable {

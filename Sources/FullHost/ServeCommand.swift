@@ -15,23 +15,16 @@ import WarmWire
 struct ServeCommand: HostCommand {
     static let traits = CommandTraits.process
 
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the warm server in the foreground, so that commands answer in about a millisecond.",
-        discussion: """
-            Commands find the server through a socket in $XDG_RUNTIME_DIR/standfit (else \
-            /tmp/standfit-UID) named by the build, and run there with their own environment, \
-            directory and terminal. It exits after serverIdleTimeout seconds without a command \
-            (config.json, default 900). A cold command starts one in the background unless \
-            STANDFIT_SERVER or config.json's "server" is "off" or "manual".
-            """
-    )
+        abstract: Usage.words("help.serve"),
+        discussion: Usage.words("help.serve.discussion")
+    ) }
 
-    @Flag(name: .shortAndLong, help: "Log each request on stderr (or in the log file with --background).")
+    @Flag(name: .shortAndLong, help: Usage.help("help.serve.verbose"))
     var verbose = false
 
-    @Option(help: ArgumentHelp("Seconds without a command before the server exits (default: serverIdleTimeout in config.json, else 900).",
-                               valueName: "seconds"))
+    @Option(help: Usage.help("help.serve.idleTimeout", valueName: "seconds"))
     var idleTimeout: Double?
 
     /// Started by a cold command: log in `$XDG_STATE_HOME/standfit/server.log`, and exit
@@ -50,7 +43,7 @@ struct ServeCommand: HostCommand {
 
     func validate() throws {
         if let idleTimeout, !(idleTimeout >= 1 && idleTimeout <= 86_400) {
-            throw ValidationError("--idle-timeout must be a number of seconds from 1 to 86400, got \(idleTimeout).")
+            throw ValidationError(Usage.words("usage.serve.idleTimeout", ["value": "\(idleTimeout)"]))
         }
     }
 

@@ -8,17 +8,17 @@ import WarmWire
 /// `server status` and `server stop`. Run through the warm path, the server answers about
 /// itself; run cold, there is no server of this build (or it is not used), and they say so.
 struct ServerCommand: HostCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "server",
-        abstract: "Show or stop the warm server.",
+        abstract: Usage.words("help.server"),
         subcommands: [Status.self, Stop.self, TakeBus.self]
-    )
+    ) }
 
     struct Status: GlobalCommand {
         static let traits: CommandTraits = [.startsNoServer, .controlsServer]
 
-        static let configuration = CommandConfiguration(
-            commandName: "status", abstract: "Show whether a warm server runs, and what it has done.")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            commandName: "status", abstract: Usage.words("help.server.status")) }
 
         @OptionGroup var global: GlobalOptions
 
@@ -87,8 +87,8 @@ struct ServerCommand: HostCommand {
     struct Stop: GlobalCommand {
         static let traits: CommandTraits = [.startsNoServer, .controlsServer]
 
-        static let configuration = CommandConfiguration(
-            commandName: "stop", abstract: "Stop the warm server of this build once this command has answered.")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            commandName: "stop", abstract: Usage.words("help.server.stop")) }
 
         @OptionGroup var global: GlobalOptions
 
@@ -129,8 +129,8 @@ struct ServerCommand: HostCommand {
     struct TakeBus: GlobalCommand {
         static let traits: CommandTraits = [.startsNoServer, .controlsServer]
 
-        static let configuration = CommandConfiguration(
-            commandName: "take-bus", abstract: "Have the warm server serve the session bus too.", shouldDisplay: false)
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            commandName: "take-bus", abstract: Usage.words("help.server.take-bus"), shouldDisplay: false) }
 
         @OptionGroup var global: GlobalOptions
 
@@ -170,8 +170,11 @@ struct ServerCommand: HostCommand {
     /// answers, as it would have on the warm path.
     static func askServer(_ place: WarmPlace) throws {
         guard WarmServer.current == nil else { return }
-        if case .exited(let status) = WarmClient.forward(forwarded(Array(CommandLine.arguments.dropFirst()), request: .current), to: place) {
-            throw ExitCode(status)
+        switch WarmClient.forward(forwarded(Array(CommandLine.arguments.dropFirst()), request: .current), to: place) {
+        case .exited(let status): throw ExitCode(status)
+        // The server took the request and ended under it: it is not run again here.
+        case .lost(let why): throw ClientNotices.error(why)
+        case .runCold, .unavailable: return
         }
     }
 

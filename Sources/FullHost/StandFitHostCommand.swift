@@ -8,20 +8,17 @@ import StandFitHost
 
 @main
 struct StandFitHostCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "standfit-host",
-        abstract: "Run quick actions and shortcuts provided by plugins.",
-        discussion: """
-            Exit status: 0 handled, 1 declined, 2 unknown type, 3 invalid input, 4 plugin failed, \
-            5 bad manifest or configuration, 64 usage error.
-            """,
+        abstract: Usage.words("help.root"),
+        discussion: Usage.words("help.root.discussion"),
         version: "1.0.0",
         subcommands: [RunCommand.self, SayCommand.self, ListCommand.self, MenuCommand.self, RefreshCommand.self,
                       DynamicCommand.self, DonationsCommand.self, SuggestCommand.self, ExportCommand.self, BackupCommand.self, RestoreCommand.self, RofiCommand.self, PluginsCommand.self, DoctorCommand.self,
                       CompletionCommand.self, ScheduleCommand.self, SuggestionsCommand.self, ListenCommand.self,
                       ServeCommand.self, ServerCommand.self,
                       ScanHelperCommand.self, HandlerWorkerCommand.self]
-    )
+    ) }
 
     /// The cold path: runs this process's command, then starts a warm server for the next one
     /// when none runs (`AutoStart`).
@@ -30,15 +27,20 @@ struct StandFitHostCommand: ParsableCommand {
         // plugin's: helpers get only 0-3 (HelperProcess), everything else exec'd gets 0-2.
         _ = standfit_cloexec_from(3)
         let arguments = Array(CommandLine.arguments.dropFirst())
-        switch parse(arguments) {
-        case .failure(let error):
-            // Help, --version, completion requests and usage errors start no server.
-            Foundation.exit(report(error))
-        case .success(let command):
-            if let refused = refuseInsidePlugin(command) { Foundation.exit(refused) }
-            let status = execute(command)
-            AutoStart.afterColdRun(command, request: .current)
-            Foundation.exit(status)
+        // What the thin client could not say itself (it has no tables).
+        if let status = ClientNotices.say(arguments) { Foundation.exit(status) }
+        // Help and usage errors are said in the line's --locale, found before it is parsed.
+        Usage.$locale.withValue(Usage.locale(in: arguments)) {
+            switch parse(arguments) {
+            case .failure(let error):
+                // Help, --version, completion requests and usage errors start no server.
+                Foundation.exit(report(error))
+            case .success(let command):
+                if let refused = refuseInsidePlugin(command) { Foundation.exit(refused) }
+                let status = execute(command)
+                AutoStart.afterColdRun(command, request: .current)
+                Foundation.exit(status)
+            }
         }
     }
 
@@ -94,7 +96,8 @@ struct StandFitHostCommand: ParsableCommand {
         } catch let error as HostError {
             Output.report(error, json: declared?.globalOptions?.json ?? false, language: language(of: command))
             switch error.code {
-            case .desktopUnavailable, .speechUnavailable: return Output.Status.unavailable
+            case .desktopUnavailable, .speechUnavailable, .serverUnavailable: return Output.Status.unavailable
+            case .serverLost: return Output.Status.pluginFailed
             case .unknownApp, .unknownSchedule: return Output.Status.unknownType
             case .scheduleInvalid, .audioInvalid: return Output.Status.invalidInput
             default: return Output.Status.configuration
@@ -118,10 +121,11 @@ struct StandFitHostCommand: ParsableCommand {
     }
 
     /// What ArgumentParser's `exit(withError:)` prints for `error` (help and --version on
-    /// stdout, the rest on stderr), without exiting: its exit status.
+    /// stdout, the rest on stderr), in the line's language (`Usage`), without exiting: its
+    /// exit status.
     static func report(_ error: any Error) -> Int32 {
-        let text = fullMessage(for: error)
         let code = exitCode(for: error)
+        let text = Usage.localized(fullMessage(for: error), isError: code != .success, text: Usage.text)
         if !text.isEmpty {
             if code == .success {
                 Console.current.print(text)

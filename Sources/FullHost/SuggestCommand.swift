@@ -7,26 +7,19 @@ import StandFitHost
 
 /// `suggest`: what to run next, from the donations, with why.
 struct SuggestCommand: ManifestCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "suggest",
-        abstract: "Suggest actions from past runs, ranked by frequency, recency and time of day.",
-        discussion: """
-            score = frequency × (1 + time of day) + recency, where frequency = log2(1 + runs, each \
-            halved per 14 days of age), recency halves every 48 hours since the last run, and time \
-            of day falls from 1 at the usual time to 0 two hours from it. The menu offers the best \
-            suggestion that ran at least twice, on two days, and usually runs within an hour of now, \
-            in a slot of its own after its app's items (beyond the menu limit, taking no item's \
-            place). An action run at two times of day is a suggestion at each.
-            """
-    )
+        abstract: Usage.words("help.suggest"),
+        discussion: Usage.words("help.suggest.discussion")
+    ) }
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var manifestOptions: ManifestOptions
 
-    @Option(help: "At most this many suggestions.")
+    @Option(help: Usage.help("help.suggest.limit"))
     var limit = 5
 
-    @Flag(help: "Also say when suggestions come as notifications, and what you chose 'Stop suggesting this' for.")
+    @Flag(help: Usage.help("help.suggest.explain"))
     var explain = false
 
     func run() throws {

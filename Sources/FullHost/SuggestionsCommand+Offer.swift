@@ -16,21 +16,16 @@ extension SuggestionsCommand {
     /// notification, when `SuggestionOffers` finds one, and records it; the buttons run it,
     /// put it off until tomorrow, or mute it.
     struct Offer: ManifestCommand {
-        static let configuration = CommandConfiguration(
+        static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "offer",
-            abstract: "Offer the suggestion of the moment as a notification (what the timer runs).",
-            discussion: """
-                Says what was offered, or why nothing was. In the warm server on your session bus \
-                it returns at once and the server answers the buttons; otherwise it waits for the \
-                answer, at most 10 minutes. Exit status: 0 offered or nothing to offer, 69 no \
-                session bus or notification server to offer it on.
-                """
-        )
+            abstract: Usage.words("help.suggestions.offer"),
+            discussion: Usage.words("help.suggestions.offer.discussion")
+        ) }
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var manifestOptions: ManifestOptions
 
-        @Flag(help: "Say what would be offered, without a notification or a record.")
+        @Flag(help: Usage.help("help.suggestions.offer.dryRun"))
         var dryRun = false
 
         struct Document: Encodable {

@@ -12,23 +12,13 @@ import StandFitHost
 /// `suggestions`: suggestions that come to the user as notifications at their usual time, on one
 /// user timer the host manages, and the ones turned down for good.
 struct SuggestionsCommand: HostCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "suggestions",
-        abstract: "Offer suggestions as notifications at their usual time, on a systemd timer.",
-        discussion: """
-            'suggestions on' writes and starts the user timer org.standfit.Host.suggestions.timer \
-            ($XDG_CONFIG_HOME/systemd/user), which runs 'suggestions offer' every 15 minutes. A \
-            suggestion comes as a notification ("Log 10 Push-Ups?" with Log, Not now and Stop \
-            suggesting this) when it ran at least 3 times, on two days, and usually runs within 15 \
-            minutes of now; never in the quiet hours (suggestionQuietHours in config.json; unless \
-            set, the longest stretch of the day without any of your runs once there are 10 over 3 \
-            days, "22:00-08:00" until then), at most suggestionsPerDay a day (3), each at most \
-            once a day at each of its times of day, and never when the action ran today around \
-            that time already. With no argument: whether they are on, and what was turned down.
-            """,
+        abstract: Usage.words("help.suggestions"),
+        discussion: Usage.words("help.suggestions.discussion"),
         subcommands: [Status.self, On.self, Off.self, Offer.self, Unmute.self],
         defaultSubcommand: Status.self
-    )
+    ) }
 
     /// "Log 10 Push-Ups (com.standfit.logexercise count=10 exercise=pushups)".
     static func describe(_ mute: SuggestionMute) -> String {
@@ -46,8 +36,8 @@ struct SuggestionsCommand: HostCommand {
     }
 
     struct Status: ManifestCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "status", abstract: "Say whether suggestions come as notifications, and what was turned down.")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            commandName: "status", abstract: Usage.words("help.suggestions.status")) }
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var manifestOptions: ManifestOptions
@@ -103,8 +93,8 @@ struct SuggestionsCommand: HostCommand {
     }
 
     struct On: ManifestCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "on", abstract: "Write and start the user timer that offers suggestions at their usual time.")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            commandName: "on", abstract: Usage.words("help.suggestions.on")) }
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var manifestOptions: ManifestOptions
@@ -124,8 +114,8 @@ struct SuggestionsCommand: HostCommand {
     }
 
     struct Off: ManifestCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "off", abstract: "Stop and remove the suggestions' user timer.")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            commandName: "off", abstract: Usage.words("help.suggestions.off")) }
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var manifestOptions: ManifestOptions
@@ -144,24 +134,24 @@ struct SuggestionsCommand: HostCommand {
     }
 
     struct Unmute: ManifestCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "unmute", abstract: "Suggest again what you chose 'Stop suggesting this' for.",
-            discussion: "TYPE as run resolves it, with name=value to unmute one suggestion of it alone; --all for everything. Exit status: 0 unmuted, 2 nothing of TYPE was muted.")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            commandName: "unmute", abstract: Usage.words("help.suggestions.unmute"),
+            discussion: Usage.words("help.suggestions.unmute.discussion")) }
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var manifestOptions: ManifestOptions
 
-        @Argument(help: ArgumentHelp("The action's type.", valueName: "type"))
+        @Argument(help: Usage.help("help.suggestions.unmute.type", valueName: "type"))
         var type: String?
 
-        @Argument(help: ArgumentHelp("Its values, to unmute that suggestion alone.", valueName: "name=value"))
+        @Argument(help: Usage.help("help.suggestions.unmute.parameters", valueName: "name=value"))
         var parameters: [String] = []
 
-        @Flag(help: "Unmute every suggestion.")
+        @Flag(help: Usage.help("help.suggestions.unmute.all"))
         var all = false
 
         func validate() throws {
-            if all == (type != nil) { throw ValidationError("Name a type to unmute, or pass --all (not both).") }
+            if all == (type != nil) { throw ValidationError(Usage.words("usage.suggestions.unmute.typeOrAll")) }
         }
 
         func run() throws {

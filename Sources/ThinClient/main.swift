@@ -61,12 +61,20 @@ func runCold() -> Never {
 
 let mode = variable(WarmWire.modeVariable)?.lowercased()
 
-/// `STANDFIT_SERVER=required`: a command no server serves fails rather than run cold.
-func unavailable(_ why: String) -> Never {
-    guard mode == "required" else { runCold() }
-    let message = "standfit-host: error: No warm server served this command, because \(why), and STANDFIT_SERVER is 'required'; start one with 'standfit-host serve', or set STANDFIT_SERVER=auto to run cold when none answers.\n"
+/// Says `notice` through the full host, in the user's language (the client has no tables),
+/// and ends with its status.
+func say(_ notice: ClientNotice) -> Never {
+    let argv = ([fullHost] + notice.arguments(for: Array(arguments.dropFirst()))).map { strdup($0) } + [nil]
+    execv(fullHost, argv)
+    let message = "standfit-host: cannot start the full host \(fullHost) (\(String(cString: strerror(errno)))) to say why the command did not run; install standfit-host again with Scripts/install.\n"
     _ = message.withCString { write(2, $0, strlen($0)) }
-    exit(69)
+    exit(notice.status)
+}
+
+/// `STANDFIT_SERVER=required`: a command no server serves fails rather than run cold.
+func unavailable(_ why: ClientNotice.Reason) -> Never {
+    guard mode == "required" else { runCold() }
+    say(ClientNotice(why))
 }
 
 if mode == "off" { runCold() }
@@ -74,10 +82,10 @@ if mode == "off" { runCold() }
 // shell from the process's environment): the server would only say so.
 if arguments.dropFirst().first == "---completion" { runCold() }
 guard let place = WarmPlace(fullHost: fullHost, environment: variable) else {
-    unavailable("its socket directory cannot be named (no XDG_RUNTIME_DIR, no /tmp)")
+    unavailable(.noSocketDirectory)
 }
 var directory = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-guard getcwd(&directory, directory.count) != nil else { unavailable("the working directory cannot be named") }
+guard getcwd(&directory, directory.count) != nil else { unavailable(.noWorkingDirectory) }
 let workingDirectory = String(decoding: directory.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 let mask = umask(0o022)
 umask(mask)
@@ -87,4 +95,5 @@ switch WarmClient.forward(request, to: place) {
 case .exited(let status): exit(status)
 case .runCold: runCold()
 case .unavailable(let why): unavailable(why)
+case .lost(let why): say(ClientNotice(why))
 }

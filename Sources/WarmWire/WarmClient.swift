@@ -15,9 +15,12 @@ public enum WarmClient {
         /// The server answered that the command runs in this process's place (the full host,
         /// cold): help, completions, a client of another build.
         case runCold
-        /// No server serves it, for the reason given (words after "because"): it runs cold,
-        /// unless `STANDFIT_SERVER` is `required`.
-        case unavailable(String)
+        /// No server serves it, for the reason given: it runs cold, unless `STANDFIT_SERVER`
+        /// is `required`.
+        case unavailable(ClientNotice.Reason)
+        /// The server ended after it accepted the request (`ClientNotice.Reason.serverLost`):
+        /// the command is not run again, and the client says so.
+        case lost(ClientNotice.Reason)
     }
 
     /// How long a server has to accept a request before the client runs it cold.
@@ -35,43 +38,40 @@ public enum WarmClient {
     public static func forward(_ request: WarmRequest, to place: WarmPlace) -> Result {
         switch WarmPlace.state(of: place.directory) {
         case .privateToUser: break
-        case .missing: return .unavailable("no server of this build listens on \(place.socketPath)")
-        case .unsafe(let problem):
-            return .unavailable("its socket directory \(place.directory) \(problem.why(place.directory)) (\(problem.fix(place.directory)))")
+        case .missing: return .unavailable(.noServer(socket: place.socketPath))
+        case .unsafe(let problem): return .unavailable(.unsafeDirectory(place.directory, problem))
         }
-        guard (0...2).allSatisfy({ fcntl($0, F_GETFD) >= 0 }) else {
-            return .unavailable("descriptors 0, 1 and 2 are not all open, and a server needs them")
-        }
+        guard (0...2).allSatisfy({ fcntl($0, F_GETFD) >= 0 }) else { return .unavailable(.descriptors) }
         let connection: WireConnection, timeout: Int32
         if let own = connect(to: place.socketPath) ?? startingServer(place) {
             (connection, timeout) = (own, acceptTimeout)
         } else if let activation = connect(to: place.activationSocketPath) {
             (connection, timeout) = (activation, activationAcceptTimeout)
         } else {
-            return .unavailable("no server of this build listens on \(place.socketPath)")
+            return .unavailable(.noServer(socket: place.socketPath))
         }
         var request = request
         request.build = place.build
         var serverUID: uid_t = 0, serverPID: pid_t = 0
         guard standfit_wire_peer(connection.descriptor, &serverUID, &serverPID) == 0, serverUID == getuid(),
               connection.send(.request(request), descriptors: [0, 1, 2]) == 0 else {
-            return .unavailable("the server on \(place.socketPath) did not take the request")
+            return .unavailable(.notTaken(socket: place.socketPath))
         }
         switch connection.receive(timeout: timeout) {
         case .frame(.accepted): break
         case .frame(.runCold): return .runCold
-        default: return .unavailable("the server on \(place.socketPath) did not accept the request within \(timeout / 1000) s")
+        default: return .unavailable(.notAccepted(socket: place.socketPath, seconds: timeout / 1000))
         }
         let signals = SignalPipe.install(cancelSignals)
         defer { SignalPipe.restore() }
         // Until the server has "go", it runs nothing; after it, the request is the server's.
-        guard connection.send(.go) == 0 else { return .unavailable("the server on \(place.socketPath) went away") }
+        guard connection.send(.go) == 0 else { return .unavailable(.wentAway(socket: place.socketPath)) }
         while true {
             var pollers = [pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
             if poll(&pollers, 2, -1) < 0 {
                 if errno == EINTR { continue }
-                return serverLost(request, pid: serverPID)
+                return .lost(.serverLost(pid: serverPID, command: describe(request.arguments)))
             }
             if pollers[1].revents != 0, let signal = SignalPipe.next() {
                 connection.send(.cancel(signal: signal))
@@ -80,7 +80,7 @@ public enum WarmClient {
             switch connection.receive(timeout: 0) {
             case .frame(.exit(let status)): return .exited(status)
             case .timedOut: continue
-            default: return serverLost(request, pid: serverPID)
+            default: return .lost(.serverLost(pid: serverPID, command: describe(request.arguments)))
             }
         }
     }
@@ -117,21 +117,13 @@ public enum WarmClient {
         return status == 0 ? connection : nil
     }
 
-    /// The server ended after it accepted the request: say so, and do not run it again.
-    private static func serverLost(_ request: WarmRequest, pid: pid_t) -> Result {
-        let message = "standfit-host: the standfit-host server (pid \(pid)) ended while it ran \(describe(request.arguments)); "
-            + "the command was not run again, so check whether it took effect before you repeat it.\n"
-        _ = message.withCString { write(2, $0, strlen($0)) }
-        return .exited(4)
-    }
-
-    /// `run TYPE` names the type; any other command its name.
+    /// `run TYPE` names the type; any other command its name (or its first argument).
     static func describe(_ arguments: [String]) -> String {
         let words = arguments.filter { !$0.hasPrefix("-") && !$0.contains("=") }
         if let run = words.firstIndex(of: "run"), run + 1 < words.count {
             return "'\(words[run + 1])'"
         }
-        return words.first.map { "'\($0)'" } ?? "the command"
+        return "'\(words.first ?? arguments.first ?? "")'"
     }
 }
 

@@ -72,9 +72,9 @@ public struct WarmPlace: Equatable, Sendable {
         case unsafe(DirectoryProblem)
     }
 
-    /// What makes a socket directory unsafe, and the way out that fits it: words of the client's
-    /// own in English (`why`, `fix`; the thin client has no tables), and a key and values
-    /// for the full host, which says it in the user's language ("socketDirectory." + `key`).
+    /// What makes a socket directory unsafe: a key and values for the full host, which says
+    /// it and the way out that fits it in the user's language ("socketDirectory." + `key`; the
+    /// thin client has no tables, and has the full host say it: `ClientNotice`).
     public enum DirectoryProblem: Equatable, Sendable {
         /// lstat failed for another reason than its absence: strerror's words.
         case unreadable(reason: String)
@@ -101,29 +101,6 @@ public struct WarmPlace: Equatable, Sendable {
             case .symbolicLink, .notDirectory: ["directory": directory]
             case .foreignOwner(let owner, let you): ["directory": directory, "owner": "\(owner)", "you": "\(you)"]
             case .openMode(let mode): ["directory": directory, "mode": mode]
-            }
-        }
-
-        /// What is wrong with `directory`, in English, following its path ("is a symbolic link…").
-        public func why(_ directory: String) -> String {
-            switch self {
-            case .unreadable(let reason): "cannot be read (\(reason))"
-            case .symbolicLink: "is a symbolic link, not a directory"
-            case .notDirectory: "is not a directory"
-            case .foreignOwner(let owner, let you): "belongs to user \(owner), not to you (\(you))"
-            case .openMode(let mode): "has mode \(mode), which lets others in; it must be 700"
-            }
-        }
-
-        /// The way out, in English.
-        public func fix(_ directory: String) -> String {
-            let remade = "(the server makes the directory itself)"
-            return switch self {
-            case .unreadable: "check the permissions of the directories above it"
-            case .symbolicLink: "remove the link with 'rm \(directory)' \(remade)"
-            case .notDirectory: "move it aside with 'mv \(directory) \(directory).old' \(remade)"
-            case .foreignOwner: "have its owner or root remove it \(remade)"
-            case .openMode: "fix it with 'chmod 700 \(directory)'"
             }
         }
     }

@@ -151,6 +151,13 @@ struct DutchWalkTests {
             standfit-host: fout: De server kan niet starten: de socketmap \(directory.path) heeft modus 755, waarmee anderen erin kunnen; dat moet 700 zijn; herstel het met 'chmod 700 \(directory.path)' en start de server opnieuw.
 
             """))
+        // The thin client, which has no tables, has the full host say why it served nothing.
+        var required = sandbox
+        required.extraEnvironment["STANDFIT_SERVER"] = "required"
+        #expect(runProcess(Fixtures.hostBinary, arguments: ["run", "viewstreak"], environment: required.environment) == ProcessResult(status: 69, stdout: "", stderr: """
+            standfit-host: fout: Geen warme server heeft deze opdracht uitgevoerd, en STANDFIT_SERVER is 'required': de socketmap \(directory.path) heeft modus 755, waarmee anderen erin kunnen; dat moet 700 zijn; herstel het met 'chmod 700 \(directory.path)'.
+
+            """))
     }
 
     @Test("the plugin commands in Dutch: plugins (a plugin and a refused one), plugins check of a good plugin, of a path with no file, of a world-writable plugin and of one that crashes its scan; not an English word in them (paths and strsignal's words aside)")

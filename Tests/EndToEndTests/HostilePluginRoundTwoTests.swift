@@ -89,7 +89,8 @@ struct HostilePluginRoundTwoTests {
             // The plugin killed the warm server that scanned it; the client says so, and does
             // not run the command again.
             #expect(killed.status == 4)
-            #expect(killed.stderr.hasSuffix("ended while it ran 'plugins'; the command was not run again, so check whether it took effect before you repeat it.\n"))
+            #expect(killed.stderr.hasPrefix("standfit-host: error: The standfit-host server (pid ")
+                    && killed.stderr.hasSuffix(") ended while it ran 'plugins'; the command was not run again, so check whether it took effect before you repeat it.\n"), "\(killed)")
             // The killed server is gone before the next command: one still dying can accept a
             // connection on its listening socket for a moment after the client's closed, and the
             // next command would find nobody there (seen under load).

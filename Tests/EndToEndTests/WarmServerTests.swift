@@ -55,6 +55,22 @@ struct WarmServerTests {
             standfit-host: error: No warm server served this command, because no server of this build listens on \(status.socket), and STANDFIT_SERVER is 'required'; start one with 'standfit-host serve', or set STANDFIT_SERVER=auto to run cold when none answers.
 
             """))
+        // Said in the user's language (the client has the full host say it), and as one JSON
+        // document under --json.
+        var dutch = sandbox
+        dutch.extraEnvironment["LANG"] = "nl_NL.UTF-8"
+        #expect(Self.host(dutch, "run", "viewstreak") == ProcessResult(status: 69, stdout: "", stderr: """
+            standfit-host: fout: Geen warme server heeft deze opdracht uitgevoerd, omdat er op \(status.socket) geen server van deze build luistert, en STANDFIT_SERVER is 'required'; start er een met 'standfit-host serve', of zet STANDFIT_SERVER=auto om koud te draaien als er geen antwoordt.
+
+            """))
+        #expect(Self.host(sandbox, "run", "viewstreak", "--locale", "nl", "--json") == ProcessResult(status: 69, stdout: """
+            {
+              "code" : "server-unavailable",
+              "message" : "Geen warme server heeft deze opdracht uitgevoerd, omdat er op \(status.socket) geen server van deze build luistert, en STANDFIT_SERVER is 'required'; start er een met 'standfit-host serve', of zet STANDFIT_SERVER=auto om koud te draaien als er geen antwoordt.",
+              "status" : "error"
+            }
+
+            """, stderr: ""))
         // What the server itself sends back still runs in the client's process: help.
         #expect(Self.serving(sandbox).run("run", "--help").status == 0)
         // Served, it answers as cold would; nothing was started meanwhile.
@@ -284,7 +300,7 @@ struct WarmServerTests {
         kill(server, SIGKILL)
         #expect(Self.eventually { result.value != nil })
         #expect(result.value == ProcessResult(status: 4, stdout: "", stderr: """
-            standfit-host: the standfit-host server (pid \(server)) ended while it ran 'com.zoo.hang-handler.run'; the command was not run again, so check whether it took effect before you repeat it.
+            standfit-host: error: The standfit-host server (pid \(server)) ended while it ran 'com.zoo.hang-handler.run'; the command was not run again, so check whether it took effect before you repeat it.
 
             """))
         // The worker dies with its server.

@@ -20,6 +20,8 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
             case speechUnavailable = "speech-unavailable"
             case audioInvalid = "audio-invalid"
             case backupInvalid = "backup-invalid"
+            case serverUnavailable = "server-unavailable"
+            case serverLost = "server-lost"
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -62,6 +64,11 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
         /// A file given to `restore` is no backup this host can restore (not a backup, of a newer
         /// format or schema, damaged, or holding a name that leaves its tree): exit 5, nothing changed.
         public static let backupInvalid = Code(.backupInvalid)
+        /// `STANDFIT_SERVER=required` and no warm server served the command: exit 69, nothing ran.
+        public static let serverUnavailable = Code(.serverUnavailable)
+        /// The warm server ended while it ran the command, which was not run again: exit 4, as
+        /// for a plugin that failed.
+        public static let serverLost = Code(.serverLost)
 
         public var description: String { value.rawValue }
     }

@@ -224,5 +224,7 @@ extension HostText {
     "check.swift.version" = "Hij is gebouwd met Swift {compiler}, maar deze host draait de runtime van Swift {swift}; {rebuild}.";
     "check.swift.toolchain" = "Hij is gebouwd met een andere Swift-toolchain (LLVM {plugin}) dan Swift {swift} van deze host (LLVM {host}); {rebuild}.";
     "check.swift.unknown" = "Het is een Swift-plug-in waarvan de Swift-versie niet te bepalen is (geen debuginformatie, geen compilernotitie); zorg dat hij met Swift {swift} is gebouwd: {rebuild}.";
+    "scaffold.notReverseDNS" = "'{id}' is geen plug-in-id in omgekeerde-DNS-vorm; geef er een zoals com.jouwnaam.water (letters, cijfers, '-' en '_', gescheiden door punten).";
+    "scaffold.lastPart" = "Het laatste deel van '{id}' moet met een letter beginnen, omdat het de bibliotheek en het Swift-type een naam geeft; geef er een zoals com.jouwnaam.water.";
     """#
 }

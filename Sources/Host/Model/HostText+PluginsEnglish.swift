@@ -224,5 +224,7 @@ extension HostText {
     "check.swift.version" = "It was built with Swift {compiler}, but this host runs the Swift {swift} runtime; {rebuild}.";
     "check.swift.toolchain" = "It was built with another Swift toolchain (LLVM {plugin}) than this host's Swift {swift} (LLVM {host}); {rebuild}.";
     "check.swift.unknown" = "It is a Swift plugin whose Swift version cannot be told (no debug information, no compiler note); make sure it was built with Swift {swift}: {rebuild}.";
+    "scaffold.notReverseDNS" = "'{id}' is not a reverse-DNS plugin id; give one such as com.yourname.water (letters, digits, '-' and '_', separated by dots).";
+    "scaffold.lastPart" = "The last part of '{id}' must start with a letter, since it names the library and the Swift type; give one such as com.yourname.water.";
     """#
 }

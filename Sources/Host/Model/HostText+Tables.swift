@@ -4,7 +4,7 @@
 
 extension HostText {
     static let sources: [String: String] = [
-        "en": [english, englishErrors, englishPlugins].joined(separator: "\n"),
-        "nl": [dutch, dutchErrors, dutchPlugins].joined(separator: "\n"),
+        "en": [english, englishErrors, englishPlugins, englishHelp].joined(separator: "\n"),
+        "nl": [dutch, dutchErrors, dutchPlugins, dutchHelp].joined(separator: "\n"),
     ]
 }

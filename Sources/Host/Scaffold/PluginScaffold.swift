@@ -24,12 +24,12 @@ public struct PluginScaffold: Sendable {
     public var sdk: URL
 
     /// Why `id` cannot be a plugin id, or nil.
-    public static func problem(with id: String) -> String? {
+    public static func problem(with id: String) -> HostText.Phrase? {
         guard TypeName.isValid(id), !id.hasSuffix(".*"), !id.hasPrefix("."), id.contains(".") else {
-            return "'\(id)' is not a reverse-DNS plugin id; give one such as com.yourname.water (letters, digits, '-' and '_', separated by dots)."
+            return HostText.Phrase("scaffold.notReverseDNS", ["id": id])
         }
         guard let last = id.split(separator: ".").last, last.first?.isLetter == true else {
-            return "The last part of '\(id)' must start with a letter, since it names the library and the Swift type; give one such as com.yourname.water."
+            return HostText.Phrase("scaffold.lastPart", ["id": id])
         }
         return nil
     }
