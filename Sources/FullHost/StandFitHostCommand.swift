@@ -5,6 +5,7 @@ import HostModel
 import HostServer
 import PluginRuntime
 import StandFitHost
+import WarmWire
 
 @main
 struct StandFitHostCommand: ParsableCommand {
@@ -111,8 +112,12 @@ struct StandFitHostCommand: ParsableCommand {
     /// names no mode, and under `--verbose` whether it runs in the warm server or cold.
     private static func before(_ command: GlobalOptions) {
         let request = HostRequest.current
+        let text = HostText(language: request.language())
         if let value = request.environment["STANDFIT_SERVER"], HostConfig.ServerMode(rawValue: value.lowercased()) == nil {
-            Output.printError(HostText(language: request.language())("warning.prefix") + HostText(language: request.language())("server.modeUnknown", ["value": value]))
+            Output.printError(text("warning.prefix") + text("server.modeUnknown", ["value": value]))
+        }
+        if let value = request.environment[WarmClient.acceptTimeoutVariable], WarmClient.acceptTimeout(from: value) == nil {
+            Output.printError(text("warning.prefix") + text("server.acceptTimeoutUnknown", ["value": value, "default": "\(WarmClient.acceptTimeout / 1000)"]))
         }
         guard command.verbose else { return }
         let directory = request.paths.configDirectory

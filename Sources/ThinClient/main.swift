@@ -91,7 +91,8 @@ let mask = umask(0o022)
 umask(mask)
 let request = WarmRequest(arguments: Array(arguments.dropFirst()), environment: environmentStrings(),
                           workingDirectory: workingDirectory, umask: UInt32(mask))
-switch WarmClient.forward(request, to: place) {
+let acceptTimeout = WarmClient.acceptTimeout(from: variable(WarmClient.acceptTimeoutVariable)) ?? WarmClient.acceptTimeout
+switch WarmClient.forward(request, to: place, acceptTimeout: acceptTimeout) {
 case .exited(let status): exit(status)
 case .runCold: runCold()
 case .unavailable(let why): unavailable(why)

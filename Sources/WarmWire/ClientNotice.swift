@@ -20,7 +20,7 @@ public struct ClientNotice: Equatable, Sendable {
         /// The server did not take the request (another user's, or the send failed).
         case notTaken(socket: String)
         /// The server did not accept the request in time.
-        case notAccepted(socket: String, seconds: Int32)
+        case notAccepted(socket: String, seconds: String)
         /// The server went away before it was told to go.
         case wentAway(socket: String)
         /// There is no directory for the socket (no XDG_RUNTIME_DIR, no /tmp).
@@ -51,7 +51,7 @@ public struct ClientNotice: Equatable, Sendable {
             return ("client.unservedDirectory", problem.values(directory: directory).merging(["part.problem": "socketDirectory." + problem.key]) { $1 })
         case .descriptors: return (unserved, ["part.why": "client.why.descriptors"])
         case .notTaken(let socket): return (unserved, ["part.why": "client.why.notTaken", "socket": socket])
-        case .notAccepted(let socket, let seconds): return (unserved, ["part.why": "client.why.notAccepted", "socket": socket, "seconds": "\(seconds)"])
+        case .notAccepted(let socket, let seconds): return (unserved, ["part.why": "client.why.notAccepted", "socket": socket, "seconds": seconds])
         case .wentAway(let socket): return (unserved, ["part.why": "client.why.wentAway", "socket": socket])
         case .noSocketDirectory: return (unserved, ["part.why": "client.why.noSocketDirectory"])
         case .noWorkingDirectory: return (unserved, ["part.why": "client.why.noWorkingDirectory"])

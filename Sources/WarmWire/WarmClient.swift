@@ -23,11 +23,29 @@ public enum WarmClient {
         case lost(ClientNotice.Reason)
     }
 
-    /// How long a server has to accept a request before the client runs it cold.
+    /// How long a server has to accept a request before the client runs it cold, in
+    /// milliseconds, unless `STANDFIT_ACCEPT_TIMEOUT` says otherwise (`acceptTimeout(from:)`).
     public static let acceptTimeout: Int32 = 1000
     /// The same through the activation socket, where the service manager may be starting the
     /// server for this very request.
     public static let activationAcceptTimeout: Int32 = 5000
+    /// `STANDFIT_ACCEPT_TIMEOUT`: seconds (0.1 to 600) a server has to accept a request, for a
+    /// machine under load (the test suite's warm pass lengthens it); the activation socket's
+    /// wait is never shorter than its own default.
+    public static let acceptTimeoutVariable = "STANDFIT_ACCEPT_TIMEOUT"
+
+    /// The accept timeout in milliseconds that `value` (of `STANDFIT_ACCEPT_TIMEOUT`) names, or
+    /// nil for none or one that is no number of seconds from 0.1 to 600 (the full host warns of
+    /// that one).
+    public static func acceptTimeout(from value: String?) -> Int32? {
+        guard let value, let seconds = Double(value), seconds.isFinite, seconds >= 0.1, seconds <= 600 else { return nil }
+        return Int32((seconds * 1000).rounded())
+    }
+
+    /// `milliseconds` as seconds, as the client's sentences say them ("1", "0.5").
+    static func seconds(_ milliseconds: Int32) -> String {
+        milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
+    }
 
     /// The signals the client turns into a cancel message: Ctrl-C, kill, a closed terminal.
     static let cancelSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
@@ -35,7 +53,7 @@ public enum WarmClient {
     /// Forwards `request` with this process's descriptors 0, 1 and 2 to the server at `place`:
     /// the server of this build on its own socket, else whatever server a service manager
     /// started on the activation socket (which runs it only when it is of this build).
-    public static func forward(_ request: WarmRequest, to place: WarmPlace) -> Result {
+    public static func forward(_ request: WarmRequest, to place: WarmPlace, acceptTimeout accept: Int32 = acceptTimeout) -> Result {
         switch WarmPlace.state(of: place.directory) {
         case .privateToUser: break
         case .missing: return .unavailable(.noServer(socket: place.socketPath))
@@ -44,9 +62,9 @@ public enum WarmClient {
         guard (0...2).allSatisfy({ fcntl($0, F_GETFD) >= 0 }) else { return .unavailable(.descriptors) }
         let connection: WireConnection, timeout: Int32
         if let own = connect(to: place.socketPath) ?? startingServer(place) {
-            (connection, timeout) = (own, acceptTimeout)
+            (connection, timeout) = (own, accept)
         } else if let activation = connect(to: place.activationSocketPath) {
-            (connection, timeout) = (activation, activationAcceptTimeout)
+            (connection, timeout) = (activation, max(accept, activationAcceptTimeout))
         } else {
             return .unavailable(.noServer(socket: place.socketPath))
         }
@@ -60,7 +78,7 @@ public enum WarmClient {
         switch connection.receive(timeout: timeout) {
         case .frame(.accepted): break
         case .frame(.runCold): return .runCold
-        default: return .unavailable(.notAccepted(socket: place.socketPath, seconds: timeout / 1000))
+        default: return .unavailable(.notAccepted(socket: place.socketPath, seconds: seconds(timeout)))
         }
         let signals = SignalPipe.install(cancelSignals)
         defer { SignalPipe.restore() }

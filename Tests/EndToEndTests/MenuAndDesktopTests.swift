@@ -105,12 +105,18 @@ struct MenuAndDesktopTests {
             """)
     }
 
-    @Test("menu refuses without a terminal")
+    @Test("menu refuses without a terminal, and menu --json without one on standard input and standard error (64, nothing on stdout)")
     func menuNeedsTerminal() {
-        let result = sandbox.run("menu")
-        #expect(result.status == 64)
-        #expect(result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("Error: menu needs a terminal on standard input and output; in scripts use 'standfit-host list' to see the actions and 'standfit-host run TYPE' to run one.\n"))
+        let usage = "Usage: standfit-host menu [--json] [--verbose] [--manifest <path>] [--define <NAME=VALUE> ...] [--locale <language>] [--require-trusted] [--isolate] [--app <id>] [--limit <limit>] [--notify]\n"
+            + "  See 'standfit-host menu --help' for more information.\n"
+        #expect(sandbox.run("menu") == ProcessResult(status: 64, stdout: "", stderr: """
+            Error: menu needs a terminal on standard input and output; in scripts use 'standfit-host list' to see the actions and 'standfit-host run TYPE' to run one.
+
+            """ + usage))
+        #expect(sandbox.run("menu", "--json") == ProcessResult(status: 64, stdout: "", stderr: """
+            Error: menu --json needs a terminal on standard input and standard error (it draws there; standard output is the document); in scripts use 'standfit-host list --json' and 'standfit-host run TYPE --json'.
+
+            """ + usage))
     }
 
     @Test("the exported file validates, and each action's Exec runs that item", .needs(.desktopFileValidate))
@@ -124,10 +130,39 @@ struct MenuAndDesktopTests {
         let ids = try #require(main["Actions"]).split(separator: ";").map(String.init)
         #expect(ids.compactMap { desktop["Desktop Action \($0)"]?["Name"] }
             == ["Log Exercise", "View Streak — 1 day", "Log Squats — 20 reps", "View Progress"])
-        let squats = try DesktopExecParser.parse(try #require(desktop["Desktop Action \(ids[2])"]?["Exec"]))
-        #expect(URL(fileURLWithPath: squats[0]).resolvingSymlinksInPath() == Fixtures.hostBinary.resolvingSymlinksInPath())
-        #expect(Array(squats.dropFirst()) == ["run", "--user-info", #"{"count":20,"exercise":"squats"}"#, "--", "com.standfit.logexercise"])
-        #expect(sandbox.run(Array(squats.dropFirst())) == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\n", stderr: ""))
+        let execs = try ids.map { try DesktopExecParser.parse(try #require(desktop["Desktop Action \($0)"]?["Exec"])) }
+        for exec in execs {
+            #expect(URL(fileURLWithPath: exec[0]).resolvingSymlinksInPath() == Fixtures.hostBinary.resolvingSymlinksInPath())
+        }
+        #expect(execs.map { Array($0.dropFirst()) } == [
+            ["run", "--", "com.standfit.logexercise"],
+            ["run", "--", "com.standfit.viewstreak"],
+            ["run", "--user-info", #"{"count":20,"exercise":"squats"}"#, "--", "com.standfit.logexercise"],
+            ["run", "--", "com.standfit.viewprogress"],
+        ])
+        // Each runs its own item: the exercise asked for (no terminal and no --notify here:
+        // refused, 3), the streak, 20 squats, the week.
+        let ran = execs.map { sandbox.run(Array($0.dropFirst())) }
+        #expect(ran[0] == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: Missing required parameter 'exercise' for com.standfit.logexercise; pass exercise=VALUE.\n"),
+                "\(ran[0])")
+        #expect(ran[1] == ProcessResult(status: 0, stdout: "Streak: 1 day\nBest streak: 1 day · level 1 · 20 XP\n", stderr: ""), "\(ran[1])")
+        #expect(ran[2] == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\n", stderr: ""), "\(ran[2])")
+        #expect(ran[3] == ProcessResult(status: 0, stdout: """
+            This week, 22 Nov – 28 Nov 2026
+            Sun 22  ██ 2
+            Mon 23  · 0
+            Tue 24  · 0
+            Wed 25  · 0
+            Thu 26  · 0
+            Fri 27  · 0
+            Sat 28  · 0
+
+            By exercise
+            Squats  ██ 2 logs, 40 reps
+
+            █ = 1 log
+
+            """, stderr: ""), "\(ran[3])")
     }
 
     @Test("--install keeps the file current; hostile titles and userInfo cannot inject arguments or field codes", .needs(.desktopFileValidate))

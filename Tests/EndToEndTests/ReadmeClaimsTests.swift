@@ -53,6 +53,23 @@ struct ReadmeClaimsTests {
         #expect(try Self.errorCode(sandbox.run("list", "--json")) == "state")
     }
 
+    @Test("the --json error codes with a status of their own: schedule-invalid (3), unknown-schedule (2), backup-invalid (5); each one document on stdout, word for word, nothing on stderr",
+          .needs(.systemdAnalyze))
+    func jsonErrorCodesWithTheirStatus() throws {
+        let sandbox = HostSandbox.standFit()
+        let notes = sandbox.root.appendingPathComponent("notes.txt")
+        try Data("hello\n".utf8).write(to: notes)
+        func document(_ code: String, _ message: String) -> String {
+            "{\n  \"code\" : \"\(code)\",\n  \"message\" : \"\(message)\",\n  \"status\" : \"error\"\n}\n"
+        }
+        #expect(sandbox.run("schedule", "add", "every morning", "viewstreak", "--json") == ProcessResult(status: 3, stdout: document("schedule-invalid",
+            "'every morning' is not a time systemd reads; give a calendar expression such as 'Mon..Fri 07:00', 'daily' or '*-*-* 09,13,17:00' (systemd.time(7), 'Calendar Events')."), stderr: ""))
+        #expect(sandbox.run("schedule", "remove", "99", "--json") == ProcessResult(status: 2, stdout: document("unknown-schedule",
+            "There is no schedule 99; there are none ('standfit-host schedule add' makes one)."), stderr: ""))
+        #expect(sandbox.run("restore", notes.path, "--json") == ProcessResult(status: 5, stdout: document("backup-invalid",
+            "\(notes.path) is not a standfit-host backup; give a file 'standfit-host backup' wrote."), stderr: ""))
+    }
+
     @Test("a cold command never loads libsystemd: only the server (and --notify's notification) opens sd-bus")
     func coldCommandsLeaveSystemdAlone() throws {
         var sandbox = HostSandbox.standFit()

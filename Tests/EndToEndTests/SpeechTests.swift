@@ -153,8 +153,29 @@ struct SpeechTests {
             stderr: "standfit-host: error: The audio file \(missing) cannot be read (No such file or directory); check its name and permissions.\n"))
         #expect(sandbox.run("say", "--audio", try recording("show my streak"), "--locale", "nl") == ProcessResult(status: 69, stdout: "",
             stderr: "standfit-host: fout: Er is geen spraakmodel voor nl: Debian levert alleen Engels (pocketsphinx-en-us); noem er een in speechModels in config.json, of gebruik --locale en.\n"))
-        let both = sandbox.run("say", "--audio", missing, "log", "squats")
-        #expect(both.status == 64 && both.stderr.contains("Give the sentence as words or as --audio FILE, not both."))
+        // Under --json, one document each, with its code (docs/JSON.md).
+        #expect(sandbox.run("say", "--audio", text.path, "--json") == ProcessResult(status: 3, stdout: """
+            {
+              "code" : "audio-invalid",
+              "message" : "\(text.path) is not audio SoX can read (no handler for given file type `txt'); give a WAV, FLAC or Ogg file.",
+              "status" : "error"
+            }
+
+            """, stderr: ""))
+        #expect(sandbox.run("say", "--audio", try recording("show my streak"), "--locale", "nl", "--json") == ProcessResult(status: 69, stdout: """
+            {
+              "code" : "speech-unavailable",
+              "message" : "Er is geen spraakmodel voor nl: Debian levert alleen Engels (pocketsphinx-en-us); noem er een in speechModels in config.json, of gebruik --locale en.",
+              "status" : "error"
+            }
+
+            """, stderr: ""))
+        #expect(sandbox.run("say", "--audio", missing, "log", "squats") == ProcessResult(status: 64, stdout: "", stderr: """
+            Error: Give the sentence as words or as --audio FILE, not both.
+            Usage: standfit-host say [--json] [--verbose] [--manifest <path>] [--define <NAME=VALUE> ...] [--locale <language>] [--require-trusted] [--isolate] [--no-input] [--dry-run] [<sentence> ...] [--audio <file>] [--yes]
+              See 'standfit-host say --help' for more information.
+
+            """))
     }
 
     @Test("an untrusted plugin that declares StandFit's own sentences ('log twenty squats', 'log 20 squats'), or is named 'Log' and declares 'twenty squats', takes none of them: typed or spoken, StandFit logs",

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import TestSupport
+import WarmWire
 
 /// The warm server itself: auto-start, status and stop, per-request facts against a cold run,
 /// an unsafe socket directory, a server killed mid-request, and Ctrl-C. Each test manages its
@@ -71,6 +72,37 @@ struct WarmServerTests {
             }
 
             """, stderr: ""))
+        // A server that takes the connection and never accepts: the client says so after the
+        // timeout STANDFIT_ACCEPT_TIMEOUT gives it; one that is no number is ignored, with a warning.
+        try FileManager.default.createDirectory(atPath: (status.socket as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let listener = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = try #require(UnixAddress.make(status.socket))
+        #expect(withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        } == 0 && listen(listener, 8) == 0)
+        var slow = sandbox
+        slow.extraEnvironment["STANDFIT_ACCEPT_TIMEOUT"] = "0.2"
+        // Its output goes to a file, not a pipe: the request's descriptors wait in the listener's
+        // queue with the request (until a server accepts it, or the listener is closed), and a
+        // pipe would see no end of file until then.
+        let said = sandbox.root.appendingPathComponent("slow-accept.log")
+        let client = try #require(spawnInBackground(Fixtures.hostBinary.path, ["run", "viewstreak"], environment: slow.environment, log: said))
+        var waitStatus: Int32 = 0
+        #expect(waitpid(client, &waitStatus, 0) == client && waitStatus & 0x7f == 0 && (waitStatus >> 8) & 0xff == 69, "wait status \(waitStatus)")
+        #expect(try String(contentsOf: said, encoding: .utf8) == """
+            standfit-host: error: No warm server served this command, because the server on \(status.socket) did not accept the request within 0.2 s, and STANDFIT_SERVER is 'required'; start one with 'standfit-host serve', or set STANDFIT_SERVER=auto to run cold when none answers.
+
+            """)
+        close(listener)
+        unlink(status.socket)
+        var unread = sandbox
+        unread.extraEnvironment["STANDFIT_SERVER"] = "off"
+        unread.extraEnvironment["STANDFIT_ACCEPT_TIMEOUT"] = "soon"
+        #expect(Self.host(unread, "run", "viewstreak") == ProcessResult(status: 0, stdout: "No streak yet: log an exercise today to start one.\n", stderr: """
+            standfit-host: warning: STANDFIT_ACCEPT_TIMEOUT is 'soon', which is no number of seconds from 0.1 to 600, so it is ignored (a server has 1 s to accept a command); set it to a number such as 5, or unset it.
+
+            """))
         // What the server itself sends back still runs in the client's process: help.
         #expect(Self.serving(sandbox).run("run", "--help").status == 0)
         // Served, it answers as cold would; nothing was started meanwhile.
@@ -321,6 +353,31 @@ struct WarmServerTests {
         }, "the server started no worker")
         tmux.send("C-c")
         #expect(tmux.wait(for: "EXIT=130").contains("EXIT=130"))
+        #expect(Self.eventually(10) { !workers.contains(where: ProcessTable.isAlive) }, "the worker outlived the cancel")
+        #expect(Self.host(manual, "run", "com.zoo.plain.run") == ProcessResult(status: 0, stdout: "zoo plain ran\n", stderr: ""))
+        #expect(ProcessTable.isAlive(server))
+    }
+
+    @Test("SIGTERM and SIGHUP to the client cancel the request as Ctrl-C does: exit 143 and 129 (128 + the signal), the worker gone, nothing said, the server serves on",
+          arguments: [(SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
+    func clientSignals(signal: Int32, status expected: Int32) throws {
+        let sandbox = HostSandbox.zoo([Self.hang, FixturePlugins.zoo("plain.so")])
+        sandbox.writeConfig(#"{"scanTimeout": 30, "handlerTimeout": 30}"#)
+        let manual = Self.serving(sandbox)
+        let server = try #require(sandbox.server.pid)
+        let log = sandbox.root.appendingPathComponent("client.log")
+        let client = try #require(spawnInBackground(Fixtures.hostBinary.path, ["run", "com.zoo.hang-handler.run"], environment: manual.environment, log: log))
+        var workers: [pid_t] = []
+        #expect(Self.eventually {
+            workers = ProcessTable.children(of: server)
+            return !workers.isEmpty
+        }, "the server started no worker")
+        kill(client, signal)
+        var status: Int32 = 0
+        #expect(waitpid(client, &status, 0) == client)
+        // The client exits with the status the server answered, rather than dying of the signal.
+        #expect(status & 0x7f == 0 && (status >> 8) & 0xff == expected, "wait status \(status)")
+        #expect(try String(contentsOf: log, encoding: .utf8) == "")
         #expect(Self.eventually(10) { !workers.contains(where: ProcessTable.isAlive) }, "the worker outlived the cancel")
         #expect(Self.host(manual, "run", "com.zoo.plain.run") == ProcessResult(status: 0, stdout: "zoo plain ran\n", stderr: ""))
         #expect(ProcessTable.isAlive(server))

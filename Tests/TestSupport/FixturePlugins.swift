@@ -103,6 +103,12 @@ public enum FixturePlugins {
         zooVariant("big-message", "-DZOO_BIG_MESSAGE=100"),
         zooVariant("provider", "-DZOO_PROVIDER"),
         zooVariant("snoop", "-DZOO_SNOOP"),
+        zooVariant("trace", "-DZOO_TRACE"),
+        zooVariant("group", "-DZOO_GROUP"),
+        zooVariant("pry", "-DZOO_PRY"),
+        zooVariant("network", "-DZOO_NETWORK"),
+        // 100 lines of 1 KiB on stdout and stderr: 36 KiB more than the host passes on.
+        zooVariant("loud", "-DZOO_LOUD=100"),
         zooVariant("deep-json", "-DZOO_DEEP_JSON"),
         zooVariant("escape", "-DZOO_ESCAPE"),
         zooVariant("escape-init", "-DZOO_ESCAPE_INIT"),

@@ -188,6 +188,9 @@ public struct HostSandbox: Sendable {
             // Cold: never a server. Warm: the sandbox's own server, no other started, and a
             // command it does not serve fails (exit 69) rather than run cold unseen.
             "STANDFIT_SERVER": path == .warm ? "required" : "off",
+            // A server under the load of the whole suite may take more than the default second
+            // to accept a command; the warm pass must not turn that into a failure.
+            "STANDFIT_ACCEPT_TIMEOUT": "30",
         ]
         environment.merge(extraEnvironment) { $1 }
         return environment

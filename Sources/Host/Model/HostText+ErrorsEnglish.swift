@@ -165,6 +165,7 @@ extension HostText {
     "restore.done" = "Restored {files} files and directories ({databases} databases) from {path}, backed up {made}.";
     "restore.kept" = "What it replaced is kept in {kept}; remove it once you are sure.";
     "server.modeUnknown" = "STANDFIT_SERVER is '{value}', which names no mode, so it is ignored; set it to auto, manual, off or required, or unset it (config.json's \"server\" then applies).";
+    "server.acceptTimeoutUnknown" = "STANDFIT_ACCEPT_TIMEOUT is '{value}', which is no number of seconds from 0.1 to 600, so it is ignored (a server has {default} s to accept a command); set it to a number such as 5, or unset it.";
     "desktop.noAction" = "StandFit has no action '{key}'; 'gapplication list-actions {name}' lists the actions of the installed desktop file, and 'standfit-host list' the quick actions.";
     "outcome.fault" = "Plugin '{plugin}' {fault} while running {type}; report this to the plugin's author.";
     "outcome.badStatus" = "Plugin '{plugin}' returned status {status} from {type}, which is not a STANDFIT_STATUS_* code; report this to the plugin's author.";

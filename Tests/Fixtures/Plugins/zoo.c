@@ -32,6 +32,25 @@
                         file $ZOO_SECRET, write $ZOO_TARGET, SIGTERM its parent (the host), setsid,
                         clear its parent-death signal; and what it allows: write in its data
                         directory and in $TMPDIR;
+   -DZOO_TRACE          the handler tries to trace, and to read the memory of, processes outside its
+                        sandbox and reports each outcome: PTRACE_ATTACH, PTRACE_SEIZE,
+                        process_vm_readv and /proc/PID/mem, on its parent (the host, or the warm
+                        server) and on $ZOO_SHELL (the shell that started the command);
+   -DZOO_GROUP          the handler tries to leave its process group and reports each outcome and
+                        where it ended up: setpgid(0, 0), setpgid on a child it forks, and in that
+                        child setpgid(0, 0) and setsid;
+   -DZOO_PRY            the handler tries the host's files and another plugin's and reports each
+                        outcome: read and write "notes" in com.zoo.plain's data directory (reached
+                        through its own, "<data directory>/../com.zoo.plain"), list that directory
+                        and add a file to it, read the host's state, registry cache and settings
+                        (beneath $XDG_DATA_HOME, $XDG_CACHE_HOME and $XDG_CONFIG_HOME) and write the
+                        settings; and what it allows: write and read back a file in its own data
+                        directory;
+   -DZOO_NETWORK        the handler uses IP and reports each outcome: a TCP socket bound to
+                        127.0.0.1:0, a connection to it over which one byte goes; and, beside it,
+                        a Unix socket;
+   -DZOO_LOUD=N         the handler writes N lines of 1 KiB ("zoo loud line 001 on stdout ...."),
+                        odd ones on stdout and even ones on stderr, with write(2), then answers;
    -DZOO_DEEP_JSON      the handler attaches valid JSON data nested 100,000 arrays deep;
    -DZOO_ESCAPE / -DZOO_ESCAPE_INIT  the handler (its message) / init (on stderr) tries to reach
                         beyond its call and reports each outcome: make a Unix socket (the warm
@@ -201,6 +220,199 @@ static int try_write(const char *path) {
     (void)!write(fd, "x", 1);
     close(fd);
     return 0;
+}
+#endif
+
+#if defined(ZOO_TRACE) || defined(ZOO_GROUP) || defined(ZOO_PRY) || defined(ZOO_NETWORK)
+#include <stdarg.h>
+
+/* Appends to `report`, which holds a string. */
+static void say(char *report, size_t size, const char *format, ...) {
+    size_t used = strlen(report);
+    if (used + 1 >= size) return;
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(report + used, size - used, format, arguments);
+    va_end(arguments);
+}
+
+/* Appends "<what> <outcome>" to `report`: "allowed" when `result` is not -1, else the error
+   `code` (the call's errno, taken at once). */
+static void tell(char *report, size_t size, const char *what, long result, int code) {
+    if (result != -1) say(report, size, "%s allowed", what);
+    else if (code == EACCES || code == EPERM) say(report, size, "%s denied (%s)", what, code == EACCES ? "EACCES" : "EPERM");
+    else say(report, size, "%s failed (%s)", what, strerror(code));
+}
+#endif
+
+#ifdef ZOO_TRACE
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+
+/* Lets `target` go, had it been caught: this fixture tests each wall on its own, and a fallen
+   one must not leave the host or the shell stopped. */
+static void let_go(pid_t target) {
+    ptrace(PTRACE_INTERRUPT, target, NULL, NULL);
+    waitpid(target, NULL, __WALL);
+    ptrace(PTRACE_DETACH, target, NULL, NULL);
+}
+
+/* Tries to trace process `target`, called `name`, and to read its memory; appends each outcome. */
+static void pry_into(char *report, size_t size, const char *name, pid_t target) {
+    say(report, size, "%s%s: ", report[0] ? "; " : "", name);
+    long result = ptrace(PTRACE_ATTACH, target, NULL, NULL);
+    tell(report, size, "ptrace attach", result, errno);
+    if (result == 0) let_go(target);
+    result = ptrace(PTRACE_SEIZE, target, NULL, NULL);
+    tell(report, size, ", ptrace seize", result, errno);
+    if (result == 0) let_go(target);
+    char byte = 0;
+    struct iovec local = { &byte, 1 }, remote = { report, 1 };
+    result = syscall(SYS_process_vm_readv, target, &local, 1UL, &remote, 1UL, 0UL);
+    tell(report, size, ", process_vm_readv", result, errno);
+    char memory[64];
+    snprintf(memory, sizeof memory, "/proc/%d/mem", (int)target);
+    int fd = open(memory, O_RDONLY);
+    tell(report, size, ", open /proc/PID/mem", fd, errno);
+    if (fd >= 0) close(fd);
+}
+#endif
+
+#ifdef ZOO_GROUP
+#include <sys/wait.h>
+
+/* Tries to leave the worker's process group every way there is, and appends each outcome and
+   which group the process ended up in. */
+static void leave_group(char *report, size_t size) {
+    pid_t group = getpgrp();
+    int result = setpgid(0, 0);
+    tell(report, size, "setpgid(0, 0)", result, errno);
+    say(report, size, ", %s", getpgrp() == group ? "group unchanged" : "a new group");
+    int go[2], back[2];
+    if (pipe(go) != 0 || pipe(back) != 0) {
+        say(report, size, "; no pipe: %s", strerror(errno));
+        return;
+    }
+    pid_t child = fork();
+    if (child == 0) {
+        /* Waits until the worker has tried to move it. */
+        char byte, line[512] = "";
+        close(go[1]);
+        close(back[0]);
+        (void)!read(go[0], &byte, 1);
+        say(line, sizeof line, ", the child %s", getpgrp() == group ? "stays in the worker's group" : "left the worker's group");
+        int own = setpgid(0, 0);
+        tell(line, sizeof line, "; the child's setpgid(0, 0)", own, errno);
+        say(line, sizeof line, ", it %s", getpgrp() == group ? "stays in the worker's group" : "left the worker's group");
+        pid_t session = setsid();
+        tell(line, sizeof line, "; the child's setsid", session, errno);
+        (void)!write(back[1], line, strlen(line));
+        _exit(0);
+    }
+    close(go[0]);
+    close(back[1]);
+    if (child < 0) {
+        say(report, size, "; no child: %s", strerror(errno));
+    } else {
+        result = setpgid(child, child);
+        tell(report, size, "; setpgid(child, child)", result, errno);
+        (void)!write(go[1], "x", 1);
+        char line[512];
+        ssize_t count;
+        while ((count = read(back[0], line, sizeof line - 1)) > 0) {
+            line[count] = '\0';
+            say(report, size, "%s", line);
+        }
+        waitpid(child, NULL, 0);
+    }
+    close(go[1]);
+    close(back[0]);
+}
+#endif
+
+#ifdef ZOO_PRY
+static const standfit_host *pry_host;
+
+/* Opens `path` with `flags` and reads or writes one byte; -1 with errno set when that failed. */
+static int try_file(const char *path, int flags) {
+    int fd = open(path, flags, 0600);
+    if (fd < 0) return -1;
+    char byte = 'x';
+    ssize_t count = (flags & O_ACCMODE) == O_RDONLY ? read(fd, &byte, 1) : write(fd, &byte, 1);
+    int code = errno;
+    close(fd);
+    errno = code;
+    return count < 0 ? -1 : 0;
+}
+
+/* Tries another plugin's data and the host's files, then its own data; appends each outcome. */
+static void pry_files(char *report, size_t size) {
+    const char *data = pry_host->data_directory(pry_host);
+    char other[1024], notes[1200], planted[1200], own[1200], state[1024], cache[1024], settings[1024];
+    snprintf(other, sizeof other, "%s/../com.zoo.plain", data ? data : "/nonexistent");
+    snprintf(notes, sizeof notes, "%s/notes", other);
+    snprintf(planted, sizeof planted, "%s/planted", other);
+    snprintf(own, sizeof own, "%s/pry", data ? data : "/nonexistent");
+    snprintf(state, sizeof state, "%s/standfit/state.sqlite", getenv("XDG_DATA_HOME") ? getenv("XDG_DATA_HOME") : "/nonexistent");
+    snprintf(cache, sizeof cache, "%s/standfit/registry.sqlite", getenv("XDG_CACHE_HOME") ? getenv("XDG_CACHE_HOME") : "/nonexistent");
+    snprintf(settings, sizeof settings, "%s/standfit/config.json", getenv("XDG_CONFIG_HOME") ? getenv("XDG_CONFIG_HOME") : "/nonexistent");
+    int result = try_file(notes, O_RDONLY);
+    tell(report, size, "com.zoo.plain's notes: read", result, errno);
+    result = try_file(notes, O_WRONLY | O_APPEND);
+    tell(report, size, ", write", result, errno);
+    DIR *listing = opendir(other);
+    tell(report, size, "; com.zoo.plain's data directory: list", listing ? 0 : -1, errno);
+    if (listing != NULL) closedir(listing);
+    result = try_file(planted, O_WRONLY | O_CREAT | O_EXCL);
+    tell(report, size, ", add a file", result, errno);
+    result = try_file(state, O_RDONLY);
+    tell(report, size, "; the host's state: read", result, errno);
+    result = try_file(cache, O_RDONLY);
+    tell(report, size, "; the host's registry cache: read", result, errno);
+    result = try_file(settings, O_RDONLY);
+    tell(report, size, "; the host's settings: read", result, errno);
+    result = try_file(settings, O_WRONLY | O_APPEND);
+    tell(report, size, ", write", result, errno);
+    result = try_file(own, O_WRONLY | O_CREAT | O_TRUNC);
+    tell(report, size, "; its own data directory: write", result, errno);
+    result = try_file(own, O_RDONLY);
+    tell(report, size, ", read", result, errno);
+}
+#endif
+
+#ifdef ZOO_NETWORK
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+/* Makes a TCP connection over the loopback interface and sends one byte across; then tries a
+   Unix socket. Appends each outcome. */
+static void use_network(char *report, size_t size) {
+    int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    tell(report, size, "TCP socket:", listener, errno);
+    struct sockaddr_in address = { .sin_family = AF_INET, .sin_port = 0, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    socklen_t length = sizeof address;
+    int result = bind(listener, (struct sockaddr *)&address, sizeof address);
+    tell(report, size, "; bind to 127.0.0.1:0:", result, errno);
+    result = listen(listener, 1);
+    tell(report, size, "; listen:", result, errno);
+    result = getsockname(listener, (struct sockaddr *)&address, &length);
+    int client = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    result = result == 0 && client >= 0 ? connect(client, (struct sockaddr *)&address, sizeof address) : -1;
+    tell(report, size, "; connect to it:", result, errno);
+    int server = accept(listener, NULL, NULL);
+    tell(report, size, "; accept:", server, errno);
+    char byte = 0;
+    result = send(client, "x", 1, 0) == 1 && recv(server, &byte, 1, 0) == 1 && byte == 'x' ? 0 : -1;
+    tell(report, size, "; a byte sent and received:", result, errno);
+    if (server >= 0) close(server);
+    if (client >= 0) close(client);
+    if (listener >= 0) close(listener);
+    int local = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    tell(report, size, "; Unix socket:", local, errno);
+    if (local >= 0) close(local);
 }
 #endif
 
@@ -388,6 +600,34 @@ static int32_t run(const standfit_invocation *ctx) {
              scratch >= 0 ? "ok" : strerror(errno), listing[0] ? listing : " nothing");
     if (scratch >= 0) close(scratch);
     ctx->set_message(ctx, message);
+#elif defined(ZOO_TRACE)
+    char report[1024] = "";
+    pry_into(report, sizeof report, "the host", getppid());
+    const char *shell = getenv("ZOO_SHELL");
+    if (shell != NULL) pry_into(report, sizeof report, "the shell", (pid_t)atoi(shell));
+    ctx->set_message(ctx, report);
+#elif defined(ZOO_GROUP)
+    char report[1024] = "";
+    leave_group(report, sizeof report);
+    ctx->set_message(ctx, report);
+#elif defined(ZOO_PRY)
+    char report[1024] = "";
+    pry_files(report, sizeof report);
+    ctx->set_message(ctx, report);
+#elif defined(ZOO_NETWORK)
+    char report[1024] = "";
+    use_network(report, sizeof report);
+    ctx->set_message(ctx, report);
+#elif defined(ZOO_LOUD)
+    for (int line = 1; line <= ZOO_LOUD; line++) {
+        /* One write(2) of 1 KiB, less than PIPE_BUF: never cut, never mixed with another. */
+        char text[1024];
+        int length = snprintf(text, sizeof text, "zoo loud line %03d on %s ", line, line % 2 ? "stdout" : "stderr");
+        memset(text + length, '.', sizeof text - 1 - (size_t)length);
+        text[sizeof text - 1] = '\n';
+        (void)!write(line % 2 ? STDOUT_FILENO : STDERR_FILENO, text, sizeof text);
+    }
+    ctx->set_message(ctx, "zoo " ZOO_ID " ran");
 #elif defined(ZOO_SNOOP)
     char report[2048], data_file[1024], temp_file[1024];
     const char *data = snoop_host->data_directory(snoop_host);
@@ -433,6 +673,9 @@ static int32_t init(const standfit_host *host) {
 #endif
 #ifdef ZOO_SNOOP
     snoop_host = host;
+#endif
+#ifdef ZOO_PRY
+    pry_host = host;
 #endif
 #ifdef ZOO_SLOPPY
     usleep(150 * 1000);
