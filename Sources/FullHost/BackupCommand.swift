@@ -22,6 +22,9 @@ struct BackupCommand: GlobalCommand {
     @Option(help: Usage.help("help.backup.locale", valueName: "code"))
     var locale: String?
 
+    /// Its errors are said in the language of its `--locale` too.
+    var explicitLocale: String? { locale }
+
     struct Document: Encodable {
         var status = "ok"
         var path: String
@@ -76,6 +79,9 @@ struct RestoreCommand: GlobalCommand {
 
     @Option(help: Usage.help("help.restore.locale", valueName: "code"))
     var locale: String?
+
+    /// Its errors are said in the language of its `--locale` too.
+    var explicitLocale: String? { locale }
 
     struct Document: Encodable {
         var status = "ok"

@@ -13,12 +13,15 @@ protocol HostCommand: ParsableCommand {
     /// Its manifest options: an error it cannot start for is said in their `--locale`. Nil
     /// for a command that takes none.
     var languageOptions: ManifestOptions? { get }
+    /// The language its `--locale` names, if it has one: what its errors are said in.
+    var explicitLocale: String? { get }
 }
 
 extension HostCommand {
     static var traits: CommandTraits { [] }
     var globalOptions: GlobalOptions? { nil }
     var languageOptions: ManifestOptions? { nil }
+    var explicitLocale: String? { languageOptions?.locale }
 }
 
 /// A command with the global options.

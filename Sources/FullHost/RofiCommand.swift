@@ -126,7 +126,7 @@ struct RofiCommand: ManifestCommand {
         // {exercise}" and for "{exercise}") must all be among the words typed.
         if bare.count == 1, let match = bare.first, let action = matcher.actions.first(where: { $0.type == match.type }) {
             let numbers = Set(action.parameters.filter { $0.kind == .int64 || $0.kind == .double }.map(\.name))
-            let wholes = action.phrases.filter { $0.template.hasSuffix(" " + match.phrase.template) }
+            let wholes = matcher.wholePhrases(of: match)
             let said = wholes.flatMap { whole in whole.parts.compactMap { part -> String? in
                 if case .placeholder(let name) = part, numbers.contains(name) { return name }
                 return nil

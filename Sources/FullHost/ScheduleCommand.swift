@@ -89,7 +89,7 @@ struct ScheduleCommand: HostCommand {
         func run() throws {
             let options = manifestOptions.hostOptions(global)
             let session = try HostSession(options: options, logger: global.logger)
-            let calendar = try UserManager.calendar(when, environment: session.request.environment).get()
+            let calendar = try UserManager.calendar(when, request: session.request).get()
             let named: [NamedArgument]
             switch RunCommand.namedArguments(parameters, type: type, language: session.language) {
             case .success(let parsed): named = parsed
@@ -138,7 +138,7 @@ struct ScheduleCommand: HostCommand {
             let language = ScheduleCommand.language(options), text = HostText(language: language)
             let manager = UserManager.state(environment: options.request.environment, language: language)
             let entries = store.all().map { schedule in
-                let next = try? UserManager.calendar(schedule.calendar, environment: options.request.environment).get().next
+                let next = try? UserManager.calendar(schedule.calendar, request: options.request).get().next
                 return (schedule, Entry(schedule, next: next ?? nil, activity: store.activity(of: schedule, manager: manager), store: store))
             }
             if global.json {

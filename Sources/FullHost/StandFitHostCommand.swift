@@ -47,7 +47,7 @@ struct StandFitHostCommand: ParsableCommand {
 
     /// The language `command` answers in: its --locale, else the environment's.
     private static func language(of command: any ParsableCommand) -> String {
-        HostRequest.current.language(locale: (command as? any HostCommand)?.languageOptions?.locale)
+        HostRequest.current.language(locale: (command as? any HostCommand)?.explicitLocale)
     }
 
     /// Refuses a command that plugin code started (a worker, or a program it ran: `plugins

@@ -165,6 +165,11 @@ struct BackupTests {
 
             """))
         expectNothingChanged()
+        // In the language of restore's --locale, as its answers are.
+        #expect(target.run("restore", text.path, "--locale", "nl") == ProcessResult(status: 5, stdout: "", stderr: """
+            standfit-host: fout: \(text.path) is geen back-up van standfit-host; geef een bestand dat 'standfit-host backup' schreef.
+
+            """))
         let newer = home.root.appendingPathComponent("newer.sqlar").path
         #expect(attempt("newer.sqlar", "UPDATE standfit_backup SET value = '2' WHERE key = 'format'") == ProcessResult(status: 5, stdout: "", stderr: """
             standfit-host: error: The backup \(newer) has format 2, newer than this standfit-host reads (1); restore it with the version that made it, or update standfit-host.

@@ -76,10 +76,9 @@ public struct DesktopSearch {
         // phrases' endings, said as the whole phrase with the values the run would take ("Log 10
         // squats"), ranked above the names of quick actions.
         if fits.isEmpty {
-            let phrases = Dictionary(matcher.actions.map { ($0.type, $0.phrases) }, uniquingKeysWith: { first, _ in first })
             for match in matcher.bareWords().matches(trimmed) {
                 guard let check = checked(match) else { continue }
-                let whole = phrases[match.type]?.first { $0.applies(to: session.language) && $0.template.hasSuffix(" " + match.phrase.template) }
+                let whole = matcher.wholePhrases(of: match, language: session.language).first
                 let text = whole.flatMap { Self.said($0, arguments: match.arguments, resolved: check.resolved ?? []) } ?? match.said
                 let id = Target.phrase(RunnerPhrase(type: match.type, arguments: match.arguments)).id
                 guard !matches.contains(where: { $0.id == id }) else { continue }

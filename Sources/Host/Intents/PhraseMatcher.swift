@@ -312,6 +312,16 @@ private struct ValueChecker {
 }
 
 extension PhraseMatcher {
+    /// The whole phrases a bare-word `match` (of `bareWords()`) is the ending of: each phrase of
+    /// its action that ends as it does ("log {count} {exercise}" for "{count} {exercise}"), only
+    /// those of `language` when one is given. Asked of the matcher `bareWords()` was made from.
+    public func wholePhrases(of match: Match, language: String? = nil) -> [Phrase] {
+        guard let action = actions.first(where: { $0.type == match.type }) else { return [] }
+        return action.phrases.filter { phrase in
+            phrase.template.hasSuffix(" " + match.phrase.template) && language.map { phrase.applies(to: $0) } != false
+        }
+    }
+
     /// What a launcher's user types without the verb: each phrase read from each of its
     /// placeholders on ("log {count} {exercise}" as "{count} {exercise}" and "{exercise}"), so
     /// that "squats", "20 squats" or "push ups" fit. Only endings that name a thing (an entity

@@ -186,9 +186,15 @@ public enum UserManager {
     }
 
     /// What `systemd-analyze calendar` makes of `expression`: its normalized form and next
-    /// time, or the sentence that says why it is not a calendar expression.
-    public static func calendar(_ expression: String, environment: [String: String]) -> Result<(normalized: String, next: String?), HostError> {
-        let answer = run("systemd-analyze", ["calendar", "--", expression], environment: environment)
+    /// time, or the sentence that says why it is not a calendar expression. The next time is
+    /// counted from the request's clock when `STANDFIT_NOW` fixes it (`--base-time`, systemd
+    /// 250 and later), so a replayed day, and a test, sees the same next time whenever it runs.
+    public static func calendar(_ expression: String, request: HostRequest) -> Result<(normalized: String, next: String?), HostError> {
+        var arguments = ["calendar"]
+        if request.environment["STANDFIT_NOW"] != nil, let now = try? request.now() {
+            arguments.append("--base-time=@\(Int64(now.timeIntervalSince1970.rounded(.down)))")
+        }
+        let answer = run("systemd-analyze", arguments + ["--", expression], environment: request.environment)
         if answer.status == 127 {
             return .failure(HostError(.scheduleInvalid, key: "schedule.noAnalyze", ["expression": expression]))
         }
