@@ -12,9 +12,11 @@ struct CompletionTests {
 
     /// The example plugins and the values fixture (`Fixtures/Plugins/values.c`).
     var withValues: HostSandbox {
-        var sandbox = sandbox
-        sandbox.pluginPath.append(FixturePlugins.url("values.so"))
-        return sandbox
+        get throws {
+            var sandbox = sandbox
+            try sandbox.pluginPath.append(FixturePlugins.url("values.so"))
+            return sandbox
+        }
     }
 
     // MARK: - The scripts
@@ -108,7 +110,7 @@ struct CompletionTests {
         #expect(bash.complete("standfit-host run com.example.hello.greet nosuch=") == [])
 
         var kinds = sandbox
-        kinds.pluginPath = [FixturePlugins.url("kinds.so")]
+        kinds.pluginPath = try [FixturePlugins.url("kinds.so")]
         let fixture = try BashCompletion(kinds)
         // A namespace handler is not a type one can type.
         #expect(fixture.complete("standfit-host run ") == [
@@ -153,7 +155,7 @@ struct CompletionTests {
     @Test("bash: --manifest on the line adds its types and its fallback")
     func bashManifest() throws {
         var kinds = sandbox
-        kinds.pluginPath = [FixturePlugins.url("kinds.so")]
+        kinds.pluginPath = try [FixturePlugins.url("kinds.so")]
         let manifest = kinds.root.appendingPathComponent("manifest.json")
         try Data("""
             {"StandFitFallbackShortcutItemType": "com.fixture.kinds.fallback",
@@ -191,7 +193,9 @@ struct CompletionTests {
         let bash = try BashCompletion(sandbox, extraEnvironment: [
             "LD_DEBUG": "files", "LD_DEBUG_OUTPUT": trace.appendingPathComponent("ld").path,
         ])
-        #expect(bash.complete("standfit-host run ").count == 4)
+        #expect(bash.complete("standfit-host run ") == [
+            "com.example.greeter.greet", "com.example.greeter.tip", "com.example.hello.greet", "com.example.hello.pace",
+        ])
         #expect(bash.complete("standfit-host run com.example.hello.greet shout=") == ["true", "false"])
         // One trace file per process (bash, its subshells, standfit-host): none opened a plugin.
         let files = try FileManager.default.contentsOfDirectory(atPath: trace.path)
@@ -271,7 +275,7 @@ struct CompletionTests {
     /// `Fixtures/Plugins/shellbait.c`: a default, choices and entity values that are shell code,
     /// each of which would leave a file named `pwned-…` in $HOME if a shell ever ran it.
     var withBait: HostSandbox {
-        HostSandbox(pluginPath: [FixturePlugins.url("shellbait.so")])
+        get throws { try HostSandbox(pluginPath: [FixturePlugins.url("shellbait.so")]) }
     }
 
     /// The files a ran bait left in the sandbox's home.
@@ -281,7 +285,7 @@ struct CompletionTests {
 
     @Test("bash: a plugin's $(…), backticks and $VAR in a default, choices and entity values run nothing; what readline cannot quote is not offered")
     func bashBait() throws {
-        let sandbox = withBait
+        let sandbox = try withBait
         let bash = try BashCompletion(sandbox)
         let line = "standfit-host run com.fixture.shellbait.bait "
         // readline would insert '$' and ')' bare (the one would expand, the other end the line):
@@ -295,16 +299,19 @@ struct CompletionTests {
     @Test("bash, zsh and fish in a terminal insert such values quoted, and the run receives them verbatim",
           .needs(.tmux, .zsh, .fish))
     func baitInTerminals() throws {
-        let sandbox = withBait
+        let sandbox = try withBait
         let line = "standfit-host run com.fixture.shellbait.bait "
         let quoted = #"choice=it's "quoted" & {a,b}"#
-        for kind in [InteractiveShell.Kind.bash, .zsh, .fish] {
-            let shell = try InteractiveShell(kind, sandbox)
-            shell.run(line + "choice=it\t", answering: #"bait: text=$(touch "$HOME/pwned-default") "# + quoted + " thing=-")
-            // bash offers nothing for a '$(…)' default (TAB leaves 'text=' as it is); zsh and fish quote it.
-            shell.run(line + "text=\t", answering: kind == .bash
-                ? "bait: text= choice=- thing=-"
-                : #"bait: text=$(touch "$HOME/pwned-default") choice=- thing=-"#)
+        // The runs go through the sandbox's server on the warm pass (the completions never ask it).
+        try sandbox.checkingHandBacks("run com.fixture.shellbait.bait (in bash, zsh and fish)") {
+            for kind in [InteractiveShell.Kind.bash, .zsh, .fish] {
+                let shell = try InteractiveShell(kind, sandbox)
+                shell.run(line + "choice=it\t", answering: #"bait: text=$(touch "$HOME/pwned-default") "# + quoted + " thing=-")
+                // bash offers nothing for a '$(…)' default (TAB leaves 'text=' as it is); zsh and fish quote it.
+                shell.run(line + "text=\t", answering: kind == .bash
+                    ? "bait: text= choice=- thing=-"
+                    : #"bait: text=$(touch "$HOME/pwned-default") choice=- thing=-"#)
+            }
         }
         #expect(baitFiles(sandbox) == [])
     }

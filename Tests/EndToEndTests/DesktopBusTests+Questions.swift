@@ -63,7 +63,7 @@ extension DesktopBusTests {
         #expect(sandbox.run("export", "desktop", "--install").status == 0)
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'count': <20>}"]).status == 0)
         #expect(eventually { Self.shown(record).count == 2 })
-        #expect(eventually(5) { Self.serverLog(sandbox).contains("clicked; asked again") })
+        #expect(eventually(20) { Self.serverLog(sandbox).contains("clicked; asked again") })
         Thread.sleep(forTimeInterval: 1)
         let question = "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Squats,2=Push-Ups,3=Plank,inline-reply=Reply"
         #expect(Self.shown(record) == [question, question])
@@ -83,7 +83,7 @@ extension DesktopBusTests {
             "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Squats,2=Push-Ups,3=Plank",
             "Log Exercise | Not run: no answer. | org.standfit.Host.log | 1 | org.standfit.Host | ",
         ])
-        #expect(eventually(5) { Self.serverLog(sandbox).contains("closed unanswered (dismissed)") })
+        #expect(eventually(20) { Self.serverLog(sandbox).contains("closed unanswered (dismissed)") })
         #expect(Self.logged(sandbox) == "")
     }
 }

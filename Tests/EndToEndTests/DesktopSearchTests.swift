@@ -114,7 +114,9 @@ struct DesktopSearchTests {
         #expect(DesktopBusTests.shown(record).last == "StandFit | Copied '\(command)'; paste it in a terminal or a script to run this again. | edit-copy | 1 | org.standfit.Host | ")
         // Copying runs nothing; the pasted command does.
         #expect(DesktopBusTests.logged(sandbox) == "")
-        let pasted = runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command], environment: sandbox.environment)
+        let pasted = sandbox.checkingHandBacks(command) {
+            runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command], environment: sandbox.environment)
+        }
         #expect(pasted.status == 0, "\(pasted)")
         #expect(DesktopBusTests.logged(sandbox) == "squats|20\n")
         // An item's command carries its userInfo, quoted for the shell: the item the log made
@@ -123,7 +125,10 @@ struct DesktopSearchTests {
         #expect(copied == ProcessResult(status: 0, stdout: "()\n", stderr: ""))
         let item = #"\#(client) run --user-info '{"count":20,"exercise":"squats"}' -- com.standfit.logexercise"#
         #expect(try String(contentsOf: clipboard, encoding: .utf8).split(separator: "\n").last.map(String.init) == "\"\(item.replacingOccurrences(of: "\"", with: "\\\""))\"")
-        #expect(runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", item], environment: sandbox.environment).status == 0)
+        let pastedItem = sandbox.checkingHandBacks(item) {
+            runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", item], environment: sandbox.environment)
+        }
+        #expect(pastedItem.status == 0, "\(pastedItem)")
         #expect(DesktopBusTests.logged(sandbox) == "squats|20\nsquats|20\n")
         let unknown = run("nothing:at-all", "copy")
         #expect(unknown.status == 1)

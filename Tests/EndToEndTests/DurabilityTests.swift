@@ -7,10 +7,10 @@ import Glibc
 
 /// Durability of the built binary with the built StandFit plugin: many `run`s at once, and
 /// `run`s killed with SIGKILL at random moments. The counts are small enough for CI by default;
-/// `STANDFIT_HEAVY_TESTS=1` runs the full ones (8 × 250 concurrent runs, 200 kills).
+/// `STANDFIT_TEST_HEAVY=1` runs the full ones (8 × 250 concurrent runs, 200 kills).
 @Suite("Durability: concurrent runs and SIGKILL", .timeLimit(.minutes(10)), .needs(.sqlite3))
 struct DurabilityTests {
-    static let heavy = ProcessInfo.processInfo.environment["STANDFIT_HEAVY_TESTS"] == "1"
+    static let heavy = ProcessInfo.processInfo.environment["STANDFIT_TEST_HEAVY"] == "1"
     /// Workers running at once, each its runs one after the other.
     static let workers = 8
     static let runsPerWorker = heavy ? 250 : 25
@@ -271,38 +271,40 @@ struct DurabilityTests {
     @Test("a scan helper or handler worker dies with a host killed by SIGKILL, even while its plugin hangs",
           arguments: [("hang-init.so", ["list"]), ("hang-handler.so", ["run", "com.zoo.hang-handler.run"])])
     func helpersDieWithTheHost(plugin: String, arguments: [String]) throws {
-        let sandbox = HostSandbox(pluginPath: [FixturePlugins.zoo(plugin)])
+        let sandbox = try HostSandbox(pluginPath: [FixturePlugins.zoo(plugin)])
         sandbox.writeConfig(#"{"scanTimeout": 30, "handlerTimeout": 30}"#)
         #expect(sandbox.serveWarmPath() == nil)
         if plugin == "hang-handler.so" { #expect(sandbox.run("list").status == 0) }  // scanned, cached
-        let process = Process()
-        process.executableURL = Fixtures.hostBinary
-        process.arguments = arguments
-        process.environment = sandbox.environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let host = process.processIdentifier
-        // On the warm path the helpers are the server's; killing the client cancels the request.
-        let parent = sandbox.server.pid ?? host
-        var helpers: [pid_t] = []
-        let deadline = Date().addingTimeInterval(20)
-        while helpers.isEmpty && Date() < deadline && process.isRunning {
-            usleep(20_000)
-            helpers = ProcessTable.children(of: parent)
+        try sandbox.checkingHandBacks(arguments.joined(separator: " ")) {
+            let process = Process()
+            process.executableURL = Fixtures.hostBinary
+            process.arguments = arguments
+            process.environment = sandbox.environment
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let host = process.processIdentifier
+            // On the warm path the helpers are the server's; killing the client cancels the request.
+            let parent = sandbox.server.pid ?? host
+            var helpers: [pid_t] = []
+            let deadline = Date().addingTimeInterval(20)
+            while helpers.isEmpty && Date() < deadline && process.isRunning {
+                usleep(20_000)
+                helpers = ProcessTable.children(of: parent)
+            }
+            #expect(!helpers.isEmpty, "\(arguments) started no helper process")
+            kill(host, SIGKILL)
+            // The helper hangs in the plugin: only the kernel ends it, as its parent died. (Not
+            // waitUntilExit first: Foundation sees the host end only once the helper, which
+            // inherited a descriptor of its, ends too.)
+            let gone = Date().addingTimeInterval(5)
+            while helpers.contains(where: ProcessTable.isAlive) && Date() < gone { usleep(20_000) }
+            let survivors = helpers.filter(ProcessTable.isAlive)
+            #expect(survivors.isEmpty, "\(arguments): helper \(survivors) outlived its killed host")
+            for survivor in survivors { kill(survivor, SIGKILL) }
+            process.waitUntilExit()
         }
-        #expect(!helpers.isEmpty, "\(arguments) started no helper process")
-        kill(host, SIGKILL)
-        // The helper hangs in the plugin: only the kernel ends it, as its parent died. (Not
-        // waitUntilExit first: Foundation sees the host end only once the helper, which
-        // inherited a descriptor of its, ends too.)
-        let gone = Date().addingTimeInterval(5)
-        while helpers.contains(where: ProcessTable.isAlive) && Date() < gone { usleep(20_000) }
-        let survivors = helpers.filter(ProcessTable.isAlive)
-        #expect(survivors.isEmpty, "\(arguments): helper \(survivors) outlived its killed host")
-        for survivor in survivors { kill(survivor, SIGKILL) }
-        process.waitUntilExit()
     }
 
     enum Start: String, Sendable, CustomTestStringConvertible {

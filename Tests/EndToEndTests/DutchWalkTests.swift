@@ -167,7 +167,7 @@ struct DutchWalkTests {
         sandbox.pluginPath.append(open)
         sandbox.extraEnvironment["LANG"] = "nl_NL.UTF-8"
         // A good plugin whose own words are no English either (StandFit's English phrases are).
-        let good = FixturePlugins.zoo("plain.so").path, crash = FixturePlugins.zoo("crash-init.so").path
+        let good = try FixturePlugins.zoo("plain.so").path, crash = try FixturePlugins.zoo("crash-init.so").path
         let walked: [(String, ProcessResult)] = [
             ("plugins", sandbox.run("plugins")),
             ("plugins check (good)", sandbox.run("plugins", "check", good)),
@@ -280,11 +280,11 @@ struct DutchWalkTests {
     }
 
     @Test("a plugin's refused registrations in Dutch: the warning, its frame and each problem (a phrase's placeholder, choices of a number, unknown trait bits, an action not registered) in Dutch; not an English word in them")
-    func registrationProblems() {
-        var sandbox = HostSandbox(pluginPath: [FixturePlugins.url("intents.so")])
+    func registrationProblems() throws {
+        var sandbox = try HostSandbox(pluginPath: [FixturePlugins.url("intents.so")])
         sandbox.extraEnvironment["LANG"] = "nl_NL.UTF-8"
         let listed = sandbox.run("list")
-        let path = FixturePlugins.url("intents.so").path
+        let path = try FixturePlugins.url("intents.so").path
         // The five warnings, and that no quick action is left to show (the fixture has no items).
         let lines = listed.stderr.split(separator: "\n").map(String.init).filter { !$0.contains("Er zijn geen snelle acties om te tonen") }
         #expect(listed.status == 0 && lines.count == 5, "\(listed)")

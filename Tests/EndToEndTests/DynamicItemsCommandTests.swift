@@ -5,7 +5,12 @@ import TestSupport
 /// `dynamic set|clear`, `refresh`, `list --explain` and pruning, on the built binary.
 @Suite("standfit-host dynamic items", .timeLimit(.minutes(10)))
 struct DynamicItemsCommandTests {
-    let sandbox = HostSandbox(pluginPath: [FixturePlugins.url("kinds.so")])
+    let sandbox: HostSandbox
+
+    /// Throws, and so ends each test of the suite with one issue, when `kinds.so` was not built.
+    init() throws {
+        sandbox = try HostSandbox(pluginPath: [FixturePlugins.url("kinds.so")])
+    }
 
     @Test("the first list asks a provider never asked; refresh asks again; list reads the stored answer and explains it")
     func refreshAndExplain() {
@@ -32,7 +37,7 @@ struct DynamicItemsCommandTests {
     @Test("an item with a lifetime (a C provider, standfit.item-lifetime/1) is shown until it expires, then its provider is asked again; a provider that fails then loses the expired item, and says so once")
     func itemLifetime() throws {
         let now = 1_795_352_700   // 2026-11-22T13:05:00Z
-        let home = HostSandbox.zoo([FixturePlugins.zoo("provider.so")])
+        let home = try HostSandbox.zoo([FixturePlugins.zoo("provider.so")])
         func at(_ instant: Int, until: Int, fail: Bool = false) -> HostSandbox {
             var sandbox = home
             sandbox.extraEnvironment["STANDFIT_NOW"] = Date(timeIntervalSince1970: TimeInterval(instant)).formatted(.iso8601)
@@ -63,7 +68,7 @@ struct DynamicItemsCommandTests {
 
     @Test("a provider whose plugin changed version answers again before its items are shown; one whose plugin is gone is pruned, and refresh forgets it",
           .needs(.sqlite3))
-    func pruning() {
+    func pruning() throws {
         _ = sandbox.run("refresh")
         let state = sandbox.dataHome.appendingPathComponent("standfit/state.sqlite").path
         func versions() -> String {
@@ -71,7 +76,7 @@ struct DynamicItemsCommandTests {
         }
         #expect(versions() == "com.fixture.kinds|0.1.0\n")
         var upgraded = sandbox
-        upgraded.pluginPath = [FixturePlugins.url("kinds-v2.so")]
+        upgraded.pluginPath = try [FixturePlugins.url("kinds-v2.so")]
         #expect(upgraded.run("list", "--all").stdout == "1. Echo Seven  (com.fixture.kinds.echo)\n2. Echo Dynamic — en  (com.fixture.kinds.echo)\n")
         #expect(versions() == "com.fixture.kinds|0.2.0\n")
         var gone = sandbox

@@ -21,7 +21,16 @@ struct GnomeShellTests {
         let data = sandbox.root.appendingPathComponent("system")
         let providers = data.appendingPathComponent("gnome-shell/search-providers")
         try FileManager.default.createDirectory(at: providers, withIntermediateDirectories: true)
-        #expect(sandbox.run("export", "search-provider", "--output", providers.appendingPathComponent("org.standfit.Host.search-provider.ini").path).status == 0)
+        let provider = providers.appendingPathComponent("org.standfit.Host.search-provider.ini")
+        #expect(sandbox.run("export", "search-provider", "--output", provider.path).status == 0)
+        #expect(try String(contentsOf: provider, encoding: .utf8) == """
+            [Shell Search Provider]
+            DesktopId=org.standfit.Host.desktop
+            BusName=org.standfit.Host
+            ObjectPath=/org/standfit/Host/SearchProvider
+            Version=2
+
+            """)
 
         let display = try #require(VirtualDisplay.free(), "no free X display number")
         var environment = bus.environment
@@ -48,7 +57,11 @@ struct GnomeShellTests {
         for _ in 0..<3 where !logged {
             _ = bus.run(.gdbus, ["call", "--session", "--dest", "org.gnome.Shell", "--object-path", "/org/gnome/Shell",
                                  "--method", "org.gnome.Shell.FocusSearch"])
-            usleep(1_500_000)
+            // The overview is up (its search entry focused) once the shell says so.
+            _ = eventually(10) {
+                bus.run(.gdbus, ["call", "--session", "--dest", "org.gnome.Shell", "--object-path", "/org/gnome/Shell",
+                                 "--method", "org.freedesktop.DBus.Properties.Get", "org.gnome.Shell", "OverviewActive"]).stdout == "(<true>,)\n"
+            }
             x("key", "ctrl+a")
             x("type", "--delay", "50", "log 20 squats")
             // The shell asked for the results and then for how to show them: they are on the screen.
@@ -61,6 +74,11 @@ struct GnomeShellTests {
         }
         // Only the search result's activation logs (nothing else runs an action here).
         #expect(logged, "nothing was logged; \(sandbox.logs("gnome-shell.log", "state/standfit/server.log"))")
+        // The server GNOME asked is the one the bus started for it: the owner of the name the
+        // provider file gives is the warm server of this build.
+        struct Status: Decodable { var running: Bool; var pid: Int32? }
+        let status = try JSONDecoder().decode(Status.self, from: Data(sandbox.run("server", "status", "--json").stdout.utf8))
+        #expect(status.running && status.pid != nil && status.pid == bus.owner(of: "org.standfit.Host"), "\(status)")
         // What GNOME was given to show: the one result, as the overview lists it under StandFit.
         #expect(DesktopBusTests.serverLog(sandbox).contains(": GNOME result metas from :"), "\(DesktopBusTests.serverLog(sandbox))")
         #expect(DesktopBusTests.serverLog(sandbox).split(separator: "\n").contains { $0.hasSuffix(": Log 20 squats") && $0.contains("GNOME search 'log 20 squats' from ") },

@@ -10,20 +10,22 @@ import TestSupport
 @Suite("The hostile plugin zoo, round four", .timeLimit(.minutes(10)))
 struct HostilePluginRoundFourTests {
     @Test("a sandboxed handler can neither trace nor read the memory of the host (the warm server, run warm) or the shell that started the command: ptrace and process_vm_readv are refused, /proc/PID/mem cannot be opened")
-    func cannotTraceOrReadOtherProcesses() {
-        let sandbox = HostSandbox.zoo([FixturePlugins.zoo("trace.so")])
+    func cannotTraceOrReadOtherProcesses() throws {
+        let sandbox = try HostSandbox.zoo([FixturePlugins.zoo("trace.so")])
         #expect(sandbox.serveWarmPath() == nil)
         // The shell stays (the command is not its last), so $$ names the host's parent, run cold.
-        let ran = runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: [
-            "-c", "ZOO_SHELL=$$ \"$0\" run com.zoo.trace.run; exit $?", Fixtures.hostBinary.path,
-        ], environment: sandbox.environment)
+        let ran = sandbox.checkingHandBacks("run com.zoo.trace.run") {
+            runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: [
+                "-c", "ZOO_SHELL=$$ \"$0\" run com.zoo.trace.run; exit $?", Fixtures.hostBinary.path,
+            ], environment: sandbox.environment)
+        }
         let refused = "ptrace attach denied (EPERM), ptrace seize denied (EPERM), process_vm_readv denied (EPERM), open /proc/PID/mem denied (EACCES)"
         #expect(ran == ProcessResult(status: 0, stdout: "the host: \(refused); the shell: \(refused)\n", stderr: ""))
     }
 
     @Test("a sandboxed handler cannot leave its process group: setpgid succeeds without effect, for the worker, on a child it forks and in that child, and setsid is refused; unsandboxed, the child leaves")
-    func cannotLeaveItsProcessGroup() {
-        let sandbox = HostSandbox.zoo([FixturePlugins.zoo("group.so")])
+    func cannotLeaveItsProcessGroup() throws {
+        let sandbox = try HostSandbox.zoo([FixturePlugins.zoo("group.so")])
         #expect(sandbox.run("run", "com.zoo.group.run") == ProcessResult(status: 0, stdout: """
             setpgid(0, 0) allowed, group unchanged; setpgid(child, child) allowed, the child stays in the worker's group; the child's setpgid(0, 0) allowed, it stays in the worker's group; the child's setsid denied (EPERM)
 
@@ -40,8 +42,8 @@ struct HostilePluginRoundFourTests {
 
     @Test("a sandboxed handler can neither read nor write another plugin's data directory, even through its own, nor read the host's state, registry cache or settings; its own data directory is its own")
     func cannotReachOtherPluginsOrTheHostsFiles() throws {
-        let plain = FixturePlugins.zoo("plain.so")
-        let sandbox = HostSandbox.zoo([FixturePlugins.zoo("pry.so"), plain])
+        let plain = try FixturePlugins.zoo("plain.so")
+        let sandbox = try HostSandbox.zoo([FixturePlugins.zoo("pry.so"), plain])
         sandbox.writeConfig(#"{"sandbox": true}"#)
         // The plain plugin's run makes the host's state and registry cache, and the plain
         // plugin's data directory, where it keeps its notes.
@@ -66,8 +68,8 @@ struct HostilePluginRoundFourTests {
     }
 
     @Test("a sandboxed handler uses the network (IP) as any program can: a TCP connection over 127.0.0.1 carries a byte, while a Unix socket is refused")
-    func usesTheNetwork() {
-        let sandbox = HostSandbox.zoo([FixturePlugins.zoo("network.so")])
+    func usesTheNetwork() throws {
+        let sandbox = try HostSandbox.zoo([FixturePlugins.zoo("network.so")])
         #expect(sandbox.run("run", "com.zoo.network.run") == ProcessResult(status: 0, stdout: """
             TCP socket: allowed; bind to 127.0.0.1:0: allowed; listen: allowed; connect to it: allowed; accept: allowed; a byte sent and received: allowed; Unix socket: denied (EACCES)
 
@@ -82,8 +84,8 @@ struct HostilePluginRoundFourTests {
     }
 
     @Test("100 KiB a plugin writes to stdout and stderr during a call: the first 64 KiB reach the command's stderr in whole lines, in the order written, then one warning counts the 36 KiB left out; the call answers as usual, and the next call gets 64 KiB again")
-    func outputIsCappedPerCall() {
-        let sandbox = HostSandbox.zoo([FixturePlugins.zoo("loud.so")])
+    func outputIsCappedPerCall() throws {
+        let sandbox = try HostSandbox.zoo([FixturePlugins.zoo("loud.so")])
         let passedOn = (1...64).map(Self.loudLine).joined()
         #expect(passedOn.utf8.count == 64 << 10)
         let warning = "standfit-host: warning: Plugin 'com.zoo.loud' wrote 36864 more bytes to stdout and stderr than the 64 KiB the host passes on; they were left out.\n"

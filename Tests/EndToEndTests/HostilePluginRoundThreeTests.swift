@@ -9,8 +9,8 @@ import TestSupport
 /// use a descriptor the user's shell left open. Cold and warm, with the same expectations.
 @Suite("The hostile plugin zoo, round three", .timeLimit(.minutes(10)))
 struct HostilePluginRoundThreeTests {
-    static let escape = FixturePlugins.zoo("escape.so")
-    static let escapeInit = FixturePlugins.zoo("escape-init.so")
+    static var escape: URL { get throws { try FixturePlugins.zoo("escape.so") } }
+    static var escapeInit: URL { get throws { try FixturePlugins.zoo("escape-init.so") } }
 
     /// What the host says when plugin code started it, with the process number left out.
     static let refusal = "standfit-host: error: This command was started by plugin code (process N runs the host's plugins), and plugins may not drive the host; run standfit-host from your own shell, a launcher or the desktop."
@@ -40,25 +40,29 @@ struct HostilePluginRoundThreeTests {
 
     @Test("a sandboxed handler can open no Unix socket (no server, no bus), no io_uring, cannot stop reaping or hide, cannot run the host, and gets no descriptor the shell left open")
     func sandboxedHandlerCannotEscape() throws {
-        let sandbox = Self.attacking(HostSandbox.zoo([Self.escape]), trusting: Self.escape)
+        let escape = try Self.escape
+        let sandbox = Self.attacking(HostSandbox.zoo([escape]), trusting: escape)
         let victim = sandbox.root.appendingPathComponent("victim.txt")
         try Data().write(to: victim)
-        if HostPath.current == .warm { #expect(sandbox.server.start(environment: sandbox.environment) == nil) }
-        let ran = runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: [
-            "-c", "\"$0\" run com.zoo.escape.run 7>>\"$1\"", Fixtures.hostBinary.path, victim.path,
-        ], environment: sandbox.environment)
+        // Its log in server.log, where the check for hand-backs reads.
+        #expect(sandbox.serveWarmPath() == nil)
+        let ran = sandbox.checkingHandBacks("run com.zoo.escape.run") {
+            runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: [
+                "-c", "\"$0\" run com.zoo.escape.run 7>>\"$1\"", Fixtures.hostBinary.path, victim.path,
+            ], environment: sandbox.environment)
+        }
         // A plugin that declared no program can start none, not even the shell.
         #expect(ran == ProcessResult(status: 0, stdout: """
             descriptor 7: Bad file descriptor; unix socket: denied (EACCES); io_uring: denied (EPERM); stop reaping: denied (EPERM); undumpable: denied (EPERM); host command: the shell did not start
 
             """, stderr: ""))
         #expect(try Data(contentsOf: victim).isEmpty)
-        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: Self.listing("escape", Self.escape), stderr: ""))
+        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: Self.listing("escape", escape), stderr: ""))
     }
 
     @Test("a sandboxed plugin executes only the programs it declared (and never one it wrote); `plugins` shows them, and a bad declaration is refused with a warning")
     func executesOnlyDeclaredPrograms() throws {
-        let undeclared = FixturePlugins.zoo("exec.so"), declared = FixturePlugins.zoo("exec-declared.so")
+        let undeclared = try FixturePlugins.zoo("exec.so"), declared = try FixturePlugins.zoo("exec-declared.so")
         let sandbox = HostSandbox.zoo([undeclared, declared])
         #expect(sandbox.run("run", "com.zoo.exec.run") == ProcessResult(status: 0, stdout: """
             nothing declared; /bin/true: denied (EACCES); /bin/echo: denied (EACCES); a copy in TMPDIR: denied (EACCES)
@@ -91,13 +95,14 @@ struct HostilePluginRoundThreeTests {
 
             """)
         // A directory is no program: declaring /usr/bin grants nothing beneath it.
-        #expect(HostSandbox.zoo([FixturePlugins.zoo("exec-declared-directory.so")]).run("run", "com.zoo.exec-declared-directory.run")
+        let directory = try FixturePlugins.zoo("exec-declared-directory.so")
+        #expect(HostSandbox.zoo([directory]).run("run", "com.zoo.exec-declared-directory.run")
             == ProcessResult(status: 0, stdout: """
                 declared /usr/bin: 0; /bin/true: denied (EACCES); /bin/echo: denied (EACCES); a copy in TMPDIR: denied (EACCES)
 
                 """, stderr: ""))
         // A path that is not absolute is refused, and said each time the plugin is used.
-        let bad = FixturePlugins.zoo("exec-declared-bad.so")
+        let bad = try FixturePlugins.zoo("exec-declared-bad.so")
         let warning = "standfit-host: warning: Plugin 'com.zoo.exec-declared-bad' (\(bad.path)) loads without a registration the host refused, because its init returned STANDFIT_OK regardless (have it return the failing call's status): declare_program was given 'relative/true', which is no absolute path of at most 1024 bytes without control characters; declare the program by its full path, such as /usr/bin/notify-send.\n"
         #expect(HostSandbox.zoo([bad]).run("run", "com.zoo.exec-declared-bad.run") == ProcessResult(status: 0, stdout: """
             declared /bin/true: 0, relative/true: -1; /bin/true: exit 0; /bin/echo: denied (EACCES); a copy in TMPDIR: denied (EACCES)
@@ -107,7 +112,8 @@ struct HostilePluginRoundThreeTests {
 
     @Test("unsandboxed, a handler that runs the host is refused by the server and by the cold command: it stays untrusted")
     func unsandboxedHandlerIsRefused() throws {
-        var sandbox = Self.attacking(HostSandbox.zoo([Self.escape]), trusting: Self.escape)
+        let escape = try Self.escape
+        var sandbox = Self.attacking(HostSandbox.zoo([escape]), trusting: escape)
         // The plugin's own client is handed back (and refuses itself cold), by intent.
         sandbox.coldRunsExpected = true
         sandbox.writeConfig(#"{"scanTimeout": 5, "handlerTimeout": 5, "sandbox": false}"#)
@@ -117,7 +123,7 @@ struct HostilePluginRoundThreeTests {
         #expect(ran.status == 0)
         #expect(ran.stderr == "")
         #expect(Self.withoutPIDs(ran.stdout).hasSuffix("; host command: exit 5: \(Self.refusal)\n"), "\(ran)")
-        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: Self.listing("escape", Self.escape), stderr: ""))
+        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: Self.listing("escape", escape), stderr: ""))
         if HostPath.current == .warm {
             // The server refused the plugin's client first; the client then ran cold and refused itself.
             let log = try String(contentsOf: log, encoding: .utf8)
@@ -126,15 +132,30 @@ struct HostilePluginRoundThreeTests {
         }
     }
 
+    @Test("under --json the refusal of a command plugin code started is one document with the code started-by-plugin, exit 5 (docs/JSON.md)")
+    func startedByPluginAsJSON() throws {
+        let escape = try Self.escape
+        var sandbox = HostSandbox.zoo([escape])
+        // The command's whole answer on one line (the plugin reports the last line it read),
+        // and its exit status kept.
+        sandbox.extraEnvironment["ZOO_HOST_COMMAND"] = "out=$('\(Fixtures.hostBinary.path)' plugins trust '\(escape.path)' --json 2>&1); status=$?; printf '%s\\n' \"$out\" | tr -d '\\n'; echo; exit $status"
+        sandbox.coldRunsExpected = true
+        sandbox.writeConfig(#"{"scanTimeout": 5, "handlerTimeout": 5, "sandbox": false}"#)
+        let ran = sandbox.run("run", "com.zoo.escape.run")
+        let document = #"{  "code" : "started-by-plugin",  "message" : "This command was started by plugin code (process N runs the host's plugins), and plugins may not drive the host; run standfit-host from your own shell, a launcher or the desktop.",  "status" : "error"}"#
+        #expect(ran.status == 0 && ran.stderr == "" && Self.withoutPIDs(ran.stdout).hasSuffix("; host command: exit 5: \(document)\n"), "\(ran)")
+    }
+
     @Test("init, sandboxed or not, cannot escape during the scan 'list' triggers, nor trust itself")
     func initCannotEscape() throws {
-        let sandboxed = Self.attacking(HostSandbox.zoo([Self.escapeInit]), trusting: Self.escapeInit)
+        let escapeInit = try Self.escapeInit
+        let sandboxed = Self.attacking(HostSandbox.zoo([escapeInit]), trusting: escapeInit)
         let scanned = sandboxed.run("plugins")
-        #expect(scanned == ProcessResult(status: 0, stdout: Self.listing("escape-init", Self.escapeInit), stderr: """
+        #expect(scanned == ProcessResult(status: 0, stdout: Self.listing("escape-init", escapeInit), stderr: """
             zoo escape in init: descriptor 7: Bad file descriptor; unix socket: denied (EACCES); io_uring: denied (EPERM); stop reaping: denied (EPERM); undumpable: denied (EPERM); host command: the shell did not start
 
             """))
-        var unsandboxed = Self.attacking(HostSandbox.zoo([Self.escapeInit]), trusting: Self.escapeInit)
+        var unsandboxed = Self.attacking(HostSandbox.zoo([escapeInit]), trusting: escapeInit)
         // The plugin's own client is handed back (and refuses itself cold), by intent.
         unsandboxed.coldRunsExpected = true
         unsandboxed.writeConfig(#"{"scanTimeout": 5, "handlerTimeout": 5, "sandbox": false}"#)
@@ -142,12 +163,12 @@ struct HostilePluginRoundThreeTests {
         #expect(listed.status == 0)
         #expect(Self.withoutPIDs(listed.stderr).hasPrefix("zoo escape in init: descriptor 7: Bad file descriptor; unix socket: allowed; "), "\(listed)")
         #expect(Self.withoutPIDs(listed.stderr).contains("; host command: exit 5: \(Self.refusal)\n"), "\(listed)")
-        #expect(unsandboxed.run("plugins") == ProcessResult(status: 0, stdout: Self.listing("escape-init", Self.escapeInit), stderr: ""))
+        #expect(unsandboxed.run("plugins") == ProcessResult(status: 0, stdout: Self.listing("escape-init", escapeInit), stderr: ""))
     }
 
     @Test("a line a plugin writes on the host's answer descriptor fails its own call, and the next call gets its own answer")
-    func strayAnswerLine() {
-        let stray = FixturePlugins.zoo("stray-answer.so"), plain = FixturePlugins.zoo("plain.so")
+    func strayAnswerLine() throws {
+        let stray = try FixturePlugins.zoo("stray-answer.so"), plain = try FixturePlugins.zoo("plain.so")
         let sandbox = HostSandbox.zoo([stray, plain])
         let failed = ProcessResult(status: 4, stdout: "", stderr: """
             standfit-host: Plugin 'com.zoo.stray-answer' wrote a line of its own on the host's answer descriptor (3) while running com.zoo.stray-answer.run; report this to the plugin's author.
@@ -165,8 +186,8 @@ struct HostilePluginRoundThreeTests {
     }
 
     @Test("each call sees the command's environment, even after a plugin wrote into it in place")
-    func environmentWrittenInPlace() {
-        var sandbox = HostSandbox.zoo([FixturePlugins.zoo("env-in-place.so")])
+    func environmentWrittenInPlace() throws {
+        var sandbox = try HostSandbox.zoo([FixturePlugins.zoo("env-in-place.so")])
         sandbox.extraEnvironment["ZOO_IN_PLACE"] = "abc"
         for _ in 0..<3 {
             #expect(sandbox.run("run", "com.zoo.env-in-place.run") == ProcessResult(status: 0, stdout: "ZOO_IN_PLACE was abc\n", stderr: ""))
@@ -175,7 +196,7 @@ struct HostilePluginRoundThreeTests {
 
     @Test("a sandboxed plugin's TMPDIR is set on every call and empty at its start")
     func temporaryDirectoryPerCall() throws {
-        let sandbox = HostSandbox.zoo([FixturePlugins.zoo("temp-file.so")])
+        let sandbox = try HostSandbox.zoo([FixturePlugins.zoo("temp-file.so")])
         for _ in 0..<3 {
             #expect(sandbox.run("run", "com.zoo.temp-file.run") == ProcessResult(status: 0, stdout: "TMPDIR set; mkstemp: ok; held before: nothing\n", stderr: ""))
         }
@@ -197,7 +218,7 @@ struct HostilePluginRoundThreeTests {
 
     @Test("the warm server never runs more workers than serverWorkers: calls beyond wait their turn")
     func workerCapHolds() throws {
-        let slow = FixturePlugins.zoo("slow.so")
+        let slow = try FixturePlugins.zoo("slow.so")
         var sandbox = HostSandbox.zoo([slow])
         sandbox.writeConfig(#"{"scanTimeout": 5, "handlerTimeout": 20, "serverWorkers": 2}"#)
         sandbox.extraEnvironment["STANDFIT_SERVER"] = "manual"
@@ -237,7 +258,7 @@ struct HostilePluginRoundThreeTests {
 
     @Test("server stop is bounded while a call hangs: the call is cancelled after the grace, the server and its worker end")
     func stopIsBounded() throws {
-        let hang = FixturePlugins.zoo("hang-handler.so")
+        let hang = try FixturePlugins.zoo("hang-handler.so")
         var sandbox = HostSandbox.zoo([hang])
         // The plugin's own limit is far beyond the server's grace, so only the stop ends the call.
         sandbox.writeConfig(#"{"scanTimeout": 5, "handlerTimeout": 600}"#)

@@ -8,28 +8,34 @@ import TestSupport
 /// action. Each case checks exit status, exact words, the data and that no process is left.
 @Suite("The hostile plugin zoo, round two", .timeLimit(.minutes(10)), .needs(.sqlite3))
 struct HostilePluginRoundTwoTests {
-    static let plain = FixturePlugins.zoo("plain.so")
-    static let plainListing = """
-        com.zoo.plain 0.1.0 (ABI 1.0): Zoo plain
-          path: \(plain.path)
-          types: com.zoo.plain.run
-          runs: in a worker process
+    static var plain: URL { get throws { try FixturePlugins.zoo("plain.so") } }
+    static var plainListing: String {
+        get throws {
+            let path = try Self.plain.path
+            return """
+                com.zoo.plain 0.1.0 (ABI 1.0): Zoo plain
+                  path: \(path)
+                  types: com.zoo.plain.run
+                  runs: in a worker process
 
-        """
+                """
+        }
+    }
 
     static func quarantined(_ path: String, _ how: String) -> String {
         "Plugin \(path) \(how) while it was loaded and initialised; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again)."
     }
 
     @Test("a plugin writing forged answer records during its scan is blamed alone: garbage quarantines it, a forged record breaking the rules is refused, the plugins after it load")
-    func forgedScanAnswers() {
-        let garbage = FixturePlugins.zoo("forge-garbage.so"), record = FixturePlugins.zoo("forge-record.so")
-        var sandbox = HostSandbox.zoo([garbage, record, Self.plain, Fixtures.standFitPlugin])
+    func forgedScanAnswers() throws {
+        let garbage = try FixturePlugins.zoo("forge-garbage.so"), record = try FixturePlugins.zoo("forge-record.so")
+        let plain = try Self.plain
+        var sandbox = HostSandbox.zoo([garbage, record, plain, Fixtures.standFitPlugin])
         // StandFit's answer depends on the time of day (an early-bird achievement): a fixed one.
         sandbox.extraEnvironment = ["TZ": "Europe/Amsterdam", "STANDFIT_NOW": "2026-11-22T13:05:00Z"]
         let expected = """
             com.zoo.plain 0.1.0 (ABI 1.0): Zoo plain
-              path: \(Self.plain.path)
+              path: \(plain.path)
               types: com.zoo.plain.run
               runs: in a worker process
             com.standfit 1.0.0 (ABI 1.0): StandFit
@@ -55,15 +61,21 @@ struct HostilePluginRoundTwoTests {
     }
 
     @Test("a plugin that kills the scan helper during init: the sandbox refuses the signal; without it, the plugin is quarantined by name and the plugins after it are scanned")
-    func killsItsScanHelper() {
-        let killer = FixturePlugins.zoo("kill-parent.so")
-        let sandboxed = HostSandbox.zoo([killer, Self.plain])
-        let loaded = sandboxed.run("plugins")
-        #expect(loaded.status == 0)
-        #expect(loaded.stdout.hasPrefix("com.zoo.kill-parent 0.1.0 (ABI 1.0): Zoo kill-parent\n"))
-        let sandbox = HostSandbox.zoo([killer, Self.plain])
-        sandbox.writeConfig(#"{"scanTimeout": 1, "handlerTimeout": 1, "sandbox": false}"#)
-        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: Self.plainListing + """
+    func killsItsScanHelper() throws {
+        let killer = try FixturePlugins.zoo("kill-parent.so")
+        let plain = try Self.plain, plainListing = try Self.plainListing
+        let sandboxed = HostSandbox.zoo([killer, plain])
+        // Refused the signal, it loads as any plugin does, and the one after it too.
+        #expect(sandboxed.run("plugins") == ProcessResult(status: 0, stdout: """
+            com.zoo.kill-parent 0.1.0 (ABI 1.0): Zoo kill-parent
+              path: \(killer.path)
+              types: com.zoo.kill-parent.run
+              runs: in a worker process
+
+            """ + plainListing, stderr: ""))
+        let sandbox = HostSandbox.zoo([killer, plain])
+        sandbox.writeConfig(#"{"sandbox": false}"#)
+        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: plainListing + """
             quarantined: \(killer.path)
               \(Self.quarantined(killer.path, "ended the scan helper that loaded it (crashed with SIGKILL (killed))"))
 
@@ -73,14 +85,20 @@ struct HostilePluginRoundTwoTests {
 
     @Test("a plugin that kills the host while it is scanned: the sandbox refuses the signal; without it, the next command quarantines the plugin and works")
     func killsTheHost() throws {
-        let killer = FixturePlugins.zoo("kill-host.so")
-        var sandboxed = HostSandbox.zoo([killer, Self.plain])
+        let killer = try FixturePlugins.zoo("kill-host.so")
+        let plain = try Self.plain, plainListing = try Self.plainListing
+        var sandboxed = HostSandbox.zoo([killer, plain])
         sandboxed.extraEnvironment["ZOO_MARK"] = sandboxed.root.appendingPathComponent("killed-once").path
-        let survived = sandboxed.run("plugins")
-        #expect(survived.status == 0)
-        #expect(survived.stdout.hasPrefix("com.zoo.kill-host 0.1.0 (ABI 1.0): Zoo kill-host\n"))
-        var sandbox = HostSandbox.zoo([killer, Self.plain])
-        sandbox.writeConfig(#"{"scanTimeout": 1, "handlerTimeout": 1, "sandbox": false}"#)
+        // Refused the signal, it loads as any plugin does, and the one after it too.
+        #expect(sandboxed.run("plugins") == ProcessResult(status: 0, stdout: """
+            com.zoo.kill-host 0.1.0 (ABI 1.0): Zoo kill-host
+              path: \(killer.path)
+              types: com.zoo.kill-host.run
+              runs: in a worker process
+
+            """ + plainListing, stderr: ""))
+        var sandbox = HostSandbox.zoo([killer, plain])
+        sandbox.writeConfig(#"{"sandbox": false}"#)
         // The fixture kills only while this file is missing: were it not quarantined, the second
         // scan would load it. (The sandbox above gives it no place to write the file.)
         sandbox.extraEnvironment["ZOO_MARK"] = sandbox.root.appendingPathComponent("killed-once").path
@@ -100,7 +118,7 @@ struct HostilePluginRoundTwoTests {
         }
         #expect(killed.stdout == "")
         let next = sandbox.run("plugins")
-        #expect(next == ProcessResult(status: 0, stdout: Self.plainListing + """
+        #expect(next == ProcessResult(status: 0, stdout: plainListing + """
             quarantined: \(killer.path)
               Plugin \(killer.path) was being scanned when the host was killed, so it is taken to have killed it; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).
 
@@ -111,12 +129,14 @@ struct HostilePluginRoundTwoTests {
     }
 
     @Test("a handler's kill(0, SIGTERM) reaches only its worker: the user's script goes on")
-    func killsItsGroup() {
-        let sandbox = HostSandbox.zoo([FixturePlugins.zoo("kill-group.so")])
+    func killsItsGroup() throws {
+        let sandbox = try HostSandbox.zoo([FixturePlugins.zoo("kill-group.so")])
         #expect(sandbox.serveWarmPath() == nil)
-        let script = runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: [
-            "-c", "\"$0\" run com.zoo.kill-group.run; echo \"the script went on after exit $?\"", Fixtures.hostBinary.path,
-        ], environment: sandbox.environment)
+        let script = sandbox.checkingHandBacks("run com.zoo.kill-group.run") {
+            runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: [
+                "-c", "\"$0\" run com.zoo.kill-group.run; echo \"the script went on after exit $?\"", Fixtures.hostBinary.path,
+            ], environment: sandbox.environment)
+        }
         #expect(script == ProcessResult(status: 0, stdout: "the script went on after exit 4\n", stderr: """
             standfit-host: Plugin 'com.zoo.kill-group' crashed with SIGTERM (terminated) while running com.zoo.kill-group.run; report this to the plugin's author.
 
@@ -125,16 +145,18 @@ struct HostilePluginRoundTwoTests {
 
     @Test("children a plugin forks in init or in its handler are killed with their helper and hold no pipe open")
     func forkedChildren() throws {
-        var sandbox = HostSandbox.zoo([FixturePlugins.zoo("fork-init.so"), FixturePlugins.zoo("fork-handler.so")])
+        var sandbox = try HostSandbox.zoo([FixturePlugins.zoo("fork-init.so"), FixturePlugins.zoo("fork-handler.so")])
         // Without the sandbox, so that the fixture can write its children's pids where the test reads them.
-        sandbox.writeConfig(#"{"scanTimeout": 1, "handlerTimeout": 1, "sandbox": false}"#)
+        sandbox.writeConfig(#"{"sandbox": false}"#)
         let pidFile = sandbox.root.appendingPathComponent("pids")
         sandbox.extraEnvironment["ZOO_PIDFILE"] = pidFile.path
         #expect(sandbox.run("plugins").status == 0)
         // A pipeline ends when the run does: nothing the plugin forked holds its stderr.
-        let piped = runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: [
-            "-c", "\"$0\" run com.zoo.fork-handler.run 2>&1 | cat", Fixtures.hostBinary.path,
-        ], environment: sandbox.environment)
+        let piped = sandbox.checkingHandBacks("run com.zoo.fork-handler.run") {
+            runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: [
+                "-c", "\"$0\" run com.zoo.fork-handler.run 2>&1 | cat", Fixtures.hostBinary.path,
+            ], environment: sandbox.environment)
+        }
         #expect(piped == ProcessResult(status: 0, stdout: "zoo fork-handler ran\n", stderr: ""))
         let pids = try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n").compactMap { Int32($0) }
         // One child from fork-init's init in its scan, one from fork-handler's handler.
@@ -144,7 +166,7 @@ struct HostilePluginRoundTwoTests {
 
     @Test("names, titles, subtitles and messages with terminal escapes, CR, LF and bidi overrides are shown, not obeyed; --json stays exact")
     func escapesAreShown() throws {
-        let escapes = FixturePlugins.zoo("escapes.so")
+        let escapes = try FixturePlugins.zoo("escapes.so")
         let sandbox = HostSandbox.zoo([escapes])
         #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: """
             com.zoo.escapes 0.1.0 (ABI 1.0): Zoo \\u{202e}escapes
@@ -168,8 +190,8 @@ struct HostilePluginRoundTwoTests {
     }
 
     @Test("a user plugin cannot take the bundled plugin's types or id: it is refused naming both, and StandFit answers")
-    func bundledWins() {
-        let type = FixturePlugins.zoo("impostor-type.so"), id = FixturePlugins.zoo("impostor-id.so")
+    func bundledWins() throws {
+        let type = try FixturePlugins.zoo("impostor-type.so"), id = try FixturePlugins.zoo("impostor-id.so")
         // The impostors come first on the path, where they used to win.
         var sandbox = HostSandbox.zoo([type, id, Fixtures.standFitPlugin])
         sandbox.extraEnvironment = ["TZ": "Europe/Amsterdam", "STANDFIT_NOW": "2026-11-22T13:05:00Z"]
@@ -190,8 +212,8 @@ struct HostilePluginRoundTwoTests {
     }
 
     @Test("a provider that crashes or fails after its action was handled: the run stands (exit 0), the provider is warned about, the previous items stay")
-    func providerFaultAfterAction() {
-        var sandbox = HostSandbox.zoo([FixturePlugins.zoo("provider.so")])
+    func providerFaultAfterAction() throws {
+        var sandbox = try HostSandbox.zoo([FixturePlugins.zoo("provider.so")])
         let item = "1. Zoo item  (com.zoo.provider.run)\n"
         #expect(sandbox.run("run", "com.zoo.provider.run") == ProcessResult(status: 0, stdout: "zoo provider ran\n", stderr: ""))
         #expect(sandbox.run("list").stdout == item)
@@ -211,8 +233,8 @@ struct HostilePluginRoundTwoTests {
     }
 
     @Test("valid JSON data nested 100,000 deep is refused naming the depth limit, not called invalid")
-    func deepJSON() {
-        let sandbox = HostSandbox.zoo([FixturePlugins.zoo("deep-json.so")])
+    func deepJSON() throws {
+        let sandbox = try HostSandbox.zoo([FixturePlugins.zoo("deep-json.so")])
         #expect(sandbox.run("run", "com.zoo.deep-json.run") == ProcessResult(status: 4, stdout: "", stderr: """
             standfit-host: Plugin 'com.zoo.deep-json' attached data nested deeper than 512 levels (the most the host reads) while running com.zoo.deep-json.run; report this to the plugin's author.
 
@@ -220,8 +242,8 @@ struct HostilePluginRoundTwoTests {
     }
 
     @Test("a 10 MB answer is read whole; one past the limit is refused naming the limit")
-    func bigAnswers() {
-        var sandbox = HostSandbox.zoo([FixturePlugins.zoo("big-message.so")])
+    func bigAnswers() throws {
+        var sandbox = try HostSandbox.zoo([FixturePlugins.zoo("big-message.so")])
         sandbox.writeConfig(#"{"scanTimeout": 5, "handlerTimeout": 20}"#)
         sandbox.extraEnvironment["ZOO_BIG_MESSAGE"] = "10000000"
         let big = sandbox.run("run", "com.zoo.big-message.run")
@@ -237,7 +259,7 @@ struct HostilePluginRoundTwoTests {
 
     @Test("6,000 actions register within the scan timeout, and a sentence that eight adjacent placeholders could cut millions of ways is answered at once")
     func boundedCosts() throws {
-        let crowd = FixturePlugins.zoo("crowd.so")
+        let crowd = try FixturePlugins.zoo("crowd.so")
         let sandbox = HostSandbox(pluginPath: [crowd])
         let plugins = sandbox.run("plugins", "--json")
         #expect(plugins.status == 0)
@@ -293,10 +315,10 @@ struct HostilePluginRoundTwoTests {
         ("exit-handler", "called exit() while running com.zoo.exit-handler.run in the host's process, which ended the command; what it was doing may or may not have taken effect, so check before you run it again, and report this to the plugin's author.",
          "exited with status 3 while running com.zoo.exit-handler.run; report this to the plugin's author."),
     ])
-    func trustedCrashes(id: String, words: String, warmWords: String) {
+    func trustedCrashes(id: String, words: String, warmWords: String) throws {
         let words = HostPath.current == .warm ? warmWords : words
-        let plugin = FixturePlugins.zoo("\(id).so")
-        let sandbox = HostSandbox.zoo([plugin, Self.plain])
+        let plugin = try FixturePlugins.zoo("\(id).so")
+        let sandbox = try HostSandbox.zoo([plugin, Self.plain])
         #expect(sandbox.run("plugins", "trust", plugin.path).status == 0)
         #expect(sandbox.run("run", "com.zoo.\(id).run") == ProcessResult(status: 4, stdout: "", stderr: "standfit-host: Plugin 'com.zoo.\(id)' \(words)\n"))
         // In Dutch: the sentence is put into words before the call, in the run's language.
@@ -356,7 +378,7 @@ struct HostilePluginRoundTwoTests {
 
     @Test("an untrusted plugin runs sandboxed: no reading the user's files, no writing the host's, no signal to the host, no leaving its group; its data directory and TMPDIR are its own")
     func sandboxed() throws {
-        let snoop = FixturePlugins.zoo("snoop.so")
+        let snoop = try FixturePlugins.zoo("snoop.so")
         var sandbox = HostSandbox.zoo([snoop])
         let secret = sandbox.root.appendingPathComponent("secret")
         try Data("secret\n".utf8).write(to: secret)
@@ -378,7 +400,7 @@ struct HostilePluginRoundTwoTests {
         #expect(sandbox.run("doctor").stdout.contains("Sandbox for untrusted plugins: Landlock ABI"))
         // Without the sandbox the same plugin writes into the host's cache (and signals the host,
         // which ends it unless SIGTERM is ignored where the test runs).
-        sandbox.writeConfig(#"{"scanTimeout": 1, "handlerTimeout": 1, "sandbox": false}"#)
+        sandbox.writeConfig(#"{"sandbox": false}"#)
         _ = sandbox.run("run", "com.zoo.snoop.run")
         #expect(FileManager.default.fileExists(atPath: target.path))
     }

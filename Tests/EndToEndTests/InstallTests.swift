@@ -102,8 +102,10 @@ struct InstallTests {
         environment["STANDFIT_PLUGIN_PATH"] = nil
         // On the warm pass, the installed host's own server.
         #expect(sandbox.serveWarmPath(fullHost: prefix.appendingPathComponent("libexec/standfit/standfit-host-full")) == nil)
-        func host(_ arguments: String...) -> ProcessResult {
-            runProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["standfit-host"] + arguments, environment: environment)
+        func host(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) -> ProcessResult {
+            sandbox.checkingHandBacks(arguments.joined(separator: " "), sourceLocation: sourceLocation) {
+                runProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["standfit-host"] + arguments, environment: environment)
+            }
         }
         #expect(host("run", "logexercise", "exercise=squats", "count=20") == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n", stderr: ""))
         #expect(host("list") == ProcessResult(status: 0, stdout: """
@@ -124,8 +126,10 @@ struct InstallTests {
         // plugins new writes against the SDK installed beside the host, and what it writes builds.
         let work = root.appendingPathComponent("work")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        let scaffold = runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "cd '\(work.path)' && exec standfit-host plugins new com.test.water --language c --json"],
-                                  environment: environment)
+        let scaffold = sandbox.checkingHandBacks("plugins new com.test.water --language c --json") {
+            runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "cd '\(work.path)' && exec standfit-host plugins new com.test.water --language c --json"],
+                       environment: environment)
+        }
         #expect(scaffold.status == 0, "\(scaffold)")
         #expect(scaffold.stdout.contains(#""sdk" : "\#(prefix.path)/share/standfit-host/sdk""#), "\(scaffold.stdout)")
         // Built with the system's cc, or the Swift toolchain's clang where there is none (make's CC).

@@ -16,11 +16,19 @@ struct IntentsTests {
         return sandbox
     }
 
-    let paint = HostSandbox(pluginPath: [FixturePlugins.url("intents.so")])
+    /// `intents.so`, the C plugin of the `paint` sandbox.
+    let intents: URL
+    let paint: HostSandbox
+
+    /// Throws, and so ends each test of the suite with one issue, when `intents.so` was not built.
+    init() throws {
+        intents = try FixturePlugins.url("intents.so")
+        paint = HostSandbox(pluginPath: [intents])
+    }
 
     /// The two registrations `intents.c` gets wrong on purpose, as the host reports them.
     var paintWarnings: String {
-        let path = FixturePlugins.url("intents.so").path
+        let path = intents.path
         return """
             standfit-host: warning: Plugin 'com.fixture.intents' (\(path)) loads without a registration the host refused, because its init returned STANDFIT_OK regardless (have it return the failing call's status): the phrase "wave at {nobody}" of 'com.fixture.intents.wave' has placeholder {nobody}, which is not one of its parameters.
             standfit-host: warning: Plugin 'com.fixture.intents' (\(path)) loads without a registration the host refused, because its init returned STANDFIT_OK regardless (have it return the failing call's status): parameter 'coats' of 'com.fixture.intents.paint' is not a string, so it cannot have choices.
@@ -108,32 +116,34 @@ struct IntentsTests {
     @Test("on a terminal, missing values are asked for, with suggestions, defaults and re-asking", .needs(.tmux))
     func prompts() throws {
         _ = standFit.run("run", "logexercise", "exercise=pushups", "count=10")
-        let tmux = try TmuxSession(command: standFit.shellCommand(["run", "logexercise"]))
-        #expect(tmux.wait(for: "> ") == """
-            Which exercise?
-               1. Push-Ups
-               2. Squats
-               3. Plank
-               4. Lunges
-               5. Calf Raises
-               6. Stretching
-               7. Jumping Jacks
-               8. Wall Sit
-               9. Burpees
-              10. Sit-Ups
-            >
-            """)
-        tmux.send("pushy", "Enter")
-        #expect(tmux.wait(for: "Nothing is called 'pushy'; choose a number from 1 to 10, or a name.").contains("Nothing is called 'pushy'; choose a number from 1 to 10, or a name."))
-        tmux.send("1", "Enter")
-        #expect(tmux.wait(for: "How many? (1–3600) [10]\n>").hasSuffix("How many? (1–3600) [10]\n>"))
-        tmux.send("ten", "Enter")
-        #expect(tmux.wait(for: "Expected a number from 1 to 3600, got 'ten'.\nHow many? (1–3600) [10]").contains("Expected a number from 1 to 3600, got 'ten'.\nHow many? (1–3600) [10]"))
-        // Out of range is asked again too, as a word is.
-        tmux.send("--", "-5", "Enter")  // ("--": a key, not an option of send-keys)
-        #expect(tmux.wait(for: "Expected a number from 1 to 3600, got '-5'.\nHow many? (1–3600) [10]").contains("Expected a number from 1 to 3600, got '-5'.\nHow many? (1–3600) [10]"))
-        tmux.send("Enter")
-        #expect(tmux.wait(for: "Logged 10 push-ups · +15 XP\nEXIT=0").hasSuffix("Logged 10 push-ups · +15 XP\nEXIT=0"))
+        try standFit.checkingHandBacks("run logexercise") {
+            let tmux = try TmuxSession(command: standFit.shellCommand(["run", "logexercise"]))
+            #expect(tmux.wait(for: "> ") == """
+                Which exercise?
+                   1. Push-Ups
+                   2. Squats
+                   3. Plank
+                   4. Lunges
+                   5. Calf Raises
+                   6. Stretching
+                   7. Jumping Jacks
+                   8. Wall Sit
+                   9. Burpees
+                  10. Sit-Ups
+                >
+                """)
+            tmux.send("pushy", "Enter")
+            #expect(tmux.wait(for: "Nothing is called 'pushy'; choose a number from 1 to 10, or a name.").contains("Nothing is called 'pushy'; choose a number from 1 to 10, or a name."))
+            tmux.send("1", "Enter")
+            #expect(tmux.wait(for: "How many? (1–3600) [10]\n>").hasSuffix("How many? (1–3600) [10]\n>"))
+            tmux.send("ten", "Enter")
+            #expect(tmux.wait(for: "Expected a number from 1 to 3600, got 'ten'.\nHow many? (1–3600) [10]").contains("Expected a number from 1 to 3600, got 'ten'.\nHow many? (1–3600) [10]"))
+            // Out of range is asked again too, as a word is.
+            tmux.send("--", "-5", "Enter")  // ("--": a key, not an option of send-keys)
+            #expect(tmux.wait(for: "Expected a number from 1 to 3600, got '-5'.\nHow many? (1–3600) [10]").contains("Expected a number from 1 to 3600, got '-5'.\nHow many? (1–3600) [10]"))
+            tmux.send("Enter")
+            #expect(tmux.wait(for: "Logged 10 push-ups · +15 XP\nEXIT=0").hasSuffix("Logged 10 push-ups · +15 XP\nEXIT=0"))
+        }
     }
 
     @Test("a value the handler refuses after a prompt is asked again with the handler's words; without a terminal it stays invalid input", .needs(.tmux))
@@ -142,12 +152,14 @@ struct IntentsTests {
             standfit-host: name: 'nobody' is no one to greet; give a person's name.
 
             """))
-        let tmux = try TmuxSession(command: paint.shellCommand(["run", "greet"]))
-        #expect(tmux.wait(for: "Name?\n>").hasSuffix("Name?\n>"))
-        tmux.send("nobody", "Enter")
-        #expect(tmux.wait(for: "name: 'nobody' is no one to greet; give a person's name.\nName?\n>").hasSuffix("name: 'nobody' is no one to greet; give a person's name.\nName?\n>"))
-        tmux.send("Ada", "Enter")
-        #expect(tmux.wait(for: "Greeted Ada\nEXIT=0").hasSuffix("Greeted Ada\nEXIT=0"))
+        try paint.checkingHandBacks("run greet") {
+            let tmux = try TmuxSession(command: paint.shellCommand(["run", "greet"]))
+            #expect(tmux.wait(for: "Name?\n>").hasSuffix("Name?\n>"))
+            tmux.send("nobody", "Enter")
+            #expect(tmux.wait(for: "name: 'nobody' is no one to greet; give a person's name.\nName?\n>").hasSuffix("name: 'nobody' is no one to greet; give a person's name.\nName?\n>"))
+            tmux.send("Ada", "Enter")
+            #expect(tmux.wait(for: "Greeted Ada\nEXIT=0").hasSuffix("Greeted Ada\nEXIT=0"))
+        }
     }
 
     @Test("say: phrases bind words to parameters, in the run's language; near misses get the closest phrases")
@@ -228,15 +240,17 @@ struct IntentsTests {
             standfit-host: 'hello bob' could mean Greet: name=bob or Wave: who=bob; say it more precisely or run one with 'standfit-host run'.
 
             """))
-        let tmux = try TmuxSession(command: paint.shellCommand(["say", "hello bob"]))
-        #expect(tmux.wait(for: "> ").hasSuffix("""
-            'hello bob' could mean several things; which one?
-              1. Greet: name=bob
-              2. Wave: who=bob
-            >
-            """))
-        tmux.send("2", "Enter")
-        #expect(tmux.wait(for: "Waved at bob\nEXIT=0").hasSuffix("Waved at bob\nEXIT=0"))
+        try paint.checkingHandBacks("say hello bob") {
+            let tmux = try TmuxSession(command: paint.shellCommand(["say", "hello bob"]))
+            #expect(tmux.wait(for: "> ").hasSuffix("""
+                'hello bob' could mean several things; which one?
+                  1. Greet: name=bob
+                  2. Wave: who=bob
+                >
+                """))
+            tmux.send("2", "Enter")
+            #expect(tmux.wait(for: "Waved at bob\nEXIT=0").hasSuffix("Waved at bob\nEXIT=0"))
+        }
     }
 
     @Test("donations: every handled run is logged; suggest ranks them and says why; the menu offers the best", .needs(.sqlite3))

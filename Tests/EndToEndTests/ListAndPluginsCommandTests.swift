@@ -171,10 +171,10 @@ struct ListAndPluginsCommandTests {
     }
 
     @Test("plugins lists id, version, ABI, path and types, and the refused with their reasons")
-    func plugins() {
+    func plugins() throws {
         var sandbox = sandbox
-        let noEntry = FixturePlugins.url("abi-noentry.so").path
-        sandbox.pluginPath = [Fixtures.cExamplePlugin, FixturePlugins.url("abi-noentry.so")]
+        let noEntry = try FixturePlugins.url("abi-noentry.so").path
+        sandbox.pluginPath = try [Fixtures.cExamplePlugin, FixturePlugins.url("abi-noentry.so")]
         #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: """
             com.example.hello 1.0.0 (ABI 1.0): Hello (C example)
               path: \(Fixtures.cExamplePlugin.path)
@@ -229,7 +229,9 @@ struct ListAndPluginsCommandTests {
         var environment = sandbox.environment
         environment["STANDFIT_PLUGIN_PATH"] = nil
         #expect(sandbox.serveWarmPath() == nil)
-        let result = runProcess(Fixtures.hostBinary, arguments: ["plugins", "--json"], environment: environment)
+        let result = sandbox.checkingHandBacks("plugins --json") {
+            runProcess(Fixtures.hostBinary, arguments: ["plugins", "--json"], environment: environment)
+        }
         let ids = try JSONDecoder().decode(PluginsDocument.self, from: Data(result.stdout.utf8)).plugins.map(\.id)
         #expect(ids == ["com.fixture.kinds", "com.standfit"])
     }
@@ -241,8 +243,10 @@ struct ListAndPluginsCommandTests {
         var environment = sandbox.environment
         environment["STANDFIT_PLUGIN_PATH"] = nil
         #expect(sandbox.serveWarmPath() == nil)
-        func host(_ arguments: String...) -> ProcessResult {
-            runProcess(Fixtures.hostBinary, arguments: arguments, environment: environment)
+        func host(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) -> ProcessResult {
+            sandbox.checkingHandBacks(arguments.joined(separator: " "), sourceLocation: sourceLocation) {
+                runProcess(Fixtures.hostBinary, arguments: arguments, environment: environment)
+            }
         }
         #expect(host("list") == ProcessResult(status: 0, stdout: """
             1. Log Exercise  (com.standfit.logexercise)

@@ -14,88 +14,100 @@ struct MenuAndDesktopTests {
 
     @Test("the menu shows icons, titles and subtitles; arrows choose, Enter runs the item with its userInfo", .needs(.tmux))
     func menuRuns() throws {
-        let tmux = try TmuxSession(command: sandbox.shellCommand(["menu"]))
-        #expect(tmux.wait(for: "Esc or q to leave") == """
-            Quick actions
-            ❯ 1. ➕ Log Exercise
-              2. 🔥 View Streak — 1 day
-              3. 🏃 Log Squats — 20 reps
-              4. 📊 View Progress
-            ↑/↓ or 1–4 to choose · Enter to run · Esc or q to leave
-            """)
-        tmux.send("Down")
-        tmux.send("Up")
-        tmux.send("Up")   // wraps to the last item
-        #expect(tmux.wait(for: "❯ 4. 📊 View Progress").contains("❯ 4. 📊 View Progress"))
-        tmux.send("Up")
-        #expect(tmux.wait(for: "❯ 3. 🏃 Log Squats — 20 reps").contains("❯ 3. 🏃 Log Squats — 20 reps"))
-        tmux.send("Enter")
-        #expect(tmux.wait(for: "EXIT=") == """
-            🏃 Log Squats — 20 reps
-            Logged 20 squats · +20 XP
-            EXIT=0
-            """)
+        try sandbox.checkingHandBacks("menu") {
+            let tmux = try TmuxSession(command: sandbox.shellCommand(["menu"]))
+            #expect(tmux.wait(for: "Esc or q to leave") == """
+                Quick actions
+                ❯ 1. ➕ Log Exercise
+                  2. 🔥 View Streak — 1 day
+                  3. 🏃 Log Squats — 20 reps
+                  4. 📊 View Progress
+                ↑/↓ or 1–4 to choose · Enter to run · Esc or q to leave
+                """)
+            tmux.send("Down")
+            tmux.send("Up")
+            tmux.send("Up")   // wraps to the last item
+            #expect(tmux.wait(for: "❯ 4. 📊 View Progress").contains("❯ 4. 📊 View Progress"))
+            tmux.send("Up")
+            #expect(tmux.wait(for: "❯ 3. 🏃 Log Squats — 20 reps").contains("❯ 3. 🏃 Log Squats — 20 reps"))
+            tmux.send("Enter")
+            #expect(tmux.wait(for: "EXIT=") == """
+                🏃 Log Squats — 20 reps
+                Logged 20 squats · +20 XP
+                EXIT=0
+                """)
+        }
         #expect(canonicalJSON(sandbox.run("run", "viewprogress", "--json").stdout) == #"{"data":{"days":[{"date":"2026-11-22","logs":2,"totals":{"squats":40}},{"date":"2026-11-23","logs":0,"totals":{}},{"date":"2026-11-24","logs":0,"totals":{}},{"date":"2026-11-25","logs":0,"totals":{}},{"date":"2026-11-26","logs":0,"totals":{}},{"date":"2026-11-27","logs":0,"totals":{}},{"date":"2026-11-28","logs":0,"totals":{}}],"exercises":[{"exercise":"squats","logs":2,"total":40,"unit":"reps"}],"totalLogs":2,"weekEnd":"2026-11-28","weekStart":"2026-11-22"},"message":"This week, 22 Nov – 28 Nov 2026\nSun 22  ██ 2\nMon 23  · 0\nTue 24  · 0\nWed 25  · 0\nThu 26  · 0\nFri 27  · 0\nSat 28  · 0\n\nBy exercise\nSquats  ██ 2 logs, 40 reps\n\n█ = 1 log","plugin":"com.standfit","status":"handled","type":"com.standfit.viewprogress"}"#)
     }
 
     @Test("digits choose; Esc and q leave without running anything", .needs(.tmux))
     func menuLeaves() throws {
-        let digits = try TmuxSession(command: sandbox.shellCommand(["menu"]))
-        digits.wait(for: "Esc or q to leave")
-        digits.send("2")
-        #expect(digits.wait(for: "❯ 2. 🔥 View Streak — 1 day").contains("❯ 2. 🔥 View Streak — 1 day"))
-        digits.send("Enter")
-        #expect(digits.wait(for: "Streak: 1 day\nBest streak: 1 day · level 1 · 20 XP\nEXIT=0").hasSuffix("Streak: 1 day\nBest streak: 1 day · level 1 · 20 XP\nEXIT=0"))
-        for key in ["Escape", "q"] {
-            let tmux = try TmuxSession(command: sandbox.shellCommand(["menu", "--locale", "nl"]))
-            #expect(tmux.wait(for: "❯ 1. ➕ Oefening loggen").contains("❯ 1. ➕ Oefening loggen"))
-            tmux.send(key)
-            #expect(tmux.wait(for: "EXIT=") == "EXIT=0")
+        try sandbox.checkingHandBacks("menu (digits, Esc and q)") {
+            let digits = try TmuxSession(command: sandbox.shellCommand(["menu"]))
+            digits.wait(for: "Esc or q to leave")
+            digits.send("2")
+            #expect(digits.wait(for: "❯ 2. 🔥 View Streak — 1 day").contains("❯ 2. 🔥 View Streak — 1 day"))
+            digits.send("Enter")
+            #expect(digits.wait(for: "Streak: 1 day\nBest streak: 1 day · level 1 · 20 XP\nEXIT=0").hasSuffix("Streak: 1 day\nBest streak: 1 day · level 1 · 20 XP\nEXIT=0"))
+            for key in ["Escape", "q"] {
+                let tmux = try TmuxSession(command: sandbox.shellCommand(["menu", "--locale", "nl"]))
+                #expect(tmux.wait(for: "❯ 1. ➕ Oefening loggen").contains("❯ 1. ➕ Oefening loggen"))
+                tmux.send(key)
+                #expect(tmux.wait(for: "EXIT=") == "EXIT=0")
+            }
         }
         #expect(canonicalJSON(sandbox.run("run", "viewprogress", "--json").stdout) == #"{"data":{"days":[{"date":"2026-11-22","logs":1,"totals":{"squats":20}},{"date":"2026-11-23","logs":0,"totals":{}},{"date":"2026-11-24","logs":0,"totals":{}},{"date":"2026-11-25","logs":0,"totals":{}},{"date":"2026-11-26","logs":0,"totals":{}},{"date":"2026-11-27","logs":0,"totals":{}},{"date":"2026-11-28","logs":0,"totals":{}}],"exercises":[{"exercise":"squats","logs":1,"total":20,"unit":"reps"}],"totalLogs":1,"weekEnd":"2026-11-28","weekStart":"2026-11-22"},"message":"This week, 22 Nov – 28 Nov 2026\nSun 22  █ 1\nMon 23  · 0\nTue 24  · 0\nWed 25  · 0\nThu 26  · 0\nFri 27  · 0\nSat 28  · 0\n\nBy exercise\nSquats  █ 1 log, 20 reps\n\n█ = 1 log","plugin":"com.standfit","status":"handled","type":"com.standfit.viewprogress"}"#)
     }
 
     @Test("a chosen item runs as run runs it on a terminal: a missing value is asked for, a routine shows each step; --json prints the outcome", .needs(.tmux))
     func menuAsksAsRunDoes() throws {
-        let asking = try TmuxSession(command: sandbox.shellCommand(["menu"]))
-        asking.wait(for: "Esc or q to leave")
-        asking.send("Enter")
-        #expect(asking.wait(for: "10. Sit-Ups").hasPrefix("➕ Log Exercise\nWhich exercise?\n   1. Squats\n"))
-        asking.send("lunges", "Enter")
-        #expect(asking.wait(for: "> lunges\nHow many? (1–3600) [12]\n>").hasSuffix("> lunges\nHow many? (1–3600) [12]\n>"))
-        asking.send("12", "Enter")
-        #expect(asking.wait(for: "Logged 12 lunges · +14 XP\nEXIT=0").hasSuffix("Logged 12 lunges · +14 XP\nEXIT=0"))
+        try sandbox.checkingHandBacks("menu (asking for values)") {
+            let asking = try TmuxSession(command: sandbox.shellCommand(["menu"]))
+            asking.wait(for: "Esc or q to leave")
+            asking.send("Enter")
+            #expect(asking.wait(for: "10. Sit-Ups").hasPrefix("➕ Log Exercise\nWhich exercise?\n   1. Squats\n"))
+            asking.send("lunges", "Enter")
+            #expect(asking.wait(for: "> lunges\nHow many? (1–3600) [12]\n>").hasSuffix("> lunges\nHow many? (1–3600) [12]\n>"))
+            asking.send("12", "Enter")
+            #expect(asking.wait(for: "Logged 12 lunges · +14 XP\nEXIT=0").hasSuffix("Logged 12 lunges · +14 XP\nEXIT=0"))
+        }
 
         let shortcuts = sandbox.configDirectory.appendingPathComponent("shortcuts")
         try FileManager.default.createDirectory(at: shortcuts, withIntermediateDirectories: true)
         try Data(#"{"type": "user.morning", "title": "Morning routine", "steps": [{"type": "com.standfit.logexercise", "parameters": {"exercise": "stretching", "count": 30}}, {"type": "com.standfit.viewstreak"}]}"#.utf8)
             .write(to: shortcuts.appendingPathComponent("morning.json"))
-        let routine = try TmuxSession(command: sandbox.shellCommand(["menu"]))
-        #expect(routine.wait(for: "❯ 1. 📋 Morning routine").contains("❯ 1. 📋 Morning routine"))
-        routine.send("Enter")
-        // Each step's answer, then the routine's, as `run morning` prints them.
-        #expect(routine.wait(for: "EXIT=") == """
-            📋 Morning routine
-            Logged 30 seconds of stretching · +3 XP
-            Streak: 1 day
-            Best streak: 1 day · level 1 · 37 XP
-            Morning routine: ran 2 steps.
-            EXIT=0
-            """)
+        try sandbox.checkingHandBacks("menu (a routine)") {
+            let routine = try TmuxSession(command: sandbox.shellCommand(["menu"]))
+            #expect(routine.wait(for: "❯ 1. 📋 Morning routine").contains("❯ 1. 📋 Morning routine"))
+            routine.send("Enter")
+            // Each step's answer, then the routine's, as `run morning` prints them.
+            #expect(routine.wait(for: "EXIT=") == """
+                📋 Morning routine
+                Logged 30 seconds of stretching · +3 XP
+                Streak: 1 day
+                Best streak: 1 day · level 1 · 37 XP
+                Morning routine: ran 2 steps.
+                EXIT=0
+                """)
+        }
 
         // Under --json the menu is drawn on stderr: stdout, here a file, is the outcome's document alone.
         let document = sandbox.root.appendingPathComponent("outcome.json")
-        let json = try TmuxSession(command: sandbox.shellCommand(["menu", "--json"], stdoutTo: document))
-        json.wait(for: "Esc or q to leave")
-        json.send("3")
-        json.send("Enter")
-        #expect(json.wait(for: "EXIT=0").hasSuffix("EXIT=0"))
+        try sandbox.checkingHandBacks("menu --json") {
+            let json = try TmuxSession(command: sandbox.shellCommand(["menu", "--json"], stdoutTo: document))
+            json.wait(for: "Esc or q to leave")
+            json.send("3")
+            json.send("Enter")
+            #expect(json.wait(for: "EXIT=0").hasSuffix("EXIT=0"))
+        }
         let outcome = try JSONSerialization.jsonObject(with: Data(contentsOf: document)) as? [String: Any]
         #expect(outcome?["status"] as? String == "handled" && outcome?["type"] as? String == "com.standfit.viewstreak")
-        let leaving = try TmuxSession(command: sandbox.shellCommand(["menu", "--json"], stdoutTo: document))
-        leaving.wait(for: "Esc or q to leave")
-        leaving.send("q")
-        #expect(leaving.wait(for: "EXIT=0").hasSuffix("EXIT=0"))
+        try sandbox.checkingHandBacks("menu --json (left with q)") {
+            let leaving = try TmuxSession(command: sandbox.shellCommand(["menu", "--json"], stdoutTo: document))
+            leaving.wait(for: "Esc or q to leave")
+            leaving.send("q")
+            #expect(leaving.wait(for: "EXIT=0").hasSuffix("EXIT=0"))
+        }
         #expect(try String(contentsOf: document, encoding: .utf8) == """
             {
               "message" : "No quick action was chosen.",

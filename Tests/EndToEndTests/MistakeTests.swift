@@ -53,14 +53,14 @@ struct MistakeTests {
     }
 
     @Test("plugins check says what the guide quotes, with the guide's exit status", arguments: cRows)
-    func says(_ row: Row) {
-        expect(row, file: FixturePlugins.mistake("\(row.fixture).so"))
+    func says(_ row: Row) throws {
+        try expect(row, file: FixturePlugins.mistake("\(row.fixture).so"))
     }
 
     @Test("a Rust crate built as dylib is told to be a cdylib", .needs(.rustc))
     func rustDylib() throws {
         let row = try #require(Self.rows.first { $0.fixture == "rust-dylib" })
-        expect(row, file: FixturePlugins.rustDylib())
+        try expect(row, file: FixturePlugins.rustDylib())
     }
 
     func expect(_ row: Row, file: URL) {
@@ -79,8 +79,9 @@ struct MistakeTests {
     }
 
     @Test("the good water plugin passes --strict with no warnings")
-    func good() {
-        let check = HostSandbox(pluginPath: []).run("plugins", "check", "--strict", FixturePlugins.mistake("good.so").path)
+    func good() throws {
+        let good = try FixturePlugins.mistake("good.so")
+        let check = HostSandbox(pluginPath: []).run("plugins", "check", "--strict", good.path)
         #expect(check.status == 0)
         #expect(check.stdout.hasSuffix("OK: com.fixture.water loads, with 1 type and no warnings.\n"), "\(check.stdout)")
     }

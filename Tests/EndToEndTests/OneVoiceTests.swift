@@ -261,27 +261,29 @@ struct OneVoiceTests {
 
     @Test("the menu, its key help and the prompts' retries in Dutch", .needs(.tmux))
     func dutchMenu() throws {
-        let tmux = try TmuxSession(command: sandbox.shellCommand(["menu", "--locale", "nl"]))
-        #expect(tmux.wait(for: "om te stoppen") == """
-            Snelle acties
-            ❯ 1. ➕ Oefening loggen
-            ↑/↓ of 1–1 om te kiezen · Enter om uit te voeren · Esc of q om te stoppen
-            """)
-        tmux.send("Enter")
-        tmux.wait(for: "10. ")
-        tmux.send("99", "Enter")
-        #expect(tmux.wait(for: "Er is geen 99; kies een nummer van 1 tot en met 10, of een naam.").contains("Er is geen 99; kies een nummer van 1 tot en met 10, of een naam."))
-        tmux.send("hurdle", "Enter")
-        #expect(tmux.wait(for: "Er is niets met de naam 'hurdle'; kies een nummer van 1 tot en met 10, of een naam.").contains("Er is niets met de naam 'hurdle'; kies een nummer van 1 tot en met 10, of een naam."))
-        tmux.send("squats", "Enter")
-        tmux.wait(for: "Hoeveel?")
-        tmux.send("veel", "Enter")
-        #expect(tmux.wait(for: "Verwacht een geheel getal van 1 tot en met 3600, kreeg 'veel'.\nHoeveel? (1–3600) [15]").contains("Verwacht een geheel getal van 1 tot en met 3600, kreeg 'veel'.\nHoeveel? (1–3600) [15]"))
-        // Out of range is asked again too.
-        tmux.send("0", "Enter")
-        #expect(tmux.wait(for: "Verwacht een geheel getal van 1 tot en met 3600, kreeg '0'.\nHoeveel? (1–3600) [15]").contains("Verwacht een geheel getal van 1 tot en met 3600, kreeg '0'.\nHoeveel? (1–3600) [15]"))
-        tmux.send("12", "Enter")
-        #expect(tmux.wait(for: "12 squats gelogd · +12 XP\nPrestatie behaald: Eerste log\nEXIT=0").hasSuffix("12 squats gelogd · +12 XP\nPrestatie behaald: Eerste log\nEXIT=0"))
+        try sandbox.checkingHandBacks("menu --locale nl") {
+            let tmux = try TmuxSession(command: sandbox.shellCommand(["menu", "--locale", "nl"]))
+            #expect(tmux.wait(for: "om te stoppen") == """
+                Snelle acties
+                ❯ 1. ➕ Oefening loggen
+                ↑/↓ of 1–1 om te kiezen · Enter om uit te voeren · Esc of q om te stoppen
+                """)
+            tmux.send("Enter")
+            tmux.wait(for: "10. ")
+            tmux.send("99", "Enter")
+            #expect(tmux.wait(for: "Er is geen 99; kies een nummer van 1 tot en met 10, of een naam.").contains("Er is geen 99; kies een nummer van 1 tot en met 10, of een naam."))
+            tmux.send("hurdle", "Enter")
+            #expect(tmux.wait(for: "Er is niets met de naam 'hurdle'; kies een nummer van 1 tot en met 10, of een naam.").contains("Er is niets met de naam 'hurdle'; kies een nummer van 1 tot en met 10, of een naam."))
+            tmux.send("squats", "Enter")
+            tmux.wait(for: "Hoeveel?")
+            tmux.send("veel", "Enter")
+            #expect(tmux.wait(for: "Verwacht een geheel getal van 1 tot en met 3600, kreeg 'veel'.\nHoeveel? (1–3600) [15]").contains("Verwacht een geheel getal van 1 tot en met 3600, kreeg 'veel'.\nHoeveel? (1–3600) [15]"))
+            // Out of range is asked again too.
+            tmux.send("0", "Enter")
+            #expect(tmux.wait(for: "Verwacht een geheel getal van 1 tot en met 3600, kreeg '0'.\nHoeveel? (1–3600) [15]").contains("Verwacht een geheel getal van 1 tot en met 3600, kreeg '0'.\nHoeveel? (1–3600) [15]"))
+            tmux.send("12", "Enter")
+            #expect(tmux.wait(for: "12 squats gelogd · +12 XP\nPrestatie behaald: Eerste log\nEXIT=0").hasSuffix("12 squats gelogd · +12 XP\nPrestatie behaald: Eerste log\nEXIT=0"))
+        }
     }
 
     @Test("--json gives numbers as numbers and one object per command: --dry-run's values, refresh's providers")

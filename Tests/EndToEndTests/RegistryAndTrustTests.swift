@@ -6,7 +6,7 @@ import TestSupport
 /// objects each command makes the dynamic linker open (`LD_DEBUG=files`), and what the host says.
 @Suite("Registry cache, lazy loading and trust", .timeLimit(.minutes(10)))
 struct RegistryAndTrustTests {
-    static let plain = FixturePlugins.zoo("plain.so")
+    static var plain: URL { get throws { try FixturePlugins.zoo("plain.so") } }
 
     /// The plugin files the dynamic linker opened while `arguments` ran, in the host and in
     /// every helper it started, in order.
@@ -24,9 +24,9 @@ struct RegistryAndTrustTests {
     }
 
     @Test("list and menu-reading commands load no plugin code once the cache is fresh; run loads only the owner of the type")
-    func lazyLoading() {
-        let kinds = FixturePlugins.url("kinds.so")
-        let sandbox = HostSandbox.zoo([Fixtures.standFitPlugin, kinds, Self.plain])
+    func lazyLoading() throws {
+        let kinds = try FixturePlugins.url("kinds.so"), plain = try Self.plain
+        let sandbox = HostSandbox.zoo([Fixtures.standFitPlugin, kinds, plain])
         // None of these hangs: deadlines a loaded machine cannot miss while the dynamic linker
         // traces every file it opens (LD_DEBUG), so no plugin is quarantined for being slow.
         sandbox.writeConfig(#"{"scanTimeout": 20, "handlerTimeout": 20}"#)
@@ -34,7 +34,7 @@ struct RegistryAndTrustTests {
         // but the two with a dynamic provider, asked once on a fresh home.
         let first = Self.pluginsOpened(sandbox, "list")
         #expect(first.result.status == 0)
-        #expect(first.files == [Fixtures.standFitPlugin.path, kinds.path, Self.plain.path, Fixtures.standFitPlugin.path, kinds.path])
+        #expect(first.files == [Fixtures.standFitPlugin.path, kinds.path, plain.path, Fixtures.standFitPlugin.path, kinds.path])
         #expect(Self.pluginsOpened(sandbox, "list").files == [])
         #expect(Self.pluginsOpened(sandbox, "list", "--json").files == [])
         #expect(Self.pluginsOpened(sandbox, "plugins").files == [])
@@ -47,7 +47,7 @@ struct RegistryAndTrustTests {
         // Another plugin runs in a worker, which opens only that one.
         let zoo = Self.pluginsOpened(sandbox, "run", "com.zoo.plain.run")
         #expect(zoo.result.stdout == "zoo plain ran\n")
-        #expect(zoo.files == [Self.plain.path])
+        #expect(zoo.files == [plain.path])
         // Its dynamic provider ran in the same worker: one file opened for handler and provider.
         let echo = Self.pluginsOpened(sandbox, "run", "com.fixture.kinds.echo", "flag=1", "number=3")
         #expect(echo.result.status == 0)
@@ -194,9 +194,10 @@ struct RegistryAndTrustTests {
     }
 
     @Test("plugins check reports what a plugin registers and what to fix; doctor sums up")
-    func checkAndDoctor() {
-        let sandbox = HostSandbox.zoo([Self.plain])
-        let sloppy = FixturePlugins.zoo("sloppy.so")
+    func checkAndDoctor() throws {
+        let plain = try Self.plain
+        let sandbox = HostSandbox.zoo([plain])
+        let sloppy = try FixturePlugins.zoo("sloppy.so")
         let check = sandbox.run("plugins", "check", sloppy.path)
         #expect(check.status == 0)
         let lines = check.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -230,7 +231,7 @@ struct RegistryAndTrustTests {
 
             """)
 
-        let crash = FixturePlugins.zoo("crash-init.so").path
+        let crash = try FixturePlugins.zoo("crash-init.so").path
         #expect(sandbox.run("plugins", "check", crash) == ProcessResult(status: 4, stdout: """
             Plugin \(crash)
               quarantined: Plugin \(crash) crashed with SIGSEGV (segmentation fault) while it was loaded and initialised, in its own code in init; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).
@@ -245,15 +246,16 @@ struct RegistryAndTrustTests {
         let doctor = sandbox.run("doctor")
         #expect(doctor.status == 0)
         #expect(doctor.stdout.contains("Plugins: 1 loaded, 0 refused, 0 quarantined"))
-        #expect(doctor.stdout.contains("  ok: com.zoo.plain 0.1.0, 1 type, runs worker: \(Self.plain.path)\n"))
+        #expect(doctor.stdout.contains("  ok: com.zoo.plain 0.1.0, 1 type, runs worker: \(plain.path)\n"))
         #expect(doctor.stdout.hasSuffix("No problems found.\n"))
         var broken = sandbox
-        broken.pluginPath.append(FixturePlugins.zoo("exit-init.so"))
+        let exitInit = try FixturePlugins.zoo("exit-init.so")
+        broken.pluginPath.append(exitInit)
         let sick = broken.run("doctor")
         #expect(sick.status == 1)
         #expect(sick.stdout.hasSuffix("""
             1 problem:
-              - Plugin \(FixturePlugins.zoo("exit-init.so").path) exited with status 3 while it was loaded and initialised, in its own code in init; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).
+              - Plugin \(exitInit.path) exited with status 3 while it was loaded and initialised, in its own code in init; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again).
 
             """))
     }

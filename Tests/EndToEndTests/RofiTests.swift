@@ -161,22 +161,25 @@ struct RofiTests {
         /// the log to read `expected`; the launcher is ended after (rofi stays open with the
         /// outcome where no notification server shows it).
         func type(_ text: String, into launcher: (tool: String, arguments: [String], windowClass: String), expecting expected: [String]) throws {
-            // A second start only when the first never showed its window (its connection to the
-            // display failed): what is tested is what runs once it is open.
-            var started: pid_t = 0
-            var opened = false
-            for _ in 0..<2 where !opened {
-                if started != 0 { endGroup(started) }
-                started = try #require(spawnInBackground(launcher.tool, launcher.arguments, environment: environment,
-                                                         log: sandbox.root.appendingPathComponent("launcher.log"), ownGroup: true))
-                opened = eventually(20) { x("search", "--onlyvisible", "--class", launcher.windowClass).status == 0 }
+            // The whole interaction: the launcher runs the host more than once (its rows, then the choice).
+            try sandbox.checkingHandBacks("'\(text)' typed into \(launcher.windowClass)") {
+                // A second start only when the first never showed its window (its connection to the
+                // display failed): what is tested is what runs once it is open.
+                var started: pid_t = 0
+                var opened = false
+                for _ in 0..<2 where !opened {
+                    if started != 0 { endGroup(started) }
+                    started = try #require(spawnInBackground(launcher.tool, launcher.arguments, environment: environment,
+                                                             log: sandbox.root.appendingPathComponent("launcher.log"), ownGroup: true))
+                    opened = eventually(20) { x("search", "--onlyvisible", "--class", launcher.windowClass).status == 0 }
+                }
+                defer { endGroup(started) }
+                try #require(opened, "\(launcher.windowClass) did not open; \(sandbox.logs("launcher.log"))")
+                _ = x("type", "--delay", "30", text)
+                _ = x("key", "Return")
+                #expect(eventually(20) { DesktopBusTests.loggedRows(sandbox) == expected },
+                        "'\(text)' in \(launcher.windowClass): \(DesktopBusTests.loggedRows(sandbox)); \(sandbox.logs("launcher.log"))")
             }
-            defer { endGroup(started) }
-            try #require(opened, "\(launcher.windowClass) did not open; \(sandbox.logs("launcher.log"))")
-            _ = x("type", "--delay", "30", text)
-            _ = x("key", "Return")
-            #expect(eventually(20) { DesktopBusTests.loggedRows(sandbox) == expected },
-                    "'\(text)' in \(launcher.windowClass): \(DesktopBusTests.loggedRows(sandbox)); \(sandbox.logs("launcher.log"))")
         }
         let rofi = (tool: ExternalTool.rofi.path, arguments: ["-show", "standfit", "-modi", "standfit:\(host) rofi"], windowClass: "rofi")
         let dmenu = (tool: "/bin/sh", arguments: ["-c", "'\(host)' rofi --dmenu | \(ExternalTool.dmenu.path) -i | '\(host)' rofi --chosen"],

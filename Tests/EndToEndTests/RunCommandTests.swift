@@ -129,9 +129,9 @@ struct RunCommandTests {
     }
 
     @Test("declined exits 1, a plugin failure or a bad status exits 4")
-    func declinedAndFailed() {
+    func declinedAndFailed() throws {
         var sandbox = sandbox
-        sandbox.pluginPath = [FixturePlugins.url("kinds.so")]
+        sandbox.pluginPath = try [FixturePlugins.url("kinds.so")]
         #expect(sandbox.run("run", "status", "code=1", "message=Not today.")
             == ProcessResult(status: 1, stdout: "", stderr: "standfit-host: Not today.\n"))
         #expect(sandbox.run("run", "status", "code=3", "message=Disk full.") == ProcessResult(
@@ -140,9 +140,9 @@ struct RunCommandTests {
     }
 
     @Test("a handler learns whether its data is shown (standfit.reply/1): only --json shows it")
-    func dataShownOnlyUnderJSON() {
+    func dataShownOnlyUnderJSON() throws {
         var sandbox = sandbox
-        sandbox.pluginPath = [FixturePlugins.url("kinds.so")]
+        sandbox.pluginPath = try [FixturePlugins.url("kinds.so")]
         #expect(sandbox.run("run", "shown") == ProcessResult(status: 0, stdout: "shows data: 0\n", stderr: ""))
         #expect(sandbox.run("run", "shown", "--json") == ProcessResult(status: 0, stdout: """
             {
@@ -159,9 +159,9 @@ struct RunCommandTests {
     }
 
     @Test("the manifest's fallback type handles unknown types")
-    func fallback() {
+    func fallback() throws {
         var sandbox = sandbox
-        sandbox.pluginPath = [FixturePlugins.url("kinds.so")]
+        sandbox.pluginPath = try [FixturePlugins.url("kinds.so")]
         let manifest = Fixtures.url("Manifests/fallback.json").path
         // It says so, and exits 6: a typo does not pass for the action asked for.
         #expect(sandbox.run("run", "com.nowhere.thing", "--manifest", manifest) == ProcessResult(
@@ -191,8 +191,8 @@ struct RunCommandTests {
         var sandbox = sandbox
         let broken = sandbox.root.appendingPathComponent("broken.so")
         try Data(String(repeating: "not a library\n", count: 8).utf8).write(to: broken)
-        sandbox.pluginPath = [broken, FixturePlugins.url("abi-major2.so"), Fixtures.cExamplePlugin]
-        let major2 = FixturePlugins.url("abi-major2.so").path
+        sandbox.pluginPath = try [broken, FixturePlugins.url("abi-major2.so"), Fixtures.cExamplePlugin]
+        let major2 = try FixturePlugins.url("abi-major2.so").path
         #expect(sandbox.run("run", "pace", "km=10", "minutes=50") == ProcessResult(status: 0, stdout: "10.00 km in 50.00 min is 5:00 min/km\n", stderr: """
             standfit-host: warning: Plugin \(broken.path) is not a shared library (it does not start with an ELF header); rebuild it as a shared library for this machine or remove it from the plugin path.
             standfit-host: warning: Plugin \(major2) was built for ABI 2.x; this host speaks 1.x; rebuild it against standfit_plugin.h 1.0.

@@ -14,8 +14,8 @@ struct RustExampleTests {
     }
 
     @Test("the timer builds, passes plugins check --strict, runs at the host's now and keeps to its range", .needs(.cargo))
-    func timer() {
-        let plugin = FixturePlugins.rustTimer()
+    func timer() throws {
+        let plugin = try FixturePlugins.rustTimer()
         let sandbox = Self.sandbox([plugin])
         let check = sandbox.run("plugins", "check", "--strict", plugin.path)
         #expect(check.status == 0, "\(check.stdout)")
@@ -30,16 +30,31 @@ struct RustExampleTests {
         #expect(sandbox.run("list").stdout.hasPrefix("1. Pomodoro — 25 minutes  (com.example.timer.start)\n"))
     }
 
-    @Test("a panic caught at the boundary fails the run with its message; an uncaught one aborts only the worker", .needs(.rustc))
-    func panics() {
-        let sandbox = Self.sandbox([FixturePlugins.rustPanics()])
+    @Test("a panic caught at the boundary fails the run with its message; an uncaught one aborts only the worker: the plugin and the host are as before", .needs(.rustc))
+    func panics() throws {
+        let plugin = try FixturePlugins.rustPanics()
+        let sandbox = Self.sandbox([plugin])
         let caught = sandbox.run("run", "caught")
         #expect(caught.status == 4)
         #expect(caught.stderr.hasSuffix("standfit-host: Plugin 'com.fixture.panics' failed to run com.fixture.panics.caught: It failed: the caught action went wrong.\n"), "\(caught.stderr)")
         let uncaught = sandbox.run("run", "uncaught")
         #expect(uncaught.status == 4)
         #expect(uncaught.stderr.hasSuffix("standfit-host: Plugin 'com.fixture.panics' crashed with SIGABRT (aborted) while running com.fixture.panics.uncaught; report this to the plugin's author.\n"), "\(uncaught.stderr)")
-        // The host and its state are untouched: the next run works.
-        #expect(sandbox.run("run", "caught").status == 4)
+        // The host and the plugin are untouched: the plugin is listed as before (not
+        // quarantined, still run in a worker), and its caught panic fails the same way again,
+        // word for word.
+        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: """
+            com.fixture.panics 1.0.0 (ABI 1.0): Panics
+              path: \(plugin.path)
+              types: com.fixture.panics.caught, com.fixture.panics.uncaught
+              runs: in a worker process
+
+            """, stderr: ""))
+        // Rust's panic line names the thread by its id, another each time.
+        func withoutThreadID(_ result: ProcessResult) -> ProcessResult {
+            ProcessResult(status: result.status, stdout: result.stdout,
+                          stderr: result.stderr.replacingOccurrences(of: #"thread '<unnamed>' \([0-9]+\)"#, with: "thread '<unnamed>' (N)", options: .regularExpression))
+        }
+        #expect(withoutThreadID(sandbox.run("run", "caught")) == withoutThreadID(caught))
     }
 }

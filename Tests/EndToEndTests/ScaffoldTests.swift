@@ -17,12 +17,15 @@ struct ScaffoldTests {
     }
 
     /// Runs `plugins new` from `work`.
-    static func new(_ sandbox: HostSandbox, in work: URL, _ arguments: [String]) -> ProcessResult {
+    static func new(_ sandbox: HostSandbox, in work: URL, _ arguments: [String],
+                    sourceLocation: SourceLocation = #_sourceLocation) -> ProcessResult {
         // The command runs from `work`: `cd` in a shell, so the warm server sees that directory too.
         let command = ([Fixtures.hostBinary.path, "plugins", "new"] + arguments).map(shellQuoted).joined(separator: " ")
-        #expect(sandbox.serveWarmPath() == nil)
-        return runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "cd \(shellQuoted(work.path)) && exec \(command)"],
-                          environment: sandbox.environment)
+        #expect(sandbox.serveWarmPath() == nil, sourceLocation: sourceLocation)
+        return sandbox.checkingHandBacks((["plugins", "new"] + arguments).joined(separator: " "), sourceLocation: sourceLocation) {
+            runProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "cd \(shellQuoted(work.path)) && exec \(command)"],
+                       environment: sandbox.environment)
+        }
     }
 
     static func shellQuoted(_ text: String) -> String {

@@ -81,10 +81,9 @@ extension WarmServerTests {
         let listener = try #require(spawnInBackground(ExternalTool.python3.path, ["-c", script, silent], environment: ["PATH": "/usr/bin:/bin"], log: nil, ownGroup: true))
         defer { endGroup(listener) }
         #expect(TestSupport.eventually(10) { FileManager.default.fileExists(atPath: silent) })
-        let started = Date()
         #expect(activated("unix:path=\(silent)").status == 0)
-        // The running server's 5 s and the activated one's own 5 s; was 90 s each.
-        #expect(Date().timeIntervalSince(started) < 30, "the hand-over on a silent socket took \(Date().timeIntervalSince(started)) s")
+        // The running server's 5 s and the activated one's own 5 s (was 90 s each), as the
+        // log says it; no clock is read here.
         #expect(serverLog().contains("the bus at unix:path=\(silent) did not answer within 5 s, so it is not joined"), "\(serverLog())")
         // Typed by hand (or sent by any process that is not an activated server of this build).
         var environment = sandbox.environment

@@ -96,8 +96,8 @@ struct PluginLoadingTests {
     }
 
     @Test("every kind crosses exactly, and absent optionals arrive as zero values with their bit clear")
-    func everyKind() {
-        let plugins = load([FixturePlugins.url("kinds.so")])
+    func everyKind() throws {
+        let plugins = try load([FixturePlugins.url("kinds.so")])
         #expect(run(plugins, "echo", ["flag=false", "number=-9223372036854775808", "ratio=0.1", "text=héllo wörld", "note="]).message
             == #"flag=false number=-9223372036854775808 ratio=0.10000000000000001 text=[héllo wörld] note=[] provided=0x1f type=com.fixture.kinds.echo locale=en_GB userInfo={"flag":true,"note":"from userInfo","number":7}"#)
         let noItems = run(plugins, "echo", ["flag=1", "number=9223372036854775807"], items: [])
@@ -107,8 +107,8 @@ struct PluginLoadingTests {
     }
 
     @Test("namespace handlers, statuses and bad data from a real plugin")
-    func namespaceAndStatuses() {
-        let plugins = load([FixturePlugins.url("kinds.so")])
+    func namespaceAndStatuses() throws {
+        let plugins = try load([FixturePlugins.url("kinds.so")])
         #expect(run(plugins, "com.fixture.open.anything.at.all").message == "opened com.fixture.open.anything.at.all")
         #expect(run(plugins, "status", ["code=1", "message=Not now."]).status == .declined)
         #expect(run(plugins, "status", ["code=3", "message=Disk full."]).message == "Plugin 'com.fixture.kinds' failed to run com.fixture.kinds.status: Disk full.")
@@ -119,8 +119,8 @@ struct PluginLoadingTests {
     }
 
     @Test("a context kept past its call answers STANDFIT_ERR_UNSUPPORTED, does nothing and reads empty")
-    func staleContext() {
-        let plugins = load([FixturePlugins.url("kinds.so")])
+    func staleContext() throws {
+        let plugins = try load([FixturePlugins.url("kinds.so")])
         #expect(run(plugins, "com.fixture.kinds.stale").message == "first call")
         for _ in 0..<3 {
             #expect(run(plugins, "com.fixture.kinds.stale").message == "late call: -4, type []")
@@ -128,8 +128,8 @@ struct PluginLoadingTests {
     }
 
     @Test("standfit.reply/1 tells a handler whether its data is shown, and data not shown is dropped")
-    func replyExtension() {
-        let plugins = load([FixturePlugins.url("kinds.so")])
+    func replyExtension() throws {
+        let plugins = try load([FixturePlugins.url("kinds.so")])
         let shown = run(plugins, "com.fixture.kinds.shown")
         #expect(shown.message == "shows data: 1")
         #expect(shown.data?.value == .object(["shown": .int(1)]))
@@ -140,8 +140,8 @@ struct PluginLoadingTests {
     }
 
     @Test("a type registered twice: the first plugin keeps it, and the diagnostic names both")
-    func duplicates() {
-        let kinds = FixturePlugins.url("kinds.so"), duplicate = FixturePlugins.url("duplicate.so")
+    func duplicates() throws {
+        let kinds = try FixturePlugins.url("kinds.so"), duplicate = try FixturePlugins.url("duplicate.so")
         let plugins = load([kinds, duplicate])
         #expect(plugins.plugins.map(\.id) == ["com.fixture.kinds", "com.fixture.duplicate"])
         #expect(plugins.plugins.last?.types == ["com.fixture.dup.twice"])
@@ -158,9 +158,9 @@ struct PluginLoadingTests {
         ("abi-short.so", "declares a table of 12 bytes where ABI 1.0 needs at least 56; rebuild it against standfit_plugin.h."),
         ("abi-noentry.so", "does not export standfit_plugin_entry_v1; export it with STANDFIT_EXPORT (C) or @_cdecl(\"standfit_plugin_entry_v1\") (Swift)."),
     ])
-    func refusals(file: String, reason: String) {
-        let bad = FixturePlugins.url(file)
-        let plugins = load([bad, FixturePlugins.url("abi-ok.so")])
+    func refusals(file: String, reason: String) throws {
+        let bad = try FixturePlugins.url(file)
+        let plugins = try load([bad, FixturePlugins.url("abi-ok.so")])
         #expect(plugins.refusals == [PluginRefusal(path: bad.path, reason: "Plugin \(bad.path) \(reason)")])
         #expect(plugins.plugins.map(\.id) == ["com.fixture.abi"])
     }
@@ -202,7 +202,7 @@ struct PluginLoadingTests {
     @Test("a directory loads its .so files by name, once per inode, skipping other files")
     func directoryScan() throws {
         let directory = makeTemporaryDirectory()
-        let kinds = FixturePlugins.url("kinds.so")
+        let kinds = try FixturePlugins.url("kinds.so")
         try FileManager.default.copyItem(at: kinds, to: directory.appendingPathComponent("b.so"))
         try FileManager.default.linkItem(at: directory.appendingPathComponent("b.so"), to: directory.appendingPathComponent("a.so"))
         try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("c.so"), withDestinationURL: kinds)

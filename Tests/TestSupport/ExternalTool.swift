@@ -10,8 +10,9 @@ import Testing
 /// installs every one of them, nothing is skipped: a missing program fails the test at once,
 /// naming it, before the test waits for a screen that would never come.
 public struct ExternalTool: Sendable, CustomStringConvertible {
-    /// The program's absolute path.
-    public let path: String
+    /// The program's absolute path, unchecked: `path` and `url` check that the running test
+    /// declared the tool.
+    let location: String
     /// The Debian package that installs it.
     public let package: String
 
@@ -19,7 +20,7 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     public let isProgram: Bool
 
     public init(_ path: String, package: String, isProgram: Bool = true) {
-        self.path = path
+        location = path
         self.package = package
         self.isProgram = isProgram
     }
@@ -93,11 +94,38 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
             ?? "/usr/bin/\(name)"
     }
 
-    public var url: URL { URL(fileURLWithPath: path) }
-    public var name: String { (path as NSString).lastPathComponent }
+    /// The program's path, for the test that runs it: a test that did not declare the tool
+    /// (`.needs`, on the test or its suite) records an issue naming it, so that no test runs a
+    /// program that a fresh machine may lack without skipping where it is missing.
+    public func path(sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        ExternalTool.checkDeclared(self, sourceLocation: sourceLocation)
+        return location
+    }
+
+    public var path: String { path() }
+    public var url: URL { URL(fileURLWithPath: path()) }
+    public var name: String { (location as NSString).lastPathComponent }
     public var description: String { name }
+
+    /// The comment `.needs` gives its trait where every tool is installed: the tools' names.
+    static func declaration(_ tools: [ExternalTool]) -> String {
+        "needs " + tools.map(\.name).joined(separator: ", ")
+    }
+
+    /// Records an issue when the running test (none: a helper thread, a static initializer)
+    /// uses `tool` without declaring it with `.needs`.
+    static func checkDeclared(_ tool: ExternalTool, sourceLocation: SourceLocation) {
+        guard let test = Test.current else { return }
+        let declared = test.traits.compactMap { $0 as? ConditionTrait }.flatMap(\.comments).map(\.rawValue)
+            .filter { $0.hasPrefix("needs ") }
+            .flatMap { $0.dropFirst("needs ".count).split(separator: ",").map { $0.split(separator: " ").first.map(String.init) ?? "" } }
+        guard !declared.contains(tool.name) else { return }
+        Issue.record("'\(test.name)' runs \(tool.name) without declaring it: name it in .needs(…) on the test or its suite, or the test fails instead of skipping where \(tool.package) is not installed.",
+                     sourceLocation: sourceLocation)
+    }
+
     public var isInstalled: Bool {
-        isProgram ? FileManager.default.isExecutableFile(atPath: path) : FileManager.default.fileExists(atPath: path)
+        isProgram ? FileManager.default.isExecutableFile(atPath: location) : FileManager.default.fileExists(atPath: location)
     }
 
     /// Whether this run is CI's, where every test must run.
@@ -124,7 +152,9 @@ extension Trait where Self == ConditionTrait {
     /// Runs the test only where every one of `tools` is installed; skips it elsewhere with the
     /// packages to install, except under CI, where a missing tool fails the test, naming it.
     public static func needs(_ tools: ExternalTool...) -> Self {
-        let reason = tools.allSatisfy(\.isInstalled) ? "" : ExternalTool.skipReason(tools)
+        // Where all are installed, the comment names them: the tools the test may run
+        // (`ExternalTool.path`), which nothing shows.
+        let reason = tools.allSatisfy(\.isInstalled) ? ExternalTool.declaration(tools) : ExternalTool.skipReason(tools)
         return .enabled(Comment(rawValue: reason)) {
             let missing = tools.filter { !$0.isInstalled }
             guard !missing.isEmpty else { return true }

@@ -1,9 +1,20 @@
 import Foundation
-import Testing
+
+/// A test fixture a tool could not build, thrown when a test asks for it: Swift Testing records
+/// a thrown error as one issue and ends the test there, so the test fails once, in the tool's own
+/// words, rather than going on with a missing file into failures that say nothing of the build.
+public struct FixtureNotBuilt: Error, CustomStringConvertible, Sendable {
+    /// The fixture asked for ("crash-init.so").
+    public let file: String
+    /// The tool's words: which tool, its exit status and what it printed.
+    public let failure: String
+
+    public var description: String { "The test fixture \(file) was not built: \(failure)" }
+}
 
 /// Fixtures built once per test process, each with what went wrong building it. A fixture a
-/// tool could not build fails the tests that use it, each with the tool's own words (an issue
-/// recorded when the fixture is asked for), and no other test: nothing here stops the process.
+/// tool could not build fails the tests that ask for it, each with the tool's own words (the
+/// `FixtureNotBuilt` thrown when it is asked for), and no other test: nothing here stops the process.
 struct BuiltFixtures: Sendable {
     let directory: URL
     /// Why a file could not be built, by file name.
@@ -13,10 +24,10 @@ struct BuiltFixtures: Sendable {
         directory = makeTemporaryDirectory(prefix)
     }
 
-    /// `file` in the directory; when it failed to build, the asking test records why.
-    func url(_ file: String, sourceLocation: SourceLocation) -> URL {
+    /// `file` in the directory; when it failed to build, `FixtureNotBuilt` with why.
+    func url(_ file: String) throws -> URL {
         if let failure = failures[file] ?? failures["*"] {
-            Issue.record(Comment(rawValue: "The test fixture \(file) was not built: \(failure)"), sourceLocation: sourceLocation)
+            throw FixtureNotBuilt(file: file, failure: failure)
         }
         return directory.appendingPathComponent(file)
     }
@@ -65,9 +76,19 @@ public enum FixturePlugins {
         return built
     }()
 
-    /// The compiled fixture named `file` (e.g. "kinds.so").
-    public static func url(_ file: String, sourceLocation: SourceLocation = #_sourceLocation) -> URL {
-        built.url(file, sourceLocation: sourceLocation)
+    /// The compiled fixture named `file` (e.g. "kinds.so"); `FixtureNotBuilt` when it could not be built.
+    public static func url(_ file: String) throws -> URL {
+        try built.url(file)
+    }
+
+    /// For the suite's own rules (TestSuiteRulesTests): the C fixture `source` of
+    /// `Tests/Fixtures/Plugins` compiled as `file` with `compiler` and the flags every fixture is
+    /// held to, in a directory of its own, on every call (nothing cached); `FixtureNotBuilt`, as
+    /// from `url`, when `compiler` fails.
+    public static func compiled(_ source: String, as file: String, with compiler: URL) throws -> URL {
+        var built = BuiltFixtures("standfit-fixture-rule")
+        compileC(Variant(file: file, source: source), into: &built, compiler: compiler)
+        return try built.url(file)
     }
 
     // MARK: - The hostile plugin zoo
@@ -139,7 +160,7 @@ public enum FixturePlugins {
     /// The directory holding the compiled zoo: every `zooVariants` file plus the Swift fixture
     /// `zoo_precondition.swift` as "precondition-init.so" and "precondition-handler.so". Kept apart
     /// from `directory` so a test that loads a whole directory never meets the zoo by accident.
-    /// A fixture that fails to build fails the tests that use it.
+    /// A fixture that fails to build fails the tests that ask for it.
     static let zooBuilt: BuiltFixtures = {
         var built = BuiltFixtures("standfit-zoo-plugins")
         for variant in zooVariants {
@@ -170,20 +191,20 @@ public enum FixturePlugins {
         return built
     }()
 
-    /// The compiled zoo member named `file` (e.g. "crash-init.so").
-    public static func zoo(_ file: String, sourceLocation: SourceLocation = #_sourceLocation) -> URL {
-        zooBuilt.url(file, sourceLocation: sourceLocation)
+    /// The compiled zoo member named `file` (e.g. "crash-init.so"); `FixtureNotBuilt` when it could not be built.
+    public static func zoo(_ file: String) throws -> URL {
+        try zooBuilt.url(file)
     }
 
     /// Compiles one C variant into `built` with the flags every fixture is held to.
     private static func compileC(_ variant: Variant, into built: inout BuiltFixtures, directory: String = "Plugins",
-                                 hidden: Bool = true) {
+                                 hidden: Bool = true, compiler: URL = cCompiler) {
         let include = Fixtures.packageRoot.appendingPathComponent("Sources/CStandFitABI/include").path
         let arguments = ["-shared", "-fPIC"] + (hidden ? ["-fvisibility=hidden"] : []) + ["-Wall", "-Werror", "-I", include]
             + variant.flags
             + ["-o", built.directory.appendingPathComponent(variant.file).path,
                Fixtures.url("\(directory)/\(variant.source)").path]
-        built.run(cCompiler, arguments, for: variant.file)
+        built.run(compiler, arguments, for: variant.file)
     }
 
     // MARK: - Plugin authors' mistakes
@@ -205,15 +226,15 @@ public enum FixturePlugins {
         built.run(cCompiler, ["-c", "-fPIC", "-I", include, "-o", object, Fixtures.url("Mistakes/good.c").path],
                   for: "static-library.so")
         if built.failures["static-library.so"] == nil {
-            built.run(URL(fileURLWithPath: "/usr/bin/ar"), ["rcs", built.directory.appendingPathComponent("static-library.so").path, object],
+            built.run(archiver, ["rcs", built.directory.appendingPathComponent("static-library.so").path, object],
                       for: "static-library.so")
         }
         return built
     }()
 
-    /// The compiled mistake named `file` ("bad-default.so").
-    public static func mistake(_ file: String, sourceLocation: SourceLocation = #_sourceLocation) -> URL {
-        mistakesBuilt.url(file, sourceLocation: sourceLocation)
+    /// The compiled mistake named `file` ("bad-default.so"); `FixtureNotBuilt` when it could not be built.
+    public static func mistake(_ file: String) throws -> URL {
+        try mistakesBuilt.url(file)
     }
 
     /// "panics.so": `Tests/Fixtures/Plugins/panics.rs`, a Rust plugin whose handlers panic (one
@@ -230,8 +251,9 @@ public enum FixturePlugins {
         return built
     }
 
-    public static func rustPanics(sourceLocation: SourceLocation = #_sourceLocation) -> URL {
-        rustPanicsBuilt.url("panics.so", sourceLocation: sourceLocation)
+    /// "panics.so"; `FixtureNotBuilt` when rustc could not build it.
+    public static func rustPanics() throws -> URL {
+        try rustPanicsBuilt.url("panics.so")
     }
 
     /// Plugins/Examples/RustTimer built by cargo, offline, in a target directory of its own.
@@ -246,16 +268,18 @@ public enum FixturePlugins {
         return built
     }()
 
-    public static func rustTimer(sourceLocation: SourceLocation = #_sourceLocation) -> URL {
-        rustTimerBuilt.url("release/librust_timer.so", sourceLocation: sourceLocation)
+    /// The RustTimer example's library; `FixtureNotBuilt` when cargo could not build it.
+    public static func rustTimer() throws -> URL {
+        try rustTimerBuilt.url("release/librust_timer.so")
     }
 
     /// "rust-dylib.so": `Tests/Fixtures/Mistakes/rust-dylib.rs` built by rustc as crate-type
     /// dylib. Only tests that need `.rustc` ask for it.
     static let rustDylibBuilt = rustc("Mistakes/rust-dylib.rs", as: "dylib", into: "rust-dylib.so")
 
-    public static func rustDylib(sourceLocation: SourceLocation = #_sourceLocation) -> URL {
-        rustDylibBuilt.url("rust-dylib.so", sourceLocation: sourceLocation)
+    /// "rust-dylib.so"; `FixtureNotBuilt` when rustc could not build it.
+    public static func rustDylib() throws -> URL {
+        try rustDylibBuilt.url("rust-dylib.so")
     }
 
     /// The C compiler the fixtures are built with: the system's `cc`, else the clang of the Swift
@@ -269,6 +293,18 @@ public enum FixturePlugins {
             return clang
         }
         return URL(fileURLWithPath: "/usr/bin/cc")
+    }()
+
+    /// The archiver for the static-library mistake, as `cCompiler` is the compiler: binutils'
+    /// `ar` where the C toolchain is, else the Swift toolchain's own `llvm-ar` (like `cc`, it is
+    /// what building anything here takes, not a program a test may skip without).
+    public static let archiver: URL = {
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/ar") { return URL(fileURLWithPath: "/usr/bin/ar") }
+        if let llvmArchiver = swiftCompiler?.deletingLastPathComponent().appendingPathComponent("llvm-ar"),
+           FileManager.default.isExecutableFile(atPath: llvmArchiver.path) {
+            return llvmArchiver
+        }
+        return URL(fileURLWithPath: "/usr/bin/ar")
     }()
 
     /// What make and Rust's tools need where the system has no `cc` (make compiles, and cargo

@@ -147,11 +147,13 @@ public struct HostSandbox: Sendable {
     /// runs, stopped when the last copy of this sandbox goes.
     public let server: SandboxServer
 
-    /// A sandbox whose plugin path holds the two example plugins.
+    /// A sandbox whose plugin path holds the two example plugins, at a fixed instant and zone
+    /// (Sunday 22 November 2026, 13:05 UTC), so that no answer depends on when the test runs.
     public init(pluginPath: [URL] = [Fixtures.swiftExamplePlugin, Fixtures.cExamplePlugin]) {
         root = makeTemporaryDirectory("standfit-e2e")
         self.pluginPath = pluginPath
         server = SandboxServer(runtimeDirectory: root.appendingPathComponent("run"))
+        extraEnvironment = ["TZ": "UTC", "STANDFIT_NOW": "2026-11-22T13:05:00Z"]
     }
 
     /// A sandbox with only the built StandFit plugin, at a fixed instant and zone: Sunday
@@ -205,18 +207,35 @@ public struct HostSandbox: Sendable {
         if let failure = serveWarmPath() {
             return ProcessResult(status: -1, stdout: "", stderr: failure)
         }
+        return checkingHandBacks(arguments.joined(separator: " "), sourceLocation: sourceLocation) {
+            runProcess(Fixtures.hostBinary, arguments: arguments, environment: environment, stdin: stdin)
+        }
+    }
+
+    /// Runs `body`, which starts the host itself (in a shell, in tmux, with an environment of its
+    /// own), and on the warm path records an issue for each command the sandbox's server handed
+    /// back to run cold meanwhile, naming `what`, as `run` does for its commands; unless
+    /// `coldRunsExpected`. The check reads what `body` added to the server's log, so `body`
+    /// covers the whole of what it checks: for a terminal session, from before the session
+    /// starts until its last screen is read.
+    public func checkingHandBacks<T>(_ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+                                     _ body: () throws -> T) rethrows -> T {
         let log = root.appendingPathComponent("server.log")
         let before = path == .warm ? (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0 : 0
-        let result = runProcess(Fixtures.hostBinary, arguments: arguments, environment: environment, stdin: stdin)
-        if path == .warm, !coldRunsExpected, let handle = FileHandle(forReadingAtPath: log.path) {
-            defer { try? handle.close() }
-            try? handle.seek(toOffset: UInt64(before))
-            let added = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
-            for line in added.split(separator: "\n") where line.contains("Handed back to run cold: ") {
-                Issue.record("The warm server did not serve '\(arguments.joined(separator: " "))': \(line)", sourceLocation: sourceLocation)
-            }
+        // Also when `body` throws: what it ran before is checked all the same.
+        defer { recordHandBacks(in: log, after: before, what, sourceLocation: sourceLocation) }
+        return try body()
+    }
+
+    /// `checkingHandBacks`'s check: an issue per hand-back line the log gained after `offset`.
+    private func recordHandBacks(in log: URL, after offset: Int, _ what: String, sourceLocation: SourceLocation) {
+        guard path == .warm, !coldRunsExpected, let handle = FileHandle(forReadingAtPath: log.path) else { return }
+        defer { try? handle.close() }
+        try? handle.seek(toOffset: UInt64(offset))
+        let added = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+        for line in added.split(separator: "\n") where line.contains("Handed back to run cold: ") {
+            Issue.record("The warm server did not serve '\(what)': \(line)", sourceLocation: sourceLocation)
         }
-        return result
     }
 
     /// Starts the sandbox's warm server unless it runs (`fullHost serve`, its log in
@@ -228,7 +247,8 @@ public struct HostSandbox: Sendable {
     }
 
     /// On the warm path, `startServer`: for the commands a test runs itself (in a shell, in
-    /// tmux, with an environment of its own), which the warm pass serves too. Nil on the cold path.
+    /// tmux, with an environment of its own), which the warm pass serves too, and checks inside
+    /// `checkingHandBacks`. Nil on the cold path.
     @discardableResult
     public func serveWarmPath(fullHost: URL = Fixtures.fullHostBinary) -> String? {
         path == .warm ? startServer(fullHost: fullHost) : nil
