@@ -249,6 +249,13 @@ struct WarmServerTests {
             █ = 1 log
 
             """, stderr: ""))
+        #expect(first["list"] == ProcessResult(status: 0, stdout: """
+            1. Oefening loggen  (com.standfit.logexercise)
+            2. Reeks bekijken — 1 dag  (com.standfit.viewstreak)
+            3. Squats loggen — 3 herhalingen  (com.standfit.logexercise)
+            4. Voortgang bekijken  (com.standfit.viewprogress)
+
+            """, stderr: ""))
         let status = Self.host(sandbox, "server", "status", "--json")
         let document = try JSONDecoder().decode(Status.self, from: Data(status.stdout.utf8))
         #expect(document.requestsServed == variants.count * 3)
