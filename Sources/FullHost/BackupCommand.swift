@@ -141,7 +141,7 @@ struct RestoreCommand: GlobalCommand {
         let null = Glibc.open("/dev/null", O_RDWR | O_CLOEXEC)
         let saved = (dup(1), dup(2))
         if null >= 0 { dup2(null, 1); dup2(null, 2) }
-        _ = WarmClient.forward(forwarded, to: place)
+        _ = WarmClient.forward(forwarded, to: place, acceptTimeout: WarmClient.acceptTimeout(environment: request.environment))
         if saved.0 >= 0 { dup2(saved.0, 1); close(saved.0) }
         if saved.1 >= 0 { dup2(saved.1, 2); close(saved.1) }
         if null >= 0 { close(null) }

@@ -122,7 +122,7 @@ struct ServeCommand: HostCommand {
         environment["DBUS_SESSION_BUS_ADDRESS"] = address
         let request = WarmRequest(arguments: ["server", "take-bus"], environment: environment.map { "\($0.key)=\($0.value)" },
                                   workingDirectory: "/", umask: ProcessFacts.currentUmask)
-        guard case .exited(0) = WarmClient.forward(request, to: place) else { return false }
+        guard case .exited(0) = WarmClient.forward(request, to: place, acceptTimeout: WarmClient.acceptTimeout(environment: environment)) else { return false }
         return true
     }
 

@@ -56,8 +56,10 @@ final class ServedCommandLine: ServedCommands, @unchecked Sendable {
 
     /// `StandFitHostCommand.parse`, answered from `parsedLines` for a line parsed before.
     ///
-    /// Rationale: parsing is a function of the line alone (no command's `validate` reads
-    /// anything else), and ArgumentParser builds its argument sets by reflection on every parse,
+    /// Rationale: a parse that succeeds is a function of the line alone (a failure's words
+    /// follow the request's language and `menu`'s validate reads its terminals, but every
+    /// failure but `--version`'s is handed back to the client, which parses the line again),
+    /// and ArgumentParser builds its argument sets by reflection on every parse,
     /// which was the largest part of a warm `run`'s time in the server's profile. (Shell
     /// completions, whose parse runs code that reads the request, never come here.)
     private func parse(_ arguments: [String]) -> Result<any ParsableCommand, any Error> {

@@ -170,7 +170,9 @@ struct ServerCommand: HostCommand {
     /// answers, as it would have on the warm path.
     static func askServer(_ place: WarmPlace) throws {
         guard WarmServer.current == nil else { return }
-        switch WarmClient.forward(forwarded(Array(CommandLine.arguments.dropFirst()), request: .current), to: place) {
+        let request = HostRequest.current
+        switch WarmClient.forward(forwarded(Array(CommandLine.arguments.dropFirst()), request: request), to: place,
+                                  acceptTimeout: WarmClient.acceptTimeout(environment: request.environment)) {
         case .exited(let status): throw ExitCode(status)
         // The server took the request and ended under it: it is not run again here.
         case .lost(let why): throw ClientNotices.error(why)

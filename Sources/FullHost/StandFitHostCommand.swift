@@ -30,8 +30,9 @@ struct StandFitHostCommand: ParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // What the thin client could not say itself (it has no tables).
         if let status = ClientNotices.say(arguments) { Foundation.exit(status) }
-        // Help and usage errors are said in the line's --locale, found before it is parsed.
-        Usage.$locale.withValue(Usage.locale(in: arguments)) {
+        // Help and usage errors are said in the line's --locale, found before it is parsed;
+        // what tools read (the man page's and completion scripts' source, completions) in English.
+        Usage.$locale.withValue(Usage.isForTools(arguments) ? "en" : Usage.locale(in: arguments)) {
             switch parse(arguments) {
             case .failure(let error):
                 // Help, --version, completion requests and usage errors start no server.
@@ -89,7 +90,7 @@ struct StandFitHostCommand: ParsableCommand {
     static func execute(_ command: any ParsableCommand) -> Int32 {
         var command = command
         let declared = command as? any HostCommand
-        if let global = declared?.globalOptions { before(global) }
+        if let global = declared?.globalOptions { before(global, language: language(of: command)) }
         do {
             // The installed desktop file follows what the command changed, once, at its end.
             try DesktopRewrite.afterRequest { try command.run() }
@@ -108,16 +109,17 @@ struct StandFitHostCommand: ParsableCommand {
         }
     }
 
-    /// What a command people run says before it runs: a warning for a `STANDFIT_SERVER` that
-    /// names no mode, and under `--verbose` whether it runs in the warm server or cold.
-    private static func before(_ command: GlobalOptions) {
+    /// What a command people run says before it runs, in its language: a warning for a
+    /// `STANDFIT_SERVER` that names no mode, and under `--verbose` whether it runs in the warm
+    /// server or cold.
+    private static func before(_ command: GlobalOptions, language: String) {
         let request = HostRequest.current
-        let text = HostText(language: request.language())
+        let text = HostText(language: language)
         if let value = request.environment["STANDFIT_SERVER"], HostConfig.ServerMode(rawValue: value.lowercased()) == nil {
             Output.printError(text("warning.prefix") + text("server.modeUnknown", ["value": value]))
         }
         if let value = request.environment[WarmClient.acceptTimeoutVariable], WarmClient.acceptTimeout(from: value) == nil {
-            Output.printError(text("warning.prefix") + text("server.acceptTimeoutUnknown", ["value": value, "default": "\(WarmClient.acceptTimeout / 1000)"]))
+            Output.printError(text("warning.prefix") + text("server.acceptTimeoutUnknown", ["value": value, "default": WarmClient.seconds(WarmClient.acceptTimeout)]))
         }
         guard command.verbose else { return }
         let directory = request.paths.configDirectory

@@ -25,6 +25,15 @@ enum Usage {
         ArgumentHelp(text(key), valueName: valueName, visibility: visibility)
     }
 
+    /// Whether `arguments` ask for what tools read rather than people: the command tree as JSON
+    /// (generate-manual's source), a completion script, or a shell's completions. Those are
+    /// English whatever the environment says, so that a package built in any language ships the
+    /// same man page and scripts.
+    static func isForTools(_ arguments: [String]) -> Bool {
+        arguments.first == "---completion" || arguments.contains("--experimental-dump-help")
+            || arguments.contains { $0.hasPrefix("--generate-completion-script") }
+    }
+
     /// The value of `--locale` on `arguments` (`--locale nl`, `--locale=nl`), the last one
     /// given, as ArgumentParser takes it; nil when none is.
     static func locale(in arguments: [String]) -> String? {
@@ -50,9 +59,10 @@ enum Usage {
     ///
     /// Rationale: ArgumentParser has no localization and its parser errors are internal types;
     /// only their text is public, so its sentences are recognised by their English forms
-    /// (`UsageGenerator.swift`, `MessageInfo.swift` of swift-argument-parser 1.x). A sentence no
-    /// form matches is said as "this command line is not understood", with ArgumentParser's
-    /// words quoted after it, so nothing is lost.
+    /// (`UsageGenerator.swift`, `MessageInfo.swift` of swift-argument-parser 1.x). A sentence that
+    /// opens as one of its forms but matches none is said as "this command line is not
+    /// understood", with ArgumentParser's words quoted after it, so nothing is lost; one that
+    /// opens otherwise is taken for a refusal of the host's own, said from the tables already.
     static func localized(_ message: String, isError: Bool, text: HostText) -> String {
         guard text.language != "en", !message.isEmpty else { return message }
         if !isError { return localizedHelp(message, text: text) }
@@ -90,6 +100,8 @@ enum Usage {
                 for (index, name) in form.names.enumerated() {
                     values[name] = match.output[index + 1].substring.map(String.init) ?? ""
                 }
+                // ArgumentParser lists the choices as "'a', 'b' or 'c'".
+                values["choices"] = values["choices"]?.replacingOccurrences(of: "' or '", with: "' " + text("word.or") + " '")
                 return text(form.key, values)
             }
         }
@@ -111,7 +123,8 @@ enum Usage {
         var names: [String]
 
         init(_ pattern: String, _ key: String, _ names: [String]) {
-            // The patterns are literals of this file: a test says each of them (UsageTests).
+            // The patterns are literals of this file, each a form of swift-argument-parser 1.x
+            // (DutchWalkTests.usageErrors meets the commonest).
             self.pattern = try! Regex(pattern)
             self.key = key
             self.names = names
@@ -154,6 +167,10 @@ enum Usage {
             line = line.replacingOccurrences(of: "Show help information.", with: text("usage.helpFlag"))
                 .replacingOccurrences(of: "Show the version.", with: text("usage.versionFlag"))
                 .replacingOccurrences(of: "(default: ", with: "(" + text("usage.default") + " ")
+                .replacingOccurrences(of: "(default as flag: ", with: "(" + text("usage.defaultAsFlag") + " ")
+                .replacingOccurrences(of: "; default as flag: ", with: "; " + text("usage.defaultAsFlag") + " ")
+                .replacingOccurrences(of: "; default: ", with: "; " + text("usage.default") + " ")
+                .replacingOccurrences(of: "(values: ", with: "(" + text("usage.values") + " ")
                 .replacingOccurrences(of: "(default)", with: "(" + text("usage.defaultSubcommand") + ")")
             lines[index] = line
         }

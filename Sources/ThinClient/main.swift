@@ -40,8 +40,11 @@ func variable(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }
 }
 
-func runCold() -> Never {
-    let argv = arguments.map { strdup($0) } + [nil]
+/// Becomes the full host with `line` (its argv); when it cannot, says so in English (the
+/// full host is what would have said it in the user's language) and exits with `status`.
+/// `why` follows "cannot start the full host" in that sentence.
+func execFullHost(_ line: [String], why: String = "", status: Int32 = 5) -> Never {
+    let argv = line.map { strdup($0) } + [nil]
     execv(fullHost, argv)
     // A full host being written this very moment (an install or upgrade, or a copy another
     // process's fork still holds open for writing) is busy for a moment: tried again, a second
@@ -53,10 +56,13 @@ func runCold() -> Never {
         execv(fullHost, argv)
         failure = errno
     }
-    errno = failure
-    let message = "standfit-host: cannot start the full host \(fullHost) (\(String(cString: strerror(errno)))); install standfit-host again with Scripts/install.\n"
+    let message = "standfit-host: cannot start the full host \(fullHost) (\(String(cString: strerror(failure))))\(why); install standfit-host again with Scripts/install.\n"
     _ = message.withCString { write(2, $0, strlen($0)) }
-    exit(5)
+    exit(status)
+}
+
+func runCold() -> Never {
+    execFullHost(arguments)
 }
 
 let mode = variable(WarmWire.modeVariable)?.lowercased()
@@ -64,11 +70,7 @@ let mode = variable(WarmWire.modeVariable)?.lowercased()
 /// Says `notice` through the full host, in the user's language (the client has no tables),
 /// and ends with its status.
 func say(_ notice: ClientNotice) -> Never {
-    let argv = ([fullHost] + notice.arguments(for: Array(arguments.dropFirst()))).map { strdup($0) } + [nil]
-    execv(fullHost, argv)
-    let message = "standfit-host: cannot start the full host \(fullHost) (\(String(cString: strerror(errno)))) to say why the command did not run; install standfit-host again with Scripts/install.\n"
-    _ = message.withCString { write(2, $0, strlen($0)) }
-    exit(notice.status)
+    execFullHost([fullHost] + notice.arguments(for: Array(arguments.dropFirst())), why: " to say why the command did not run", status: notice.status)
 }
 
 /// `STANDFIT_SERVER=required`: a command no server serves fails rather than run cold.

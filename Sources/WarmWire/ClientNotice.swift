@@ -67,20 +67,50 @@ public struct ClientNotice: Equatable, Sendable {
         return [ClientNotice.argument, "\(status)", key] + values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + ["--"] + original
     }
 
-    /// A notice read back from the full host's command line: its status, key and values, and
-    /// the client's own arguments; nil for any other line, or one whose key is not a client's
-    /// ("client." or "socketDirectory." phrases) or whose status is not 4 or 69.
-    public static func read(_ arguments: [String]) -> (status: Int32, key: String, values: [String: String], original: [String])? {
-        guard arguments.count >= 4, arguments[0] == argument, let status = Int32(arguments[1]), [4, 69].contains(status),
-              arguments[2].hasPrefix("client."), let end = arguments.firstIndex(of: "--") else { return nil }
+    /// A notice read back from the full host's command line, with the client's own arguments:
+    /// nil for any line that is not exactly what `arguments(for:)` makes of some notice (a
+    /// reason the client has, its values and the status that goes with it), so that the hidden
+    /// argument says nothing but what a client could have had to say.
+    public static func read(_ arguments: [String]) -> (notice: ClientNotice, original: [String])? {
+        guard arguments.count >= 4, arguments[0] == argument, let end = arguments.firstIndex(of: "--") else { return nil }
         var values: [String: String] = [:]
         for pair in arguments[3..<end] {
             guard let equals = pair.firstIndex(of: "=") else { return nil }
             values[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
-        for (name, key) in values where name.hasPrefix("part.") && !(key.hasPrefix("client.") || key.hasPrefix("socketDirectory.")) {
-            return nil
+        let original = Array(arguments[(end + 1)...])
+        guard let reason = Reason(key: arguments[2], values: values) else { return nil }
+        let notice = ClientNotice(reason)
+        return notice.arguments(for: original) == arguments ? (notice, original) : nil
+    }
+}
+
+extension ClientNotice.Reason {
+    /// The reason whose phrase is `key` with `values` (`ClientNotice.phrase`), if any is.
+    init?(key: String, values: [String: String]) {
+        let socket = values["socket"] ?? ""
+        switch (key, values["part.why"]) {
+        case ("client.unserved", "client.why.noServer"): self = .noServer(socket: socket)
+        case ("client.unserved", "client.why.descriptors"): self = .descriptors
+        case ("client.unserved", "client.why.notTaken"): self = .notTaken(socket: socket)
+        case ("client.unserved", "client.why.notAccepted"): self = .notAccepted(socket: socket, seconds: values["seconds"] ?? "")
+        case ("client.unserved", "client.why.wentAway"): self = .wentAway(socket: socket)
+        case ("client.unserved", "client.why.noSocketDirectory"): self = .noSocketDirectory
+        case ("client.unserved", "client.why.noWorkingDirectory"): self = .noWorkingDirectory
+        case ("client.serverLost", nil): self = .serverLost(pid: Int32(values["pid"] ?? "") ?? 0, command: values["command"] ?? "")
+        case ("client.unservedDirectory", nil):
+            let directory = values["directory"] ?? ""
+            let problem: WarmPlace.DirectoryProblem
+            switch values["part.problem"] {
+            case "socketDirectory.unreadable": problem = .unreadable(reason: values["reason"] ?? "")
+            case "socketDirectory.symbolicLink": problem = .symbolicLink
+            case "socketDirectory.notDirectory": problem = .notDirectory
+            case "socketDirectory.foreignOwner": problem = .foreignOwner(owner: UInt32(values["owner"] ?? "") ?? 0, you: UInt32(values["you"] ?? "") ?? 0)
+            case "socketDirectory.openMode": problem = .openMode(values["mode"] ?? "")
+            default: return nil
+            }
+            self = .unsafeDirectory(directory, problem)
+        default: return nil
         }
-        return (status, arguments[2], values, Array(arguments[(end + 1)...]))
     }
 }

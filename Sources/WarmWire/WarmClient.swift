@@ -42,8 +42,14 @@ public enum WarmClient {
         return Int32((seconds * 1000).rounded())
     }
 
+    /// The accept timeout a request with `environment` asks for: its `STANDFIT_ACCEPT_TIMEOUT`,
+    /// else the default.
+    public static func acceptTimeout(environment: [String: String]) -> Int32 {
+        acceptTimeout(from: environment[acceptTimeoutVariable]) ?? acceptTimeout
+    }
+
     /// `milliseconds` as seconds, as the client's sentences say them ("1", "0.5").
-    static func seconds(_ milliseconds: Int32) -> String {
+    public static func seconds(_ milliseconds: Int32) -> String {
         milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
     }
 
@@ -141,7 +147,7 @@ public enum WarmClient {
         if let run = words.firstIndex(of: "run"), run + 1 < words.count {
             return "'\(words[run + 1])'"
         }
-        return "'\(words.first ?? arguments.first ?? "")'"
+        return "'\(words.first ?? arguments.first ?? "standfit-host")'"
     }
 }
 

@@ -9,7 +9,7 @@ extension DutchWalkTests {
     static let parserWords: Set<String> = [
         "error", "usage", "overview", "options", "subcommands", "show", "help", "information", "default", "see", "for", "more",
         "detailed", "missing", "unknown", "option", "expected", "unexpected", "value", "invalid", "print", "give",
-        "instead", "text", "what", "plugin's", "lines", "manifest's", "must", "only", "one", "or",
+        "instead", "text", "what", "plugin's", "lines", "manifest's", "must", "only", "one", "or", "values", "flag",
     ]
 
     /// The English of `text`: `english(in:)`, and the parser's and help's own English words
@@ -41,6 +41,7 @@ extension DutchWalkTests {
             ("menu --limit 0 (--locale nl, LANG=C)", english.run("menu", "--limit", "0", "--locale", "nl")),
             ("plugins new bad (--locale=nl, LANG=C)", english.run("plugins", "new", "bad", "--language", "c", "--locale=nl")),
             ("rofi --dmenu --chosen", sandbox.run("rofi", "--dmenu", "--chosen")),
+            ("completion fishy", sandbox.run("completion", "fishy")),
         ]
         for (command, result) in walked {
             let words = Self.englishOfTheLine(in: result.stdout + result.stderr)
@@ -70,6 +71,7 @@ extension DutchWalkTests {
         #expect(walked[6].1.stderr.hasPrefix("Fout: 'bad' is geen plug-in-id in omgekeerde-DNS-vorm; geef er een zoals com.jouwnaam.water (letters, cijfers, '-' en '_', gescheiden door punten).\n"),
                 "\(walked[6].1)")
         #expect(walked[7].1.stderr.hasPrefix("Fout: Geef --dmenu (de namen afdrukken) of --chosen (de van standaardinvoer gelezen regel uitvoeren), niet allebei.\n"), "\(walked[7].1)")
+        #expect(walked[8].1.stderr.hasPrefix("Fout: De waarde 'fishy' is ongeldig voor '<shell>'; kies uit 'bash', 'zsh' of 'fish'.\n"), "\(walked[8].1)")
         // In English, ArgumentParser's own words, unchanged.
         #expect(english.run("run") == ProcessResult(status: 64, stdout: "", stderr: """
             Error: Missing expected argument '<type>'

@@ -57,7 +57,8 @@ struct GnomeShellTests {
         for _ in 0..<3 where !logged {
             _ = bus.run(.gdbus, ["call", "--session", "--dest", "org.gnome.Shell", "--object-path", "/org/gnome/Shell",
                                  "--method", "org.gnome.Shell.FocusSearch"])
-            // The overview is up (its search entry focused) once the shell says so.
+            // The overview is up once the shell says so (FocusSearch focuses its entry as it opens;
+            // an attempt that misses is tried again below).
             _ = eventually(10) {
                 bus.run(.gdbus, ["call", "--session", "--dest", "org.gnome.Shell", "--object-path", "/org/gnome/Shell",
                                  "--method", "org.freedesktop.DBus.Properties.Get", "org.gnome.Shell", "OverviewActive"]).stdout == "(<true>,)\n"

@@ -122,7 +122,7 @@ struct ListAndPluginsCommandTests {
         let define = ["--define", "PRODUCT_BUNDLE_IDENTIFIER=com.example.apple"]
         #expect(sandbox.run(["list", "--all", "--manifest", appleSample, "--locale", "nl"] + define).stdout == expected)
         var dutch = sandbox
-        dutch.extraEnvironment = ["LANG": "nl_NL.UTF-8"]
+        dutch.extraEnvironment["LANG"] = "nl_NL.UTF-8"
         #expect(dutch.run(["list", "--all", "--manifest", appleSample] + define).stdout == expected)
         #expect(sandbox.run(["list", "--all", "--manifest", appleSample, "--locale", "en_US"] + define).stdout.hasPrefix(
             "com.example.apple (com.example.apple)\n-  Search — Search for an item  (com.example.apple.First)"))
@@ -134,7 +134,7 @@ struct ListAndPluginsCommandTests {
         try FileManager.default.copyItem(at: Fixtures.url("Manifests/examples.plist"),
                                          to: sandbox.configDirectory.appendingPathComponent("Info.plist"))
         var sandbox = sandbox
-        sandbox.extraEnvironment = ["GREETEE": "Env"]
+        sandbox.extraEnvironment["GREETEE"] = "Env"
         #expect(sandbox.run("list", "--limit", "1", "--app", "com.example.greeter") == ProcessResult(status: 0, stdout: "1. Greet Env  (com.example.greeter.greet)\n", stderr: ""))
         #expect(sandbox.run("run", "com.example.greeter.greet") == ProcessResult(status: 0, stdout: "Hello, Env. Hello, Env.\n", stderr: ""))
     }

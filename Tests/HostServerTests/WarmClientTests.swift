@@ -64,6 +64,27 @@ struct WarmClientTests {
         #expect(WarmClient.forward(Self.request, to: place, acceptTimeout: 300) == .unavailable(.notAccepted(socket: place.socketPath, seconds: "0.3")))
     }
 
+    @Test("the full host reads back only a notice a client could have made: the reason's own key, values and status; anything else on that hidden argument is no notice")
+    func noticesReadBack() throws {
+        let notice = ClientNotice(.noServer(socket: "/run/user/1000/standfit/host-b.sock"))
+        let line = notice.arguments(for: ["run", "viewstreak", "--json"])
+        #expect(line == ["---client-notice", "69", "client.unserved", "part.why=client.why.noServer", "socket=/run/user/1000/standfit/host-b.sock", "--",
+                         "run", "viewstreak", "--json"])
+        let read = try #require(ClientNotice.read(line))
+        #expect(read.notice == notice && read.original == ["run", "viewstreak", "--json"])
+        let lost = ClientNotice(.serverLost(pid: 42, command: "'plugins'"))
+        #expect(ClientNotice.read(lost.arguments(for: ["plugins"]))?.notice == lost)
+        let directory = ClientNotice(.unsafeDirectory("/tmp/standfit-0", .openMode("755")))
+        #expect(ClientNotice.read(directory.arguments(for: []))?.notice == directory)
+        // Forged: another status, a key of the tables no client says, a value it never sends.
+        var forged = line
+        forged[1] = "4"
+        #expect(ClientNotice.read(forged) == nil)
+        #expect(ClientNotice.read(["---client-notice", "69", "client.why.noServer", "socket=x", "--"]) == nil)
+        #expect(ClientNotice.read(["---client-notice", "69", "client.unserved", "part.why=client.why.noServer", "socket=x", "note=hello", "--"]) == nil)
+        #expect(ClientNotice.read(["---client-notice", "0", "client.unserved", "part.why=client.why.noServer", "socket=x", "--"]) == nil)
+    }
+
     @Test("STANDFIT_ACCEPT_TIMEOUT: seconds from 0.1 to 600, as milliseconds; anything else is no setting (the full host warns of it)")
     func acceptTimeoutSetting() {
         #expect(WarmClient.acceptTimeout(from: "30") == 30_000)

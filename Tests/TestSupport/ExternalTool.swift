@@ -107,9 +107,10 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     public var name: String { (location as NSString).lastPathComponent }
     public var description: String { name }
 
-    /// The comment `.needs` gives its trait where every tool is installed: the tools' names.
+    /// The comment `.needs` gives its trait where every tool is installed: the tools' paths
+    /// (names can be alike: two Python modules are both `__init__.py`).
     static func declaration(_ tools: [ExternalTool]) -> String {
-        "needs " + tools.map(\.name).joined(separator: ", ")
+        "needs " + tools.map(\.location).joined(separator: ", ")
     }
 
     /// Records an issue when the running test (none: a helper thread, a static initializer)
@@ -117,9 +118,9 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     static func checkDeclared(_ tool: ExternalTool, sourceLocation: SourceLocation) {
         guard let test = Test.current else { return }
         let declared = test.traits.compactMap { $0 as? ConditionTrait }.flatMap(\.comments).map(\.rawValue)
-            .filter { $0.hasPrefix("needs ") }
-            .flatMap { $0.dropFirst("needs ".count).split(separator: ",").map { $0.split(separator: " ").first.map(String.init) ?? "" } }
-        guard !declared.contains(tool.name) else { return }
+            .filter { $0.hasPrefix("needs /") }
+            .flatMap { $0.dropFirst("needs ".count).components(separatedBy: ", ") }
+        guard !declared.contains(tool.location) else { return }
         Issue.record("'\(test.name)' runs \(tool.name) without declaring it: name it in .needs(…) on the test or its suite, or the test fails instead of skipping where \(tool.package) is not installed.",
                      sourceLocation: sourceLocation)
     }

@@ -165,7 +165,7 @@ extension HostText {
     "restore.done" = "{files} bestanden en mappen ({databases} databases) teruggezet uit {path}, back-up van {made}.";
     "restore.kept" = "Wat erdoor werd vervangen staat in {kept}; verwijder het als je zeker bent.";
     "server.modeUnknown" = "STANDFIT_SERVER is '{value}', en dat is geen modus, dus het wordt genegeerd; zet het op 'auto', 'manual', 'off' of 'required', of haal het weg (dan geldt \"server\" in config.json).";
-    "server.acceptTimeoutUnknown" = "STANDFIT_ACCEPT_TIMEOUT is '{value}', en dat is geen aantal seconden van 0,1 tot 600, dus het wordt genegeerd (een server heeft {default} s om een opdracht aan te nemen); zet het op een getal zoals 5, of haal het weg.";
+    "server.acceptTimeoutUnknown" = "STANDFIT_ACCEPT_TIMEOUT is '{value}', en dat is geen aantal seconden van 0.1 tot 600, dus het wordt genegeerd (een server heeft {default} s om een opdracht aan te nemen); zet het op een getal zoals 5, of haal het weg.";
     "desktop.noAction" = "StandFit heeft geen actie '{key}'; 'gapplication list-actions {name}' toont de acties van het geïnstalleerde desktopbestand, en 'standfit-host list' de snelle acties.";
     "outcome.fault" = "Plug-in '{plugin}' is tijdens {type} mislukt: {fault}; meld dit aan de maker van de plug-in.";
     "outcome.badStatus" = "Plug-in '{plugin}' gaf status {status} terug van {type}, en dat is geen STANDFIT_STATUS_*-code; meld dit aan de maker van de plug-in.";
@@ -280,5 +280,7 @@ extension HostText {
     "usage.synopsis.options" = "opties";
     "usage.synopsis.subcommand" = "subopdracht";
     "usage.defaultSubcommand" = "standaard";
+    "usage.defaultAsFlag" = "standaard als vlag:";
+    "usage.values" = "waarden:";
     """#
 }

@@ -280,5 +280,7 @@ extension HostText {
     "usage.synopsis.options" = "options";
     "usage.synopsis.subcommand" = "subcommand";
     "usage.defaultSubcommand" = "default";
+    "usage.defaultAsFlag" = "default as flag:";
+    "usage.values" = "values:";
     """#
 }

@@ -189,12 +189,20 @@ public enum UserManager {
     /// time, or the sentence that says why it is not a calendar expression. The next time is
     /// counted from the request's clock when `STANDFIT_NOW` fixes it (`--base-time`, systemd
     /// 250 and later), so a replayed day, and a test, sees the same next time whenever it runs.
+    /// A systemd older than 250, which has no `--base-time`, counts from the wall clock.
     public static func calendar(_ expression: String, request: HostRequest) -> Result<(normalized: String, next: String?), HostError> {
-        var arguments = ["calendar"]
-        if request.environment["STANDFIT_NOW"] != nil, let now = try? request.now() {
-            arguments.append("--base-time=@\(Int64(now.timeIntervalSince1970.rounded(.down)))")
+        var answer = (status: Int32(-1), output: "")
+        if request.environment["STANDFIT_NOW"] != nil {
+            // A STANDFIT_NOW that is no instant is the command's error, as for every command
+            // that asks the time.
+            let now: Date
+            do { now = try request.now() } catch { return .failure(error) }
+            answer = run("systemd-analyze", ["calendar", "--base-time=@\(Int64(now.timeIntervalSince1970.rounded(.down)))", "--", expression],
+                         environment: request.environment)
         }
-        let answer = run("systemd-analyze", arguments + ["--", expression], environment: request.environment)
+        if answer.status != 0 && answer.status != 127 {
+            answer = run("systemd-analyze", ["calendar", "--", expression], environment: request.environment)
+        }
         if answer.status == 127 {
             return .failure(HostError(.scheduleInvalid, key: "schedule.noAnalyze", ["expression": expression]))
         }
