@@ -117,6 +117,9 @@ enum Usage {
 
     /// ArgumentParser's error sentences: the pattern, the table key, the placeholders its
     /// captures fill in order.
+    ///
+    /// Rationale for `@unchecked Sendable`: `Regex<AnyRegexOutput>` is not declared Sendable,
+    /// but each pattern is made once from a literal, never changed, and only matched against.
     private struct Form: @unchecked Sendable {
         var pattern: Regex<AnyRegexOutput>
         var key: String
