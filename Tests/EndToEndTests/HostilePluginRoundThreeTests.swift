@@ -27,16 +27,6 @@ struct HostilePluginRoundThreeTests {
         return sandbox
     }
 
-    /// What `plugins` says of the zoo member `name` at `path`, untrusted.
-    static func listing(_ name: String, _ path: URL) -> String {
-        """
-        com.zoo.\(name) 0.1.0 (ABI 1.0): Zoo \(name)
-          path: \(path.path)
-          types: com.zoo.\(name).run
-          runs: in a worker process
-
-        """
-    }
 
     @Test("a sandboxed handler can open no Unix socket (no server, no bus), no io_uring, cannot stop reaping or hide, cannot run the host, and gets no descriptor the shell left open")
     func sandboxedHandlerCannotEscape() throws {
@@ -57,7 +47,7 @@ struct HostilePluginRoundThreeTests {
 
             """, stderr: ""))
         #expect(try Data(contentsOf: victim).isEmpty)
-        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: Self.listing("escape", escape), stderr: ""))
+        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: FixturePlugins.zooListing("escape", escape), stderr: ""))
     }
 
     @Test("a sandboxed plugin executes only the programs it declared (and never one it wrote); `plugins` shows them, and a bad declaration is refused with a warning")
@@ -72,7 +62,7 @@ struct HostilePluginRoundThreeTests {
             declared /bin/true: 0; /bin/true: exit 0; /bin/echo: denied (EACCES); a copy in TMPDIR: denied (EACCES)
 
             """, stderr: ""))
-        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: Self.listing("exec", undeclared) + """
+        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: FixturePlugins.zooListing("exec", undeclared) + """
             com.zoo.exec-declared 0.1.0 (ABI 1.0): Zoo exec-declared
               path: \(declared.path)
               types: com.zoo.exec-declared.run
@@ -123,7 +113,7 @@ struct HostilePluginRoundThreeTests {
         #expect(ran.status == 0)
         #expect(ran.stderr == "")
         #expect(Self.withoutPIDs(ran.stdout).hasSuffix("; host command: exit 5: \(Self.refusal)\n"), "\(ran)")
-        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: Self.listing("escape", escape), stderr: ""))
+        #expect(sandbox.run("plugins") == ProcessResult(status: 0, stdout: FixturePlugins.zooListing("escape", escape), stderr: ""))
         if HostPath.current == .warm {
             // The server refused the plugin's client first; the client then ran cold and refused itself.
             let log = try String(contentsOf: log, encoding: .utf8)
@@ -151,7 +141,7 @@ struct HostilePluginRoundThreeTests {
         let escapeInit = try Self.escapeInit
         let sandboxed = Self.attacking(HostSandbox.zoo([escapeInit]), trusting: escapeInit)
         let scanned = sandboxed.run("plugins")
-        #expect(scanned == ProcessResult(status: 0, stdout: Self.listing("escape-init", escapeInit), stderr: """
+        #expect(scanned == ProcessResult(status: 0, stdout: FixturePlugins.zooListing("escape-init", escapeInit), stderr: """
             zoo escape in init: descriptor 7: Bad file descriptor; unix socket: denied (EACCES); io_uring: denied (EPERM); stop reaping: denied (EPERM); undumpable: denied (EPERM); host command: the shell did not start
 
             """))
@@ -163,7 +153,7 @@ struct HostilePluginRoundThreeTests {
         #expect(listed.status == 0)
         #expect(Self.withoutPIDs(listed.stderr).hasPrefix("zoo escape in init: descriptor 7: Bad file descriptor; unix socket: allowed; "), "\(listed)")
         #expect(Self.withoutPIDs(listed.stderr).contains("; host command: exit 5: \(Self.refusal)\n"), "\(listed)")
-        #expect(unsandboxed.run("plugins") == ProcessResult(status: 0, stdout: Self.listing("escape-init", escapeInit), stderr: ""))
+        #expect(unsandboxed.run("plugins") == ProcessResult(status: 0, stdout: FixturePlugins.zooListing("escape-init", escapeInit), stderr: ""))
     }
 
     @Test("a line a plugin writes on the host's answer descriptor fails its own call, and the next call gets its own answer")

@@ -9,18 +9,7 @@ import TestSupport
 @Suite("The hostile plugin zoo, round two", .timeLimit(.minutes(10)), .needs(.sqlite3))
 struct HostilePluginRoundTwoTests {
     static var plain: URL { get throws { try FixturePlugins.zoo("plain.so") } }
-    static var plainListing: String {
-        get throws {
-            let path = try Self.plain.path
-            return """
-                com.zoo.plain 0.1.0 (ABI 1.0): Zoo plain
-                  path: \(path)
-                  types: com.zoo.plain.run
-                  runs: in a worker process
-
-                """
-        }
-    }
+    static var plainListing: String { get throws { FixturePlugins.zooListing("plain", try Self.plain) } }
 
     static func quarantined(_ path: String, _ how: String) -> String {
         "Plugin \(path) \(how) while it was loaded and initialised; it is quarantined until the file changes, so fix or remove it (or run 'standfit-host plugins rescan' to try it again)."

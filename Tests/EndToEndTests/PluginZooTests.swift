@@ -25,18 +25,7 @@ struct PluginZooTests {
         return result
     }
 
-    static var plainListing: String {
-        get throws {
-            let path = try Self.plain.path
-            return """
-                com.zoo.plain 0.1.0 (ABI 1.0): Zoo plain
-                  path: \(path)
-                  types: com.zoo.plain.run
-                  runs: in a worker process
-
-                """
-        }
-    }
+    static var plainListing: String { get throws { FixturePlugins.zooListing("plain", try Self.plain) } }
 
     @Test("a plugin that crashes, aborts, traps, fails a Swift precondition, exits or hangs in init is quarantined, named with its fault, and skipped until the file changes (the one that hangs in a sandbox of its own, with a 1 s scan deadline)")
     func faultsInInit() throws {

@@ -196,6 +196,17 @@ public enum FixturePlugins {
         try zooBuilt.url(file)
     }
 
+    /// What `plugins` says of the zoo member `name` (its `ZOO_ID`) at `path`, untrusted.
+    public static func zooListing(_ name: String, _ path: URL) -> String {
+        """
+        com.zoo.\(name) 0.1.0 (ABI 1.0): Zoo \(name)
+          path: \(path.path)
+          types: com.zoo.\(name).run
+          runs: in a worker process
+
+        """
+    }
+
     /// Compiles one C variant into `built` with the flags every fixture is held to.
     private static func compileC(_ variant: Variant, into built: inout BuiltFixtures, directory: String = "Plugins",
                                  hidden: Bool = true, compiler: URL = cCompiler) {
