@@ -296,27 +296,23 @@ public enum FixturePlugins {
     /// The C compiler the fixtures are built with: the system's `cc`, else the clang of the Swift
     /// toolchain that builds the host (every machine that runs the tests has one), so that the
     /// README's prerequisites alone are enough to build them.
-    public static let cCompiler: URL = {
-        let fileManager = FileManager.default
-        if fileManager.isExecutableFile(atPath: "/usr/bin/cc") { return URL(fileURLWithPath: "/usr/bin/cc") }
-        if let clang = swiftCompiler?.deletingLastPathComponent().appendingPathComponent("clang"),
-           fileManager.isExecutableFile(atPath: clang.path) {
-            return clang
-        }
-        return URL(fileURLWithPath: "/usr/bin/cc")
-    }()
+    public static let cCompiler = systemOrToolchain("/usr/bin/cc", toolchain: "clang")
 
     /// The archiver for the static-library mistake, as `cCompiler` is the compiler: binutils'
     /// `ar` where the C toolchain is, else the Swift toolchain's own `llvm-ar` (like `cc`, it is
     /// what building anything here takes, not a program a test may skip without).
-    public static let archiver: URL = {
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/ar") { return URL(fileURLWithPath: "/usr/bin/ar") }
-        if let llvmArchiver = swiftCompiler?.deletingLastPathComponent().appendingPathComponent("llvm-ar"),
-           FileManager.default.isExecutableFile(atPath: llvmArchiver.path) {
-            return llvmArchiver
+    public static let archiver = systemOrToolchain("/usr/bin/ar", toolchain: "llvm-ar")
+
+    /// The program at `system` where it is installed, else the one named `toolchain` beside the
+    /// Swift compiler that builds the host; `system` when neither is (its run then says why).
+    private static func systemOrToolchain(_ system: String, toolchain name: String) -> URL {
+        if FileManager.default.isExecutableFile(atPath: system) { return URL(fileURLWithPath: system) }
+        if let tool = swiftCompiler?.deletingLastPathComponent().appendingPathComponent(name),
+           FileManager.default.isExecutableFile(atPath: tool.path) {
+            return tool
         }
-        return URL(fileURLWithPath: "/usr/bin/ar")
-    }()
+        return URL(fileURLWithPath: system)
+    }
 
     /// What make and Rust's tools need where the system has no `cc` (make compiles, and cargo
     /// links, with it): the C compiler above as make's `CC` and cargo's linker; empty where `cc`
