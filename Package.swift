@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // StandFit's CSV export and import (RFC 4180 reading and writing).
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         // The C ABI: the one contract between the host and its plugins.
@@ -157,7 +159,7 @@ let package = Package(
         // shell so that it can be tested without loading a plugin.
         .target(
             name: "StandFitCore",
-            dependencies: ["PluginAPI", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PluginAPI", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift")],
             path: "Plugins/StandFit/Core"
         ),
         .target(

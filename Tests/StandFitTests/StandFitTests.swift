@@ -376,6 +376,15 @@ struct LogTimeTests {
         ("2026-11-21 07:15", "2026-11-21 07:15"), ("2026-11-21T07:15", "2026-11-21 07:15"), ("2026-11-20", "2026-11-20 14:05"),
         ("2026-11-21T06:15:00Z", "2026-11-21 07:15"), ("2026-11-21T07:15+01:00", "2026-11-21 07:15"),
         ("2026-11-21T06:15Z", "2026-11-21 07:15"),
+        // Days as people say them (22 November 2026 is a Sunday).
+        ("at 18:00 yesterday", "2026-11-21 18:00"), ("18:00 yesterday", "2026-11-21 18:00"), ("om 18.00 gisteren", "2026-11-21 18:00"),
+        ("last monday", "2026-11-16 14:05"), ("monday", "2026-11-16 14:05"), ("last sunday", "2026-11-15 14:05"),
+        ("sunday 8:00", "2026-11-22 08:00"), ("last friday at 7:30", "2026-11-20 07:30"), ("on friday evening", "2026-11-20 19:00"),
+        ("afgelopen maandag om 18.00", "2026-11-16 18:00"), ("vorige zaterdag", "2026-11-21 14:05"), ("op vrijdag", "2026-11-20 14:05"),
+        ("this morning", "2026-11-22 09:00"), ("yesterday evening", "2026-11-21 19:00"),
+        ("yesterday night", "2026-11-21 21:00"), ("vanochtend", "2026-11-22 09:00"), ("vanmorgen", "2026-11-22 09:00"),
+        ("gisteravond", "2026-11-21 19:00"), ("gistermiddag", "2026-11-21 15:00"), ("maandagavond", "2026-11-16 19:00"),
+        ("this morning at 7:15", "2026-11-22 07:15"),
     ])
     func accepted(_ text: String, _ local: String) {
         #expect(parse(text) == .success(fixture.local(local)), "\(text)")
@@ -383,9 +392,14 @@ struct LogTimeTests {
 
     @Test("unreadable, future and too old are told apart")
     func refused() {
-        for text in ["tomorrow", "", "yesterday 25:00", "2026-13-01", "-2 parsecs", "18:00 yesterday", "last week"] {
+        for text in ["tomorrow", "", "yesterday 25:00", "2026-13-01", "-2 parsecs", "last week", "this monday evening", "last", "morning",
+                     "vanavond morning", "yesterday monday"] {
             #expect(parse(text) == .failure(.unreadable), "\(text)")
         }
+        // Later today is not yet done.
+        #expect(parse("this evening") == .failure(.future))
+        #expect(parse("tonight") == .failure(.future))
+        #expect(parse("this afternoon") == .failure(.future))
         #expect(parse("2026-11-22 14:07") == .failure(.future))
         #expect(parse("2026-11-22 14:05") == .success(fixture.local("2026-11-22 14:05")))
         #expect(parse("2025-11-22 14:04") == .failure(.tooOld))

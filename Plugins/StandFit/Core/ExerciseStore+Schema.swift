@@ -54,6 +54,21 @@ extension ExerciseStore {
                     CASE WHEN EXISTS (SELECT 1 FROM log) THEN '' ELSE lower(hex(randomblob(4))) END)
                 """)
         }
+        migrator.registerMigration("v5") { db in
+            // The changes the user made, for undo and redo (ExerciseStore+Journal): what each
+            // removed or replaced (`before`), and the ids it added or replaced (`addedFirst` to
+            // `addedLast`); once undone, those rows as they were (`after`), for redo.
+            try db.create(table: "change") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("kind", .text).notNull()
+                table.column("label", .text)
+                table.column("before", .text).notNull()
+                table.column("addedFirst", .integer)
+                table.column("addedLast", .integer)
+                table.column("after", .text)
+                table.column("undone", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 }

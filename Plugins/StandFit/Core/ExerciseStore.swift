@@ -9,7 +9,7 @@ import Synchronization
 /// normal: a script and a desktop click). Nothing is cached in memory between calls.
 public struct ExerciseStore: Sendable {
     public let url: URL
-    private let pools: Pools
+    let pools: Pools
 
     /// This database's own id (`meta.storeID`): empty for one that had entries before ids were
     /// given, else eight hex digits.
@@ -145,7 +145,7 @@ public struct ExerciseStore: Sendable {
     /// Runs `change` in one write transaction and, with `rules`, brings the stored XP, states
     /// and achievements in line with the log from the days the change touched (the instants it
     /// answers besides its result); the progression before and after.
-    private func write<T>(_ rules: Rules?, _ change: @escaping (Database) throws -> (T, touched: [Date])?) throws -> (T, ProgressionChange?)? {
+    func write<T>(_ rules: Rules?, _ change: @escaping (Database) throws -> (T, touched: [Date])?) throws -> (T, ProgressionChange?)? {
         let writer = try pools.writer()
         let written = try writer.write { db -> (T, ProgressionChange?)? in
             let before = try rules.map { try ProgressDays.progression(db, $0) }
@@ -173,6 +173,7 @@ public struct ExerciseStore: Sendable {
         let written = try write(rules) { db -> (LogEntry, touched: [Date])? in
             var entry = entry
             try entry.insert(db)
+            try ExerciseStore.record(db, .log, before: [], added: entry.id.map { $0...$0 })
             return (entry, [entry.loggedAt])
         }
         guard let (entry, progression) = written else { throw StandFitError("The log did not take the entry.") }
@@ -205,7 +206,8 @@ public struct ExerciseStore: Sendable {
     /// Removes the entry logged last and returns it; nil when there is none. The last one
     /// logged is the one most recently made (the highest id), whatever moment it was logged for:
     /// undo after a backfill ("at=yesterday") removes the backfill, not today's newest. One
-    /// transaction, so two undos at once remove two different entries.
+    /// transaction, so two undos at once remove two different entries. The undo of a log from
+    /// before the journal (`undoLast` undoes what the journal recorded).
     public func removeLast(rules: Rules? = nil) throws -> (entry: LogEntry, progression: ProgressionChange?)? {
         try write(rules) { db -> (LogEntry, touched: [Date])? in
             guard let entry = try LogEntry.order(LogEntry.Columns.id.desc).fetchOne(db)
@@ -220,6 +222,7 @@ public struct ExerciseStore: Sendable {
         try write(rules) { db -> (LogEntry, touched: [Date])? in
             guard let entry = try LogEntry.fetchOne(db, key: id) else { return nil }
             try entry.delete(db)
+            try ExerciseStore.record(db, .delete, before: [entry], added: nil)
             return (entry, [entry.loggedAt])
         }
     }
@@ -236,6 +239,7 @@ public struct ExerciseStore: Sendable {
             if let note { after.note = note.isEmpty ? nil : note }
             if let loggedAt { after.loggedAt = loggedAt }
             try after.update(db)
+            try ExerciseStore.record(db, .edit, before: [before], added: id...id)
             return ((before, after), [before.loggedAt, after.loggedAt])
         }
         return written.map { ($0.0.0, $0.0.1, $0.1) }

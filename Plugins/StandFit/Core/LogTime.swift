@@ -28,6 +28,29 @@ public enum LogTime {
         return .success(instant)
     }
 
+    /// The instant a file's `date` names, with no reference to now: an ISO 8601 instant with
+    /// its zone (seconds and their fractions optional: `2026-11-21T18:00:00+01:00`,
+    /// `2026-11-21T17:00Z`), a local date and time (`2026-11-21 18:00`, `2026-11-21T18:00:30`), or
+    /// a local date (`2026-11-21`, taken as noon, so that importing the file again finds it).
+    public static func absolute(_ text: String, calendar: Calendar) -> Date? {
+        let text = text.trimmingCharacters(in: .whitespaces).uppercased()
+        // What `export` writes, read without a regular expression: a year of rows is imported at once.
+        if text.count == 25 || text.hasSuffix("Z"), let instant = try? Date(text, strategy: .iso8601) { return instant }
+        if text.range(of: #"T.*(Z|[+-]\d{2}:?\d{2})$"#, options: .regularExpression) != nil {
+            return isoWithoutSeconds(text) ?? (try? Date(text, strategy: .iso8601))
+                ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        }
+        let parts = text.split(whereSeparator: { $0 == " " || $0 == "T" }).map(String.init)
+        guard let first = parts.first, parts.count <= 2, let day = date(first, calendar: calendar) else { return nil }
+        guard parts.count == 2 else { return calendar.date(bySettingHour: 12, minute: 0, second: 0, of: day) }
+        let fields = parts[1].split(separator: ":").map { Int($0) }
+        guard (2...3).contains(fields.count), let hour = fields[0], let minute = fields[1], (0...23).contains(hour),
+              (0...59).contains(minute) else { return nil }
+        let second = fields.count == 3 ? fields[2] : 0
+        guard let second, (0...59).contains(second) else { return nil }
+        return calendar.date(bySettingHour: hour, minute: minute, second: second, of: day)
+    }
+
     private static func instant(_ text: String, now: Date, calendar: Calendar) -> Date? {
         if text.isEmpty { return nil }
         if let relative = ago(text) { return now.addingTimeInterval(-relative) }
@@ -37,6 +60,7 @@ public enum LogTime {
             return isoWithoutSeconds(upper) ?? (try? Date(upper, strategy: .iso8601))
         }
         var words = text.split(separator: " ").map(String.init)
+        if let spoken = spokenDay(words, now: now, calendar: calendar) { return spoken }
         // "yesterday at 18:00", "gisteren om 18:00".
         if words.count == 3, ["at", "om"].contains(words[1]) { words.remove(at: 1) }
         // "at 18:00", "om 18:00".
@@ -54,6 +78,89 @@ public enum LogTime {
         guard let first = parts.first, parts.count <= 2, let day = date(first, calendar: calendar) else { return nil }
         if parts.count == 2 { return time(parts[1], on: day, calendar: calendar) }
         return sameTimeOfDay(as: now, on: day, calendar: calendar)
+    }
+
+    /// Days as people say them, with or without a time, in either order: "at 18:00 yesterday",
+    /// "last monday", "monday at 7:30", "this morning", "yesterday evening", "afgelopen maandag
+    /// om 18.00", "gisteravond", "vanochtend". A part of the day is its usual hour (morning 9:00,
+    /// afternoon 15:00, evening 19:00, night 21:00); no time keeps the time of day it is now. A
+    /// weekday is the last one on or before today ("last monday": before today). Nil for other
+    /// text, which the forms above read.
+    private static func spokenDay(_ words: [String], now: Date, calendar: Calendar) -> Date? {
+        var words = words.filter { !["at", "om", "on", "op"].contains($0) }
+        var clock: (hour: Int, minute: Int)?
+        if let index = words.firstIndex(where: { clockTime($0) != nil }) {
+            clock = clockTime(words[index])
+            words.remove(at: index)
+        }
+        guard !words.isEmpty else { return nil }
+        let today = calendar.startOfDay(for: now)
+        var offset: Int?
+        var partHour: Int?
+        if let part = words.last.flatMap({ dayParts[$0] }), words.count >= 2 {
+            partHour = part
+            words.removeLast()
+        }
+        switch words.count {
+        case 1:
+            if let compound = compoundDays[words[0]] {
+                guard partHour == nil else { return nil }
+                (offset, partHour) = (compound.offset, compound.hour)
+            } else if let day = dayWords[words[0]] {
+                offset = day
+            } else if let weekday = weekdays[words[0]] {
+                offset = -((calendar.component(.weekday, from: today) - weekday + 7) % 7)
+            } else if let (weekday, part) = weekdayPart(words[0]), partHour == nil {
+                offset = -((calendar.component(.weekday, from: today) - weekday + 7) % 7)
+                partHour = part
+            } else if words[0] == "tonight", partHour == nil {
+                (offset, partHour) = (0, 21)
+            } else if ["this", "deze"].contains(words[0]), partHour != nil {
+                offset = 0
+            }
+        case 2:
+            if ["last", "afgelopen", "vorige"].contains(words[0]), let weekday = weekdays[words[1]] {
+                let back = (calendar.component(.weekday, from: today) - weekday + 7) % 7
+                offset = -(back == 0 ? 7 : back)
+            }
+        default:
+            break
+        }
+        guard let offset, let day = calendar.date(byAdding: .day, value: offset, to: today) else { return nil }
+        if let clock { return calendar.date(bySettingHour: clock.hour, minute: clock.minute, second: 0, of: day) }
+        if let partHour { return calendar.date(bySettingHour: partHour, minute: 0, second: 0, of: day) }
+        return sameTimeOfDay(as: now, on: day, calendar: calendar)
+    }
+
+    private static let dayWords: [String: Int] = ["today": 0, "vandaag": 0, "yesterday": -1, "gisteren": -1, "eergisteren": -2]
+    private static let weekdays: [String: Int] = [
+        "sunday": 1, "monday": 2, "tuesday": 3, "wednesday": 4, "thursday": 5, "friday": 6, "saturday": 7,
+        "zondag": 1, "maandag": 2, "dinsdag": 3, "woensdag": 4, "donderdag": 5, "vrijdag": 6, "zaterdag": 7,
+    ]
+    private static let dayParts: [String: Int] = [
+        "morning": 9, "afternoon": 15, "evening": 19, "night": 21,
+        "ochtend": 9, "middag": 15, "avond": 19, "nacht": 21,
+    ]
+    /// Dutch says a part of a day in one word.
+    private static let compoundDays: [String: (offset: Int, hour: Int)] = [
+        "vanochtend": (0, 9), "vanmorgen": (0, 9), "vanmiddag": (0, 15), "vanavond": (0, 19),
+        "gisterochtend": (-1, 9), "gistermorgen": (-1, 9), "gistermiddag": (-1, 15), "gisteravond": (-1, 19),
+    ]
+
+    /// "maandagavond": a weekday and a part of it in one word.
+    private static func weekdayPart(_ word: String) -> (weekday: Int, hour: Int)? {
+        for (part, hour) in dayParts where word.hasSuffix(part) {
+            if let weekday = weekdays[String(word.dropLast(part.count))] { return (weekday, hour) }
+        }
+        return nil
+    }
+
+    /// `18:00`, `18.00`, `9:05` as an hour and a minute.
+    private static func clockTime(_ text: String) -> (hour: Int, minute: Int)? {
+        let fields = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == "." }).map { Int($0) }
+        guard fields.count == 2, let hour = fields[0], let minute = fields[1], (0...23).contains(hour), (0...59).contains(minute)
+        else { return nil }
+        return (hour, minute)
     }
 
     /// Seconds ago for `-2h`, `-90m`, `-1d`, `2h ago`, `2 h ago`, `30 min ago`, `2 hours ago`,

@@ -155,7 +155,13 @@ public struct StandFitApp: Sendable {
         return .handled(ProgressChart(progress: progress, text: text).lines.joined(separator: "\n"), data: progress)
     }
 
+    /// Takes back the last change the user made (a log, a deletion, an edit, an import), by when
+    /// it was made, not when it happened; a log from before the journal loses the entry made last.
     public func undo() throws -> ActionResult {
+        if try store.hasJournal() {
+            guard let step = try store.undoLast(rules: rules) else { return .declined(text("undo.nothing.more")) }
+            return try report(step, undone: true)
+        }
         guard let (entry, after) = try store.removeLast(rules: rules) else { return .declined(text("undo.nothing")) }
         let exercise = catalogue.exercise(id: entry.exercise)
         let sentence = text.sentence("undo", entry: entry, unit: exercise?.unit ?? .reps,
@@ -229,10 +235,13 @@ public enum StandFitTypes {
     public static let viewStreak = "com.standfit.viewstreak"
     public static let viewProgress = "com.standfit.viewprogress"
     public static let undo = "com.standfit.undo"
+    public static let redo = "com.standfit.redo"
     public static let history = "com.standfit.history"
     public static let deleteLog = "com.standfit.deletelog"
     public static let editLog = "com.standfit.editlog"
     public static let achievements = "com.standfit.achievements"
+    public static let export = "com.standfit.export"
+    public static let `import` = "com.standfit.import"
 }
 
 /// A fault in StandFit's own state, reported as the action's failure.

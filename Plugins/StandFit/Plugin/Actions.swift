@@ -78,6 +78,19 @@ struct Undo: ShortcutAction {
     }
 }
 
+struct Redo: ShortcutAction {
+    /// Corrects a mistake: never suggested.
+    static let isSuggestible = false
+    static let type = StandFitTypes.redo
+    static var title: String { localizedTitle("action.redo.title") }
+    static let icon = "arrow.uturn.forward"
+    static var phrases: [Phrase] { StandFitPhrases.redo }
+
+    func perform(_ context: ActionContext) throws -> ActionResult {
+        try Environment.app(language: context.locale).redo()
+    }
+}
+
 struct Achievements: ShortcutAction {
     static let type = StandFitTypes.achievements
     static var title: String { localizedTitle("action.achievements.title") }
@@ -138,6 +151,46 @@ struct EditLog: ShortcutAction {
     }
 }
 
+/// The file formats `export` and `import` take.
+private var logFormats: [EntityValue] {
+    [EntityValue(id: "csv", title: "CSV"), EntityValue(id: "json", title: "JSON")]
+}
+
+struct Export: ShortcutAction {
+    /// Not a habit to suggest.
+    static let isSuggestible = false
+    static let type = StandFitTypes.export
+    static var title: String { localizedTitle("action.export.title") }
+    static let icon = "square.and.arrow.up"
+
+    /// Where to write: a new file or one to replace (a `.json` name writes JSON).
+    @Parameter(title: "File", prompt: localizedTitle("prompt.file")) var file: String
+    @Parameter(title: "Format", choices: logFormats) var format: String?
+
+    func perform(_ context: ActionContext) throws -> ActionResult {
+        try Environment.app(language: context.locale).export(file: file, format: format)
+    }
+}
+
+struct Import: ShortcutAction {
+    /// Not a habit to suggest.
+    static let isSuggestible = false
+    static let type = StandFitTypes.import
+    static var title: String { localizedTitle("action.import.title") }
+    static let icon = "square.and.arrow.down"
+
+    @Parameter(title: "File", prompt: localizedTitle("prompt.file")) var file: String
+    @Parameter(title: "Format", choices: logFormats) var format: String?
+    /// Say what would be added, and write nothing.
+    @Parameter(title: "Dry run") var dryrun: Bool = false
+    /// Import the good rows of a file with bad ones, and list the bad ones.
+    @Parameter(title: "Skip bad rows") var skipbad: Bool = false
+
+    func perform(_ context: ActionContext) throws -> ActionResult {
+        try Environment.app(language: context.locale).importLog(file: file, format: format, dryRun: dryrun, skipBad: skipbad)
+    }
+}
+
 /// StandFit's exercises as an entity: people say "push ups" or "opdrukken" and the action gets
 /// "pushups"; asked which one, they see the ones they logged last first.
 enum Exercises: EntityQuery {
@@ -166,6 +219,12 @@ enum StandFitPhrases {
         Phrase("log {count} {exercise}", language: "nl"), Phrase("noteer {count} {exercise}", language: "nl"),
         Phrase("registreer {count} {exercise}", language: "nl"), Phrase("log mijn {exercise}", language: "nl"),
         Phrase("oefening loggen", language: "nl"),
+        // With a note, and a time before it: "log 20 squats yesterday at 18:00 with note felt strong".
+        Phrase("log {count} {exercise} with note {note}", language: "en"),
+        Phrase("log {count} {exercise} {at} with note {note}", language: "en"),
+        Phrase("noteer {count} {exercise} met notitie {note}", language: "nl"),
+        Phrase("noteer {count} {exercise} {at} met notitie {note}", language: "nl"),
+        Phrase("log {count} {exercise} met notitie {note}", language: "nl"),
         // A timed exercise's time with its unit: "log 30 seconds of plank", "a minute of plank"
         // ("a" is one), "noteer een minuut plank".
         Phrase("log {seconds} seconds of {exercise}", language: "en"), Phrase("log {seconds} seconds {exercise}", language: "en"),
@@ -202,5 +261,9 @@ enum StandFitPhrases {
     static let undo: [Phrase] = [
         Phrase("undo last log", language: "en"), Phrase("undo", language: "en"),
         Phrase("laatste log wissen", language: "nl"), Phrase("ongedaan maken", language: "nl"),
+    ]
+    static let redo: [Phrase] = [
+        Phrase("redo", language: "en"), Phrase("redo the undo", language: "en"),
+        Phrase("opnieuw doen", language: "nl"), Phrase("herstel ongedaan maken", language: "nl"),
     ]
 }

@@ -14,8 +14,8 @@ enum StandFit: Plugin, DynamicItemsProvider {
     static let name = "StandFit"
     static let version = "1.0.0"
     static let actions: [any ShortcutAction.Type] = [
-        LogExercise.self, LogLast.self, ViewStreak.self, ViewProgress.self, Undo.self,
-        History.self, DeleteLog.self, EditLog.self, Achievements.self,
+        LogExercise.self, LogLast.self, ViewStreak.self, ViewProgress.self, Undo.self, Redo.self,
+        History.self, DeleteLog.self, EditLog.self, Achievements.self, Export.self, Import.self,
     ]
 
     /// The default manifest: "Log Exercise", always shown. The rest depends on what is logged

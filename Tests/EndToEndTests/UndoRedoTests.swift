@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `undo` takes back the last change made — a log, a deletion, an edit, an import — by when it
+/// was made, not when it happened; `redo` brings back what undo took until the next change
+/// (issue 52).
+@Suite("StandFit undo and redo", .timeLimit(.minutes(10)))
+struct UndoRedoTests {
+    func expectRun(_ home: HostSandbox, _ arguments: String..., says stdout: String, status: Int32 = 0,
+                   sourceLocation: SourceLocation = #_sourceLocation) {
+        // A refusal (nothing to undo or redo, exit 1) is said on stderr.
+        let expected = status == 0 ? ProcessResult(status: 0, stdout: stdout, stderr: "")
+            : ProcessResult(status: status, stdout: "", stderr: "standfit-host: " + stdout)
+        #expect(home.run(["run"] + arguments) == expected, sourceLocation: sourceLocation)
+    }
+
+    @Test("undo walks back through an edit, a deletion and a backfill, each said as what it did; redo brings the last back; a new change ends redo")
+    func changes() {
+        let home = HostSandbox.standFit()
+        expectRun(home, "logexercise", "exercise=squats", "count=20", says: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\n")
+        expectRun(home, "logexercise", "exercise=plank", "count=45", "at=yesterday 09:00", says: "Logged 45 seconds of plank on 21 Nov at 09:00 · +11 XP\n")
+        expectRun(home, "deletelog", "id=1", says: "Removed 20 squats logged at 14:05 · −22 XP\n")
+        expectRun(home, "editlog", "id=2", "count=60", "note=longer", says: "Changed #2 to 60 seconds of plank, logged on 21 Nov at 09:00 · +3 XP — longer\n")
+
+        expectRun(home, "undo", says: "Changed #2 back to 45 seconds of plank, logged on 21 Nov at 09:00 · −3 XP\n")
+        expectRun(home, "undo", says: "Restored 20 squats logged at 14:05 · +22 XP\n")
+        #expect(home.run("run", "history").stdout == """
+            Logged in the last 7 days:
+            #1  Sun 22 Nov 14:05  20 squats
+            #2  Sat 21 Nov 09:00  45 seconds of plank
+
+            """)
+        expectRun(home, "undo", says: "Removed 45 seconds of plank logged on 21 Nov at 09:00 · −11 XP\n")
+        expectRun(home, "redo", says: "Logged 45 seconds of plank on 21 Nov at 09:00 again · +11 XP\n")
+        expectRun(home, "redo", says: "Removed 20 squats logged at 14:05 again · −22 XP\n")
+        // A new change: what was undone before it stays undone.
+        expectRun(home, "logexercise", "exercise=lunges", "count=8", says: "Logged 8 lunges · +12 XP\n")
+        expectRun(home, "redo", says: "Nothing to redo: only what undo took back, until the next change.\n", status: 1)
+        #expect(home.run("run", "history").stdout == """
+            Logged in the last 7 days:
+            #3  Sun 22 Nov 14:05  8 lunges
+            #2  Sat 21 Nov 09:00  45 seconds of plank
+
+            """)
+        expectRun(home, "undo", says: "Removed 8 lunges logged at 14:05 · −12 XP\n")
+        // Past the new change, undo goes on through what came before it.
+        expectRun(home, "undo", says: "Restored 20 squats logged at 14:05 · +22 XP\n")
+        expectRun(home, "undo", says: "Removed 45 seconds of plank logged on 21 Nov at 09:00 · −11 XP\n")
+        expectRun(home, "undo", says: "Removed 20 squats logged at 14:05 · −20 XP\nAchievement taken back: First log\n")
+        expectRun(home, "undo", says: "Nothing to undo: the changes kept are undone already; 'standfit-host run redo' brings the last one back.\n", status: 1)
+        expectRun(home, "redo", "--locale", "nl", says: "Opnieuw 20 squats gelogd (14:05) · +20 XP\nPrestatie behaald: Eerste log\n")
+    }
+
+    @Test("an import is one change: undo removes every entry it added, redo brings them back, with their XP")
+    func importIsOneChange() throws {
+        let home = HostSandbox.standFit()
+        let file = home.root.appendingPathComponent("year.csv")
+        try Data("2026-11-20,squats,20\n2026-11-21,squats,25\n2026-11-21 18:00,pushups,10\n".utf8).write(to: file)
+        expectRun(home, "logexercise", "exercise=squats", "count=5", says: "Logged 5 squats · +5 XP\nAchievement unlocked: First log\n")
+        let imported = home.run("run", "import", "file=\(file.path)")
+        #expect(imported.status == 0 && imported.stdout.hasPrefix("Imported 3 entries from \(file.path) · +"), "\(imported)")
+        let history = home.run("run", "history")
+        // The XP it brought, and the streak it made, go with it.
+        expectRun(home, "undo", says: "Removed the 3 entries imported from \(file.path) · −66 XP\nAchievement taken back: 3-day streak\n")
+        #expect(imported.stdout.hasPrefix("Imported 3 entries from \(file.path) · +66 XP\n"), "\(imported)")
+        #expect(home.run("run", "history").stdout == "Logged in the last 7 days:\n#1  Sun 22 Nov 14:05  5 squats\n")
+        let redone = home.run("run", "redo")
+        #expect(redone.status == 0 && redone.stdout.hasPrefix("Imported 3 entries from \(file.path) again · +"), "\(redone)")
+        #expect(home.run("run", "history") == history)
+        let json = home.run("run", "undo", "--json")
+        let data = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["data"] as? [String: Any])
+        #expect(data["file"] as? String == file.path && data["entries"] as? Int == 3, "\(json)")
+    }
+}

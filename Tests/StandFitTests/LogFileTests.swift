@@ -1,0 +1,87 @@
+import Foundation
+import StandFitCore
+import Testing
+import TestSupport
+
+/// StandFit's export formats and what `import` reads (issue 52), below the plugin: the rows, their
+/// lines, the headers understood, the dates read, and the merge that never adds a set twice.
+@Suite("StandFit's log files", .timeLimit(.minutes(10)))
+struct LogFileTests {
+    static let amsterdam = TimeZone(identifier: "Europe/Amsterdam")!
+
+    func rows(_ text: String) throws(LogFile.Unreadable) -> [LogFile.Read] {
+        try LogFile.decode(Data(text.utf8), format: .csv)
+    }
+
+    @Test("a CSV's rows carry the line they start on, also after a quoted field that spans lines and with CRLF line ends")
+    func lines() throws {
+        let read = try rows("date,exercise,count,unit,note\r\n2026-11-20,squats,5,reps,\"two\r\nlines\"\r\n\r\n2026-11-21,plank,30,seconds,\r\n")
+        #expect(read.map(\.place) == [2, 5])
+        #expect(read.map(\.row) == [LogFile.Row(date: "2026-11-20", exercise: "squats", count: 5, unit: "reps", note: "two\r\nlines"),
+                                   LogFile.Row(date: "2026-11-21", exercise: "plank", count: 30, unit: "seconds")])
+    }
+
+    @Test("a header is read by its names, in any order and with other apps' names; without one the columns are date,exercise,count[,note]")
+    func headers() throws {
+        let named = try rows("\u{FEFF}Reps;Exercise;When\n".replacingOccurrences(of: ";", with: ",") + "12,lunges,2026-11-20 08:00\n")
+        #expect(named.map(\.row) == [LogFile.Row(date: "2026-11-20 08:00", exercise: "lunges", count: 12)])
+        #expect(named.map(\.place) == [2])
+        let bare = try rows("2026-11-20,squats,5\n2026-11-20,squats,6,a note\n2026-11-20,squats\n")
+        #expect(bare.map(\.row.note) == [nil, "a note", nil])
+        #expect(bare.map(\.wrongFields) == [nil, nil, 2])
+        #expect(bare.map(\.countText) == ["5", "6", ""])
+        #expect(throws: LogFile.Unreadable.missingColumn("count")) { try rows("date,exercise,note\n2026-11-20,squats,x\n") }
+        #expect(throws: LogFile.Unreadable.empty) { try rows("date,exercise,count\n\n") }
+        #expect(throws: LogFile.Unreadable.notText) { try LogFile.decode(Data([0xFF, 0xFE, 0x00]), format: .csv) }
+    }
+
+    @Test("JSON: StandFit's own document only; a missing field is named by its path")
+    func json() throws {
+        let document = #"{"format":"standfit-log","version":1,"entries":[{"date":"2026-11-20T10:00:00Z","exercise":"squats","count":5}]}"#
+        #expect(try LogFile.decode(Data(document.utf8), format: .json).map(\.row)
+            == [LogFile.Row(date: "2026-11-20T10:00:00Z", exercise: "squats", count: 5)])
+        #expect(throws: LogFile.Unreadable.json("entries[1].count is missing")) {
+            try LogFile.decode(Data(#"{"format":"standfit-log","version":1,"entries":[{"date":"x","exercise":"squats"}]}"#.utf8), format: .json)
+        }
+        #expect(throws: LogFile.Unreadable.json("its format is 'other', not 'standfit-log'")) {
+            try LogFile.decode(Data(#"{"format":"other","version":1,"entries":[]}"#.utf8), format: .json)
+        }
+        #expect(throws: LogFile.Unreadable.json("its version is 2; this StandFit reads version 1")) {
+            try LogFile.decode(Data(#"{"format":"standfit-log","version":2,"entries":[]}"#.utf8), format: .json)
+        }
+    }
+
+    @Test("the dates a file may hold: an instant with its zone (seconds and fractions optional), a local date and time, a local date at noon")
+    func dates() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = Self.amsterdam
+        func utc(_ text: String) -> String? {
+            LogTime.absolute(text, calendar: calendar).map { LogFile.time($0, in: TimeZone(identifier: "UTC")!) }
+        }
+        #expect(utc("2026-11-20T10:00:00+01:00") == "2026-11-20T09:00:00Z")
+        #expect(utc("2026-11-20t10:00z") == "2026-11-20T10:00:00Z")
+        #expect(utc("2026-11-20T10:00:00.750Z") == "2026-11-20T10:00:00Z")
+        #expect(utc("2026-11-20 10:00") == "2026-11-20T09:00:00Z")
+        #expect(utc("2026-07-20T10:00:30") == "2026-07-20T08:00:30Z")
+        #expect(utc("2026-11-20") == "2026-11-20T11:00:00Z")
+        #expect([utc("2026-02-30"), utc("20-11-2026"), utc("2026-11-20 25:00"), utc("yesterday"), utc("")] == [nil, nil, nil, nil, nil])
+        #expect(LogFile.time(Date(timeIntervalSince1970: 1_795_000_000), in: Self.amsterdam) == "2026-11-18T12:06:40+01:00")
+    }
+
+    @Test("a merge adds what the log lacks, counting equal sets: importing a file twice adds nothing the second time")
+    func merge() throws {
+        let store = try ExerciseStore(directory: makeTemporaryDirectory("standfit-merge"))
+        let at = Date(timeIntervalSince1970: 1_795_000_000)
+        let set = LogEntry(exercise: "squats", count: 5, loggedAt: at)
+        _ = try store.log(set)
+        let file = [set, set, LogEntry(exercise: "squats", count: 5, note: "other", loggedAt: at),
+                    LogEntry(exercise: "squats", count: 5, loggedAt: at.addingTimeInterval(0.4))]
+        // The log's one set matches one of the file's three (the last is the same second).
+        #expect(try store.merge(file, dryRun: true).0 == ExerciseStore.Merge(added: 3, duplicates: 1))
+        #expect(try store.allEntries().count == 1)
+        #expect(try store.merge(file, dryRun: false).0 == ExerciseStore.Merge(added: 3, duplicates: 1))
+        #expect(try store.allEntries().map(\.note) == [nil, nil, "other", nil])
+        #expect(try store.merge(file, dryRun: false).0 == ExerciseStore.Merge(added: 0, duplicates: 4))
+        #expect(try store.allEntries().count == 4)
+    }
+}
