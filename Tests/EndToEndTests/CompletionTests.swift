@@ -58,10 +58,22 @@ struct CompletionTests {
         let tcsh = sandbox.run("completion", "tcsh")
         #expect(tcsh.status == 64)
         #expect(tcsh.stdout == "")
-        #expect(tcsh.stderr.hasPrefix("Error: The value 'tcsh' is invalid for '<shell>'. Please provide one of 'bash', 'zsh' or 'fish'.\n"))
+        #expect(tcsh.stderr == """
+            Error: The value 'tcsh' is invalid for '<shell>'. Please provide one of 'bash', 'zsh' or 'fish'.
+            Help:  <shell>  The shell to complete in.
+            Usage: standfit-host completion <shell>
+              See 'standfit-host completion --help' for more information.
+
+            """)
         let missing = sandbox.run("completion")
         #expect(missing.status == 64)
-        #expect(missing.stderr.hasPrefix("Error: Missing expected argument '<shell>'\n"))
+        #expect(missing.stderr == """
+            Error: Missing expected argument '<shell>'
+            Help:  <shell>  The shell to complete in.
+            Usage: standfit-host completion <shell>
+              See 'standfit-host completion --help' for more information.
+
+            """)
     }
 
     // MARK: - bash's completion function, as readline calls it

@@ -52,7 +52,8 @@ extension DesktopBusTests {
         // Asked again and answered in words: Reply clicked, "12 squats" typed, Enter.
         #expect(eventually(10) { desktop.read("plasmashell") == [] }, "\(desktop.read("plasmashell"))")
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'count': <5>}"]).status == 0)
-        #expect(eventually(30) { desktop.read("plasmashell").first?.hasSuffix("[Push-Ups, Squats, Plank, Reply]") == true }, "\(desktop.read("plasmashell"))")
+        #expect(eventually(30) { desktop.read("plasmashell") == ["Log Exercise | Which exercise? | [Push-Ups, Squats, Plank, Reply]"] },
+                "\(desktop.read("plasmashell"))")
         let reply = desktop.bubbles("plasmashell", "where", "Reply").stdout.split(separator: " ").map(String.init)
         try #require(reply.count == 2, "no Reply button: \(desktop.read("plasmashell"))")
         #expect(desktop.xdotool("mousemove", reply[0], reply[1].trimmingCharacters(in: .whitespacesAndNewlines), "click", "1").status == 0)

@@ -52,7 +52,7 @@ extension DesktopBusTests {
         let closed = Set(SessionBus.notifications(in: record).compactMap { $0["closed"] as? Int })
         #expect(closed == [1, 2, 3, 4], "\(closed)")
         #expect(!Self.serverLog(sandbox).contains("closed unanswered"))
-        #expect(Self.serverLog(sandbox).contains("Asked again as 3 choices: Squats | Push-Ups | Plank"))
+        #expect(Self.serverLogLines(sandbox).contains("standfit-host: info: Asked again as 3 choices: Squats | Push-Ups | Plank"), "\(Self.serverLog(sandbox))")
     }
 
     @Test("a click on a question that the server then closes (as dunst closes what was clicked) asks it again and is no dismissal: the question shown again keeps its buttons, and no 'Not run' is said",
@@ -63,7 +63,7 @@ extension DesktopBusTests {
         #expect(sandbox.run("export", "desktop", "--install").status == 0)
         #expect(bus.run(.gapplication, ["action", Self.applicationID, "logexercise", "{'count': <20>}"]).status == 0)
         #expect(eventually { Self.shown(record).count == 2 })
-        #expect(eventually(20) { Self.serverLog(sandbox).contains("clicked; asked again") })
+        #expect(eventually(20) { Self.serverLogLines(sandbox).contains("standfit-host: info: Notification 1: clicked; asked again") })
         Thread.sleep(forTimeInterval: 1)
         let question = "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Squats,2=Push-Ups,3=Plank,inline-reply=Reply"
         #expect(Self.shown(record) == [question, question])
@@ -83,7 +83,7 @@ extension DesktopBusTests {
             "Log Exercise | Which exercise? | org.standfit.Host.log | 1 | org.standfit.Host | 1=Squats,2=Push-Ups,3=Plank",
             "Log Exercise | Not run: no answer. | org.standfit.Host.log | 1 | org.standfit.Host | ",
         ])
-        #expect(eventually(20) { Self.serverLog(sandbox).contains("closed unanswered (dismissed)") })
+        #expect(eventually(20) { Self.serverLogLines(sandbox).contains("standfit-host: info: Notification 1: closed unanswered (dismissed)") })
         #expect(Self.logged(sandbox) == "")
     }
 }

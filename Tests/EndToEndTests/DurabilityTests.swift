@@ -258,7 +258,7 @@ struct DurabilityTests {
         }
         #expect(kills >= 5, "only \(kills) runs were killed before one completed")
         let unbroken = control.run("run", "logexercise", "exercise=squats", "count=5")
-        #expect(unbroken.status == 0 && unbroken.stdout.hasPrefix("Logged 5 squats · +"))
+        #expect(unbroken.status == 0 && unbroken.stdout == "Logged 5 squats · +5 XP\n", "\(unbroken)")
         if let completed { #expect(completed == ProcessResult(status: 0, stdout: unbroken.stdout, stderr: "")) }
         for home in [sandbox, control] {
             #expect(home.query(.standFit, "SELECT count(*), (SELECT count(*) FROM progressRules) FROM log") == ["30002|1"])

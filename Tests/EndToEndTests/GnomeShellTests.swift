@@ -85,7 +85,7 @@ struct GnomeShellTests {
         #expect(status.running && status.pid != nil && status.pid == bus.owner(of: "org.standfit.Host"), "\(status)")
         // What GNOME was given to show: the one result, as the overview lists it under StandFit.
         #expect(DesktopBusTests.serverLog(sandbox).contains(": GNOME result metas from :"), "\(DesktopBusTests.serverLog(sandbox))")
-        #expect(DesktopBusTests.serverLog(sandbox).split(separator: "\n").contains { $0.hasSuffix(": Log 20 squats") && $0.contains("GNOME search 'log 20 squats' from ") },
+        #expect(DesktopBusTests.serverLogLines(sandbox).contains("standfit-host: debug: GNOME search 'log 20 squats' from :1.N: Log 20 squats"),
                 "\(DesktopBusTests.serverLog(sandbox))")
     }
 }

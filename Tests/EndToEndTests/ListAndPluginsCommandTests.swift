@@ -124,8 +124,18 @@ struct ListAndPluginsCommandTests {
         var dutch = sandbox
         dutch.extraEnvironment["LANG"] = "nl_NL.UTF-8"
         #expect(dutch.run(["list", "--all", "--manifest", appleSample] + define).stdout == expected)
-        #expect(sandbox.run(["list", "--all", "--manifest", appleSample, "--locale", "en_US"] + define).stdout.hasPrefix(
-            "com.example.apple (com.example.apple)\n-  Search — Search for an item  (com.example.apple.First)"))
+        #expect(sandbox.run(["list", "--all", "--manifest", appleSample, "--locale", "en_US"] + define).stdout == """
+            com.example.apple (com.example.apple)
+            -  Search — Search for an item  (com.example.apple.First)  pruned: no plugin handles com.example.apple.First
+            -  Share — Share an "item"  (com.example.apple.Second)  pruned: no plugin handles com.example.apple.Second
+
+            Greeter (Swift example) (com.example.greeter)
+            1. Greet the World  (com.example.greeter.greet)
+
+            Hello (C example) (com.example.hello)
+            2. Say Hello — to the world  (com.example.hello.greet)
+
+            """)
     }
 
     @Test("the default manifest is $XDG_CONFIG_HOME/standfit/Info.plist")

@@ -27,9 +27,23 @@ struct MenuAndDesktopTests {
             tmux.send("Down")
             tmux.send("Up")
             tmux.send("Up")   // wraps to the last item
-            #expect(tmux.wait(for: "❯ 4. 📊 View Progress").contains("❯ 4. 📊 View Progress"))
+            #expect(tmux.wait(for: "❯ 4. 📊 View Progress") == """
+                Quick actions
+                  1. ➕ Log Exercise
+                  2. 🔥 View Streak — 1 day
+                  3. 🏃 Log Squats — 20 reps
+                ❯ 4. 📊 View Progress
+                ↑/↓ or 1–4 to choose · Enter to run · Esc or q to leave
+                """)
             tmux.send("Up")
-            #expect(tmux.wait(for: "❯ 3. 🏃 Log Squats — 20 reps").contains("❯ 3. 🏃 Log Squats — 20 reps"))
+            #expect(tmux.wait(for: "❯ 3. 🏃 Log Squats — 20 reps") == """
+                Quick actions
+                  1. ➕ Log Exercise
+                  2. 🔥 View Streak — 1 day
+                ❯ 3. 🏃 Log Squats — 20 reps
+                  4. 📊 View Progress
+                ↑/↓ or 1–4 to choose · Enter to run · Esc or q to leave
+                """)
             tmux.send("Enter")
             #expect(tmux.wait(for: "EXIT=") == """
                 🏃 Log Squats — 20 reps
@@ -46,12 +60,31 @@ struct MenuAndDesktopTests {
             let digits = try TmuxSession(command: sandbox.shellCommand(["menu"]))
             digits.wait(for: "Esc or q to leave")
             digits.send("2")
-            #expect(digits.wait(for: "❯ 2. 🔥 View Streak — 1 day").contains("❯ 2. 🔥 View Streak — 1 day"))
+            #expect(digits.wait(for: "❯ 2. 🔥 View Streak — 1 day") == """
+                Quick actions
+                  1. ➕ Log Exercise
+                ❯ 2. 🔥 View Streak — 1 day
+                  3. 🏃 Log Squats — 20 reps
+                  4. 📊 View Progress
+                ↑/↓ or 1–4 to choose · Enter to run · Esc or q to leave
+                """)
             digits.send("Enter")
-            #expect(digits.wait(for: "Streak: 1 day\nBest streak: 1 day · level 1 · 20 XP\nEXIT=0").hasSuffix("Streak: 1 day\nBest streak: 1 day · level 1 · 20 XP\nEXIT=0"))
+            #expect(digits.wait(for: "Streak: 1 day\nBest streak: 1 day · level 1 · 20 XP\nEXIT=0") == """
+                🔥 View Streak — 1 day
+                Streak: 1 day
+                Best streak: 1 day · level 1 · 20 XP
+                EXIT=0
+                """)
             for key in ["Escape", "q"] {
                 let tmux = try TmuxSession(command: sandbox.shellCommand(["menu", "--locale", "nl"]))
-                #expect(tmux.wait(for: "❯ 1. ➕ Oefening loggen").contains("❯ 1. ➕ Oefening loggen"))
+                #expect(tmux.wait(for: "❯ 1. ➕ Oefening loggen") == """
+                    Snelle acties
+                    ❯ 1. ➕ Oefening loggen
+                      2. 🔥 Reeks bekijken — 1 dag
+                      3. 🏃 Squats loggen — 20 herhalingen
+                      4. 📊 Voortgang bekijken
+                    ↑/↓ of 1–4 om te kiezen · Enter om uit te voeren · Esc of q om te stoppen
+                    """)
                 tmux.send(key)
                 #expect(tmux.wait(for: "EXIT=") == "EXIT=0")
             }
@@ -65,11 +98,28 @@ struct MenuAndDesktopTests {
             let asking = try TmuxSession(command: sandbox.shellCommand(["menu"]))
             asking.wait(for: "Esc or q to leave")
             asking.send("Enter")
-            #expect(asking.wait(for: "10. Sit-Ups").hasPrefix("➕ Log Exercise\nWhich exercise?\n   1. Squats\n"))
+            let question = """
+                ➕ Log Exercise
+                Which exercise?
+                   1. Squats
+                   2. Push-Ups
+                   3. Plank
+                   4. Lunges
+                   5. Calf Raises
+                   6. Stretching
+                   7. Jumping Jacks
+                   8. Wall Sit
+                   9. Burpees
+                  10. Sit-Ups
+                >
+                """
+            // The question and its prompt are one write: once the last option shows, so does the prompt.
+            #expect(asking.wait(for: "10. Sit-Ups") == question)
             asking.send("lunges", "Enter")
-            #expect(asking.wait(for: "> lunges\nHow many? (1–3600) [12]\n>").hasSuffix("> lunges\nHow many? (1–3600) [12]\n>"))
+            #expect(asking.wait(for: "> lunges\nHow many? (1–3600) [12]\n>") == question + " lunges\nHow many? (1–3600) [12]\n>")
             asking.send("12", "Enter")
-            #expect(asking.wait(for: "Logged 12 lunges · +14 XP\nEXIT=0").hasSuffix("Logged 12 lunges · +14 XP\nEXIT=0"))
+            #expect(asking.wait(for: "Logged 12 lunges · +14 XP\nEXIT=0")
+                == question + " lunges\nHow many? (1–3600) [12]\n> 12\nLogged 12 lunges · +14 XP\nEXIT=0")
         }
 
         let shortcuts = sandbox.configDirectory.appendingPathComponent("shortcuts")
@@ -78,7 +128,17 @@ struct MenuAndDesktopTests {
             .write(to: shortcuts.appendingPathComponent("morning.json"))
         try sandbox.checkingHandBacks("menu (a routine)") {
             let routine = try TmuxSession(command: sandbox.shellCommand(["menu"]))
-            #expect(routine.wait(for: "❯ 1. 📋 Morning routine").contains("❯ 1. 📋 Morning routine"))
+            #expect(routine.wait(for: "❯ 1. 📋 Morning routine") == """
+                Quick actions
+                  Shortcuts
+                ❯ 1. 📋 Morning routine
+                  StandFit
+                  2. ➕ Log Exercise
+                  3. 🔥 View Streak — 1 day
+                  4. 🏃 Log Lunges — 12 reps
+                  5. 📊 View Progress
+                ↑/↓ or 1–5 to choose · Enter to run · Esc or q to leave
+                """)
             routine.send("Enter")
             // Each step's answer, then the routine's, as `run morning` prints them.
             #expect(routine.wait(for: "EXIT=") == """
@@ -98,7 +158,7 @@ struct MenuAndDesktopTests {
             json.wait(for: "Esc or q to leave")
             json.send("3")
             json.send("Enter")
-            #expect(json.wait(for: "EXIT=0").hasSuffix("EXIT=0"))
+            #expect(json.wait(for: "EXIT=0") == "🔥 View Streak — 1 day\nEXIT=0")
         }
         let outcome = try JSONSerialization.jsonObject(with: Data(contentsOf: document)) as? [String: Any]
         #expect(outcome?["status"] as? String == "handled" && outcome?["type"] as? String == "com.standfit.viewstreak")
@@ -106,7 +166,7 @@ struct MenuAndDesktopTests {
             let leaving = try TmuxSession(command: sandbox.shellCommand(["menu", "--json"], stdoutTo: document))
             leaving.wait(for: "Esc or q to leave")
             leaving.send("q")
-            #expect(leaving.wait(for: "EXIT=0").hasSuffix("EXIT=0"))
+            #expect(leaving.wait(for: "EXIT=0") == "EXIT=0")
         }
         #expect(try String(contentsOf: document, encoding: .utf8) == """
             {
@@ -185,7 +245,53 @@ struct MenuAndDesktopTests {
         let service = sandbox.dataHome.appendingPathComponent("dbus-1/services/org.standfit.Host.service")
         #expect(sandbox.run("export", "desktop", "--install").stdout == "Wrote \(installed.path) with 5 actions, and \(service.path).\n")
         _ = sandbox.run("run", "logexercise", "exercise=plank", "count=30")
-        #expect(try String(contentsOf: installed, encoding: .utf8).contains("Name=Log Plank — 30 seconds\n"))
+        #expect(try String(contentsOf: installed, encoding: .utf8) == #"""
+            [Desktop Entry]
+            Type=Application
+            Version=1.4
+            Name=StandFit
+            Comment=Quick actions: Log Exercise, View Streak, Log Plank and View Progress
+            Comment[nl]=Snelle acties: Oefening loggen, Reeks bekijken, Plank loggen en Voortgang bekijken
+            Keywords=Log;Exercise;View;Streak;Plank;Progress;quick;actions;
+            Keywords[nl]=Oefening;loggen;Reeks;bekijken;Plank;Voortgang;snelle;acties;
+            Icon=org.standfit.Host
+            Exec=\#(Fixtures.hostBinary.path) menu --notify
+            Terminal=false
+            DBusActivatable=true
+            Categories=Utility;
+            Actions=com-standfit-logexercise;com-standfit-viewstreak;com-standfit-logexercise-2;com-standfit-viewprogress;listen;
+
+            [Desktop Action com-standfit-logexercise]
+            Name=Log Exercise
+            Name[nl]=Oefening loggen
+            Icon=org.standfit.Host.log
+            Exec=\#(Fixtures.hostBinary.path) run --notify -- com.standfit.logexercise
+
+            [Desktop Action com-standfit-viewstreak]
+            Name=View Streak — 1 day
+            Name[nl]=Reeks bekijken — 1 dag
+            Icon=org.standfit.Host.streak
+            Exec=\#(Fixtures.hostBinary.path) run --notify -- com.standfit.viewstreak
+
+            [Desktop Action com-standfit-logexercise-2]
+            Name=Log Plank — 30 seconds
+            Name[nl]=Plank loggen — 30 seconden
+            Icon=org.standfit.Host.exercise-plank
+            Exec=\#(Fixtures.hostBinary.path) run --notify --user-info "{\\"count\\":30,\\"exercise\\":\\"plank\\"}" -- com.standfit.logexercise
+
+            [Desktop Action com-standfit-viewprogress]
+            Name=View Progress
+            Name[nl]=Voortgang bekijken
+            Icon=org.standfit.Host.progress
+            Exec=\#(Fixtures.hostBinary.path) run --notify -- com.standfit.viewprogress
+
+            [Desktop Action listen]
+            Name=Listen
+            Name[nl]=Luisteren
+            Icon=audio-input-microphone
+            Exec=\#(Fixtures.hostBinary.path) listen --notify
+
+            """#)
         let hostile = [
             #"Say "hi" & 'bye'"#, "$HOME $(id) `id` ${PATH}", "100% %f %u %%U", "a;b;c\\d", "two\nlines\tand tab",
             "Løg squåts 💪 — ünïcødé", "--help", "-e", "=",

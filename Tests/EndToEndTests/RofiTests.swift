@@ -25,6 +25,24 @@ struct RofiTests {
 
     static let logExercise = info(#"{"arguments":{},"type":"com.standfit.logexercise"}"#)
 
+    /// rofi's mode options, the first lines of every list.
+    static let options = "\0prompt\u{1F}StandFit\n\0use-hot-keys\u{1F}true\n"
+
+    /// The row of Log Exercise, StandFit's one quick action before anything is logged.
+    static let logExerciseRow = "Log Exercise\0icon\u{1F}list-add\u{1F}info\u{1F}\(logExercise)"
+
+    /// StandFit's four rows once something was logged today, `count` `unit` of `exercise` (titled
+    /// `title`) last.
+    static func rows(last title: String, _ count: Int, _ unit: String, of exercise: String) -> [String] {
+        [
+            logExerciseRow,
+            "View Streak — \(mono("1")) day" + "\0icon\u{1F}emblem-important\u{1F}info\u{1F}" + info(#"{"arguments":{},"type":"com.standfit.viewstreak"}"#),
+            "Log \(title) — \(mono(String(count))) \(unit)" + "\0icon\u{1F}emoji-activities\u{1F}info\u{1F}"
+                + info(#"{"arguments":{},"type":"com.standfit.logexercise","userInfo":{"count":\#(count),"exercise":"\#(exercise)"}}"#),
+            "View Progress\0icon\u{1F}x-office-spreadsheet\u{1F}info\u{1F}" + info(#"{"arguments":{},"type":"com.standfit.viewprogress"}"#),
+        ]
+    }
+
     /// `digits` as the rows write them: mathematical monospace digits (U+1D7F6…).
     static func mono(_ digits: String) -> String {
         String(String.UnicodeScalarView(digits.unicodeScalars.map { Unicode.Scalar(0x1D7F6 + $0.value - 0x30)! }))
@@ -90,7 +108,8 @@ struct RofiTests {
         // Chosen: it runs; with no notification server to show the outcome (none here), rofi
         // stays open with it as its message instead of closing on nothing.
         let chosen = rofi(1, info: info).run(["rofi", "Plank"])
-        #expect(chosen.status == 0 && chosen.stderr == "" && chosen.stdout.contains("\0message\u{1F}Logged 30 seconds of plank · +6 XP\n"), "\(chosen)")
+        #expect(chosen == ProcessResult(status: 0, stdout: Self.options + "\0message\u{1F}Logged 30 seconds of plank · +6 XP\n"
+            + Self.rows(last: "Plank", 30, "seconds", of: "plank").joined(separator: "\n") + "\n", stderr: ""), "\(chosen)")
         #expect(sandbox.run("run", "undo").stdout == "Removed 30 seconds of plank logged at 14:05 · −6 XP\n")
         #expect(sandbox.run("run", "undo").stdout == "Removed 30 seconds of plank logged at 14:05 · −6 XP\nAchievement taken back: First log\n")
     }
@@ -98,15 +117,18 @@ struct RofiTests {
     @Test("a sentence typed in rofi runs as say runs it; one nothing understands stays in rofi as its message")
     func sentence() {
         let logged = rofi(2).run(["rofi", "log 5 burpees"])
-        #expect(logged.status == 0 && logged.stdout.hasPrefix("\0prompt\u{1F}StandFit\n\0use-hot-keys\u{1F}true\n\0message\u{1F}Logged 5 burpees · +10 XP"), "\(logged)")
+        // rofi stays open: the outcome as its message, over the list.
+        #expect(logged.status == 0 && logged.stdout == Self.options + "\0message\u{1F}Logged 5 burpees · +10 XP\\nAchievement unlocked: First log\n"
+            + Self.logExerciseRow + "\n", "\(logged)")
         #expect(sandbox.run("run", "undo").stdout == "Removed 5 burpees logged at 14:05 · −10 XP\nAchievement taken back: First log\n")
         let lost = rofi(2).run(["rofi", "fly to the moon"])
         #expect(lost.status == 0)
-        #expect(lost.stdout.hasPrefix("\0prompt\u{1F}StandFit\n\0use-hot-keys\u{1F}true\n\0message\u{1F}No action understands 'fly to the moon'; the closest phrases are "))
-        #expect(lost.stdout.contains("\nLog Exercise\0icon\u{1F}list-add\u{1F}info\u{1F}\(Self.logExercise)\n"))
+        #expect(lost.stdout == Self.options + "\0message\u{1F}No action understands 'fly to the moon'; the closest phrases are 'do 20 squats' (Log Exercise) "
+            + "and 'log 20 squats' (Log Exercise).\n" + Self.logExerciseRow + "\n")
         // rofi reads the message as Pango markup: what the user typed cannot become markup.
         let marked = rofi(2).run(["rofi", "fly <b>&</b> land"])
-        #expect(marked.stdout.contains("\0message\u{1F}No action understands 'fly &lt;b&gt;&amp;&lt;/b&gt; land';"))
+        #expect(marked.stdout == Self.options + "\0message\u{1F}No action understands 'fly &lt;b&gt;&amp;&lt;/b&gt; land'; the closest phrases are "
+            + "'log 20 squats …' (Log Exercise), 'do 20 squats' (Log Exercise) and 'log 20 squats' (Log Exercise).\n" + Self.logExerciseRow + "\n")
     }
 
     @Test("a count typed over a row that stores one is the count that runs: no row's text matches a typed number 1–100, so rofi passes the line (ROFI_RETV=2) and dmenu prints it; a row chosen by its words runs its own count")
@@ -115,7 +137,7 @@ struct RofiTests {
         #expect(sandbox.run("run", "logexercise", "exercise=burpees", "count=15").status == 0)
         let rows = sandbox.run("rofi").stdout.split(separator: "\n").filter { !$0.hasPrefix("\0") }
         let dmenuRows = sandbox.run("rofi", "--dmenu").stdout.split(separator: "\n")
-        #expect(rows.contains { $0.hasPrefix("Log Burpees — \(Self.mono("15")) reps\0") }, "\(rows)")
+        #expect(rows.map(String.init) == Self.rows(last: "Burpees", 15, "reps", of: "burpees"), "\(rows)")
         for count in 1...100 {
             for line in ["log \(count) burpees", "\(count) squats", "log \(count)"] {
                 let kept = (rows + dmenuRows).filter { Self.launcherKeeps($0, typed: line) }
@@ -124,13 +146,15 @@ struct RofiTests {
         }
         // What rofi then runs: the line as typed.
         let typed = rofi(2).run(["rofi", "log 5 burpees"])
-        #expect(typed.status == 0 && typed.stdout.contains("\0message\u{1F}Logged 5 burpees · +10 XP\n"), "\(typed)")
+        #expect(typed.status == 0 && typed.stdout == Self.options + "\0message\u{1F}Logged 5 burpees · +10 XP\n"
+            + Self.rows(last: "Burpees", 15, "reps", of: "burpees").joined(separator: "\n") + "\n", "\(typed)")
         #expect(sandbox.run(["rofi", "--chosen"], stdin: "log 2 squats\n") == ProcessResult(status: 0, stdout: "Logged 2 squats · +2 XP\n", stderr: ""))
         // The row a user chose by its words ("burp"), as rofi passes it back, and as dmenu prints it.
         let burpees = try #require(rows.first { $0.hasPrefix("Log Burpees") }?.split(separator: "\u{1F}").last.map(String.init))
         #expect(Self.launcherKeeps(try #require(rows.first { $0.hasPrefix("Log Burpees") }), typed: "burp"))
         let chosen = rofi(1, info: burpees).run(["rofi", "Log Burpees — \(Self.mono("15")) reps"])
-        #expect(chosen.stdout.contains("\0message\u{1F}Logged 15 burpees · +30 XP\n"), "\(chosen)")
+        #expect(chosen.stdout == Self.options + "\0message\u{1F}Logged 15 burpees · +30 XP\n"
+            + Self.rows(last: "Squats", 2, "reps", of: "squats").joined(separator: "\n") + "\n", "\(chosen)")
         #expect(sandbox.run(["rofi", "--chosen"], stdin: "Log Burpees — \(Self.mono("15")) reps\n")
             == ProcessResult(status: 0, stdout: "Logged 15 burpees · +30 XP\nLevel 2 reached\n", stderr: ""))
         // Plain digits, from a script that wrote the name itself, name the row too.
@@ -202,9 +226,17 @@ struct RofiTests {
             .write(to: manifest)
         let two = sandbox.run(["rofi", "--manifest", manifest.path, "--chosen"], stdin: "stretch min\n")
         #expect(two.status == 2 && two.stdout == "", "\(two)")
-        #expect(two.stderr.hasPrefix("standfit-host: No action understands 'stretch min'; the closest phrases are "), "\(two)")
+        #expect(two.stderr == "standfit-host: No action understands 'stretch min'; the closest phrases are 'do 20 squats' (Log Exercise) and 'log 20 squats' (Log Exercise).\n",
+                "\(two)")
         let one = rofi(2).run(["rofi", "--manifest", manifest.path, "stretch 1"])
-        #expect(one.stdout.contains("\0message\u{1F}No action understands 'stretch 1'; "), "\(one)")
+        // The manifest's rows, which name no icon, then StandFit's.
+        let stretches = [("10", 600), ("15", 900)].map { minutes, seconds in
+            "Stretch \(Self.mono(minutes)) min\0info\u{1F}"
+                + Self.info(#"{"arguments":{},"type":"com.standfit.logexercise","userInfo":{"count":\#(seconds),"exercise":"plank"}}"#)
+        }
+        let listed = Self.options + "\0message\u{1F}No action understands 'stretch 1'; the closest phrases are 'do 20 squats' (Log Exercise) "
+            + "and 'log 20 squats' (Log Exercise).\n" + (stretches + [Self.logExerciseRow]).joined(separator: "\n") + "\n"
+        #expect(one.stdout == listed, "\(one)")
         #expect(sandbox.run(["rofi", "--manifest", manifest.path, "--chosen"], stdin: "stretch 10\n")
             == ProcessResult(status: 0, stdout: "Logged 600 seconds of plank · +120 XP\nAchievement unlocked: First log\nLevel 2 reached\n", stderr: ""))
         #expect(DesktopBusTests.loggedRows(sandbox) == ["plank|600"])
@@ -214,13 +246,17 @@ struct RofiTests {
     func bareWords() {
         // Before any log there is no row to name: "squats" alone runs nothing.
         let bare = rofi(2).run(["rofi", "squats"])
-        #expect(bare.stdout.contains("\0message\u{1F}No action understands 'squats'; the closest phrases are 'log squats' (Log Exercise), "), "\(bare)")
+        #expect(bare.stdout == Self.options + "\0message\u{1F}No action understands 'squats'; the closest phrases are 'log squats' (Log Exercise), "
+            + "'achievements' (Achievements) and 'again' (Log Last Exercise).\n" + Self.logExerciseRow + "\n", "\(bare)")
         #expect(sandbox.run(["rofi", "--chosen"], stdin: "squats\n").status == 2)
         let squats = rofi(2).run(["rofi", "20 squats"])
-        #expect(squats.status == 0 && squats.stdout.contains("\0message\u{1F}Logged 20 squats · +20 XP"), "\(squats.stdout.replacingOccurrences(of: "\0", with: "|"))")
-        for refused in ["log 5000 squats", "5000 squats", "-5 squats"] {
+        #expect(squats.status == 0 && squats.stdout == Self.options + "\0message\u{1F}Logged 20 squats · +20 XP\\nAchievement unlocked: First log\n"
+            + Self.logExerciseRow + "\n", "\(squats.stdout.replacingOccurrences(of: "\0", with: "|"))")
+        for (refused, value) in [("log 5000 squats", "5000"), ("5000 squats", "5000"), ("-5 squats", "-5")] {
             let answer = rofi(2).run(["rofi", refused])
-            #expect(answer.stdout.contains("\0message\u{1F}count: expected a number from 1 to 3600, got "), "\(refused): \(answer.stdout.replacingOccurrences(of: "\0", with: "|")) \(answer.stderr)")
+            #expect(answer.stdout == Self.options + "\0message\u{1F}count: expected a number from 1 to 3600, got \(value).\n"
+                + Self.rows(last: "Squats", 20, "reps", of: "squats").joined(separator: "\n") + "\n",
+                    "\(refused): \(answer.stdout.replacingOccurrences(of: "\0", with: "|")) \(answer.stderr)")
         }
         #expect(sandbox.run(["rofi", "--chosen"], stdin: "12 push ups\n") == ProcessResult(status: 0, stdout: "Logged 12 push-ups · +18 XP\n", stderr: ""))
         #expect(DesktopBusTests.loggedRows(sandbox) == ["squats|20", "pushups|12"])
@@ -240,11 +276,15 @@ struct RofiTests {
         let rows = listed.stdout.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("\0") && !$0.isEmpty }
         let row = try #require(rows.first { $0.hasPrefix("Log a") }, "\(listed)")
         // One row: its text shows the control characters, and its one option is the info.
-        #expect(row.hasPrefix(#"Log a\nb\x1fc\x7fd\u{200f}e"# + "\0info\u{1F}standfit:"), "\(row)")
+        // Its info: what it runs, the userInfo as JSON (DEL and the bidi mark as they are).
+        let userInfo = #"{"count":7,"exercise":"squats","note":"a\nb\u001fc"# + "\u{7F}d\u{200F}e" + #""}"#
+        let expectedRow = #"Log a\nb\x1fc\x7fd\u{200f}e"# + "\0info\u{1F}" + Self.info(#"{"arguments":{},"type":"com.standfit.logexercise","userInfo":"# + userInfo + "}")
+        #expect(String(row) == expectedRow, "\(row)")
         #expect(row.split(separator: "\u{1F}").count == 2, "\(row)")
         let info = try #require(row.split(separator: "\u{1F}").last.map(String.init))
         let ran = rofi(1, info: info).run(["rofi", "--manifest", manifest.path, "Log a"])
-        #expect(ran.status == 0 && ran.stdout.contains("\0message\u{1F}Logged 7 squats"), "\(ran)")
+        let outcome = Self.options + "\0message\u{1F}Logged 7 squats · +7 XP\\nAchievement unlocked: First log\n" + expectedRow + "\n" + Self.logExerciseRow + "\n"
+        #expect(ran.status == 0 && ran.stdout == outcome, "\(ran)")
         #expect(sandbox.run("run", "undo").stdout == "Removed 7 squats logged at 14:05 · −7 XP\nAchievement taken back: First log\n")
     }
 

@@ -75,7 +75,10 @@ struct ScheduleTests {
 
     @Test("list shows each schedule with its next time and state; remove stops and deletes its units and the link", .needs(.systemdAnalyze))
     func listAndRemove() throws {
-        #expect(sandbox.run("schedule", "list").stdout.hasPrefix("No schedules; "))
+        #expect(sandbox.run("schedule", "list") == ProcessResult(status: 0, stdout: """
+            No schedules; 'standfit-host schedule add WHEN TYPE [name=value …]' adds one, such as: standfit-host schedule add 'Mon..Fri 07:00' logexercise exercise=squats count=20.
+
+            """, stderr: ""))
         #expect(sandbox.run("schedule", "add", "*-*-* 09,13,17:00", "viewstreak").status == 0)
         #expect(sandbox.run("schedule", "add", "Sat 10:00", "logexercise", "exercise=lunges", "count=12").status == 0)
         // Counted from the sandbox's clock (Sunday 22 November 2026, 14:05 in Amsterdam), not
@@ -90,7 +93,8 @@ struct ScheduleTests {
             == ["org.standfit.Host.schedule-2.service", "org.standfit.Host.schedule-2.timer", "timers.target.wants"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: units.appendingPathComponent("timers.target.wants").path) == ["org.standfit.Host.schedule-2.timer"])
         // The lowest free number is taken again.
-        #expect(sandbox.run("schedule", "add", "daily", "viewprogress").stdout.hasPrefix("Scheduled 1: View Progress, *-*-* 00:00:00"))
+        #expect(sandbox.run("schedule", "add", "daily", "viewprogress").stdout
+            == "Scheduled 1: View Progress, *-*-* 00:00:00 (next Mon 2026-11-23 00:00:00 CET); \(Self.noManager).\n")
     }
 
     /// What `systemd-analyze verify` says of schedule `id`'s two units (nothing, when sound).
@@ -139,8 +143,10 @@ struct ScheduleTests {
             // The host's own lines, one [Service] and one ExecStart=, and not one line more.
             #expect(lines.filter { $0.hasPrefix("[") } == ["[Unit]", "[Service]"])
             #expect(lines.filter { $0.hasPrefix("Exec") }.count == 1)
-            #expect(lines.map { String($0.prefix { $0 != "=" }) }.filter { !$0.isEmpty && !$0.hasPrefix("#") && !$0.hasPrefix("[") }.allSatisfy {
-                ["Description", "X-StandFit-Type", "X-StandFit-Title", "X-StandFit-Argument", "Type", "ExecStart"].contains($0) }, "\(lines)")
+            // Its keys, in order: an X-StandFit-Argument for each word after the type.
+            #expect(lines.map { String($0.prefix { $0 != "=" }) }.filter { !$0.isEmpty && !$0.hasPrefix("#") && !$0.hasPrefix("[") }
+                == ["Description", "X-StandFit-Type", "X-StandFit-Title"] + Array(repeating: "X-StandFit-Argument", count: expectation.words.count - 2)
+                + ["Type", "ExecStart"], "\(lines)")
             #expect(service.unicodeScalars.allSatisfy { $0 == "\n" || ($0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)) })
             // What the host reads back is what was given.
             let listed = sandbox.run("schedule", "list", "--json")
@@ -165,7 +171,18 @@ struct ScheduleTests {
         let service = try text("org.standfit.Host.schedule-1.service")
         #expect(service.utf8.count < 2_000)
         let shown = String(title.prefix(119)) + "…"
-        #expect(service.contains("X-StandFit-Title=\(shown.replacingOccurrences(of: " …", with: "\\x20…"))\n") || service.contains("X-StandFit-Title=\(shown)\n"))
+        #expect(service == """
+            # Written by 'standfit-host schedule add'; 'standfit-host schedule remove 1' removes it.
+            [Unit]
+            Description=standfit-host schedule 1: \(shown)
+            X-StandFit-Type=user.long
+            X-StandFit-Title=\(shown)
+
+            [Service]
+            Type=oneshot
+            ExecStart=\(client) run --notify --scheduled -- user.long
+
+            """)
     }
 
     @Test("the timer's command, run as systemd runs it, logs through the host and teaches no suggestion", .needs(.systemdAnalyze))
@@ -182,8 +199,23 @@ struct ScheduleTests {
         #expect(sandbox.run("donations") == ProcessResult(status: 0, stdout: "No runs are recorded yet; every handled run is.\n", stderr: ""))
         // A run the user chose counts; the scheduled one did not.
         #expect(sandbox.run("run", "logexercise", "exercise=squats", "count=5").status == 0)
-        #expect(sandbox.run("donations").stdout.split(separator: "\n").filter { $0.contains("com.standfit.logexercise") }.count == 1)
-        #expect(sandbox.run("run", "viewprogress").stdout.contains("Squats  ██ 2 logs, 25 reps"))
+        #expect(sandbox.run("donations").stdout == "2026-11-22 14:05:00  com.standfit.logexercise  count=5  exercise=squats\n")
+        #expect(sandbox.run("run", "viewprogress").stdout == """
+            This week, 22 Nov – 28 Nov 2026
+            Sun 22  ██ 2
+            Mon 23  · 0
+            Tue 24  · 0
+            Wed 25  · 0
+            Thu 26  · 0
+            Fri 27  · 0
+            Sat 28  · 0
+
+            By exercise
+            Squats  ██ 2 logs, 25 reps
+
+            █ = 1 log
+
+            """)
     }
 }
 
@@ -200,7 +232,7 @@ struct ReminderTests {
         #expect(sandbox.run("schedule", "add", "--remind", "daily", "logexercise", "exercise=squats", "count=5") == ProcessResult(status: 3, stdout: "",
             stderr: "standfit-host: error: A reminder asks for a value, and com.standfit.logexercise has every value it needs here; leave out the one it should ask for (such as exercise), or drop --remind to run it at those times.\n"))
         let added = sandbox.run("schedule", "add", "--remind", "Mon..Fri 10:00", "logexercise")
-        #expect(added.status == 0 && added.stdout.hasPrefix("Scheduled 1: reminder: Log Exercise, Mon..Fri *-*-* 10:00:00 (next Mon 2026-11-23 10:00:00 CET); "), "\(added)")
+        #expect(added == ProcessResult(status: 0, stdout: "Scheduled 1: reminder: Log Exercise, Mon..Fri *-*-* 10:00:00 (next Mon 2026-11-23 10:00:00 CET); \(ScheduleTests.noManager).\n", stderr: ""))
         let service = try String(contentsOf: sandbox.root.appendingPathComponent("config/systemd/user/org.standfit.Host.schedule-1.service"), encoding: .utf8)
         let exec = try #require(service.split(separator: "\n").first { $0.hasPrefix("ExecStart=") }).dropFirst("ExecStart=".count)
         let words = exec.split(separator: " ").map(String.init)
@@ -255,8 +287,8 @@ struct ScheduleManagerTests {
     func managed() throws {
         let (managed, calls) = try withManager()
         let added = managed.run("schedule", "add", "daily", "viewstreak")
-        #expect(added.status == 0 && added.stdout.hasSuffix("; active.\n"), "\(added)")
-        #expect(managed.run("schedule", "list").stdout.hasSuffix(" — active\n"))
+        #expect(added == ProcessResult(status: 0, stdout: "Scheduled 1: View Streak, *-*-* 00:00:00 (next Mon 2026-11-23 00:00:00 CET); active.\n", stderr: ""))
+        #expect(managed.run("schedule", "list").stdout == "1. View Streak — *-*-* 00:00:00, next Mon 2026-11-23 00:00:00 CET — active\n")
         #expect(managed.run("schedule", "remove", "1").status == 0)
         #expect(try String(contentsOf: calls, encoding: .utf8) == """
             --user is-system-running
@@ -275,8 +307,13 @@ struct ScheduleManagerTests {
     @Test("suggestions on reloads and starts the suggestions' timer and says it is active; off stops it and reloads", .needs(.systemdAnalyze))
     func suggestionsTimer() throws {
         let (managed, calls) = try withManager()
-        #expect(managed.run("suggestions", "on").stdout.hasSuffix("(quiet hours 22:00-08:00, at most 3 a day); active.\n"))
-        #expect(managed.run("suggestions").stdout.hasPrefix("Suggestions come as notifications: on, every 15 minutes (quiet hours 22:00-08:00, at most 3 a day); active.\n"))
+        #expect(managed.run("suggestions", "on").stdout
+            == "Suggestions on: org.standfit.Host.suggestions.timer runs 'standfit-host suggestions offer' every 15 minutes (quiet hours 22:00-08:00, at most 3 a day); active.\n")
+        #expect(managed.run("suggestions").stdout == """
+            Suggestions come as notifications: on, every 15 minutes (quiet hours 22:00-08:00, at most 3 a day); active.
+            Offered today: 0.
+
+            """)
         #expect(managed.run("suggestions", "off").status == 0)
         #expect(try String(contentsOf: calls, encoding: .utf8) == """
             --user is-system-running
