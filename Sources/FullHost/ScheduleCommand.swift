@@ -39,6 +39,7 @@ struct ScheduleCommand: HostCommand {
     struct Entry: Encodable {
         var id: Int
         var calendar: String
+        /// The next time, ISO 8601 with the user's offset.
         var next: String?
         var type: String
         var arguments: [String]
@@ -49,10 +50,10 @@ struct ScheduleCommand: HostCommand {
         var timer: String
         var service: String
 
-        init(_ schedule: Schedule, next: String?, activity: ScheduleStore.Activity, store: ScheduleStore) {
+        init(_ schedule: Schedule, next: Date?, in zone: TimeZone, activity: ScheduleStore.Activity, store: ScheduleStore) {
             id = schedule.id
             calendar = schedule.calendar
-            self.next = next
+            self.next = next.map { $0.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: zone)) }
             type = schedule.type
             arguments = schedule.arguments
             title = schedule.title
@@ -114,7 +115,7 @@ struct ScheduleCommand: HostCommand {
                                     executable: Executable.command.path, remind: remind)
             let activity = try store.add(schedule)
             if global.json {
-                Output.printJSON(Entry(schedule, next: calendar.next, activity: activity, store: store))
+                Output.printJSON(Entry(schedule, next: calendar.nextInstant, in: session.request.timeZone, activity: activity, store: store))
                 return
             }
             let text = HostText(language: session.language)
@@ -138,21 +139,21 @@ struct ScheduleCommand: HostCommand {
             let language = ScheduleCommand.language(options), text = HostText(language: language)
             let manager = UserManager.state(environment: options.request.environment, language: language)
             let entries = store.all().map { schedule in
-                let next = try? UserManager.calendar(schedule.calendar, request: options.request).get().next
-                return (schedule, Entry(schedule, next: next ?? nil, activity: store.activity(of: schedule, manager: manager), store: store))
+                let next = try? UserManager.calendar(schedule.calendar, request: options.request).get()
+                return (schedule, next?.next, Entry(schedule, next: next?.nextInstant, in: options.request.timeZone, activity: store.activity(of: schedule, manager: manager), store: store))
             }
             if global.json {
-                Output.printJSON(entries.map(\.1))
+                Output.printJSON(entries.map { $0.2 })
                 return
             }
             guard !entries.isEmpty else {
                 Console.current.print(text("schedule.none"))
                 return
             }
-            for (schedule, entry) in entries {
+            for (schedule, next, entry) in entries {
                 let state = entry.active ? text("schedule.active") : text("schedule.notActive", ["why": entry.note ?? ""])
                 let summary = schedule.summary(in: language)
-                Output.show(entry.next.map {
+                Output.show(next.map {
                     text("schedule.lineNext", ["id": "\(schedule.id)", "summary": summary, "calendar": schedule.calendar, "next": $0, "state": state])
                 } ?? text("schedule.line", ["id": "\(schedule.id)", "summary": summary, "calendar": schedule.calendar, "state": state]))
             }

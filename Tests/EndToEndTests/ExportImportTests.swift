@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import TestSupport
 
@@ -177,14 +178,32 @@ struct ExportImportTests {
             (["import", "file=\(root)"], "file: \(root) is a directory; give a file's name, such as \(root)/standfit.csv."),
             (["export", "file=\(root)"], "file: \(root) is a directory; give a file's name, such as \(root)/standfit.csv."),
             (["export", "file=\(root)/log.xml", "format=xml"], "format: no value is called 'xml'; choose one of csv, json."),
-            (["export", "file=\(log)"], "file: \(log) is StandFit's own log; export to another file."),
+            (["export", "file=\(log)"], "file: \(log) is in StandFit's own data directory; export to a file elsewhere."),
             (["export", "file=\(root)/no/such/dir/log.csv"], "file: cannot write \(root)/no/such/dir/log.csv (No such file or directory); choose a file in a directory you can write to."),
             (["import", "file=\(root)/partial.json"], "file: \(root)/partial.json is not a StandFit JSON export (entries[1].count is missing); export one with 'standfit-host run export file=log.json', or import a CSV."),
             (["import", "file=\(root)/empty.csv"], "file: \(root)/empty.csv holds no entries; nothing was imported."),
             (["import", "file=\(root)/nocount.csv"], "file: the first line of \(root)/nocount.csv names no count column; name the columns date, exercise, count (and unit, note), or leave the names out and give date,exercise,count[,note]."),
         ]
+        // A pipe is never read (the import would wait for its writer), nor replaced; a file
+        // over the cap is refused by its size, unread; an open quote names its line.
+        #expect(mkfifo("\(root)/pipe.csv", 0o600) == 0)
+        #expect(FileManager.default.createFile(atPath: "\(root)/huge.csv", contents: nil))
+        let sparse = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(root)/huge.csv"))
+        try sparse.truncate(atOffset: 64 << 20 + 1)
+        try sparse.close()
+        try Data("date,exercise,count,note\n2026-11-20,squats,5,\"oops\n2026-11-21,squats,6,\n".utf8)
+            .write(to: home.root.appendingPathComponent("quote.csv"))
+        let dataDirectory = home.dataHome.appendingPathComponent("standfit/data/com.standfit").path
+        let cases2: [([String], String)] = [
+            (["import", "file=\(root)/pipe.csv"], "file: \(root)/pipe.csv is not a regular file; give the path of a file."),
+            (["export", "file=\(root)/pipe.csv"], "file: \(root)/pipe.csv is not a regular file; give the path of a file."),
+            (["import", "file=\(root)/huge.csv"], "file: \(root)/huge.csv has 67108865 bytes, more than the 67108864 an import reads; split it and import the parts."),
+            (["import", "file=\(root)/quote.csv"], "file: line 2 of \(root)/quote.csv has a quote where CSV has none, or one never closed; quote a whole field (a quote inside it written twice) and import it again."),
+            (["export", "file=\(dataDirectory)/standfit.sqlite-wal"], "file: \(dataDirectory)/standfit.sqlite-wal is in StandFit's own data directory; export to a file elsewhere."),
+            (["export", "file=\(dataDirectory)/../com.standfit/other.csv"], "file: \(dataDirectory)/../com.standfit/other.csv is in StandFit's own data directory; export to a file elsewhere."),
+        ]
         let before = home.run("run", "history")
-        for (arguments, sentence) in cases {
+        for (arguments, sentence) in cases + cases2 {
             #expect(home.run(["run"] + arguments) == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: \(sentence)\n"))
         }
         #expect(home.run("run", "history") == before)
@@ -210,5 +229,12 @@ struct ExportImportTests {
         #expect(exported == ProcessResult(status: 0, stdout: "Exported 3 entries to mine.csv.\n", stderr: ""))
         #expect(try String(contentsOf: directory.appendingPathComponent("mine.csv"), encoding: .utf8) == Self.csv)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["mine.csv"])
+
+        // Through a symbolic link: the file it names gets the export, and the link stays.
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("link.csv").path, withDestinationPath: "mine.csv")
+        try Data().write(to: directory.appendingPathComponent("mine.csv"))
+        #expect(home.run("run", "export", "file=\(directory.path)/link.csv").status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory.appendingPathComponent("link.csv").path) == "mine.csv")
+        #expect(try String(contentsOf: directory.appendingPathComponent("mine.csv"), encoding: .utf8) == Self.csv)
     }
 }

@@ -524,7 +524,7 @@ struct IntentsTests {
         // Names as run takes them: a last component in any case; an action whose runs are never recorded says so.
         #expect(standFit.run("donations", "list", "--type", "LogExercise").stdout == "2026-11-21 08:00:00  com.standfit.logexercise  count=20  exercise=squats\n")
         #expect(standFit.run("donations", "clear", "undo") == ProcessResult(status: 0, stdout: """
-            Forgot 0 runs of com.standfit.undo (Undo Last Log); it is not suggestion material, so its runs are not recorded.
+            Forgot 0 runs of com.standfit.undo (Undo Last Change); it is not suggestion material, so its runs are not recorded.
 
             """, stderr: ""))
         #expect(standFit.run("donations", "clear", "squatz") == ProcessResult(status: 2, stdout: "", stderr: """

@@ -33,7 +33,7 @@ struct OneVoiceTests {
         #expect(sandbox.run("run", "LOGEXERCISE", "exercise=squats", "count=5").status == 0)
         // Typed on the command line, another prefix is not guessed at: it may be another app's undo.
         #expect(sandbox.run("run", "com.other.undo") == ProcessResult(status: 2, stdout: "", stderr: """
-            standfit-host: Unknown shortcut type 'com.other.undo'; did you mean com.standfit.undo (Undo Last Log)?
+            standfit-host: Unknown shortcut type 'com.other.undo'; did you mean com.standfit.undo (Undo Last Change)?
 
             """))
     }

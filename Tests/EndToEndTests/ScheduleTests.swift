@@ -88,6 +88,11 @@ struct ScheduleTests {
             2. Log Exercise (exercise=lunges count=12) — Sat *-*-* 10:00:00, next Sat 2026-11-28 10:00:00 CET — \(Self.noManager)
 
             """, stderr: ""))
+        // --json: the next time in ISO 8601 with the user's offset.
+        let listed = sandbox.run("schedule", "list", "--json")
+        let documents = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed)")
+        #expect(documents.map { $0["next"] as? String } == ["2026-11-22T17:00:00+01:00", "2026-11-28T10:00:00+01:00"])
+        #expect(documents.map { $0["calendar"] as? String } == ["*-*-* 09,13,17:00:00", "Sat *-*-* 10:00:00"])
         #expect(sandbox.run("schedule", "remove", "1") == ProcessResult(status: 0, stdout: "Removed schedule 1: View Streak (3 files).\n", stderr: ""))
         #expect(try FileManager.default.contentsOfDirectory(atPath: units.path).sorted()
             == ["org.standfit.Host.schedule-2.service", "org.standfit.Host.schedule-2.timer", "timers.target.wants"])

@@ -439,7 +439,7 @@ struct StandFitCommandTests {
         // Undo takes back that deletion, with its XP and streak; redo deletes it again.
         #expect(sandbox.run("run", "undo", "--locale", "nl").stdout == "20 squats van 21 nov 11:00 teruggezet · +26 XP\nPrestatie behaald: Reeks van 3 dagen\n")
         #expect(sandbox.run("run", "redo", "--locale", "nl").stdout
-            == "Opnieuw 20 squats van 21 nov 11:00 verwijderd · −26 XP\nPrestatie ingetrokken: Reeks van 3 dagen\n")
+            == "Opnieuw 20 squats van 21 nov 11:00 gewist · −26 XP\nPrestatie ingetrokken: Reeks van 3 dagen\n")
         #expect(sandbox.run("run", "deletelog", "id=4", "--locale", "nl").stdout == "30 burpees van 14:05 gewist · −60 XP\n")
         #expect(sandbox.run("run", "achievements", "--locale", "nl").stdout == """
             Niveau 1 · 40 XP · nog 60 XP tot niveau 2

@@ -35,6 +35,56 @@ struct LogFileTests {
         #expect(throws: LogFile.Unreadable.notText) { try LogFile.decode(Data([0xFF, 0xFE, 0x00]), format: .csv) }
     }
 
+    @Test("a quote where RFC 4180 has none, or one never closed, refuses the file naming its line, rather than swallow the rows after it")
+    func quotes() throws {
+        #expect(throws: LogFile.Unreadable.quote(line: 2)) { try rows("date,exercise,count,note\n2026-11-20,squats,5,\"oops\n2026-11-21,squats,6,\n") }
+        #expect(throws: LogFile.Unreadable.quote(line: 4)) { try rows("2026-11-20,squats,5\n2026-11-20,squats,5,\"a\nb\"\n2026-11-21,squats,6,\"a\"b\n") }
+        #expect(throws: LogFile.Unreadable.quote(line: 1)) { try rows("2026-11-20,squats,5,say \"hi\"\n") }
+        // Doubled quotes inside a quoted field, a quoted field after spaces, and an empty quoted field are CSV.
+        #expect(try rows("2026-11-20,squats,5, \"say \"\"hi\"\"\"\n2026-11-20,squats,6,\"\"\n").map(\.row.note) == ["say \"hi\"", nil])
+    }
+
+    @Test("a first line is a header only when it names two columns and holds no number; a date and a time in two columns are read as one; a column named twice is refused")
+    func headerDetection() throws {
+        #expect(try rows("2026-11-20,squats,20,Notes\n").map(\.row.note) == ["Notes"])
+        #expect(try rows("Date,Time,Exercise,Reps\n2026-11-20,07:30,squats,20\n").map(\.row.date) == ["2026-11-20 07:30"])
+        #expect(throws: LogFile.Unreadable.twiceNamed("count")) { try rows("date,exercise,reps,count\n2026-11-20,squats,20,20\n") }
+        let wrong = try rows("date,exercise,count,unit,note\n2026-11-20,squats,20\n")
+        #expect(wrong.map(\.wrongFields) == [3] && wrong.map(\.expectedFields) == [5])
+    }
+
+    @Test("a note a spreadsheet would run as a formula is written with a leading ' and read back without it; NUL bytes are not text")
+    func formulas() throws {
+        let entries = ["=HYPERLINK(\"x\")", "+1", "-2", "@SUM(A1)", "'=kept", "plain"].map {
+            LogEntry(exercise: "squats", count: 5, note: $0, loggedAt: Date(timeIntervalSince1970: 1_795_000_000))
+        }
+        let data = try LogFile.encode(entries, units: { _ in .reps }, format: .csv, zone: Self.amsterdam)
+        #expect(String(decoding: data, as: UTF8.self).split(separator: "\n").dropFirst().map { $0.split(separator: ",", maxSplits: 4).last.map(String.init) ?? "" }
+            == ["\"'=HYPERLINK(\"\"x\"\")\"", "'+1", "'-2", "'@SUM(A1)", "''=kept", "plain"])
+        #expect(try LogFile.decode(data, format: .csv).map(\.row.note) == entries.map(\.note))
+        #expect(throws: LogFile.Unreadable.notText) { try LogFile.decode(Data("d\0a\0t\0e\0".utf8), format: .csv) }
+        #expect(throws: LogFile.Unreadable.json("its version is 0, not a version StandFit writes")) {
+            try LogFile.decode(Data(#"{"format":"standfit-log","version":0,"entries":[]}"#.utf8), format: .json)
+        }
+        #expect(throws: LogFile.Unreadable.json("the document has the wrong type")) { try LogFile.decode(Data("[]".utf8), format: .json) }
+    }
+
+    @Test("the journal keeps the last 100 changes, also after undos and new changes leave gaps in its ids")
+    func journalDepth() throws {
+        let store = try ExerciseStore(directory: makeTemporaryDirectory("standfit-journal"))
+        let at = Date(timeIntervalSince1970: 1_795_000_000)
+        for index in 0..<30 {
+            _ = try store.log(LogEntry(exercise: "squats", count: 1 + index, loggedAt: at))
+            _ = try store.undoLast()
+            _ = try store.log(LogEntry(exercise: "squats", count: 1 + index, loggedAt: at))
+        }
+        for index in 0..<90 { _ = try store.log(LogEntry(exercise: "lunges", count: 1 + index, loggedAt: at)) }
+        var undone = 0
+        while try store.undoLast() != nil { undone += 1 }
+        #expect(undone == 100)
+        #expect(try store.allEntries().count == 20)
+    }
+
     @Test("JSON: StandFit's own document only; a missing field is named by its path")
     func json() throws {
         let document = #"{"format":"standfit-log","version":1,"entries":[{"date":"2026-11-20T10:00:00Z","exercise":"squats","count":5}]}"#

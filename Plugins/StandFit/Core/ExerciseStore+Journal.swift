@@ -31,7 +31,8 @@ extension ExerciseStore {
         try db.execute(sql: "DELETE FROM change WHERE undone")
         try db.execute(sql: "INSERT INTO change (kind, label, before, addedFirst, addedLast) VALUES (?, ?, ?, ?, ?)",
                        arguments: [kind.rawValue, label, try encoded(before), added?.lowerBound, added?.upperBound])
-        try db.execute(sql: "DELETE FROM change WHERE id <= (SELECT max(id) FROM change) - ?", arguments: [ExerciseStore.undoDepth])
+        try db.execute(sql: "DELETE FROM change WHERE id NOT IN (SELECT id FROM change ORDER BY id DESC LIMIT ?)",
+                       arguments: [ExerciseStore.undoDepth])
     }
 
     private static func encoded(_ entries: [LogEntry]) throws -> String {
@@ -85,6 +86,11 @@ extension ExerciseStore {
                 added = try Self.decoded(change["after"])
                 for var entry in added { try entry.insert(db) }
                 try db.execute(sql: "UPDATE change SET undone = 0, after = NULL WHERE id = ?", arguments: [id])
+            }
+            // Every change took something out or put something in: one that did neither was
+            // changed behind the journal's back, and is not said done (the transaction rolls back).
+            guard !(removed + added).isEmpty else {
+                throw StandFitError("The journal's \(kind.rawValue) change \(id) no longer matches the log; 'standfit-host run history' shows the log as it is.")
             }
             let label: String? = change["label"]
             return ((kind, label, removed, added), (removed + added).map(\.loggedAt))

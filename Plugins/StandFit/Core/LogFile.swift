@@ -70,19 +70,48 @@ public enum LogFile {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             return try encoder.encode(Document(format: jsonFormat, version: jsonVersion, entries: rows)) + Data("\n".utf8)
         case .csv:
-            let stream = OutputStream.toMemory()
-            stream.open()
-            let writer = try CSVWriter(stream: stream, newline: .lf)
-            try writer.write(row: columns)
+            // Rationale: CSV.swift's writer (which `import` keeps for reading) spent 53 % of a
+            // 20,000-row export in `write(row:)`: five bridged NSString searches per field and one
+            // stream write per byte, then 15 % turning its memory stream back into Data (perf,
+            // docs/BENCHMARKS.md). RFC 4180's quoting is one rule, applied here in one pass.
+            var text = columns.joined(separator: ",") + "\n"
+            text.reserveCapacity(rows.count * 48)
             for row in rows {
-                try writer.write(row: [row.date, row.exercise, String(row.count), row.unit ?? "", row.note ?? ""])
+                text += row.date + "," + quoted(row.exercise) + "," + String(row.count) + "," + (row.unit ?? "") + ","
+                text += quoted(row.note.map(spreadsheetSafe) ?? "") + "\n"
             }
-            stream.close()
-            guard let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data else {
-                throw StandFitError("The CSV writer kept nothing in memory.")
-            }
-            return data + Data("\n".utf8)
+            return Data(text.utf8)
         }
+    }
+
+    /// A field as RFC 4180 writes it: in quotes, each quote doubled, when it holds a comma, a
+    /// quote or a line break; else as it is.
+    static func quoted(_ field: String) -> String {
+        guard field.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }) else {
+            return field
+        }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The characters a spreadsheet reads as the start of a formula when a cell begins with one.
+    static let formulaStarts: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
+
+    /// A note as the CSV writes it: one a spreadsheet would take for a formula (`=HYPERLINK(…)`)
+    /// gets a leading `'`, as OWASP advises against CSV injection; `import` takes it off again.
+    static func spreadsheetSafe(_ note: String) -> String {
+        needsMark(Substring(note)) ? "'" + note : note
+    }
+
+    /// A note as read from a CSV: the `'` that `spreadsheetSafe` put before it taken off.
+    static func readNote(_ field: String) -> String {
+        field.hasPrefix("'") && needsMark(field.dropFirst()) ? String(field.dropFirst()) : field
+    }
+
+    /// Whether `text` is written with a leading `'`: it starts like a formula, or with `'`s
+    /// before one (so that a note that begins with `'=` comes back as it was).
+    private static func needsMark(_ text: Substring) -> Bool {
+        let rest = text.drop { $0 == "'" }
+        return rest.first.map(formulaStarts.contains) ?? false
     }
 
     /// A row as read, with where it is in the file: a CSV line, or a JSON entry's number.
@@ -94,6 +123,8 @@ public enum LogFile {
         /// How many fields the line has, when that is not what the header (or
         /// `date,exercise,count[,note]`) says; nil otherwise.
         public var wrongFields: Int?
+        /// How many the header (or `date,exercise,count[,note]`) says, with `wrongFields`.
+        public var expectedFields: Int?
     }
 
     /// Why a whole file cannot be read; worded by the app.
@@ -102,6 +133,10 @@ public enum LogFile {
         case csv(String)
         case json(String)
         case missingColumn(String)
+        /// A column named twice (other than a date and a time, which are read together).
+        case twiceNamed(String)
+        /// A quote where RFC 4180 has none, or one never closed: the line it is on.
+        case quote(line: Int)
         case empty
     }
 
@@ -127,20 +162,23 @@ public enum LogFile {
                 throw .json("\(error)")
             }
             guard document.format == jsonFormat else { throw .json("its format is '\(document.format)', not '\(jsonFormat)'") }
+            guard (1...).contains(document.version) else { throw .json("its version is \(document.version), not a version StandFit writes") }
             guard document.version <= jsonVersion else {
                 throw .json("its version is \(document.version); this StandFit reads version \(jsonVersion)")
             }
             guard !document.entries.isEmpty else { throw .empty }
             return document.entries.enumerated().map { Read(place: $0.offset + 1, row: $0.element, countText: "\($0.element.count)") }
         case .csv:
-            guard var text = String(data: data, encoding: .utf8) else { throw .notText }
+            // UTF-16 without its mark reads as UTF-8 full of NULs: no CSV holds one.
+            guard !data.contains(0), var text = String(data: data, encoding: .utf8) else { throw .notText }
             if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
             return try csvRows(text)
         }
     }
 
     private static func path(_ keys: [any CodingKey]) -> String {
-        keys.map { $0.intValue.map { "[\($0 + 1)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: ["."])
+        let path = keys.map { $0.intValue.map { "[\($0 + 1)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: ["."])
+        return path.isEmpty ? "the document" : path
     }
 
     /// Header names understood besides StandFit's own, by column.
@@ -153,7 +191,45 @@ public enum LogFile {
         "note": "note", "notes": "note", "comment": "note", "notitie": "note",
     ]
 
+    /// Where `text` breaks RFC 4180's quoting, or nil: a quote inside an unquoted field, a closing
+    /// quote followed by anything but a comma or a line break, or a quoted field never closed —
+    /// the line it is on. Rationale: CSV.swift reads on past such a quote and takes the rows that
+    /// follow into one field without reporting an error for a string, so an import would add a
+    /// note holding the next rows; this one pass over the text refuses the file instead.
+    static func badQuote(_ text: String) -> Int? {
+        var line = 1, quoted = false, fieldStart = true, closed = false, opened = 1
+        for character in text {
+            if quoted {
+                if character == "\"" { quoted = false; closed = true } else if character.isNewline { line += 1 }
+                continue
+            }
+            switch character {
+            case "\"":
+                if closed { quoted = true; closed = false; continue }  // "" inside a quoted field
+                guard fieldStart else { return line }
+                quoted = true
+                opened = line
+            case ",":
+                fieldStart = true
+                closed = false
+                continue
+            default:
+                if fieldStart, character.isWhitespace, !character.isNewline { continue }  // trimmed
+                if character.isNewline {
+                    line += 1
+                    fieldStart = true
+                    closed = false
+                    continue
+                }
+                if closed, !character.isWhitespace { return line }
+            }
+            fieldStart = false
+        }
+        return quoted ? opened : nil
+    }
+
     private static func csvRows(_ text: String) throws(Unreadable) -> [Read] {
+        if let line = badQuote(text) { throw .quote(line: line) }
         let reader: CSVReader
         do {
             reader = try CSVReader(string: text, hasHeaderRow: false, trimFields: true)
@@ -172,8 +248,13 @@ public enum LogFile {
         guard let first = records.first else { throw .empty }
         var columns = ["date", "exercise", "count", "note"]
         let named = first.fields.map { headerNames[$0.lowercased().filter { $0.isLetter }] }
-        if named.contains(where: { $0 != nil }) {
+        // A header names at least two columns and holds no number: a row of data whose note
+        // happens to be "Notes" has its count.
+        if named.compactMap({ $0 }).count >= 2, !first.fields.contains(where: { Int($0) != nil }) {
             for needed in ["date", "exercise", "count"] where !named.contains(needed) { throw .missingColumn(needed) }
+            for column in Set(named.compactMap { $0 }) where column != "date" && named.filter({ $0 == column }).count > 1 {
+                throw .twiceNamed(column)
+            }
             columns = named.map { $0 ?? "" }
             records.removeFirst()
         }
@@ -181,15 +262,18 @@ public enum LogFile {
         return records.map { record in
             guard record.fields.count == columns.count || (columns.count == 4 && record.fields.count == 3 && columns[3] == "note") else {
                 return Read(place: record.line, row: Row(date: "", exercise: "", count: 0), countText: "",
-                            wrongFields: record.fields.count)
+                            wrongFields: record.fields.count, expectedFields: columns.count)
             }
             var values: [String: String] = [:]
-            for (column, field) in zip(columns, record.fields) where !column.isEmpty { values[column] = field }
+            // A date and a time in columns of their own ("Date,Time,…") are read as one.
+            for (column, field) in zip(columns, record.fields) where !column.isEmpty {
+                values[column] = values[column].map { $0 + " " + field } ?? field
+            }
             let count = values["count"] ?? ""
             return Read(place: record.line, row: Row(date: values["date"] ?? "", exercise: values["exercise"] ?? "",
                                                      count: Int(count) ?? 0,
                                                      unit: values["unit"].flatMap { $0.isEmpty ? nil : $0 },
-                                                     note: values["note"].flatMap { $0.isEmpty ? nil : $0 }),
+                                                     note: values["note"].flatMap { $0.isEmpty ? nil : readNote($0) }),
                         countText: count)
         }
     }

@@ -37,7 +37,8 @@ extension StandFitApp {
         guard let format = LogFile.Format.of(format, file: file) else {
             return .invalidInput(text("error.file.format", ["value": format ?? ""]), parameter: "format")
         }
-        let url = Self.url(file)
+        // Through a symbolic link to the file it names, which stays a link.
+        let url = Self.url(file).resolvingSymlinksInPath()
         if let refusal = writable(url, as: file) { return refusal }
         let entries = try store.allEntries()
         let data = try LogFile.encode(entries, units: { catalogue.exercise(id: $0)?.unit }, format: format,
@@ -59,14 +60,54 @@ extension StandFitApp {
         return .invalidInput(text("error.file.directory", ["file": file]), parameter: "file")
     }
 
-    /// Why `url` cannot be exported to, or nil: a directory, or the log itself.
+    /// Why `url` cannot be exported to, or nil: a directory, anything but a regular file (a
+    /// pipe, a device: the export replaces the file whole), or a file in the log's own directory
+    /// (told by device and inode, whatever path names it).
     private func writable(_ url: URL, as file: String) -> ActionResult? {
         if let refusal = directoryRefusal(url, as: file) { return refusal }
-        let log = store.url.resolvingSymlinksInPath().path
-        if [log, log + "-wal", log + "-shm"].contains(url.resolvingSymlinksInPath().path) {
+        var info = stat()
+        if lstat(url.path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            return .invalidInput(text("error.file.notRegular", ["file": file]), parameter: "file")
+        }
+        var parent = stat(), data = stat()
+        if stat(url.deletingLastPathComponent().path, &parent) == 0, stat(store.url.deletingLastPathComponent().path, &data) == 0,
+           parent.st_dev == data.st_dev, parent.st_ino == data.st_ino {
             return .invalidInput(text("error.export.isLog", ["file": file]), parameter: "file")
         }
         return nil
+    }
+
+    /// The most an import reads: a year of logs is about 1 MB of CSV.
+    public static let maximumImportBytes = 64 << 20
+
+    /// What reading an import's file came to.
+    enum FileRead {
+        case data(Data)
+        case refused(ActionResult)
+    }
+
+    /// `url`'s bytes, when it is a regular file of at most `maximumImportBytes`: opened without
+    /// waiting (a pipe or a device is refused, never read until it ends).
+    func readImport(_ url: URL, as file: String) -> FileRead {
+        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            return .refused(.invalidInput(text("error.file.unreadable", ["file": file, "why": String(cString: strerror(errno))]),
+                                          parameter: "file"))
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            return .refused(.invalidInput(text("error.file.notRegular", ["file": file]), parameter: "file"))
+        }
+        let tooLarge = ActionResult.invalidInput(text("error.file.tooLarge", ["file": file, "size": "\(info.st_size)",
+                                                                           "max": "\(StandFitApp.maximumImportBytes)"]), parameter: "file")
+        guard info.st_size <= StandFitApp.maximumImportBytes else { return .refused(tooLarge) }
+        do {
+            let data = try handle.read(upToCount: StandFitApp.maximumImportBytes + 1) ?? Data()
+            return data.count > StandFitApp.maximumImportBytes ? .refused(tooLarge) : .data(data)
+        } catch {
+            return .refused(.invalidInput(text("error.file.unreadable", ["file": file, "why": Self.reason(error)]), parameter: "file"))
+        }
     }
 
     /// Adds the entries of `file` that the log does not hold yet (StandFit's CSV or JSON, or a
@@ -80,10 +121,9 @@ extension StandFitApp {
         let url = Self.url(file)
         if let refusal = directoryRefusal(url, as: file) { return refusal }
         let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            return .invalidInput(text("error.file.unreadable", ["file": file, "why": Self.reason(error)]), parameter: "file")
+        switch readImport(url, as: file) {
+        case .data(let read): data = read
+        case .refused(let refusal): return refusal
         }
         let rows: [LogFile.Read]
         do {
@@ -94,6 +134,8 @@ extension StandFitApp {
             case .csv(let why): text("error.file.csv", ["file": file, "why": why])
             case .json(let why): text("error.file.json", ["file": file, "why": why])
             case .missingColumn(let column): text("error.file.column", ["file": file, "column": column])
+            case .twiceNamed(let column): text("error.file.twice", ["file": file, "column": column])
+            case .quote(let line): text("error.file.quote", ["file": file, "line": "\(line)"])
             case .empty: text("error.file.empty", ["file": file])
             }
             return .invalidInput(refusal, parameter: "file")
@@ -135,38 +177,41 @@ extension StandFitApp {
             }
             let row = read.row
             if let fields = read.wrongFields {
-                refuse("import.row.fields", ["count": "\(fields)"])
+                refuse(read.expectedFields == 4 ? "import.row.fields.bare" : "import.row.fields",
+                       ["count": "\(fields)", "expected": "\(read.expectedFields ?? 0)"])
                 continue
             }
             guard let date = LogTime.absolute(row.date, calendar: clock.calendar) else {
-                refuse("import.row.date", ["value": row.date])
+                refuse("import.row.date", ["value": Self.echo(row.date)])
                 continue
             }
             guard date <= now.addingTimeInterval(60) else {
-                refuse("import.row.future", ["value": row.date])
+                refuse("import.row.future", ["value": Self.echo(row.date)])
                 continue
             }
             guard let exercise = exercises[row.exercise] ?? catalogue.match(row.exercise, names: names) else {
-                refuse("import.row.exercise", ["value": row.exercise])
+                refuse("import.row.exercise", ["value": Self.echo(row.exercise)])
                 continue
             }
             exercises[row.exercise] = exercise
             guard (1...StandFitApp.maximumCount).contains(row.count) else {
-                refuse("import.row.count", ["value": read.countText, "max": "\(StandFitApp.maximumCount)"])
+                refuse("import.row.count", ["value": Self.echo(read.countText), "max": "\(StandFitApp.maximumCount)"])
                 continue
             }
             if let unit = row.unit, unit.lowercased() != exercise.unit.rawValue {
-                refuse("import.row.unit", ["value": unit, "exercise": text.name(exercise.id, count: 2),
+                refuse("import.row.unit", ["value": Self.echo(unit), "exercise": text.name(exercise.id, count: 2),
                                            "expected": exercise.unit.rawValue])
                 continue
             }
-            if let note = row.note, note.count > StandFitApp.maximumNoteLength {
+            // As a log or an edit keeps a note: trimmed, and none when empty.
+            let note = row.note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+            if let note, note.count > StandFitApp.maximumNoteLength {
                 refuse("import.row.note", ["length": "\(note.count)", "max": "\(StandFitApp.maximumNoteLength)"])
                 continue
             }
             // To the second, as the files write it: importing the export again finds every entry.
             let second = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
-            entries.append(LogEntry(exercise: exercise.id, count: row.count, note: row.note, loggedAt: second))
+            entries.append(LogEntry(exercise: exercise.id, count: row.count, note: note, loggedAt: second))
         }
         return (entries, problems)
     }
@@ -176,6 +221,13 @@ extension StandFitApp {
         let shown = problems.prefix(StandFitApp.listedProblems).map { "  " + $0.reason }
         let more = problems.count - shown.count
         return shown + (more > 0 ? ["  " + text("import.more", ["count": "\(more)"])] : [])
+    }
+
+    /// A value from a file as a refusal quotes it: at most 60 characters, control characters
+    /// (a terminal's escape sequences) shown as U+FFFD.
+    static func echo(_ value: String) -> String {
+        let cut = value.count > 60 ? value.prefix(60) + "…" : Substring(value)
+        return String(String.UnicodeScalarView(cut.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }))
     }
 
     /// "1 entry" / "20 entries".

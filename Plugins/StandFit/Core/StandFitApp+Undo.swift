@@ -34,7 +34,7 @@ extension StandFitApp {
         case (.edit, true): ("undo.edit", step.added.first)
         default: ("redo.edit", step.added.first)
         }
-        guard let entry else { throw StandFitError("The journal's \(step.kind.rawValue) change holds no entry.") }
+        guard let entry else { throw StandFitError("The journal's \(step.kind.rawValue) change holds no entry; 'standfit-host run history' shows the log as it is.") }
         let exercise = catalogue.exercise(id: entry.exercise)
         let sentence = text.sentence(key, entry: entry, unit: exercise?.unit ?? .reps,
                                      ["id": "\(entry.id ?? 0)", "when": text.when(entry.loggedAt, now: clock.now())])

@@ -264,6 +264,6 @@ enum StandFitPhrases {
     ]
     static let redo: [Phrase] = [
         Phrase("redo", language: "en"), Phrase("redo the undo", language: "en"),
-        Phrase("opnieuw doen", language: "nl"), Phrase("herstel ongedaan maken", language: "nl"),
+        Phrase("opnieuw doen", language: "nl"), Phrase("opnieuw uitvoeren", language: "nl"),
     ]
 }

@@ -190,7 +190,9 @@ public enum UserManager {
     /// counted from the request's clock when `STANDFIT_NOW` fixes it (`--base-time`, systemd
     /// 250 and later), so a replayed day, and a test, sees the same next time whenever it runs.
     /// A systemd older than 250, which has no `--base-time`, counts from the wall clock.
-    public static func calendar(_ expression: String, request: HostRequest) -> Result<(normalized: String, next: String?), HostError> {
+    /// `nextInstant` is the next time as an instant, read from systemd's UTC line (for `--json`).
+    public static func calendar(_ expression: String, request: HostRequest)
+        -> Result<(normalized: String, next: String?, nextInstant: Date?), HostError> {
         var answer = (status: Int32(-1), output: "")
         if request.environment["STANDFIT_NOW"] != nil {
             // A STANDFIT_NOW that is no instant is the command's error, as for every command
@@ -206,16 +208,25 @@ public enum UserManager {
         if answer.status == 127 {
             return .failure(HostError(.scheduleInvalid, key: "schedule.noAnalyze", ["expression": expression]))
         }
-        var normalized: String?, next: String?
+        var normalized: String?, next: String?, inUTC: String?
         for line in answer.output.split(separator: "\n") {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("Normalized form: ") { normalized = String(trimmed.dropFirst("Normalized form: ".count)) }
             if trimmed.hasPrefix("Next elapse: ") { next = String(trimmed.dropFirst("Next elapse: ".count)) }
+            if trimmed.hasPrefix("(in UTC): ") { inUTC = String(trimmed.dropFirst("(in UTC): ".count)) }
         }
         guard answer.status == 0, let normalized else {
             return .failure(HostError(.scheduleInvalid, key: "schedule.badCalendar", ["expression": expression]))
         }
-        return .success((normalized, next))
+        // systemd says the UTC time on a line of its own unless the zone is UTC already.
+        return .success((normalized, next, (inUTC ?? next).flatMap(utcInstant)))
+    }
+
+    /// "Mon 2026-11-23 06:00:00 UTC", as systemd-analyze writes a time in UTC, as an instant.
+    static func utcInstant(_ text: String) -> Date? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 4, parts[3] == "UTC" else { return nil }
+        return try? Date("\(parts[1])T\(parts[2])Z", strategy: .iso8601)
     }
 
     /// Runs `program` with `arguments` in the C locale, so that what the tools print reads the
