@@ -85,6 +85,30 @@ struct LogFileTests {
         #expect(try store.allEntries().count == 20)
     }
 
+    @Test("a period's interval and the one before, across New Year and the change to summer time; parts cut at the month's edges")
+    func periods() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = Self.amsterdam
+        calendar.firstWeekday = 2
+        let now = try #require(LogTime.absolute("2026-01-10 12:00", calendar: calendar))
+        let year = try #require(PeriodProgress.intervals(.year, ago: 0, now: now, calendar: calendar))
+        #expect(LogFile.time(year.current.start, in: Self.amsterdam) == "2026-01-01T00:00:00+01:00")
+        #expect(LogFile.time(year.previous.start, in: Self.amsterdam) == "2025-01-01T00:00:00+01:00")
+        let march = try #require(PeriodProgress.intervals(.month, ago: -2, now: now, calendar: calendar))
+        #expect(LogFile.time(march.current.end, in: Self.amsterdam) == "2026-04-01T00:00:00+02:00")
+        #expect(march.current.duration == 31 * 86_400 - 3_600)
+        let at = try #require(LogTime.absolute("2026-03-29 10:00", calendar: calendar))
+        let progress = PeriodProgress(period: .month, current: march.current, previous: march.previous,
+                                      entries: [(at: at, exercise: "squats", count: 5),
+                                                (at: try #require(LogTime.absolute("2026-02-28 23:30", calendar: calendar)), exercise: "squats", count: 4)],
+                                      calendar: calendar, catalogue: .standard)
+        // Weeks from Monday: 1 March is a Sunday, a week of one day.
+        #expect(progress.parts.first.map { "\($0.start) \($0.end)" } == "2026-03-01 2026-03-01")
+        #expect(progress.parts.last.map { "\($0.start) \($0.end) \($0.logs)" } == "2026-03-30 2026-03-31 0")
+        #expect(progress.parts.map { $0.logs }.reduce(0, +) == 1 && progress.previousTotalLogs == 1)
+        #expect(progress.exercises.map { "\($0.total) \($0.previousTotal)" } == ["5 4"])
+    }
+
     @Test("JSON: StandFit's own document only; a missing field is named by its path")
     func json() throws {
         let document = #"{"format":"standfit-log","version":1,"entries":[{"date":"2026-11-20T10:00:00Z","exercise":"squats","count":5}]}"#

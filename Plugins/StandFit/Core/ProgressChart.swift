@@ -6,6 +6,8 @@ public struct ProgressChart {
     public var progress: WeeklyProgress
     public var text: StandFitText
     public var width = 30
+    /// A week before this one: its header says which, not "this week".
+    public var isPast = false
 
     public init(progress: WeeklyProgress, text: StandFitText) {
         self.progress = progress
@@ -17,7 +19,7 @@ public struct ProgressChart {
         let scale = max(1, (maxLogs + width - 1) / width)
         // The week's first day carries its year too when the week spans New Year.
         let spansYears = progress.weekStart.prefix(4) != progress.weekEnd.prefix(4)
-        var lines = [text("progress.header", ["start": label(progress.weekStart, spansYears ? "d MMM yyyy" : "d MMM"),
+        var lines = [text(isPast ? "progress.header.past" : "progress.header", ["start": label(progress.weekStart, spansYears ? "d MMM yyyy" : "d MMM"),
                                               "end": label(progress.weekEnd, "d MMM yyyy")])]
         let dayLabels = progress.days.map { label($0.date, "EEE d") }
         let dayWidth = dayLabels.map(\.count).max() ?? 0
@@ -25,7 +27,7 @@ public struct ProgressChart {
             lines.append(row(name, width: dayWidth, logs: day.logs, scale: scale, tail: "\(day.logs)"))
         }
         if progress.exercises.isEmpty {
-            lines.append(text("progress.empty"))
+            lines.append(text(isPast ? "progress.empty.past" : "progress.empty"))
         } else {
             lines.append("")
             lines.append(text("progress.byExercise"))

@@ -150,9 +150,30 @@ public struct StandFitApp: Sendable {
                               catalogue: catalogue)
     }
 
-    public func viewProgress() throws -> ActionResult {
-        let progress = try progress()
-        return .handled(ProgressChart(progress: progress, text: text).lines.joined(separator: "\n"), data: progress)
+    /// This week's chart; with `period`, the week, month or year that is `ago` of them back
+    /// (0: this one), a month or a year per week or month with each exercise against the
+    /// period before.
+    public func viewProgress(period: String? = nil, ago: Int? = nil) throws -> ActionResult {
+        let ago = ago ?? 0
+        guard let period = PeriodProgress.Period(rawValue: period?.lowercased() ?? "week") else {
+            let known = PeriodProgress.Period.allCases.map(\.rawValue).joined(separator: ", ")
+            return .invalidInput(text("error.period", ["value": period ?? "", "known": known]), parameter: "period")
+        }
+        let now = clock.now()
+        guard let (current, previous) = PeriodProgress.intervals(period, ago: ago, now: now, calendar: clock.calendar) else {
+            throw StandFitError("The \(period.rawValue) of \(now) cannot be computed in time zone \(clock.calendar.timeZone.identifier).")
+        }
+        if period == .week {
+            let progress = WeeklyProgress(week: current, entries: try store.entries(in: current), calendar: clock.calendar,
+                                          catalogue: catalogue)
+            var chart = ProgressChart(progress: progress, text: text)
+            chart.isPast = ago > 0
+            return .handled(chart.lines.joined(separator: "\n"), data: progress)
+        }
+        let both = DateInterval(start: previous.start, end: current.end)
+        let progress = PeriodProgress(period: period, current: current, previous: previous, entries: try store.amounts(in: both),
+                                      calendar: clock.calendar, catalogue: catalogue)
+        return .handled(PeriodChart(progress: progress, text: text).lines.joined(separator: "\n"), data: progress)
     }
 
     /// Takes back the last change the user made (a log, a deletion, an edit, an import), by when

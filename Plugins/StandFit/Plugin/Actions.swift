@@ -60,8 +60,15 @@ struct ViewProgress: ShortcutAction {
     static let icon = "chart.bar.fill"
     static var phrases: [Phrase] { StandFitPhrases.viewProgress }
 
+    /// This week unless asked: a week, a month or a year, `ago` of them back.
+    @Parameter(title: "Period", choices: [EntityValue(id: "week", title: localizedTitle("period.week")),
+                                          EntityValue(id: "month", title: localizedTitle("period.month")),
+                                          EntityValue(id: "year", title: localizedTitle("period.year"))])
+    var period: String?
+    @Parameter(title: "Ago", range: 0...100) var ago: Int?
+
     func perform(_ context: ActionContext) throws -> ActionResult {
-        try Environment.app(language: context.locale).viewProgress()
+        try Environment.app(language: context.locale).viewProgress(period: period, ago: ago)
     }
 }
 
@@ -249,6 +256,8 @@ enum StandFitPhrases {
     static let viewProgress: [Phrase] = [
         Phrase("show my progress", language: "en"), Phrase("how am i doing", language: "en"),
         Phrase("view progress", language: "en"),
+        Phrase("show my progress this {period}", language: "en"), Phrase("how was my {period}", language: "en"),
+        Phrase("toon mijn voortgang deze {period}", language: "nl"), Phrase("toon mijn voortgang dit {period}", language: "nl"),
         Phrase("toon mijn voortgang", language: "nl"), Phrase("hoe gaat het", language: "nl"),
         Phrase("voortgang bekijken", language: "nl"),
     ]
