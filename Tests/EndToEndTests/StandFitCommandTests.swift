@@ -227,7 +227,8 @@ struct StandFitCommandTests {
 
             """)
         #expect(sandbox.run("run", "deletelog", "id=2") == ProcessResult(status: 3, stdout: "", stderr: """
-            standfit-host: id: no log has id 2; 'standfit-host run history' shows the ids.
+            standfit-host: id: no log has id 2; give the number after a log's #: the newest are below, and 'standfit-host run history' shows the rest.
+              #1  Fri 20 Nov 09:00  20 squats — morning set
 
             """))
         #expect(sandbox.run("run", "editlog", "id=1", "--locale", "nl").stderr

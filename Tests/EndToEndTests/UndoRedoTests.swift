@@ -72,4 +72,39 @@ struct UndoRedoTests {
         let data = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["data"] as? [String: Any])
         #expect(data["file"] as? String == file.path && data["entries"] as? Int == 3, "\(json)")
     }
+
+    @Test("deletelog and editlog without an id, or with one no log has, list the newest logs and ask which; on a terminal the id typed runs it",
+          .needs(.tmux))
+    func pickALog() throws {
+        let home = HostSandbox.standFit()
+        #expect(home.run("run", "deletelog") == ProcessResult(status: 1, stdout: "", stderr: "standfit-host: The log is empty: there is nothing to correct.\n"))
+        #expect(home.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
+        #expect(home.run("run", "logexercise", "exercise=plank", "count=45", "at=yesterday 09:00").status == 0)
+        #expect(home.run("run", "logexercise", "exercise=pushups", "count=12", "note=after the run").status == 0)
+        let list = """
+              #3  Sun 22 Nov 14:05  12 push-ups — after the run
+              #1  Sun 22 Nov 14:05  20 squats
+              #2  Sat 21 Nov 09:00  45 seconds of plank
+            """
+        #expect(home.run("run", "deletelog") == ProcessResult(status: 3, stdout: "", stderr: """
+            standfit-host: id: which log? Give the number after its #; the newest are below, and 'standfit-host run history' shows the rest.
+            \(list)
+
+            """))
+        #expect(home.run("run", "editlog", "id=9", "count=3") == ProcessResult(status: 3, stdout: "", stderr: """
+            standfit-host: id: no log has id 9; give the number after a log's #: the newest are below, and 'standfit-host run history' shows the rest.
+            \(list)
+
+            """))
+        try home.checkingHandBacks("run deletelog (on a terminal)") {
+            let tmux = try TmuxSession(command: home.shellCommand(["run", "deletelog"]))
+            var said = "id: which log? Give the number after its #; the newest are below, and 'standfit-host run history' shows the rest.\n"
+                + list + "\nWhich log (its #)?\n> "
+            #expect(tmux.wait(for: IntentsTests.terminal(said)) == IntentsTests.terminal(said))
+            tmux.send("2", "Enter")
+            said += "2\nRemoved 45 seconds of plank logged on 21 Nov at 09:00 · −11 XP\nEXIT=0\n"
+            #expect(tmux.wait(for: IntentsTests.terminal(said)) == IntentsTests.terminal(said))
+        }
+        expectRun(home, "undo", says: "Restored 45 seconds of plank logged on 21 Nov at 09:00 · +11 XP\n")
+    }
 }

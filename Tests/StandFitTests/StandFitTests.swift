@@ -352,7 +352,10 @@ struct HistoryTests {
         #expect(try app.editLog(id: 1, count: 0, note: nil).status == .invalidInput)
         #expect(try app.deleteLog(id: 1).dialog == "Removed 25 squats logged on 21 Nov at 08:00 · −27 XP")
         #expect(try app.streak().days == 1)
-        #expect(try app.deleteLog(id: 1).dialog == "id: no log has id 1; 'standfit-host run history' shows the ids.")
+        #expect(try app.deleteLog(id: 1).dialog == """
+            id: no log has id 1; give the number after a log's #: the newest are below, and 'standfit-host run history' shows the rest.
+              #2  Sun 22 Nov 08:00  60 seconds of plank
+            """)
         #expect(try app.editLog(id: 7, count: 3, note: nil).status == .invalidInput)
         #expect(try app.history(days: nil, exercise: nil).dialog == "Logged in the last 7 days:\n#2  Sun 22 Nov 08:00  60 seconds of plank")
     }

@@ -71,7 +71,17 @@ extension StandFitApp {
             return .handled(text("history.empty", ["scope": scope]), data: data)
         }
         var lines = [text("history.header", ["scope": scope])]
-        lines.reserveCapacity(entries.count + 2)
+        lines += entryLines(entries, shownTime: &shownTime)
+        if more > 0, let oldest = entries.last?.id {
+            lines.append(text("history.more", ["count": "\(more)", "id": "\(oldest)"]))
+        }
+        return .handled(lines.joined(separator: "\n"), data: data)
+    }
+
+    /// `history`'s lines for `entries`: "#12  Sun 22 Nov 14:05  20 squats — a note".
+    func entryLines(_ entries: [LogEntry], shownTime: inout MinuteLabels) -> [String] {
+        var lines: [String] = []
+        lines.reserveCapacity(entries.count)
         // A year has a few hundred distinct amounts ("20 squats"): each is worded once.
         var amounts: [AmountKey: String] = [:]
         for entry in entries {
@@ -85,16 +95,29 @@ extension StandFitApp {
             if let note = entry.note { line += " — \(StandFitText.oneLine(note))" }
             lines.append(line)
         }
-        if more > 0, let oldest = entries.last?.id {
-            lines.append(text("history.more", ["count": "\(more)", "id": "\(oldest)"]))
-        }
-        return .handled(lines.joined(separator: "\n"), data: data)
+        return lines
     }
 
-    /// Removes log `id` (the short id `history` shows).
-    public func deleteLog(id: Int) throws -> ActionResult {
+    /// How many logs a correction without an id lists to choose from.
+    static let pickCount = 5
+
+    /// The answer to a correction without an id, or with one no log has: which log, with the
+    /// newest ones listed as `history` shows them. On a terminal the host asks for the id again.
+    func pickLog(_ id: Int?) throws -> ActionResult {
+        let newest = try store.page(in: DateInterval(start: .distantPast, end: .distantFuture), exercise: nil, before: nil,
+                                    limit: StandFitApp.pickCount)?.entries ?? []
+        guard !newest.isEmpty else { return .declined(text("pick.empty")) }
+        let thisYear = clock.calendar.component(.year, from: clock.now())
+        var shownTime = MinuteLabels(days: { $0 == thisYear ? "EEE d MMM" : "EEE d MMM yyyy" }, text: text)
+        let head = id.map { text("error.noEntry.pick", ["value": "\($0)"]) } ?? text("error.pick")
+        return .invalidInput(([head] + entryLines(newest, shownTime: &shownTime).map { "  " + $0 }).joined(separator: "\n"), parameter: "id")
+    }
+
+    /// Removes log `id` (the short id `history` shows); without one, which log?
+    public func deleteLog(id: Int?) throws -> ActionResult {
+        guard let id else { return try pickLog(nil) }
         guard let (entry, after) = try store.remove(id: Int64(id), rules: rules) else {
-            return .invalidInput(text("error.noEntry", ["value": "\(id)"]), parameter: "id")
+            return try pickLog(id)
         }
         let exercise = catalogue.exercise(id: entry.exercise)
         let sentence = text.sentence("undo", entry: entry, unit: exercise?.unit ?? .reps,
@@ -106,7 +129,8 @@ extension StandFitApp {
 
     /// Changes log `id`'s count, note (an empty note removes it) and time (`at`, as `LogTime`
     /// reads it).
-    public func editLog(id: Int, count: Int?, note: String?, at: String? = nil) throws -> ActionResult {
+    public func editLog(id: Int?, count: Int?, note: String?, at: String? = nil) throws -> ActionResult {
+        guard let id else { return try pickLog(nil) }
         guard count != nil || note != nil || at != nil else {
             return .invalidInput(text("error.editNothing", ["value": "\(id)"]))
         }
@@ -124,7 +148,7 @@ extension StandFitApp {
         if let refusal = noteRefusal(note) { return refusal }
         guard let (_, after, progression) = try store.update(id: Int64(id), count: count, note: note, loggedAt: loggedAt,
                                                              rules: rules) else {
-            return .invalidInput(text("error.noEntry", ["value": "\(id)"]), parameter: "id")
+            return try pickLog(id)
         }
         let exercise = catalogue.exercise(id: after.exercise)
         let sentence = text.sentence("edited", entry: after, unit: exercise?.unit ?? .reps,

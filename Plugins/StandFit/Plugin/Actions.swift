@@ -134,7 +134,8 @@ struct DeleteLog: ShortcutAction {
     static var title: String { localizedTitle("action.deletelog.title") }
     static let icon = "trash"
 
-    @Parameter(title: "Id") var id: Int
+    /// Without one, the newest logs are listed and the id asked for.
+    @Parameter(title: "Id", prompt: localizedTitle("prompt.id")) var id: Int?
 
     func perform(_ context: ActionContext) throws -> ActionResult {
         try Environment.app(language: context.locale).deleteLog(id: id)
@@ -148,7 +149,8 @@ struct EditLog: ShortcutAction {
     static var title: String { localizedTitle("action.editlog.title") }
     static let icon = "square.and.pencil"
 
-    @Parameter(title: "Id") var id: Int
+    /// Without one, the newest logs are listed and the id asked for.
+    @Parameter(title: "Id", prompt: localizedTitle("prompt.id")) var id: Int?
     @Parameter(title: "Count", range: 1...StandFitApp.maximumCount) var count: Int?
     @Parameter(title: "Note") var note: String?
     @Parameter(title: "At") var at: String?

@@ -140,7 +140,7 @@ public struct Dispatcher {
                 : items.first { $0.type == requested } ?? items.first { $0.type.lowercased() == requested.lowercased() }
             let userInfo = explicit ?? (asked ?? items.first { $0.type == itemType })?.userInfo ?? [:]
             let plugin = action.pluginID
-            let resolver = ParameterResolver(
+            var resolver = ParameterResolver(
                 type: route == .fallback ? action.type : type, parameters: action.parameters,
                 entity: { [entity] in entity(plugin, $0) }, query: calls.query, locale: locale,
                 conversation: options.conversation,
@@ -174,13 +174,17 @@ public struct Dispatcher {
                     if route == .fallback { outcome.fallback = fallbackType }
                     // A value answered at a prompt that the handler refused is asked again, with the
                     // refusal as the reason (as the host's own checks are); the others are kept.
-                    // (Only one the resolver will ask for again: required, with no declared default;
-                    // another would silently take its default, so the refusal stands.)
+                    // (Only one the resolver will ask for again: with no declared default, required
+                    // or with a prompt; another would silently take its default, so the refusal
+                    // stands.) So is an optional one with a prompt that was not given and that the
+                    // handler refused to go on without ("which log?": the refusal lists them).
                     guard outcome.status == .invalidInput, let conversation = options.conversation,
                           let refused = outcome.parameter,
-                          resolution.parameters.contains(where: { $0.name == refused && $0.source == .prompt }),
-                          action.parameters.contains(where: { $0.name == refused && $0.required && $0.defaultValue == nil })
+                          let declared = action.parameters.first(where: { $0.name == refused }), declared.defaultValue == nil,
+                          declared.required || declared.prompt != nil,
+                          resolution.parameters.contains(where: { $0.name == refused && ($0.source == .prompt || !declared.required && $0.value == nil) })
                     else { return outcome }
+                    if !declared.required { resolver.asked.insert(refused) }
                     conversation.retry(outcome.message)
                     arguments = resolution.parameters.compactMap { parameter in
                         guard parameter.name != refused, let value = parameter.value,

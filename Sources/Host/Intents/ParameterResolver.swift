@@ -24,6 +24,9 @@ public struct ParameterResolver {
     public var locale: String
     /// Where answers come from; nil never asks.
     public var conversation: Conversation?
+    /// Optional parameters to ask for on a terminal all the same: ones whose handler refused to
+    /// go on without them ("which log?"), as it would ask for a required one.
+    public var asked: Set<String> = []
     /// What the `name=value` arguments are called in `--dry-run` (phrase words for `say`).
     public var argumentSource: ResolvedParameter.Source
 
@@ -136,7 +139,8 @@ public struct ParameterResolver {
             resolved[index].value = value.text
         }
         let asking = conversation != nil
-            && parameters.indices.contains { values[$0] == nil && parameters[$0].required && parameters[$0].defaultValue == nil }
+            && parameters.indices.contains { values[$0] == nil && parameters[$0].defaultValue == nil
+                && (parameters[$0].required || asked.contains(parameters[$0].name)) }
         var missing: [Int] = []
         for (index, parameter) in parameters.enumerated() where values[index] == nil {
             let brought = broughtDefaults[parameter.name].flatMap { ArgumentCoercion.coerce($0, to: parameter.kind) }
