@@ -146,7 +146,7 @@ struct RofiCommand: ManifestCommand {
     private func list(_ actions: [(key: String, item: ShortcutItem)], apps: [ShortcutItem.Identity: String], message: String?,
                       icons: OwnIcons) {
         var lines = ["\0prompt\u{1F}\(DesktopInstallation.applicationName)", "\0use-hot-keys\u{1F}true"]
-        if let message { lines.append("\0message\u{1F}\(RofiRow.markup(message))") }
+        if let message { lines.append("\0message\u{1F}\(RofiRow.messageMarkup(message))") }
         let headed = Set(actions.map { apps[$0.item.identity] }).count > 1
         if headed { lines.append("\0markup-rows\u{1F}true") }
         var app: String?
@@ -178,14 +178,23 @@ struct RofiCommand: ManifestCommand {
             Console.current.print(lines.joined(separator: "\n"))
             return
         }
+        // The rows under the outcome are the menu as the run left it ("Log Burpees" after a log
+        // of burpees), not as it was before.
+        func listAfterRun() {
+            let after = (try? session.menu()).map { menu in
+                (DesktopInstallation.actions(of: menu, app: appOptions.app.flatMap { try? [HostSession.app(named: $0, in: menu)] }),
+                 menu.appsOfVisibleItems.mapValues(\.name))
+            }
+            list(after?.0 ?? actions, apps: after?.1 ?? apps, message: outcome.message, icons: session.icons)
+        }
         switch outcome.status {
         case .handled, .dryRun, .declined:
             // Not shown (no notification server): rofi stays open with the outcome as its message.
             if CommandNotification.show(outcome, session: session, parameters: [], userInfo: row?.userInfo, logger: global.logger) != nil {
-                list(actions, apps: apps, message: outcome.message, icons: session.icons)
+                listAfterRun()
             }
         case .invalidInput, .unknownType, .pluginFailed:
-            list(actions, apps: apps, message: outcome.message, icons: session.icons)
+            listAfterRun()
         }
     }
 }
@@ -283,6 +292,12 @@ struct RofiRow: Codable, Equatable {
     /// written as entities.
     static func markup(_ text: String) -> String {
         escaped(field(text))
+    }
+
+    /// A message of several lines for rofi's message bar: each line as `markup` writes it, joined
+    /// by Pango's character reference for a line break (a real one would end rofi's line).
+    static func messageMarkup(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { markup(String($0)) }.joined(separator: "&#10;")
     }
 
     /// `field` with `&`, `<` and `>` written as entities.
