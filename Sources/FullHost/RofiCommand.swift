@@ -181,9 +181,15 @@ struct RofiCommand: ManifestCommand {
         // The rows under the outcome are the menu as the run left it ("Log Burpees" after a log
         // of burpees), not as it was before.
         func listAfterRun() {
-            let after = (try? session.menu()).map { menu in
-                (DesktopInstallation.actions(of: menu, app: appOptions.app.flatMap { try? [HostSession.app(named: $0, in: menu)] }),
-                 menu.appsOfVisibleItems.mapValues(\.name))
+            // As before the run when the menu cannot be read again, or no longer has the app
+            // `--app` named.
+            let after = (try? session.menu()).flatMap { menu -> ([(key: String, item: ShortcutItem)], [ShortcutItem.Identity: String])? in
+                var wanted: [MenuApp]?
+                if let name = appOptions.app {
+                    guard let app = try? HostSession.app(named: name, in: menu) else { return nil }
+                    wanted = [app]
+                }
+                return (DesktopInstallation.actions(of: menu, app: wanted), menu.appsOfVisibleItems.mapValues(\.name))
             }
             list(after?.0 ?? actions, apps: after?.1 ?? apps, message: outcome.message, icons: session.icons)
         }
@@ -297,7 +303,7 @@ struct RofiRow: Codable, Equatable {
     /// A message of several lines for rofi's message bar: each line as `markup` writes it, joined
     /// by Pango's character reference for a line break (a real one would end rofi's line).
     static func messageMarkup(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { markup(String($0)) }.joined(separator: "&#10;")
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { markup(String($0)) }.joined(separator: "&#10;")
     }
 
     /// `field` with `&`, `<` and `>` written as entities.

@@ -253,7 +253,7 @@ struct RofiTests {
         // Before any log there is no row to name: "squats" alone runs nothing.
         let bare = rofi(2).run(["rofi", "squats"])
         #expect(bare.stdout == Self.options + "\0message\u{1F}No action understands 'squats'; the closest phrases are 'log squats' (Log Exercise), "
-            + "'achievements' (Achievements) and 'again' (Log Last Exercise).\n" + Self.logExerciseRow + "\n", "\(bare)")
+            + "'achievements' (Achievements) and 'add exercise …' (Add an Exercise).\n" + Self.logExerciseRow + "\n", "\(bare)")
         #expect(sandbox.run(["rofi", "--chosen"], stdin: "squats\n").status == 2)
         let squats = rofi(2).run(["rofi", "20 squats"])
         #expect(squats.status == 0 && squats.stdout == Self.options + "\0message\u{1F}Logged 20 squats · +20 XP&#10;Achievement unlocked: First log\n"

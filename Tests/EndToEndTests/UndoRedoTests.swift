@@ -73,38 +73,71 @@ struct UndoRedoTests {
         #expect(data["file"] as? String == file.path && data["entries"] as? Int == 3, "\(json)")
     }
 
-    @Test("deletelog and editlog without an id, or with one no log has, list the newest logs and ask which; on a terminal the id typed runs it",
-          .needs(.tmux))
-    func pickALog() throws {
+    static let pickHead = "id: give the number after a log's # to say which; the newest are below, and 'standfit-host run history' shows the rest."
+    static let pickList = """
+          #3  Sun 22 Nov 14:05  12 push-ups — after the run
+          #1  Sun 22 Nov 14:05  20 squats
+          #2  Sat 21 Nov 09:00  45 seconds of plank
+        """
+
+    /// A home with three logs, the newest made last but logged for yesterday.
+    static func threeLogs() -> HostSandbox {
         let home = HostSandbox.standFit()
-        #expect(home.run("run", "deletelog") == ProcessResult(status: 1, stdout: "", stderr: "standfit-host: The log is empty: there is nothing to correct.\n"))
         #expect(home.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
         #expect(home.run("run", "logexercise", "exercise=plank", "count=45", "at=yesterday 09:00").status == 0)
         #expect(home.run("run", "logexercise", "exercise=pushups", "count=12", "note=after the run").status == 0)
-        let list = """
-              #3  Sun 22 Nov 14:05  12 push-ups — after the run
-              #1  Sun 22 Nov 14:05  20 squats
-              #2  Sat 21 Nov 09:00  45 seconds of plank
-            """
+        return home
+    }
+
+    @Test("deletelog and editlog without an id, or with one no log has, list the newest logs and say how to name one (exit 3 where nothing can be asked); an empty log has nothing to correct; an editlog without a change says so first")
+    func pickListed() {
+        let empty = HostSandbox.standFit()
+        #expect(empty.run("run", "deletelog") == ProcessResult(status: 1, stdout: "", stderr: "standfit-host: The log is empty: there is nothing to correct.\n"))
+        let home = Self.threeLogs()
         #expect(home.run("run", "deletelog") == ProcessResult(status: 3, stdout: "", stderr: """
-            standfit-host: id: which log? Give the number after its #; the newest are below, and 'standfit-host run history' shows the rest.
-            \(list)
+            standfit-host: \(Self.pickHead)
+            \(Self.pickList)
 
             """))
         #expect(home.run("run", "editlog", "id=9", "count=3") == ProcessResult(status: 3, stdout: "", stderr: """
             standfit-host: id: no log has id 9; give the number after a log's #: the newest are below, and 'standfit-host run history' shows the rest.
-            \(list)
+            \(Self.pickList)
 
             """))
-        try home.checkingHandBacks("run deletelog (on a terminal)") {
+        #expect(home.run("run", "editlog") == ProcessResult(status: 3, stdout: "", stderr: """
+            standfit-host: Nothing to change: give count=NUMBER, note=TEXT or at=TIME (an empty note removes it), and the log's id=.
+
+            """))
+    }
+
+    @Test("on a terminal, deletelog and editlog without an id list the newest logs and ask which; the id typed runs the correction, with the values given; Enter at the question ends it", .needs(.tmux))
+    func pickALog() throws {
+        let home = Self.threeLogs()
+        try home.checkingHandBacks("run deletelog, editlog count=50 (on a terminal)") {
             let tmux = try TmuxSession(command: home.shellCommand(["run", "deletelog"]))
-            var said = "id: which log? Give the number after its #; the newest are below, and 'standfit-host run history' shows the rest.\n"
-                + list + "\nWhich log (its #)?\n> "
+            var said = Self.pickHead + "\n" + Self.pickList + "\nWhich log (its #)?\n> "
             #expect(tmux.wait(for: IntentsTests.terminal(said)) == IntentsTests.terminal(said))
             tmux.send("2", "Enter")
             said += "2\nRemoved 45 seconds of plank logged on 21 Nov at 09:00 · −11 XP\nEXIT=0\n"
             #expect(tmux.wait(for: IntentsTests.terminal(said)) == IntentsTests.terminal(said))
+            let list = """
+                  #3  Sun 22 Nov 14:05  12 push-ups — after the run
+                  #1  Sun 22 Nov 14:05  20 squats
+                """
+            let edit = try TmuxSession(command: home.shellCommand(["run", "editlog", "count=50"]))
+            var asked = Self.pickHead + "\n" + list + "\nWhich log (its #)?\n> "
+            #expect(edit.wait(for: IntentsTests.terminal(asked)) == IntentsTests.terminal(asked))
+            edit.send("Enter")
+            asked += "\nstandfit-host: " + Self.pickHead + "\n" + list + "\nEXIT=3\n"
+            #expect(edit.wait(for: IntentsTests.terminal(asked)) == IntentsTests.terminal(asked))
+            let again = try TmuxSession(command: home.shellCommand(["run", "editlog", "count=50"]))
+            var typed = Self.pickHead + "\n" + list + "\nWhich log (its #)?\n> "
+            #expect(again.wait(for: IntentsTests.terminal(typed)) == IntentsTests.terminal(typed))
+            again.send("1", "Enter")
+            typed += "1\nChanged #1 to 50 squats, logged at 14:05 · +30 XP\nEXIT=0\n"
+            #expect(again.wait(for: IntentsTests.terminal(typed)) == IntentsTests.terminal(typed))
         }
+        expectRun(home, "undo", says: "Changed #1 back to 20 squats, logged at 14:05 · −30 XP\n")
         expectRun(home, "undo", says: "Restored 45 seconds of plank logged on 21 Nov at 09:00 · +11 XP\n")
     }
 }

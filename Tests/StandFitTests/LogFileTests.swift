@@ -53,6 +53,16 @@ struct LogFileTests {
         #expect(wrong.map(\.wrongFields) == [3] && wrong.map(\.expectedFields) == [5])
     }
 
+    @Test("a CSV separated by semicolons (a Dutch spreadsheet's) or tabs is read as one separated by commas; a comma inside a field is then text")
+    func delimiters() throws {
+        let semicolons = try rows("Datum;Oefening;Aantal;Notitie\n2026-11-20 07:30;Opdrukken;12;zwaar, maar goed\n")
+        #expect(semicolons.map(\.row) == [LogFile.Row(date: "2026-11-20 07:30", exercise: "Opdrukken", count: 12, note: "zwaar, maar goed")])
+        let tabs = try rows("date\texercise\tcount\n2026-11-20\tsquats\t20\n")
+        #expect(tabs.map(\.row) == [LogFile.Row(date: "2026-11-20", exercise: "squats", count: 20)])
+        #expect(LogFile.delimiter(of: "\"a;b;c\",x,y\n") == ",")
+        #expect(throws: LogFile.Unreadable.quote(line: 2)) { try rows("date;exercise;count\n2026-11-20;squats;5\"\n") }
+    }
+
     @Test("a note a spreadsheet would run as a formula is written with a leading ' and read back without it; NUL bytes are not text")
     func formulas() throws {
         let entries = ["=HYPERLINK(\"x\")", "+1", "-2", "@SUM(A1)", "'=kept", "plain"].map {

@@ -387,7 +387,9 @@ struct LogTimeTests {
         ("this morning", "2026-11-22 09:00"), ("yesterday evening", "2026-11-21 19:00"),
         ("yesterday night", "2026-11-21 21:00"), ("vanochtend", "2026-11-22 09:00"), ("vanmorgen", "2026-11-22 09:00"),
         ("gisteravond", "2026-11-21 19:00"), ("gistermiddag", "2026-11-21 15:00"), ("maandagavond", "2026-11-16 19:00"),
-        ("this morning at 7:15", "2026-11-22 07:15"),
+        ("this morning at 7:15", "2026-11-22 07:15"), ("last night", "2026-11-21 21:00"),
+        // Today is Sunday: a Sunday said alone that is later today was last week's.
+        ("sunday evening", "2026-11-15 19:00"), ("sunday 18:00", "2026-11-15 18:00"), ("zondagochtend", "2026-11-22 09:00"),
     ])
     func accepted(_ text: String, _ local: String) {
         #expect(parse(text) == .success(fixture.local(local)), "\(text)")

@@ -30,6 +30,8 @@ public struct Exercise: Sendable, Hashable, Identifiable {
 /// The exercises StandFit knows, in the order pickers show them.
 public struct ExerciseCatalogue: Sendable {
     public var exercises: [Exercise]
+    /// Exercises the user hid: known by id and name (old logs name them) but not offered.
+    public var hidden: [Exercise] = []
 
     public init(exercises: [Exercise]) {
         self.exercises = exercises
@@ -59,7 +61,7 @@ public struct ExerciseCatalogue: Sendable {
     ])
 
     public func exercise(id: String) -> Exercise? {
-        exercises.first { $0.id == id }
+        exercises.first { $0.id == id } ?? hidden.first { $0.id == id }
     }
 
     /// The exercise `text` names: its id, a synonym, or one of `names` (the localized names,
@@ -67,7 +69,7 @@ public struct ExerciseCatalogue: Sendable {
     public func match(_ text: String, names: [String: [String]] = [:]) -> Exercise? {
         let key = EntityValue.matchKey(text)
         guard !key.isEmpty else { return nil }
-        return exercises.first { exercise in
+        return (exercises + hidden).first { exercise in
             ([exercise.id] + exercise.synonyms + (names[exercise.id] ?? []))
                 .contains { EntityValue.matchKey($0) == key }
         }

@@ -27,7 +27,7 @@ enum ProgressDays {
     /// replaying the log.
     static func progression(_ db: Database, _ rules: ExerciseStore.Rules) throws -> Progression {
         if let state = try latest(db, rules) { return Progression(state: state, catalogue: rules.catalogue) }
-        return Progression(entries: try LogEntry.fetchAll(db), calendar: rules.calendar, catalogue: rules.catalogue)
+        return Progression(entries: try LogEntry.fetchAll(db), calendar: rules.calendar, catalogue: rules.catalogue, timed: rules.timed)
     }
 
     private static func state(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> ProgressState? {
@@ -54,7 +54,7 @@ enum ProgressDays {
             try db.execute(sql: "DELETE FROM progressDay")
             try db.execute(sql: "INSERT OR REPLACE INTO progressRules (id, signature) VALUES (1, ?)", arguments: [signature(rules)])
         }
-        var folder = ProgressFolder(start, calendar: calendar, catalogue: rules.catalogue)
+        var folder = ProgressFolder(start, calendar: calendar, catalogue: rules.catalogue, timed: rules.timed)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let setXP = try db.cachedStatement(sql: "UPDATE log SET xp = ? WHERE id = ? AND xp != ?")

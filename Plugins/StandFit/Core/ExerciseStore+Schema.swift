@@ -69,6 +69,19 @@ extension ExerciseStore {
                 table.column("undone", .boolean).notNull().defaults(to: false)
             }
         }
+        migrator.registerMigration("v6") { db in
+            // The user's own exercises, and the catalogue's exercises the user renamed or hid
+            // (ExerciseStore+Exercises): `name` nil keeps the catalogue's names.
+            try db.create(table: "exercise") { table in
+                table.primaryKey("id", .text)
+                table.column("name", .text)
+                table.column("unit", .text)
+                table.column("defaultCount", .integer)
+                table.column("icon", .text)
+                table.column("hidden", .boolean).notNull().defaults(to: false)
+                table.column("custom", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 }

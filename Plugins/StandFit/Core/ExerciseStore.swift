@@ -116,10 +116,13 @@ public struct ExerciseStore: Sendable {
     public struct Rules: Sendable {
         public var calendar: Calendar
         public var catalogue: ExerciseCatalogue
+        /// The user's own timed exercises (their unit never changes, so the stored states hold).
+        public var timed: Set<String> = []
 
-        public init(calendar: Calendar, catalogue: ExerciseCatalogue) {
+        public init(calendar: Calendar, catalogue: ExerciseCatalogue, timed: Set<String> = []) {
             self.calendar = calendar
             self.catalogue = catalogue
+            self.timed = timed
         }
     }
 

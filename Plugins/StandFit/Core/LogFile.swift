@@ -196,11 +196,16 @@ public enum LogFile {
     /// the line it is on. Rationale: CSV.swift reads on past such a quote and takes the rows that
     /// follow into one field without reporting an error for a string, so an import would add a
     /// note holding the next rows; this one pass over the text refuses the file instead.
-    static func badQuote(_ text: String) -> Int? {
+    static func badQuote(_ text: String, delimiter: Character = ",") -> Int? {
         var line = 1, quoted = false, fieldStart = true, closed = false, opened = 1
         for character in text {
             if quoted {
                 if character == "\"" { quoted = false; closed = true } else if character.isNewline { line += 1 }
+                continue
+            }
+            if character == delimiter {
+                fieldStart = true
+                closed = false
                 continue
             }
             switch character {
@@ -209,10 +214,6 @@ public enum LogFile {
                 guard fieldStart else { return line }
                 quoted = true
                 opened = line
-            case ",":
-                fieldStart = true
-                closed = false
-                continue
             default:
                 if fieldStart, character.isWhitespace, !character.isNewline { continue }  // trimmed
                 if character.isNewline {
@@ -228,11 +229,39 @@ public enum LogFile {
         return quoted ? opened : nil
     }
 
+    /// The delimiter of `text`: the first of `,`, `;` (what spreadsheets write where the decimal
+    /// mark is a comma, as in Dutch) and a tab that splits each of its first five lines, outside
+    /// quotes, into the same number of 3 to 5 fields; else the one found most often.
+    public static func delimiter(of text: String) -> Character {
+        let candidates: [Character] = [",", ";", "\t"]
+        var lines: [[Character: Int]] = [], counts: [Character: Int] = [:], quoted = false
+        for character in text {
+            if character == "\"" { quoted.toggle() }
+            if quoted { continue }
+            if character.isNewline {
+                if !counts.isEmpty { lines.append(counts) }
+                counts = [:]
+                if lines.count == 5 { break }
+                continue
+            }
+            if candidates.contains(character) { counts[character, default: 0] += 1 }
+        }
+        if !counts.isEmpty, lines.count < 5 { lines.append(counts) }
+        for candidate in candidates {
+            let fields = Set(lines.map { ($0[candidate] ?? 0) + 1 })
+            if fields.count == 1, let only = fields.first, (3...5).contains(only) { return candidate }
+        }
+        let totals = candidates.map { candidate in (candidate, lines.reduce(0) { $0 + ($1[candidate] ?? 0) }) }
+        return totals.max { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 != ",") }?.0 ?? ","
+    }
+
     private static func csvRows(_ text: String) throws(Unreadable) -> [Read] {
-        if let line = badQuote(text) { throw .quote(line: line) }
+        let delimiter = delimiter(of: text)
+        if let line = badQuote(text, delimiter: delimiter) { throw .quote(line: line) }
         let reader: CSVReader
         do {
-            reader = try CSVReader(string: text, hasHeaderRow: false, trimFields: true)
+            reader = try CSVReader(string: text, hasHeaderRow: false, trimFields: true,
+                                   delimiter: delimiter.unicodeScalars.first ?? ",")
         } catch {
             throw .csv("\(error)")
         }

@@ -97,6 +97,8 @@ public enum LogTime {
         let today = calendar.startOfDay(for: now)
         var offset: Int?
         var partHour: Int?
+        // A weekday said alone is the last one done: later today means a week ago.
+        var weekdayAlone = false
         if let part = words.last.flatMap({ dayParts[$0] }), words.count >= 2 {
             partHour = part
             words.removeLast()
@@ -110,13 +112,17 @@ public enum LogTime {
                 offset = day
             } else if let weekday = weekdays[words[0]] {
                 offset = -((calendar.component(.weekday, from: today) - weekday + 7) % 7)
+                weekdayAlone = true
             } else if let (weekday, part) = weekdayPart(words[0]), partHour == nil {
                 offset = -((calendar.component(.weekday, from: today) - weekday + 7) % 7)
                 partHour = part
+                weekdayAlone = true
             } else if words[0] == "tonight", partHour == nil {
                 (offset, partHour) = (0, 21)
             } else if ["this", "deze"].contains(words[0]), partHour != nil {
                 offset = 0
+            } else if words[0] == "last", partHour == 21 {
+                offset = -1  // "last night"
             }
         case 2:
             if ["last", "afgelopen", "vorige"].contains(words[0]), let weekday = weekdays[words[1]] {
@@ -126,10 +132,15 @@ public enum LogTime {
         default:
             break
         }
-        guard let offset, let day = calendar.date(byAdding: .day, value: offset, to: today) else { return nil }
-        if let clock { return calendar.date(bySettingHour: clock.hour, minute: clock.minute, second: 0, of: day) }
-        if let partHour { return calendar.date(bySettingHour: partHour, minute: 0, second: 0, of: day) }
-        return sameTimeOfDay(as: now, on: day, calendar: calendar)
+        guard let offset else { return nil }
+        func instant(_ offset: Int) -> Date? {
+            guard let day = calendar.date(byAdding: .day, value: offset, to: today) else { return nil }
+            if let clock { return calendar.date(bySettingHour: clock.hour, minute: clock.minute, second: 0, of: day) }
+            if let partHour { return calendar.date(bySettingHour: partHour, minute: 0, second: 0, of: day) }
+            return sameTimeOfDay(as: now, on: day, calendar: calendar)
+        }
+        guard let said = instant(offset) else { return nil }
+        return weekdayAlone && offset == 0 && said > now.addingTimeInterval(60) ? instant(-7) : said
     }
 
     private static let dayWords: [String: Int] = ["today": 0, "vandaag": 0, "yesterday": -1, "gisteren": -1, "eergisteren": -2]

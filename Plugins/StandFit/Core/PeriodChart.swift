@@ -17,7 +17,8 @@ public struct PeriodChart {
         let maxLogs = max(progress.parts.map(\.logs).max() ?? 0, progress.exercises.map(\.logs).max() ?? 0)
         let scale = max(1, (maxLogs + width - 1) / width)
         let isYear = progress.period == .year
-        let name = isYear ? String(progress.start.prefix(4)) : label(progress.start, "LLLL yyyy")
+        let month = label(progress.start, "LLLL yyyy")
+        let name = isYear ? String(progress.start.prefix(4)) : month.prefix(1).uppercased() + month.dropFirst()
         var lines = [text(isYear ? "progress.year.header" : "progress.month.header", ["period": name])]
         let partLabels = progress.parts.map { part in
             isYear ? label(part.start, "LLL") : text("progress.range", ["start": label(part.start, "d MMM"), "end": label(part.end, "d MMM")])

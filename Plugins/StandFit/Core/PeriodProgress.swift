@@ -64,6 +64,7 @@ public struct PeriodProgress: Sendable, Equatable, Encodable {
             guard let part = calendar.dateInterval(of: partComponent, for: cursor) else { break }
             // A month's first and last weeks are cut at the month's edges.
             let start = max(part.start, current.start), end = min(part.end, current.end)
+            guard end > cursor else { break }
             starts.append(start)
             parts.append(Part(start: WeeklyProgress.dateText(start, calendar: calendar),
                               end: WeeklyProgress.dateText(end.addingTimeInterval(-1), calendar: calendar), logs: 0, totals: [:]))
@@ -91,8 +92,11 @@ public struct PeriodProgress: Sendable, Equatable, Encodable {
             totals[entry.exercise] = total
         }
         let order = Dictionary(uniqueKeysWithValues: catalogue.exercises.enumerated().map { ($1.id, $0) })
+        // Most logs first, then most logs before, then catalogue order, then id (an exercise of
+        // the user's own has no place in the catalogue: the order must not depend on a hash).
         exercises = totals.values.sorted {
-            ($0.logs, $0.previousLogs, -(order[$0.exercise] ?? .max)) > ($1.logs, $1.previousLogs, -(order[$1.exercise] ?? .max))
+            let left = ($0.logs, $0.previousLogs, -(order[$0.exercise] ?? .max)), right = ($1.logs, $1.previousLogs, -(order[$1.exercise] ?? .max))
+            return left != right ? left > right : $0.exercise < $1.exercise
         }
         self.parts = parts
         start = WeeklyProgress.dateText(current.start, calendar: calendar)

@@ -43,10 +43,14 @@ struct ProgressFolder {
     private var nextDay = Date.distantPast
     private var earlyHours: Range<Date>?
 
-    init(_ state: ProgressState, calendar: Calendar, catalogue: ExerciseCatalogue) {
+    /// The user's own exercises that are timed: they earn as StandFit's timed ones do least.
+    let timed: Set<String>
+
+    init(_ state: ProgressState, calendar: Calendar, catalogue: ExerciseCatalogue, timed: Set<String> = []) {
         self.state = state
         self.calendar = calendar
         self.catalogue = catalogue
+        self.timed = timed
         monday = calendar.date(from: DateComponents(year: 2001, month: 1, day: 1)) ?? Date(timeIntervalSinceReferenceDate: 0)
         if let day = state.day { enter(Date(timeIntervalSince1970: day)) }
     }
@@ -56,7 +60,7 @@ struct ProgressFolder {
 
     /// Adds `entry`, which happened no earlier than every entry added before: the XP it earns.
     mutating func add(_ entry: LogEntry) -> Int {
-        var gained = Progression.baseXP(exercise: entry.exercise, count: entry.count)
+        var gained = Progression.baseXP(exercise: entry.exercise, count: entry.count, timed: timed.contains(entry.exercise))
         if entry.loggedAt >= nextDay {
             let start = calendar.startOfDay(for: entry.loggedAt)
             // Its first log: the streak goes on when the day before was logged (compared as day

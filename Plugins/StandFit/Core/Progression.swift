@@ -53,15 +53,16 @@ public struct Progression: Sendable, Equatable {
         return level
     }
 
-    /// The XP a log of `count` of `exercise` earns before any streak bonus.
-    public static func baseXP(exercise: String, count: Int) -> Int {
-        max(1, (count * (effort[exercise] ?? 10) + 5) / 10)
+    /// The XP a log of `count` of `exercise` earns before any streak bonus: an exercise of the
+    /// user's own earns a point per rep, or per ten seconds when `timed`.
+    public static func baseXP(exercise: String, count: Int, timed: Bool = false) -> Int {
+        max(1, (count * (effort[exercise] ?? (timed ? 1 : 10)) + 5) / 10)
     }
 
     /// Replays `entries` in the order they happened, in `calendar`'s time zone and weeks.
-    public init(entries: [LogEntry], calendar: Calendar, catalogue: ExerciseCatalogue) {
+    public init(entries: [LogEntry], calendar: Calendar, catalogue: ExerciseCatalogue, timed: Set<String> = []) {
         let ordered = entries.sorted { ($0.loggedAt, $0.id ?? 0) < ($1.loggedAt, $1.id ?? 0) }
-        var folder = ProgressFolder(ProgressState(), calendar: calendar, catalogue: catalogue)
+        var folder = ProgressFolder(ProgressState(), calendar: calendar, catalogue: catalogue, timed: timed)
         var xp: [Int64: Int] = [:]
         for entry in ordered {
             xp[entry.id ?? 0] = folder.add(entry)

@@ -130,10 +130,10 @@ extension StandFitApp {
     /// Changes log `id`'s count, note (an empty note removes it) and time (`at`, as `LogTime`
     /// reads it).
     public func editLog(id: Int?, count: Int?, note: String?, at: String? = nil) throws -> ActionResult {
-        guard let id else { return try pickLog(nil) }
         guard count != nil || note != nil || at != nil else {
-            return .invalidInput(text("error.editNothing", ["value": "\(id)"]))
+            return .invalidInput(id.map { text("error.editNothing", ["value": "\($0)"]) } ?? text("error.editNothing.any"))
         }
+        guard let id else { return try pickLog(nil) }
         if let count, !(1...StandFitApp.maximumCount).contains(count) {
             return .invalidInput(text("error.count", ["value": "\(count)", "max": "\(StandFitApp.maximumCount)"]), parameter: "count")
         }

@@ -4,8 +4,14 @@ import PluginAPI
 /// XP, levels and achievements in what StandFit answers: the change a log, undo or correction
 /// made, `achievements`, and the best streak and level under `viewstreak`.
 extension StandFitApp {
-    /// How the store derives XP and achievements: the user's calendar and the catalogue.
-    public var rules: ExerciseStore.Rules { ExerciseStore.Rules(calendar: clock.calendar, catalogue: catalogue) }
+    /// How the store derives XP and achievements: the user's calendar and StandFit's own
+    /// catalogue (the user's own exercises earn a point per rep or ten seconds, and "Every
+    /// exercise tried" means StandFit's ten; adding or hiding one replays nothing).
+    public var rules: ExerciseStore.Rules {
+        let standard = Set(ExerciseCatalogue.standard.exercises.map(\.id))
+        let timed = (catalogue.exercises + catalogue.hidden).filter { $0.unit == .seconds && !standard.contains($0.id) }.map(\.id)
+        return ExerciseStore.Rules(calendar: clock.calendar, catalogue: .standard, timed: Set(timed))
+    }
 
     /// What a change did, as `logexercise`, `undo`, `deletelog` and `editlog` return it in their data.
     public struct ProgressChange: Encodable, Sendable, Equatable {

@@ -155,6 +155,9 @@ public struct StandFitApp: Sendable {
     /// period before.
     public func viewProgress(period: String? = nil, ago: Int? = nil) throws -> ActionResult {
         let ago = ago ?? 0
+        guard (0...100).contains(ago) else {
+            return .invalidInput(text("error.ago", ["value": "\(ago)"]), parameter: "ago")
+        }
         guard let period = PeriodProgress.Period(rawValue: period?.lowercased() ?? "week") else {
             let known = PeriodProgress.Period.allCases.map(\.rawValue).joined(separator: ", ")
             return .invalidInput(text("error.period", ["value": period ?? "", "known": known]), parameter: "period")
@@ -194,10 +197,13 @@ public struct StandFitApp: Sendable {
 
     /// The exercises as entity values: localized titles, every name people may use, and the
     /// count each brings (the last one logged for it, else its usual count).
+    /// Hidden exercises are among them (a name still names one: old logs, showing it again);
+    /// `suggestedExercises` leaves them out.
     public func exerciseValues() throws -> [EntityValue] {
-        let recent = Dictionary(try store.recentCounts(of: catalogue.exercises.map(\.id)).map { ($0.exercise, $0.count) }, uniquingKeysWith: { first, _ in first })
+        let all = catalogue.exercises + catalogue.hidden
+        let recent = Dictionary(try store.recentCounts(of: all.map(\.id)).map { ($0.exercise, $0.count) }, uniquingKeysWith: { first, _ in first })
         let names = text.names(in: catalogue)
-        return catalogue.exercises.map { exercise in
+        return all.map { exercise in
             var synonyms: [String] = []
             for name in exercise.synonyms + (names[exercise.id] ?? []) where !synonyms.contains(name) {
                 synonyms.append(name)
@@ -209,7 +215,8 @@ public struct StandFitApp: Sendable {
 
     /// The exercises to offer first: those logged most recently, then the rest in catalogue order.
     public func suggestedExercises() throws -> [EntityValue] {
-        let values = try exerciseValues()
+        let shown = Set(catalogue.exercises.map(\.id))
+        let values = try exerciseValues().filter { shown.contains($0.id) }
         let recent = try store.recentCounts(of: catalogue.exercises.map(\.id)).compactMap { logged in values.first { $0.id == logged.exercise } }
         return recent + values.filter { value in !recent.contains { $0.id == value.id } }
     }
@@ -263,6 +270,9 @@ public enum StandFitTypes {
     public static let achievements = "com.standfit.achievements"
     public static let export = "com.standfit.export"
     public static let `import` = "com.standfit.import"
+    public static let addExercise = "com.standfit.addexercise"
+    public static let renameExercise = "com.standfit.renameexercise"
+    public static let hideExercise = "com.standfit.hideexercise"
 }
 
 /// A fault in StandFit's own state, reported as the action's failure.

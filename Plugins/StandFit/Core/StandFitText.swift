@@ -18,18 +18,24 @@ public struct StandFitText: Sendable {
 
     /// "squat" / "squats"; mass nouns ("plank") have one form.
     public func name(_ exercise: String, count: Int) -> String {
-        strings("exercise.\(exercise).\(count == 1 ? "one" : "other")")
+        if let own = ownNames[exercise] { return own }
+        return strings("exercise.\(exercise).\(count == 1 ? "one" : "other")")
     }
 
     /// "Squats", as a title.
     public func title(_ exercise: String) -> String {
-        strings("exercise.\(exercise).title")
+        if let own = ownNames[exercise] { return own.prefix(1).uppercased() + own.dropFirst() }
+        return strings("exercise.\(exercise).title")
     }
+
+    /// The user's names for exercises, by id: their own exercises', and a catalogue exercise's
+    /// they renamed. One name in every language and count, as they wrote it.
+    public var ownNames: [String: String] = [:]
 
     /// Every localized name of each exercise, for matching what a user types.
     public func names(in catalogue: ExerciseCatalogue) -> [String: [String]] {
-        Dictionary(uniqueKeysWithValues: catalogue.exercises.map { exercise in
-            (exercise.id, ["one", "other", "title"].map { strings("exercise.\(exercise.id).\($0)") })
+        Dictionary(uniqueKeysWithValues: (catalogue.exercises + catalogue.hidden).map { exercise in
+            (exercise.id, ownNames[exercise.id].map { [$0] } ?? ["one", "other", "title"].map { strings("exercise.\(exercise.id).\($0)") })
         })
     }
 

@@ -51,7 +51,8 @@ public struct WeeklyProgress: Sendable, Equatable, Encodable {
         }
         let order = Dictionary(uniqueKeysWithValues: catalogue.exercises.enumerated().map { ($1.id, $0) })
         exercises = perExercise.values.sorted {
-            ($0.logs, -(order[$0.exercise] ?? .max)) > ($1.logs, -(order[$1.exercise] ?? .max))
+            let left = ($0.logs, -(order[$0.exercise] ?? .max)), right = ($1.logs, -(order[$1.exercise] ?? .max))
+            return left != right ? left > right : $0.exercise < $1.exercise
         }
         self.days = days
         weekStart = days.first?.date ?? ""

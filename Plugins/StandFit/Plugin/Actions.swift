@@ -200,6 +200,57 @@ struct Import: ShortcutAction {
     }
 }
 
+struct AddExercise: ShortcutAction {
+    static let isSuggestible = false
+    static let type = StandFitTypes.addExercise
+    static var title: String { localizedTitle("action.addexercise.title") }
+    static let icon = "plus.square"
+    static var phrases: [Phrase] {
+        [Phrase("add an exercise called {name}", language: "en"), Phrase("add exercise {name}", language: "en"),
+         Phrase("voeg oefening {name} toe", language: "nl")]
+    }
+
+    @Parameter(title: "Name", prompt: localizedTitle("prompt.exerciseName")) var name: String
+    @Parameter(title: "Unit", choices: [EntityValue(id: "reps", title: localizedTitle("unit.reps")),
+                                        EntityValue(id: "seconds", title: localizedTitle("unit.seconds"))]) var unit: String?
+    /// A log's count when none is said (10 reps, or 60 seconds, unless given).
+    @Parameter(title: "Count", range: 1...StandFitApp.maximumCount) var count: Int?
+    @Parameter(title: "Icon") var icon: String?
+
+    func perform(_ context: ActionContext) throws -> ActionResult {
+        try Environment.app(language: context.locale).addExercise(name: name, unit: unit, count: count, icon: icon)
+    }
+}
+
+struct RenameExercise: ShortcutAction {
+    static let isSuggestible = false
+    static let type = StandFitTypes.renameExercise
+    static var title: String { localizedTitle("action.renameexercise.title") }
+    static let icon = "pencil"
+
+    @Parameter(title: "Exercise", prompt: localizedTitle("prompt.exercise"), entity: Exercises.self) var exercise: String
+    @Parameter(title: "Name", prompt: localizedTitle("prompt.exerciseName")) var name: String
+
+    func perform(_ context: ActionContext) throws -> ActionResult {
+        try Environment.app(language: context.locale).renameExercise(exercise, name: name)
+    }
+}
+
+struct HideExercise: ShortcutAction {
+    static let isSuggestible = false
+    static let type = StandFitTypes.hideExercise
+    static var title: String { localizedTitle("action.hideexercise.title") }
+    static let icon = "eye"
+
+    @Parameter(title: "Exercise", prompt: localizedTitle("prompt.exercise"), entity: Exercises.self) var exercise: String
+    /// false shows it again.
+    @Parameter(title: "Hidden") var hidden: Bool = true
+
+    func perform(_ context: ActionContext) throws -> ActionResult {
+        try Environment.app(language: context.locale).hideExercise(exercise, hidden: hidden)
+    }
+}
+
 /// StandFit's exercises as an entity: people say "push ups" or "opdrukken" and the action gets
 /// "pushups"; asked which one, they see the ones they logged last first.
 enum Exercises: EntityQuery {
@@ -260,6 +311,7 @@ enum StandFitPhrases {
         Phrase("view progress", language: "en"),
         Phrase("show my progress this {period}", language: "en"), Phrase("how was my {period}", language: "en"),
         Phrase("toon mijn voortgang deze {period}", language: "nl"), Phrase("toon mijn voortgang dit {period}", language: "nl"),
+        Phrase("hoe was mijn {period}", language: "nl"),
         Phrase("toon mijn voortgang", language: "nl"), Phrase("hoe gaat het", language: "nl"),
         Phrase("voortgang bekijken", language: "nl"),
     ]

@@ -57,6 +57,10 @@ enum Environment {
             kept.stores[directory.path] = store
             return store
         }
-        return StandFitApp(store: store, clock: clock, text: text)
+        // The user's own exercises and names: one read of a small table per call.
+        let settings = try store.exerciseSettings()
+        var named = text
+        named.ownNames = Dictionary(settings.compactMap { setting in setting.name.map { (setting.id, $0) } }, uniquingKeysWith: { _, last in last })
+        return StandFitApp(store: store, clock: clock, text: named, catalogue: .standard.with(settings))
     }
 }

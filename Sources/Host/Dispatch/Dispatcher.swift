@@ -184,7 +184,13 @@ public struct Dispatcher {
                           declared.required || declared.prompt != nil,
                           resolution.parameters.contains(where: { $0.name == refused && ($0.source == .prompt || !declared.required && $0.value == nil) })
                     else { return outcome }
-                    if !declared.required { resolver.asked.insert(refused) }
+                    if !declared.required {
+                        // Asked already and still without a value (Enter, or the end of input):
+                        // the refusal stands rather than the same question again.
+                        if resolver.asked.contains(refused),
+                           resolution.parameters.contains(where: { $0.name == refused && $0.value == nil }) { return outcome }
+                        resolver.asked.insert(refused)
+                    }
                     conversation.retry(outcome.message)
                     arguments = resolution.parameters.compactMap { parameter in
                         guard parameter.name != refused, let value = parameter.value,

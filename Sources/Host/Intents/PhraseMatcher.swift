@@ -42,6 +42,11 @@ public struct PhraseMatcher {
         public var arguments: [NamedArgument]
         /// How many literal words the phrase matched: more is more specific.
         public var words: Int
+        /// How many words of the sentence free-text placeholders took: of two fits with as many
+        /// literal words, the one that reads more words as names it knows (an entity's, a
+        /// choice's, a number) is the more specific ("log 6 burpees with a vest": the exercise
+        /// "burpees with a vest", not "burpees" done "with a vest").
+        public var freeWords: Int = 0
 
         /// The phrase with the values as they were said, its first letter capitalized: "Log 15
         /// push-ups" for "log {count} {exercise}".
@@ -102,8 +107,12 @@ public struct PhraseMatcher {
                 for phrase in action.phrases where !ownLanguageOnly || phrase.applies(to: language) {
                     for bindings in fit(phrase.parts, tokens[...], action: action, checker: &checker) {
                         let arguments = bindings.map { NamedArgument(name: $0.name, value: $0.value) }
+                        let free = bindings.filter { binding in
+                            action.parameters.contains { $0.name == binding.name && $0.domain == nil && $0.kind == .string }
+                        }
                         let match = Match(type: action.type, title: action.title, phrase: phrase, arguments: arguments,
-                                          words: phrase.parts.filter { if case .word = $0 { true } else { false } }.count)
+                                          words: phrase.parts.filter { if case .word = $0 { true } else { false } }.count,
+                                          freeWords: free.reduce(0) { $0 + $1.value.split(whereSeparator: \.isWhitespace).count })
                         if !found.contains(where: { $0.type == match.type && $0.arguments == match.arguments }) {
                             found.append(match)
                         }
@@ -114,7 +123,9 @@ public struct PhraseMatcher {
             let trusted = found.filter { actionsByType[$0.type].map(isTrusted) ?? true }
             if !trusted.isEmpty { found = trusted }
             if let best = found.map(\.words).max() {
-                return found.filter { $0.words == best }
+                let specific = found.filter { $0.words == best }
+                let fewest = specific.map(\.freeWords).min() ?? 0
+                return specific.filter { $0.freeWords == fewest }
             }
         }
         return []
