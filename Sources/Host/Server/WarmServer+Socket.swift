@@ -53,12 +53,14 @@ extension WarmServer {
                 bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
+        // The socket is the user's alone before anyone can connect: set between bind and listen,
+        // never after a client could already be talking to it (or a test change its mode).
+        if listener >= 0, bound == 0 { chmod(place.socketPath, 0o600) }
         guard listener >= 0, bound == 0, Glibc.listen(listener, 128) == 0 else {
             let code = errno
             if listener >= 0 { close(listener) }
             return .failure(.refused(HostText.Phrase("server.start.listen", ["path": place.socketPath, "reason": String(cString: strerror(code))])))
         }
-        chmod(place.socketPath, 0o600)
         // The command that started it in the background said so; clients need wait no longer.
         unlink(place.startingPath)
         return .success(listener)
