@@ -15,17 +15,17 @@ public struct PeriodChart {
 
     public var lines: [String] {
         let maxLogs = max(progress.parts.map(\.logs).max() ?? 0, progress.exercises.map(\.logs).max() ?? 0)
-        let scale = max(1, (maxLogs + width - 1) / width)
+        let scale = BarChart.scale(largest: maxLogs, width: width)
         let isYear = progress.period == .year
-        let month = label(progress.start, "LLLL yyyy")
+        let month = text.localDate(progress.start, "LLLL yyyy")
         let name = isYear ? String(progress.start.prefix(4)) : month.prefix(1).uppercased() + month.dropFirst()
         var lines = [text(isYear ? "progress.year.header" : "progress.month.header", ["period": name])]
         let partLabels = progress.parts.map { part in
-            isYear ? label(part.start, "LLL") : text("progress.range", ["start": label(part.start, "d MMM"), "end": label(part.end, "d MMM")])
+            isYear ? text.localDate(part.start, "LLL") : text("progress.range", ["start": text.localDate(part.start, "d MMM"), "end": text.localDate(part.end, "d MMM")])
         }
         let partWidth = partLabels.map(\.count).max() ?? 0
         for (part, name) in zip(progress.parts, partLabels) {
-            lines.append(row(name, width: partWidth, logs: part.logs, scale: scale, tail: "\(part.logs)"))
+            lines.append(BarChart.row(name, width: partWidth, logs: part.logs, scale: scale, tail: "\(part.logs)"))
         }
         guard !progress.exercises.isEmpty else {
             lines.append(text("progress.period.empty"))
@@ -41,10 +41,10 @@ public struct PeriodChart {
                 "amount": text.amount(exercise.total, unit: exercise.unit),
                 "trend": trend(exercise),
             ])
-            lines.append(row(name, width: nameWidth, logs: exercise.logs, scale: scale, tail: tail))
+            lines.append(BarChart.row(name, width: nameWidth, logs: exercise.logs, scale: scale, tail: tail))
         }
         lines.append("")
-        lines.append(scale == 1 ? text("progress.legend.one") : text("progress.legend.other", ["count": "\(scale)"]))
+        lines.append(BarChart.legend(text, scale: scale))
         return lines
     }
 
@@ -54,7 +54,7 @@ public struct PeriodChart {
         guard parts.count == 3 else { return "" }
         if progress.period == .year { return "\(parts[0] - 1)" }
         let month = parts[1] == 1 ? (parts[0] - 1, 12) : (parts[0], parts[1] - 1)
-        return label(String(format: "%04d-%02d-01", month.0, month.1), "LLLL yyyy")
+        return text.localDate(String(format: "%04d-%02d-01", month.0, month.1), "LLLL yyyy")
     }
 
     /// "+20 %", "−5 %", "±0 %", or "new" when the period before had none.
@@ -62,21 +62,5 @@ public struct PeriodChart {
         guard exercise.previousTotal > 0 else { return text("progress.trend.new") }
         let change = Int((Double(exercise.total - exercise.previousTotal) * 100 / Double(exercise.previousTotal)).rounded())
         return text("progress.trend", ["change": change > 0 ? "+\(change)" : change < 0 ? "−\(-change)" : "±0"])
-    }
-
-    private func row(_ name: String, width: Int, logs: Int, scale: Int, tail: String) -> String {
-        let blocks = logs == 0 ? 0 : max(1, (logs + scale - 1) / scale)
-        let padding = String(repeating: " ", count: max(0, width - name.count))
-        let bar = blocks == 0 ? "·" : String(repeating: "█", count: blocks)
-        return "\(name)\(padding)  \(bar) \(tail)"
-    }
-
-    /// A `yyyy-MM-dd` local date drawn with `pattern` in the user's language.
-    private func label(_ date: String, _ pattern: String) -> String {
-        let parts = date.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3,
-              let day = text.calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 12))
-        else { return date }
-        return text.format(day, pattern)
     }
 }
