@@ -12,8 +12,7 @@ extension DesktopBusTests {
         // Its files first: nothing is left running when one cannot be written.
         let picker = sandbox.root.appendingPathComponent("pick.sh")
         let menu = sandbox.root.appendingPathComponent("menu.txt")
-        try Data("#!/bin/sh\ntee -a '\(menu.path)' | grep -m1 -F '\(pick)'\n".utf8).write(to: picker)
-        chmod(picker.path, 0o755)
+        try writeProgram("#!/bin/sh\ntee -a '\(menu.path)' | grep -m1 -F '\(pick)'\n", to: picker)
         let configuration = sandbox.root.appendingPathComponent("dunstrc")
         try Data("[global]\n    dmenu = \(picker.path)\n    timeout = 2\n".utf8).write(to: configuration)
         let display = try #require(VirtualDisplay.free(), "no free X display number")

@@ -281,8 +281,7 @@ struct ScheduleManagerTests {
 
             """
         let tool = bin.appendingPathComponent("systemctl")
-        try script.write(to: tool, atomically: true, encoding: .utf8)
-        chmod(tool.path, 0o755)
+        try writeProgram(script, to: tool)
         var managed = sandbox
         managed.extraEnvironment["PATH"] = "\(bin.path):/usr/bin:/bin"
         return (managed, calls)

@@ -269,8 +269,7 @@ struct SpeechTests {
           .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish))
     func recNotStarted() throws {
         let (microphone, _) = try Self.microphone(sandbox, playing: "/dev/null")
-        try Data([0x7F, 0x45, 0x4C, 0x46, 0x00, 0x01]).write(to: sandbox.root.appendingPathComponent("bin/rec"))
-        chmod(sandbox.root.appendingPathComponent("bin/rec").path, 0o755)
+        try writeProgram("\u{7F}ELF\u{0}\u{1}", to: sandbox.root.appendingPathComponent("bin/rec"))
         #expect(microphone.run(["listen", "--yes"]) == ProcessResult(status: 69, stdout: "",
             stderr: "Listening… (say a phrase, such as \"log twenty squats\")\nstandfit-host: error: SoX's rec could not be started (Exec format error); try again, and reinstall SoX if it says so again (Debian: apt-get install --reinstall sox).\n"))
     }
@@ -280,9 +279,8 @@ struct SpeechTests {
     func silentMicrophone() throws {
         let (microphone, calls) = try Self.microphone(sandbox, playing: "/dev/null")
         let pidFile = sandbox.root.appendingPathComponent("rec.pid")
-        try "#!/bin/sh\necho \"$*\" > '\(calls.path)'\necho $$ > '\(pidFile.path)'\nexec sleep 120\n"
-            .write(to: sandbox.root.appendingPathComponent("bin/rec"), atomically: true, encoding: .utf8)
-        chmod(sandbox.root.appendingPathComponent("bin/rec").path, 0o755)
+        try writeProgram("#!/bin/sh\necho \"$*\" > '\(calls.path)'\necho $$ > '\(pidFile.path)'\nexec sleep 120\n",
+                         to: sandbox.root.appendingPathComponent("bin/rec"))
         // The limit is the sentence's "10 seconds" (no clock is read here: no timing assertion).
         #expect(microphone.run(["listen", "--yes"]) == ProcessResult(status: 69, stdout: "",
             stderr: "Listening… (say a phrase, such as \"log twenty squats\")\nstandfit-host: error: Nothing was heard in 10 seconds; check that the microphone is not muted, then speak right after 'Listening…'.\n"))
@@ -319,13 +317,12 @@ struct SpeechTests {
         let bin = sandbox.root.appendingPathComponent("bin"), calls = sandbox.root.appendingPathComponent("rec.calls")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let rec = bin.appendingPathComponent("rec")
-        try """
+        try writeProgram("""
             #!/bin/sh
             echo "$*" > '\(calls.path)'
             exec \(ExternalTool.sox.path) '\(audio)' -t raw -r 16000 -c 1 -b 16 -e signed-integer -L -
 
-            """.write(to: rec, atomically: true, encoding: .utf8)
-        chmod(rec.path, 0o755)
+            """, to: rec)
         var microphone = sandbox
         microphone.extraEnvironment["PATH"] = "\(bin.path):/usr/bin:/bin"
         return (microphone, calls)
@@ -367,9 +364,8 @@ struct SpeechTests {
         let (microphone, calls) = try Self.microphone(sandbox, playing: spoken)
         // A slow microphone: the first listen holds its turn for two seconds.
         let rec = sandbox.root.appendingPathComponent("bin/rec")
-        try "#!/bin/sh\necho \"$*\" >> '\(calls.path)'\nsleep 2\nexec \(ExternalTool.sox.path) '\(spoken)' -t raw -r 16000 -c 1 -b 16 -e signed-integer -L -\n"
-            .write(to: rec, atomically: true, encoding: .utf8)
-        chmod(rec.path, 0o755)
+        try writeProgram("#!/bin/sh\necho \"$*\" >> '\(calls.path)'\nsleep 2\nexec \(ExternalTool.sox.path) '\(spoken)' -t raw -r 16000 -c 1 -b 16 -e signed-integer -L -\n",
+                         to: rec)
         // On the warm path the sandbox's server starts with its first command, before the
         // one started here in the background.
         #expect(microphone.run("--version").status == 0)

@@ -75,8 +75,7 @@ struct TestSuiteRulesTests {
     func unbuiltFixtureEndsItsTest() throws {
         // A compiler that fails as a broken toolchain does: in words of its own, with a status.
         let compiler = makeTemporaryDirectory("standfit-failing-compiler").appendingPathComponent("failing-cc")
-        try Data("#!/bin/sh\necho 'failing-cc: cannot compile today' >&2\nexit 3\n".utf8).write(to: compiler)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: compiler.path)
+        try writeProgram("#!/bin/sh\necho 'failing-cc: cannot compile today' >&2\nexit 3\n", to: compiler)
         let said = "The test fixture kinds.so was not built: failing-cc exited with status 3: failing-cc: cannot compile today\n"
         let error = #expect(throws: FixtureNotBuilt.self) {
             try FixturePlugins.compiled("kinds.c", as: "kinds.so", with: compiler)

@@ -26,9 +26,8 @@ extension WarmServerTests {
         #expect(chown(audio.path, 0, group) == 0 && chmod(audio.path, 0o640) == 0)
         // The server as nobody in group 4242 (its log is root's file, opened before it drops).
         let server = sandbox.root.appendingPathComponent("server-as-nobody")
-        try "#!/bin/sh\nexec \(ExternalTool.setpriv.path) --reuid=\(nobody) --regid=\(nobody) --groups=\(group) \(Fixtures.fullHostBinary.path) \"$@\"\n"
-            .write(to: server, atomically: true, encoding: .utf8)
-        chmod(server.path, 0o755)
+        try writeProgram("#!/bin/sh\nexec \(ExternalTool.setpriv.path) --reuid=\(nobody) --regid=\(nobody) --groups=\(group) \(Fixtures.fullHostBinary.path) \"$@\"\n",
+                         to: server)
         let log = sandbox.root.appendingPathComponent("server.log")
         #expect(sandbox.server.start(environment: sandbox.environment, log: log, fullHost: server) == nil, "\(sandbox.logs("server.log"))")
         defer { sandbox.server.stopAll() }
