@@ -9,7 +9,10 @@ import GRDB
 enum ProgressDays {
     /// The zone's days and weeks and the rules the stored states were folded under.
     static func signature(_ rules: ExerciseStore.Rules) -> String {
-        "1|\(rules.calendar.timeZone.identifier)|\(rules.catalogue.exercises.map(\.id).joined(separator: ","))"
+        let goals = rules.goals.map { goal in
+            "\(goal.exercise ?? "")/\(goal.per.rawValue)/\(goal.count)/\(goal.since.timeIntervalSince1970)/\(goal.until.map { "\($0.timeIntervalSince1970)" } ?? "")"
+        }
+        return "2|\(rules.calendar.timeZone.identifier)|\(rules.catalogue.exercises.map(\.id).joined(separator: ","))|\(goals.joined(separator: ","))"
     }
 
     /// Whether the stored states were folded under `rules`.
@@ -26,8 +29,8 @@ enum ProgressDays {
     /// The progression the log supports: from the stored states when they are current, else by
     /// replaying the log.
     static func progression(_ db: Database, _ rules: ExerciseStore.Rules) throws -> Progression {
-        if let state = try latest(db, rules) { return Progression(state: state, catalogue: rules.catalogue) }
-        return Progression(entries: try LogEntry.fetchAll(db), calendar: rules.calendar, catalogue: rules.catalogue, timed: rules.timed)
+        if let state = try latest(db, rules) { return Progression(state: state, catalogue: rules.catalogue, goals: !rules.goals.isEmpty) }
+        return Progression(entries: try LogEntry.fetchAll(db), rules: rules)
     }
 
     private static func state(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> ProgressState? {
@@ -54,7 +57,7 @@ enum ProgressDays {
             try db.execute(sql: "DELETE FROM progressDay")
             try db.execute(sql: "INSERT OR REPLACE INTO progressRules (id, signature) VALUES (1, ?)", arguments: [signature(rules)])
         }
-        var folder = ProgressFolder(start, calendar: calendar, catalogue: rules.catalogue, timed: rules.timed)
+        var folder = ProgressFolder(start, rules: rules)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let setXP = try db.cachedStatement(sql: "UPDATE log SET xp = ? WHERE id = ? AND xp != ?")

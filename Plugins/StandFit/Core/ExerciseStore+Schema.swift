@@ -82,6 +82,19 @@ extension ExerciseStore {
                 table.column("custom", .boolean).notNull().defaults(to: false)
             }
         }
+        migrator.registerMigration("v7") { db in
+            // Goals (ExerciseStore+Goals): an amount of one exercise (`exercise`), or of every
+            // exercise counted in reps (`exercise` empty), per day or week; kept with when each
+            // was set and changed or removed, so past days are measured against the goal of then.
+            try db.create(table: "goal") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("exercise", .text).notNull()
+                table.column("per", .text).notNull()
+                table.column("count", .integer).notNull().check { $0 > 0 }
+                table.column("since", .datetime).notNull()
+                table.column("until", .datetime)
+            }
+        }
         return migrator
     }
 }

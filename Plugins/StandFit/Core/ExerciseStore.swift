@@ -118,11 +118,14 @@ public struct ExerciseStore: Sendable {
         public var catalogue: ExerciseCatalogue
         /// The user's own timed exercises (their unit never changes, so the stored states hold).
         public var timed: Set<String> = []
+        /// Every goal ever set, oldest first: achievements follow them.
+        public var goals: [Goal] = []
 
-        public init(calendar: Calendar, catalogue: ExerciseCatalogue, timed: Set<String> = []) {
+        public init(calendar: Calendar, catalogue: ExerciseCatalogue, timed: Set<String> = [], goals: [Goal] = []) {
             self.calendar = calendar
             self.catalogue = catalogue
             self.timed = timed
+            self.goals = goals
         }
     }
 
@@ -160,7 +163,7 @@ public struct ExerciseStore: Sendable {
                 return (result, nil)
             }
             let after = try ProgressDays.update(db, touched: touched, rules: rules)
-            return (result, (before, Progression(state: after, catalogue: rules.catalogue)))
+            return (result, (before, Progression(state: after, catalogue: rules.catalogue, goals: !rules.goals.isEmpty)))
         }
         // The change folded into the database file at once (a passive checkpoint, which waits
         // for no one): a plain copy of standfit.sqlite alone, taken while the warm worker keeps

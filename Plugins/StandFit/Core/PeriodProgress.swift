@@ -37,6 +37,8 @@ public struct PeriodProgress: Sendable, Equatable, Encodable {
     public var exercises: [ExerciseTotal]
     public var totalLogs: Int
     public var previousTotalLogs: Int
+    /// How the period stands against the goals (`GoalProgress`); absent without goals.
+    public var goals: [GoalProgress]?
 
     /// The `period` that contains `now`, `ago` periods back, and the one before it.
     public static func intervals(_ period: Period, ago: Int, now: Date, calendar: Calendar) -> (current: DateInterval, previous: DateInterval)? {

@@ -20,6 +20,13 @@ public struct ProgressState: Sendable, Equatable, Codable {
     public var early = 0
     public var totalXP = 0
     public var logs = 0
+    /// The last logged day's amount per exercise (for goals), the daily goals met so far, the
+    /// last day that met every daily goal (its start, Unix seconds), and the run of such days.
+    public var dayAmounts: [String: Int] = [:]
+    public var goalsMet = 0
+    public var goalDay: Double?
+    public var goalStreak = 0
+    public var bestGoalStreak = 0
     /// When each achievement was earned and by which entry.
     public var earned: [String: Earned] = [:]
 
@@ -46,11 +53,18 @@ struct ProgressFolder {
     /// The user's own exercises that are timed: they earn as StandFit's timed ones do least.
     let timed: Set<String>
 
-    init(_ state: ProgressState, calendar: Calendar, catalogue: ExerciseCatalogue, timed: Set<String> = []) {
+    /// Every goal ever set, the daily ones that stood at the end of the last logged day, and the
+    /// start of the day before it.
+    let goals: [Goal]
+    private var dayGoals: [Goal] = []
+    private var dayBefore: Double?
+
+    init(_ state: ProgressState, rules: ExerciseStore.Rules) {
         self.state = state
-        self.calendar = calendar
-        self.catalogue = catalogue
-        self.timed = timed
+        self.calendar = rules.calendar
+        self.catalogue = rules.catalogue
+        self.timed = rules.timed
+        self.goals = rules.goals
         monday = calendar.date(from: DateComponents(year: 2001, month: 1, day: 1)) ?? Date(timeIntervalSinceReferenceDate: 0)
         if let day = state.day { enter(Date(timeIntervalSince1970: day)) }
     }
@@ -77,7 +91,9 @@ struct ProgressFolder {
             state.daysInWeek = week == state.week ? state.daysInWeek + 1 : 1
             state.week = week
             state.mostDaysInWeek = max(state.mostDaysInWeek, state.daysInWeek)
+            state.dayAmounts = [:]
         }
+        if !dayGoals.isEmpty { meetGoals(entry) }
         state.totalXP += gained
         state.logs += 1
         if entry.exercise == "squats" { state.squats += entry.count }
@@ -86,16 +102,47 @@ struct ProgressFolder {
             state.tried.sort()
         }
         if earlyHours?.contains(entry.loggedAt) == true { state.early = 1 }
-        for measure in Progression.measures(state, catalogue: catalogue)
+        for measure in Progression.measures(state, catalogue: catalogue, goals: !goals.isEmpty)
         where measure.current >= measure.target && state.earned[measure.id] == nil {
             state.earned[measure.id] = ProgressState.Earned(at: entry.loggedAt, by: entry.id ?? 0)
         }
         return gained
     }
 
-    /// What is asked of the calendar once per day: where the next day starts, and the early hours.
+    /// Whether a log of `exercise` is counted in seconds (a goal in total counts reps only).
+    func isTimed(_ exercise: String) -> Bool {
+        timed.contains(exercise) || catalogue.exercise(id: exercise)?.unit == .seconds
+    }
+
+    /// Adds `entry` to its day's amounts: a daily goal it fills is met, and when every daily goal
+    /// of the day is met, the day extends the run of such days (or starts one).
+    private mutating func meetGoals(_ entry: LogEntry) {
+        func amount(_ goal: Goal) -> Int {
+            goal.exercise.map { state.dayAmounts[$0] ?? 0 }
+                ?? state.dayAmounts.reduce(0) { $0 + (isTimed($1.key) ? 0 : $1.value) }
+        }
+        let before = dayGoals.map(amount)
+        state.dayAmounts[entry.exercise, default: 0] += entry.count
+        let after = dayGoals.map(amount)
+        for (goal, (was, now)) in zip(dayGoals, zip(before, after)) where was < goal.count && now >= goal.count {
+            state.goalsMet += 1
+        }
+        if state.goalDay != state.day, zip(dayGoals, after).allSatisfy({ $1 >= $0.count }) {
+            state.goalStreak = state.goalDay != nil && state.goalDay == dayBefore ? state.goalStreak + 1 : 1
+            state.goalDay = state.day
+            state.bestGoalStreak = max(state.bestGoalStreak, state.goalStreak)
+        }
+    }
+
+    /// What is asked of the calendar once per day: where the next day starts, the early hours,
+    /// and the daily goals that stood at the day's end.
     private mutating func enter(_ start: Date) {
         nextDay = calendar.date(byAdding: .day, value: 1, to: start).map(calendar.startOfDay) ?? start.addingTimeInterval(86_400)
+        if !goals.isEmpty {
+            let end = nextDay
+            dayGoals = goals.filter { $0.per == .day && $0.holds(endingAt: end) }
+            dayBefore = calendar.date(byAdding: .day, value: -1, to: start).map { calendar.startOfDay(for: $0).timeIntervalSince1970 }
+        }
         if let from = calendar.date(bySettingHour: 4, minute: 0, second: 0, of: start),
            let until = calendar.date(bySettingHour: 7, minute: 0, second: 0, of: start), from < until {
             earlyHours = from..<until

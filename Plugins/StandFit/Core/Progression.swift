@@ -12,7 +12,9 @@ import Foundation
 /// - Level n starts at 50·n·(n−1) XP: level 2 at 100, 3 at 300, 4 at 600, 5 at 1,000.
 /// - Achievements: first log; 3- and 7-day streaks; 100 squats in total; every exercise tried;
 ///   five days logged in one week (Monday to Sunday, whatever the language: an achievement must
-///   not come and go with `--locale`); an early-morning log (04:00–06:59 local).
+///   not come and go with `--locale`); an early-morning log (04:00–06:59 local); with goals, a
+///   day's goal met, and every daily goal met on 7 days in a row (each day against the daily
+///   goals as they stood at its end).
 public struct Progression: Sendable, Equatable {
     /// XP per 10 reps (or 10 seconds) of each exercise; others earn 10.
     public static let effort: [String: Int] = [
@@ -61,23 +63,28 @@ public struct Progression: Sendable, Equatable {
 
     /// Replays `entries` in the order they happened, in `calendar`'s time zone and weeks.
     public init(entries: [LogEntry], calendar: Calendar, catalogue: ExerciseCatalogue, timed: Set<String> = []) {
+        self.init(entries: entries, rules: ExerciseStore.Rules(calendar: calendar, catalogue: catalogue, timed: timed))
+    }
+
+    /// Replays `entries` under `rules` (its calendar, exercises and goals).
+    public init(entries: [LogEntry], rules: ExerciseStore.Rules) {
         let ordered = entries.sorted { ($0.loggedAt, $0.id ?? 0) < ($1.loggedAt, $1.id ?? 0) }
-        var folder = ProgressFolder(ProgressState(), calendar: calendar, catalogue: catalogue, timed: timed)
+        var folder = ProgressFolder(ProgressState(), rules: rules)
         var xp: [Int64: Int] = [:]
         for entry in ordered {
             xp[entry.id ?? 0] = folder.add(entry)
         }
-        self.init(state: folder.state, catalogue: catalogue)
+        self.init(state: folder.state, catalogue: rules.catalogue, goals: !rules.goals.isEmpty)
         self.xp = xp
     }
 
     /// The XP, best streak and achievements of the log `state` was folded from (without each
-    /// entry's XP).
-    public init(state: ProgressState, catalogue: ExerciseCatalogue) {
+    /// entry's XP); the goals' achievements listed when there are `goals` (or one was earned).
+    public init(state: ProgressState, catalogue: ExerciseCatalogue, goals: Bool = false) {
         xp = [:]
         totalXP = state.totalXP
         bestStreak = state.best
-        achievements = Progression.measures(state, catalogue: catalogue).map { measure in
+        achievements = Progression.measures(state, catalogue: catalogue, goals: goals).map { measure in
             Achievement(id: measure.id, progress: min(measure.current, measure.target), target: measure.target,
                         earnedAt: state.earned[measure.id]?.at, earnedBy: state.earned[measure.id]?.by)
         }
@@ -85,10 +92,16 @@ public struct Progression: Sendable, Equatable {
 
     /// Each achievement, in the order they are listed, with how far the log is and what earns it:
     /// one place for the targets, for earning them during the replay and for the progress after.
-    static func measures(_ state: ProgressState, catalogue: ExerciseCatalogue) -> [(id: String, current: Int, target: Int)] {
-        [("first-log", state.logs, 1), ("streak-3", state.best, 3), ("streak-7", state.best, 7), ("squats-100", state.squats, 100),
-         ("every-exercise", state.tried.count, catalogue.exercises.count), ("five-days-week", state.mostDaysInWeek, 5),
-         ("early-bird", state.early, 1)]
+    /// The goals' two ("A day's goal met", "Daily goals met 7 days in a row") are listed only
+    /// when there are goals, or one of them was earned.
+    static func measures(_ state: ProgressState, catalogue: ExerciseCatalogue, goals: Bool) -> [(id: String, current: Int, target: Int)] {
+        var measures = [("first-log", state.logs, 1), ("streak-3", state.best, 3), ("streak-7", state.best, 7), ("squats-100", state.squats, 100),
+                        ("every-exercise", state.tried.count, catalogue.exercises.count), ("five-days-week", state.mostDaysInWeek, 5),
+                        ("early-bird", state.early, 1)]
+        if goals || state.goalsMet > 0 {
+            measures += [("goal-met", state.goalsMet, 1), ("goal-days-7", state.bestGoalStreak, 7)]
+        }
+        return measures
     }
 
     /// What changed from `before` to `after` (a log, an undo, a correction): XP gained (negative

@@ -7,10 +7,15 @@ extension StandFitApp {
     /// How the store derives XP and achievements: the user's calendar and StandFit's own
     /// catalogue (the user's own exercises earn a point per rep or ten seconds, and "Every
     /// exercise tried" means StandFit's ten; adding or hiding one replays nothing).
+    /// The goals are read from the log each time: a change reads the ones it is made under.
     public var rules: ExerciseStore.Rules {
+        get throws { rules(goals: try store.goals()) }
+    }
+
+    func rules(goals: [Goal]) -> ExerciseStore.Rules {
         let standard = Set(ExerciseCatalogue.standard.exercises.map(\.id))
         let timed = (catalogue.exercises + catalogue.hidden).filter { $0.unit == .seconds && !standard.contains($0.id) }.map(\.id)
-        return ExerciseStore.Rules(calendar: clock.calendar, catalogue: .standard, timed: Set(timed))
+        return ExerciseStore.Rules(calendar: clock.calendar, catalogue: .standard, timed: Set(timed), goals: goals)
     }
 
     /// What a change did, as `logexercise`, `undo`, `deletelog` and `editlog` return it in their data.

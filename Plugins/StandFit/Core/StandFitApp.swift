@@ -128,6 +128,8 @@ public struct StandFitApp: Sendable {
         public var best: Int
         public var level: Int
         public var xp: Int
+        /// Today's daily goals and this week's weekly ones, as they stand; absent without goals.
+        public var goals: [GoalProgress]?
     }
 
     /// The streak, then the best streak, level and XP once anything is logged.
@@ -135,10 +137,12 @@ public struct StandFitApp: Sendable {
         let streak = try streak()
         let progression = try store.progression(rules)
         let key = streak.days == 0 ? "streak.none" : (streak.includesToday ? "streak.days" : "streak.pending")
-        let lines = [text(key, ["days": text.days(streak.days)])] + [bestStreakLine(progression)].compactMap { $0 }
+        var lines = [text(key, ["days": text.days(streak.days)])] + [bestStreakLine(progression)].compactMap { $0 }
+        let goals = try goalStanding(now: clock.now())
+        if !goals.isEmpty { lines += [text("goals.header")] + goals.map(goalLine) }
         return .handled(lines.joined(separator: "\n"),
                         data: StreakReport(days: streak.days, includesToday: streak.includesToday, best: progression.bestStreak,
-                                           level: progression.level, xp: progression.totalXP))
+                                           level: progression.level, xp: progression.totalXP, goals: goals.isEmpty ? nil : goals))
     }
 
     public func progress() throws -> WeeklyProgress {
@@ -166,17 +170,25 @@ public struct StandFitApp: Sendable {
         guard let (current, previous) = PeriodProgress.intervals(period, ago: ago, now: now, calendar: clock.calendar) else {
             throw StandFitError("The \(period.rawValue) of \(now) cannot be computed in time zone \(clock.calendar.timeZone.identifier).")
         }
+        let goals = try store.goals()
         if period == .week {
-            let progress = WeeklyProgress(week: current, entries: try store.entries(in: current), calendar: clock.calendar,
+            var progress = WeeklyProgress(week: current, entries: try store.entries(in: current), calendar: clock.calendar,
                                           catalogue: catalogue)
+            let standing = goals.isEmpty ? [] : goalProgress(goals, in: current, now: now, entries: try store.amounts(in: current))
+            progress.goals = standing.isEmpty ? nil : standing
             var chart = ProgressChart(progress: progress, text: text)
             chart.isPast = ago > 0
-            return .handled(chart.lines.joined(separator: "\n"), data: progress)
+            return .handled(withGoals(chart.lines, standing, period: period).joined(separator: "\n"), data: progress)
         }
-        let both = DateInterval(start: previous.start, end: current.end)
-        let progress = PeriodProgress(period: period, current: current, previous: previous, entries: try store.amounts(in: both),
+        // The goals' weeks count whole: the entries reach to the weeks that cross the period's edges.
+        let both = GoalProgress.coverage(of: DateInterval(start: previous.start, end: current.end), calendar: clock.calendar)
+        let entries = try store.amounts(in: both)
+        var progress = PeriodProgress(period: period, current: current, previous: previous, entries: entries,
                                       calendar: clock.calendar, catalogue: catalogue)
-        return .handled(PeriodChart(progress: progress, text: text).lines.joined(separator: "\n"), data: progress)
+        let standing = goals.isEmpty ? [] : goalProgress(goals, in: current, now: now, entries: entries)
+        progress.goals = standing.isEmpty ? nil : standing
+        return .handled(withGoals(PeriodChart(progress: progress, text: text).lines, standing, period: period).joined(separator: "\n"),
+                        data: progress)
     }
 
     /// Takes back the last change the user made (a log, a deletion, an edit, an import), by when
@@ -213,18 +225,24 @@ public struct StandFitApp: Sendable {
         }
     }
 
-    /// The exercises to offer first: those logged most recently, then the rest in catalogue order.
+    /// The exercises to offer first: those with a goal not met yet (today's, then this week's:
+    /// a reminder's question follows the goals), then those logged most recently, then the rest
+    /// in catalogue order.
     public func suggestedExercises() throws -> [EntityValue] {
         let shown = Set(catalogue.exercises.map(\.id))
         let values = try exerciseValues().filter { shown.contains($0.id) }
+        let goals = try unmetGoals(now: clock.now()).compactMap { unmet in values.first { $0.id == unmet.exercise } }
         let recent = try store.recentCounts(of: catalogue.exercises.map(\.id)).compactMap { logged in values.first { $0.id == logged.exercise } }
-        return recent + values.filter { value in !recent.contains { $0.id == value.id } }
+        var ordered: [EntityValue] = []
+        for value in goals + recent + values where !ordered.contains(where: { $0.id == value.id }) { ordered.append(value) }
+        return ordered
     }
 
     /// The dynamic items, as seed UX29's `updateQuickActions` has them after the static "Log
     /// Exercise": "View Streak" with its days only while there is a streak (true until local
     /// midnight, when the streak grows, waits or ends), "Log ⟨last exercise⟩" with its count when
-    /// anything is logged, "View Progress" when anything is logged. With "Log Exercise" that is
+    /// anything is logged (or, while a goal is not met, its exercise with what is left), "View
+    /// Progress" when anything is logged. With "Log Exercise" that is
     /// four at most.
     public func dynamicItems() throws -> [ShortcutItem] {
         var items: [ShortcutItem] = []
@@ -237,7 +255,16 @@ public struct StandFitApp: Sendable {
                                       subtitle: text.days(streak.days), icon: "flame.fill", validUntil: midnight))
         }
         guard let last = try store.last() else { return items }
-        if let exercise = catalogue.exercise(id: last.exercise) {
+        // A goal not met yet takes the last log's place: log what is left of it ("Log Squats ·
+        // 8 squats to go"), until it is met.
+        if let goal = try unmetGoals(now: clock.now()).first, let exercise = catalogue.exercise(id: goal.exercise) {
+            items.append(ShortcutItem(
+                type: StandFitTypes.logExercise,
+                title: text("item.loglast.title", ["exercise": text.title(exercise.id)]),
+                subtitle: text("item.goal.left", ["amount": amount(goal.left, of: exercise.id)]),
+                icon: exercise.icon,
+                userInfo: ["exercise": exercise.id, "count": min(goal.left, StandFitApp.maximumCount)]))
+        } else if let exercise = catalogue.exercise(id: last.exercise) {
             items.append(ShortcutItem(
                 type: StandFitTypes.logExercise,
                 title: text("item.loglast.title", ["exercise": text.title(exercise.id)]),
@@ -273,6 +300,7 @@ public enum StandFitTypes {
     public static let addExercise = "com.standfit.addexercise"
     public static let renameExercise = "com.standfit.renameexercise"
     public static let hideExercise = "com.standfit.hideexercise"
+    public static let setGoal = "com.standfit.setgoal"
 }
 
 /// A fault in StandFit's own state, reported as the action's failure.

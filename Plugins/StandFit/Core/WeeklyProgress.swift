@@ -24,6 +24,8 @@ public struct WeeklyProgress: Sendable, Equatable, Encodable {
     /// Exercises logged this week, most logs first (then catalogue order).
     public var exercises: [ExerciseTotal]
     public var totalLogs: Int
+    /// How the period stands against the goals (`GoalProgress`); absent without goals.
+    public var goals: [GoalProgress]?
 
     /// The week containing `now`, starting on `calendar.firstWeekday`, from `entries` (any
     /// order; entries outside the week are ignored).

@@ -251,6 +251,30 @@ struct HideExercise: ShortcutAction {
     }
 }
 
+struct SetGoal: ShortcutAction {
+    static let isSuggestible = false
+    static let type = StandFitTypes.setGoal
+    static var title: String { localizedTitle("action.setgoal.title") }
+    static let icon = "target"
+    static var phrases: [Phrase] {
+        [Phrase("set a goal of {count} {exercise} a {per}", language: "en"), Phrase("my goal is {count} {exercise} a {per}", language: "en"),
+         Phrase("set a goal of {count} {exercise}", language: "en"), Phrase("set a goal of {count} reps a {per}", language: "en"),
+         Phrase("stel een doel van {count} {exercise} per {per}", language: "nl"), Phrase("mijn doel is {count} {exercise} per {per}", language: "nl"),
+         Phrase("stel een doel van {count} {exercise}", language: "nl"), Phrase("stel een doel van {count} herhalingen per {per}", language: "nl")]
+    }
+
+    /// Left out (or "all"): every exercise counted in reps, together.
+    @Parameter(title: "Exercise", entity: Exercises.self) var exercise: String?
+    /// 0 removes the goal.
+    @Parameter(title: "Count", prompt: localizedTitle("prompt.goal"), range: 0...StandFitApp.maximumCount) var count: Int
+    @Parameter(title: "Per", choices: [EntityValue(id: "day", title: localizedTitle("period.day")),
+                                       EntityValue(id: "week", title: localizedTitle("period.week"))]) var per: String?
+
+    func perform(_ context: ActionContext) throws -> ActionResult {
+        try Environment.app(language: context.locale).setGoal(exercise: exercise, count: count, per: per)
+    }
+}
+
 /// StandFit's exercises as an entity: people say "push ups" or "opdrukken" and the action gets
 /// "pushups"; asked which one, they see the ones they logged last first.
 enum Exercises: EntityQuery {
