@@ -62,6 +62,38 @@ struct CustomExerciseTests {
         #expect(bash.complete("standfit-host run logexercise exercise=p") == ["plank", "pushups"])
     }
 
+    @Test("an exercise has a name of the user's in each language: language=nl names it in Dutch only, each language shows its own and both log it; a language StandFit does not speak is refused; a name without language is every language's again")
+    func namePerLanguage() throws {
+        let home = HostSandbox.standFit()
+        #expect(home.run("run", "addexercise", "name=stairs").status == 0)
+        #expect(home.run("run", "renameexercise", "exercise=stairs", "name=traplopen", "language=nl")
+            == ProcessResult(status: 0, stdout: "Renamed Stairs to traplopen in Dutch.\n", stderr: ""))
+        #expect(home.run("run", "logexercise", "exercise=stairs", "count=3").stdout == "Logged 3 stairs · +3 XP\nAchievement unlocked: First log\n")
+        #expect(home.run("say", "--locale", "nl", "noteer 2 traplopen") == ProcessResult(status: 0, stdout: "2 traplopen gelogd · +2 XP\n", stderr: ""))
+        #expect(home.run("say", "log 4 traplopen").stdout == "Logged 4 stairs · +4 XP\n")
+        #expect(home.run("run", "history").stdout == """
+            Logged in the last 7 days:
+            #3  Sun 22 Nov 14:05  4 stairs
+            #2  Sun 22 Nov 14:05  2 stairs
+            #1  Sun 22 Nov 14:05  3 stairs
+
+            """)
+        #expect(home.run("run", "history", "--locale", "nl").stdout == """
+            Gelogd in de afgelopen 7 dagen:
+            #3  zo 22 nov 14:05  4 traplopen
+            #2  zo 22 nov 14:05  2 traplopen
+            #1  zo 22 nov 14:05  3 traplopen
+
+            """)
+        #expect(home.run("run", "renameexercise", "exercise=squats", "name=kniebuigingen", "language=de") == ProcessResult(status: 3, stdout: "",
+            stderr: "standfit-host: language: no value is called 'de'; choose one of en, nl.\n"))
+        let json = home.run("run", "renameexercise", "exercise=squats", "name=diepe kniebuigingen", "language=nl", "--json")
+        let data = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["data"] as? [String: Any])
+        #expect(data["name"] as? String == "Squats" && data["names"] as? [String: String] == ["nl": "diepe kniebuigingen"], "\(json)")
+        #expect(home.run("run", "renameexercise", "exercise=stairs", "name=steps").stdout == "Renamed Stairs to steps.\n")
+        #expect(home.run("run", "history", "limit=1", "--locale", "nl").stdout.hasPrefix("Gelogd in de afgelopen 7 dagen:\n#3  zo 22 nov 14:05  4 steps\n"))
+    }
+
     @Test("a spoken sentence names an exercise of the user's own: the recogniser's grammar has its name",
           .needs(.espeak, .sox, .pocketsphinx, .pocketsphinxEnglish))
     func spoken() throws {

@@ -144,6 +144,11 @@ struct GoalCommandTests {
             4. View Progress  (com.standfit.viewprogress)
 
             """)
+        // The exercise picker (a reminder's question) offers the goal's exercise first, then the
+        // one logged last.
+        let asked = home.run("run", "logexercise", "--no-input", "--json")
+        let suggestions = (try? JSONSerialization.jsonObject(with: Data(asked.stdout.utf8)) as? [String: Any])?["suggestions"] as? [String]
+        #expect(suggestions?.prefix(3) == ["squats", "pushups", "plank"], "\(asked)")
         #expect(home.run("run", "logexercise", "exercise=squats", "count=20").status == 0)
         #expect(home.run("list").stdout == """
             1. Log Exercise  (com.standfit.logexercise)

@@ -9,6 +9,8 @@ extension ExerciseStore {
         public var id: String
         /// The user's name for it; nil keeps the catalogue's names.
         public var name: String?
+        /// The user's name for it in a language (by code: `nl`), which wins over `name` there.
+        public var names: [String: String] = [:]
         public var unit: Exercise.Unit
         public var defaultCount: Int
         public var icon: String
@@ -32,9 +34,13 @@ extension ExerciseStore {
         try pools.reader().read { db in
             guard try db.tableExists("exercise") else { return [] }
             return try Row.fetchAll(db, sql: "SELECT * FROM exercise ORDER BY rowid").map { row in
-                ExerciseSetting(id: row["id"], name: row["name"], unit: Exercise.Unit(rawValue: row["unit"] ?? "") ?? .reps,
-                                defaultCount: row["defaultCount"] ?? 10, icon: row["icon"] ?? "", hidden: row["hidden"],
-                                custom: row["custom"])
+                var setting = ExerciseSetting(id: row["id"], name: row["name"], unit: Exercise.Unit(rawValue: row["unit"] ?? "") ?? .reps,
+                                              defaultCount: row["defaultCount"] ?? 10, icon: row["icon"] ?? "", hidden: row["hidden"],
+                                              custom: row["custom"])
+                if let names: String = row["names"] {
+                    setting.names = (try? JSONDecoder().decode([String: String].self, from: Data(names.utf8))) ?? [:]
+                }
+                return setting
             }
         }
     }
@@ -47,12 +53,22 @@ extension ExerciseStore {
             if insertOnly, try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM exercise WHERE id = ?)", arguments: [setting.id]) == true {
                 return false
             }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let names = setting.names.isEmpty ? nil : String(decoding: try encoder.encode(setting.names), as: UTF8.self)
             try db.execute(sql: """
-                INSERT OR REPLACE INTO exercise (id, name, unit, defaultCount, icon, hidden, custom) VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO exercise (id, name, unit, defaultCount, icon, hidden, custom, names) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [setting.id, setting.name, setting.unit.rawValue, setting.defaultCount, setting.icon,
-                                 setting.hidden, setting.custom])
+                                 setting.hidden, setting.custom, names])
             return true
         }
+    }
+}
+
+extension ExerciseStore.ExerciseSetting {
+    /// Its name in `language`: the one given for that language, else the one for every language.
+    public func name(in language: String) -> String? {
+        names[language] ?? name
     }
 }
 

@@ -95,6 +95,12 @@ extension ExerciseStore {
                 table.column("until", .datetime)
             }
         }
+        migrator.registerMigration("v8") { db in
+            // An exercise's name per language (`{"nl": "kniebuigingen"}`), over `name`.
+            try db.alter(table: "exercise") { table in
+                table.add(column: "names", .text)
+            }
+        }
         return migrator
     }
 }

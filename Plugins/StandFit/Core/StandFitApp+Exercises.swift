@@ -8,6 +8,8 @@ extension StandFitApp {
     public struct ExerciseReport: Encodable, Sendable {
         public var id: String
         public var name: String
+        /// Its names of the user's in single languages, by code; absent when none.
+        public var names: [String: String]?
         public var unit: Exercise.Unit
         public var defaultCount: Int
         public var icon: String
@@ -37,16 +39,35 @@ extension StandFitApp {
         return .handled(text("exercise.added.\(unit.rawValue)", ["name": name, "count": "\(count)", "id": id]), data: report(setting))
     }
 
-    /// Gives exercise `exercise` (any, StandFit's or the user's own) the name `name`.
-    public func renameExercise(_ exercise: String, name: String) throws -> ActionResult {
+    /// The languages StandFit speaks: an exercise may have a name of its own in each.
+    public static let languages = ["en", "nl"]
+
+    /// Gives exercise `exercise` (any, StandFit's or the user's own) the name `name`: in every
+    /// language, or with `language` in that one only (the others keep theirs).
+    public func renameExercise(_ exercise: String, name: String, language: String? = nil) throws -> ActionResult {
         guard let found = catalogue.match(exercise, names: text.names(in: catalogue)) else { return unknownExercise(exercise) }
+        let language = language?.lowercased()
+        if let language, !StandFitApp.languages.contains(language) {
+            return .invalidInput(text("error.exercise.language", ["value": language, "known": StandFitApp.languages.joined(separator: ", ")]),
+                                 parameter: "language")
+        }
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         if let refusal = nameRefusal(name, parameter: "name", except: found.id) { return refusal }
         var setting = try storedSetting(of: found)
         let before = text.title(found.id)
+        if let language {
+            setting.names[language] = name
+            let languageName = text("language.\(language)")
+            return try saved(setting, text("exercise.renamed.language", ["before": before, "name": name, "language": languageName]))
+        }
         setting.name = name
+        setting.names = [:]
+        return try saved(setting, text("exercise.renamed", ["before": before, "name": name]))
+    }
+
+    private func saved(_ setting: ExerciseStore.ExerciseSetting, _ sentence: String) throws -> ActionResult {
         try store.save(setting)
-        return .handled(text("exercise.renamed", ["before": before, "name": name]), data: report(setting))
+        return .handled(sentence, data: report(setting))
     }
 
     /// Hides exercise `exercise` from pickers, suggestions and the menu (its logs stay, and it is
@@ -71,8 +92,9 @@ extension StandFitApp {
     }
 
     private func report(_ setting: ExerciseStore.ExerciseSetting) -> ExerciseReport {
-        ExerciseReport(id: setting.id, name: setting.name ?? text.title(setting.id), unit: setting.unit, defaultCount: setting.defaultCount,
-                       icon: setting.icon, hidden: setting.hidden, custom: setting.custom)
+        ExerciseReport(id: setting.id, name: setting.name(in: text.strings.languageCode.lowercased()) ?? text.title(setting.id),
+                       names: setting.names.isEmpty ? nil : setting.names, unit: setting.unit,
+                       defaultCount: setting.defaultCount, icon: setting.icon, hidden: setting.hidden, custom: setting.custom)
     }
 
     private func unknownExercise(_ value: String) -> ActionResult {

@@ -28,14 +28,17 @@ public struct StandFitText: Sendable {
         return strings("exercise.\(exercise).title")
     }
 
-    /// The user's names for exercises, by id: their own exercises', and a catalogue exercise's
-    /// they renamed. One name in every language and count, as they wrote it.
+    /// The user's names for exercises in this language, by id: their own exercises', and a
+    /// catalogue exercise's they renamed. One name in every count, as they wrote it.
     public var ownNames: [String: String] = [:]
+    /// The user's names for exercises in the other languages, by id: they name it too.
+    public var otherNames: [String: [String]] = [:]
 
     /// Every localized name of each exercise, for matching what a user types.
     public func names(in catalogue: ExerciseCatalogue) -> [String: [String]] {
         Dictionary(uniqueKeysWithValues: (catalogue.exercises + catalogue.hidden).map { exercise in
-            (exercise.id, ownNames[exercise.id].map { [$0] } ?? ["one", "other", "title"].map { strings("exercise.\(exercise.id).\($0)") })
+            (exercise.id, (ownNames[exercise.id].map { [$0] } ?? ["one", "other", "title"].map { strings("exercise.\(exercise.id).\($0)") })
+                + (otherNames[exercise.id] ?? []))
         })
     }
 

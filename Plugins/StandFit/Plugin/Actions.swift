@@ -230,9 +230,12 @@ struct RenameExercise: ShortcutAction {
 
     @Parameter(title: "Exercise", prompt: localizedTitle("prompt.exercise"), entity: Exercises.self) var exercise: String
     @Parameter(title: "Name", prompt: localizedTitle("prompt.exerciseName")) var name: String
+    /// The name in this language only; without it, in every language.
+    @Parameter(title: "Language", choices: StandFitApp.languages.map { EntityValue(id: $0, title: localizedTitle("language.\($0)")) })
+    var language: String?
 
     func perform(_ context: ActionContext) throws -> ActionResult {
-        try Environment.app(language: context.locale).renameExercise(exercise, name: name)
+        try Environment.app(language: context.locale).renameExercise(exercise, name: name, language: language)
     }
 }
 

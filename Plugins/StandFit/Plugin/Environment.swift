@@ -60,7 +60,12 @@ enum Environment {
         // The user's own exercises and names: one read of a small table per call.
         let settings = try store.exerciseSettings()
         var named = text
-        named.ownNames = Dictionary(settings.compactMap { setting in setting.name.map { (setting.id, $0) } }, uniquingKeysWith: { _, last in last })
+        let language = text.strings.languageCode.lowercased()
+        named.ownNames = Dictionary(settings.compactMap { setting in setting.name(in: language).map { (setting.id, $0) } },
+                                    uniquingKeysWith: { _, last in last })
+        named.otherNames = Dictionary(settings.map { setting in
+            (setting.id, ([setting.name].compactMap { $0 } + setting.names.values.sorted()).filter { $0 != named.ownNames[setting.id] })
+        }, uniquingKeysWith: { _, last in last })
         return StandFitApp(store: store, clock: clock, text: named, catalogue: .standard.with(settings))
     }
 }
