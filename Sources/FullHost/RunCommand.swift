@@ -56,6 +56,11 @@ struct RunCommand: ManifestCommand {
         options.scheduled = scheduled
         let outcome = session.run(type, named: named, userInfo: userInfo, options: options)
         if notify {
+            // A reminder with nothing to ask (its action declined: a goal met already) stays quiet.
+            if remind, outcome.status == .declined {
+                Output.show(outcome.message)
+                return
+            }
             let notShown = CommandNotification.show(outcome, session: session, parameters: named, userInfo: userInfo, logger: global.logger)
             // A reminder's question was its whole job: shown, it is done, not a failed run;
             // not shown, the reminder failed.

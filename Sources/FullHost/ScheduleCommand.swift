@@ -100,7 +100,7 @@ struct ScheduleCommand: HostCommand {
             // reminder is there to ask for one.
             let check = session.run(type, named: named, options: Dispatcher.RunOptions(dryRun: true, showsData: false))
             if remind {
-                guard check.needsValue != nil else {
+                guard check.needsValue != nil || check.status == .dryRun && session.mayAsk(check.type, named: named) else {
                     if check.status == .dryRun {
                         throw HostError(.scheduleInvalid, key: "schedule.reminderComplete", ["type": check.type])
                     }

@@ -243,6 +243,16 @@ public struct HostSession {
         return plugins.registry.handler(for: type).map { ShortcutItem(type: type, title: $0.title, subtitle: $0.subtitle, icon: $0.icon) }
     }
 
+    /// Whether `type`'s action may ask for a value itself when nobody can be asked at a prompt:
+    /// it has an optional parameter with a prompt and values to choose from that `named` leaves
+    /// out (the handler asks for it when it needs it; a reminder may run it to ask).
+    public func mayAsk(_ type: String, named: [NamedArgument]) -> Bool {
+        guard let action = plugins.registry.handler(for: type) else { return false }
+        return action.parameters.contains { parameter in
+            !parameter.required && parameter.prompt != nil && parameter.domain != nil && !named.contains { $0.name == parameter.name }
+        }
+    }
+
     /// The app `item` belongs to: the plugin whose default or provided item it is; else the
     /// plugin that handles `type` (the type the item runs), or the routines' app; an item that
     /// nothing runs belongs to its type's prefix.

@@ -216,7 +216,7 @@ struct DutchWalkTests {
               pad: \(Fixtures.standFitPlugin.path)
               types: com.standfit.logexercise, com.standfit.loglast, com.standfit.viewstreak, com.standfit.viewprogress, com.standfit.undo, \
             com.standfit.redo, com.standfit.history, com.standfit.deletelog, com.standfit.editlog, com.standfit.achievements, com.standfit.export, \
-            com.standfit.import, com.standfit.addexercise, com.standfit.renameexercise, com.standfit.hideexercise, com.standfit.setgoal
+            com.standfit.import, com.standfit.addexercise, com.standfit.renameexercise, com.standfit.hideexercise, com.standfit.setgoal, com.standfit.goalreminder
               draait: in het proces van de host (vertrouwd; in een werkproces als de warme server hem draait)
             geweigerd: \(open.path)
               \(refusal)

@@ -171,4 +171,59 @@ struct GoalCommandTests {
 
             """, stderr: ""))
     }
+
+    @Test("goalreminder asks which exercise while a goal is not met, in its own words with the exercises as the picker has them (goals first), logs what is left of the goal picked, and declines once every goal is met; with no goals it says how to set one")
+    func reminderInTheTerminal() throws {
+        let home = HostSandbox.standFit()
+        #expect(home.run("run", "goalreminder", "--no-input") == ProcessResult(status: 3, stdout: "",
+            stderr: "standfit-host: There are no goals to follow yet: 'standfit-host run setgoal exercise=squats count=20' sets one.\n"))
+        #expect(home.run("run", "setgoal", "exercise=squats", "count=20").status == 0)
+        #expect(home.run("run", "setgoal", "count=50", "per=week").status == 0)
+        let asked = home.run("run", "goalreminder", "--no-input", "--json")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(asked.stdout.utf8)) as? [String: Any], "\(asked)")
+        #expect(asked.status == 3 && document["needsValue"] as? String == "exercise"
+            && document["message"] as? String == "Still to do: 20 squats today, 50 reps in total this week. Which exercise?"
+            && (document["suggestions"] as? [String])?.first == "squats", "\(asked)")
+        #expect(home.run("run", "goalreminder", "exercise=squats")
+            == ProcessResult(status: 0, stdout: "Logged 20 squats · +20 XP\nAchievement unlocked: First log\nAchievement unlocked: A day's goal met\n", stderr: ""))
+        #expect(home.run("run", "goalreminder", "--no-input").stderr
+            == "standfit-host: Still to do: 30 reps in total this week. Which exercise?\n")
+        // No goal of its own left: its usual count.
+        #expect(home.run("run", "goalreminder", "exercise=lunges").stdout == "Logged 12 lunges · +14 XP\n")
+        #expect(home.run("run", "logexercise", "exercise=burpees", "count=20").status == 0)
+        #expect(home.run("run", "goalreminder") == ProcessResult(status: 1, stdout: "", stderr: "standfit-host: Every goal is met for now ✓\n"))
+        // A reminder may run it: it asks for the exercise itself; one that asks nothing is refused as before.
+        #expect(home.run("schedule", "add", "--remind", "*-*-* 17:00", "goalreminder").status == 0)
+        #expect(home.run("schedule", "add", "--remind", "*-*-* 17:00", "viewstreak").status == 3)
+    }
+
+    @Test("a goal reminder on the desktop: while a goal is not met it asks with the exercises as buttons, the goal's first, and the one pressed logs what is left; once every goal is met it shows nothing and succeeds",
+          .needs(.dbusDaemon, .python3, .pythonGI))
+    func reminderOnTheDesktop() throws {
+        let (sandbox, bus, record) = try DesktopBusTests.sandboxWithNotifications(press: "Lunges")
+        defer { bus.stop() }
+        #expect(sandbox.run("run", "setgoal", "exercise=lunges", "count=24").status == 0)
+        #expect(sandbox.run("run", "--notify", "--scheduled", "--remind", "--", "goalreminder")
+            == ProcessResult(status: 0, stdout: "Still to do: 24 lunges today. Which exercise?\n", stderr: ""))
+        let head = "Goal Reminder | Still to do: 24 lunges today. Which exercise?"
+        let tail = "preferences-system-notifications | 1 | org.standfit.Host"
+        if HostPath.current == .warm {
+            // Through the warm server the exercises are buttons, and it hears the press.
+            #expect(eventually { DesktopBusTests.shown(record).count == 2 })
+            #expect(DesktopBusTests.shown(record).first == "\(head) | \(tail) | 1=Lunges,2=Squats,3=Push-Ups")
+            #expect(DesktopBusTests.shown(record).last?.hasPrefix("Goal Reminder | Logged 24 lunges · +") == true, "\(DesktopBusTests.shown(record))")
+        } else {
+            // Run cold, the command ends at once: it names them in the text.
+            #expect(eventually { DesktopBusTests.shown(record).count == 1 })
+            #expect(DesktopBusTests.shown(record) == ["\(head) Lunges, Squats, Push-Ups, Plank, Calf Raises, Stretching, Jumping Jacks, Wall Sit, Burpees, Sit-Ups | \(tail) | "])
+        }
+        // (A press reaches a server a command started, which runs on the real clock, not the
+        // sandbox's day: the goal of the sandbox's day is met by hand.)
+        #expect(sandbox.run("run", "logexercise", "exercise=lunges", "count=24").status == 0)
+        let shown = DesktopBusTests.shown(record).count
+        #expect(sandbox.run("run", "--notify", "--scheduled", "--remind", "--", "goalreminder")
+            == ProcessResult(status: 0, stdout: "Every goal is met for now ✓\n", stderr: ""))
+        // Nothing more was shown.
+        #expect(DesktopBusTests.shown(record).count == shown)
+    }
 }

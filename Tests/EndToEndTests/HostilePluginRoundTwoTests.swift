@@ -29,7 +29,7 @@ struct HostilePluginRoundTwoTests {
               runs: in a worker process
             com.standfit 1.0.0 (ABI 1.0): StandFit
               path: \(Fixtures.standFitPlugin.path)
-              types: com.standfit.logexercise, com.standfit.loglast, com.standfit.viewstreak, com.standfit.viewprogress, com.standfit.undo, com.standfit.redo, com.standfit.history, com.standfit.deletelog, com.standfit.editlog, com.standfit.achievements, com.standfit.export, com.standfit.import, com.standfit.addexercise, com.standfit.renameexercise, com.standfit.hideexercise, com.standfit.setgoal
+              types: com.standfit.logexercise, com.standfit.loglast, com.standfit.viewstreak, com.standfit.viewprogress, com.standfit.undo, com.standfit.redo, com.standfit.history, com.standfit.deletelog, com.standfit.editlog, com.standfit.achievements, com.standfit.export, com.standfit.import, com.standfit.addexercise, com.standfit.renameexercise, com.standfit.hideexercise, com.standfit.setgoal, com.standfit.goalreminder
               runs: in the host's process (trusted; in a worker when the warm server runs it)
             quarantined: \(garbage.path)
               \(Self.quarantined(garbage.path, "wrote a scan answer the host cannot read"))
@@ -190,7 +190,7 @@ struct HostilePluginRoundTwoTests {
         #expect(plugins.stdout == """
             com.standfit 1.0.0 (ABI 1.0): StandFit
               path: \(Fixtures.standFitPlugin.path)
-              types: com.standfit.logexercise, com.standfit.loglast, com.standfit.viewstreak, com.standfit.viewprogress, com.standfit.undo, com.standfit.redo, com.standfit.history, com.standfit.deletelog, com.standfit.editlog, com.standfit.achievements, com.standfit.export, com.standfit.import, com.standfit.addexercise, com.standfit.renameexercise, com.standfit.hideexercise, com.standfit.setgoal
+              types: com.standfit.logexercise, com.standfit.loglast, com.standfit.viewstreak, com.standfit.viewprogress, com.standfit.undo, com.standfit.redo, com.standfit.history, com.standfit.deletelog, com.standfit.editlog, com.standfit.achievements, com.standfit.export, com.standfit.import, com.standfit.addexercise, com.standfit.renameexercise, com.standfit.hideexercise, com.standfit.setgoal, com.standfit.goalreminder
               runs: in the host's process (trusted; in a worker when the warm server runs it)
             refused: \(type.path)
               Plugin \(type.path) ('com.zoo.impostor-type') registers shortcut type 'com.standfit.logexercise', which belongs to the bundled plugin 'com.standfit' (\(Fixtures.standFitPlugin.path)); a plugin that is not bundled cannot take a bundled plugin's types, so remove it or change its type.

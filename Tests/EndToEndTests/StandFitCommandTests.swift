@@ -44,8 +44,8 @@ struct StandFitCommandTests {
         var dutch = sandbox
         dutch.extraEnvironment["LANG"] = "nl_NL.UTF-8"
         // The report is in the run's language too (issue 51).
-        for (home, subtitle, ok) in [(sandbox, "subtitle: \"Any exercise, any count\"", "OK: com.standfit loads, with 16 types and no warnings."),
-                                     (dutch, "ondertitel: \"Elke oefening, elk aantal\"", "OK: com.standfit laadt, met 16 types en geen waarschuwingen.")] {
+        for (home, subtitle, ok) in [(sandbox, "subtitle: \"Any exercise, any count\"", "OK: com.standfit loads, with 17 types and no warnings."),
+                                     (dutch, "ondertitel: \"Elke oefening, elk aantal\"", "OK: com.standfit laadt, met 17 types en geen waarschuwingen.")] {
             let check = home.run("plugins", "check", "--strict", Fixtures.standFitPlugin.path)
             #expect(check.status == 0 && check.stdout.hasSuffix(ok + "\n"), "\(check)")
             #expect(check.stdout.contains("      \(subtitle)\n"), "\(check)")

@@ -97,7 +97,7 @@ extension StandFitApp {
                        defaultCount: setting.defaultCount, icon: setting.icon, hidden: setting.hidden, custom: setting.custom)
     }
 
-    private func unknownExercise(_ value: String) -> ActionResult {
+    func unknownExercise(_ value: String) -> ActionResult {
         let known = catalogue.exercises.map(\.id).joined(separator: ", ")
         return .invalidInput(text("error.unknownExercise", ["value": value, "known": known]), parameter: "exercise")
     }

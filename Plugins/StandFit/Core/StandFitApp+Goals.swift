@@ -137,6 +137,29 @@ extension StandFitApp {
         return lines
     }
 
+    /// `goalreminder`: with `exercise`, logs what is left of its goal today (or this week; its
+    /// count when it has no goal left); without one, asks which exercise while a goal is not met
+    /// ("Still to do: 8 squats today. Which exercise?"), and declines once every goal is met, so a
+    /// reminder scheduled with it stays quiet then.
+    public func goalReminder(exercise: String?) throws -> ActionResult {
+        let now = clock.now()
+        let standing = try goalStanding(now: now)
+        guard !standing.isEmpty else { return .invalidInput(text("error.goal.noGoals")) }
+        if let exercise {
+            guard let found = catalogue.match(exercise, names: text.names(in: catalogue)) else { return unknownExercise(exercise) }
+            let left = try unmetGoals(now: now).first { $0.exercise == found.id }?.left
+            return try logExercise(found.id, count: left.map { min($0, StandFitApp.maximumCount) } ?? found.defaultCount, note: nil)
+        }
+        let unmet = standing.filter { ($0.current ?? 0) < $0.count }
+        guard !unmet.isEmpty else { return .declined(text("goal.reminder.met")) }
+        let left = unmet.map { goal in
+            let count = goal.count - (goal.current ?? 0)
+            let worded = goal.exercise.map { amount(count, of: $0) } ?? text("goal.left.total", ["amount": text.amount(count, unit: .reps)])
+            return text("goal.left.\(goal.per.rawValue)", ["amount": worded])
+        }
+        return .invalidInput(text("goal.reminder.ask", ["left": left.joined(separator: ", ")]), parameter: "exercise")
+    }
+
     /// The exercises whose goal is not met yet (today's daily goals, then this week's weekly
     /// ones) with what is left, most left first within each.
     func unmetGoals(now: Date) throws -> [(exercise: String, left: Int)] {

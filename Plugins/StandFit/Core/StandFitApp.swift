@@ -301,6 +301,7 @@ public enum StandFitTypes {
     public static let renameExercise = "com.standfit.renameexercise"
     public static let hideExercise = "com.standfit.hideexercise"
     public static let setGoal = "com.standfit.setgoal"
+    public static let goalReminder = "com.standfit.goalreminder"
 }
 
 /// A fault in StandFit's own state, reported as the action's failure.

@@ -278,6 +278,22 @@ struct SetGoal: ShortcutAction {
     }
 }
 
+/// A reminder that follows the goals: `schedule add --remind '*-*-* 17:00' goalreminder` asks
+/// which exercise while a goal is not met, logs what is left of it, and stays quiet once all are met.
+struct GoalReminder: ShortcutAction {
+    static let isSuggestible = false
+    static let type = StandFitTypes.goalReminder
+    static var title: String { localizedTitle("action.goalreminder.title") }
+    static let icon = "bell"
+
+    /// Left out, the handler asks for it while a goal is not met (the host shows the question).
+    @Parameter(title: "Exercise", prompt: localizedTitle("prompt.exercise"), entity: Exercises.self) var exercise: String?
+
+    func perform(_ context: ActionContext) throws -> ActionResult {
+        try Environment.app(language: context.locale).goalReminder(exercise: exercise)
+    }
+}
+
 /// StandFit's exercises as an entity: people say "push ups" or "opdrukken" and the action gets
 /// "pushups"; asked which one, they see the ones they logged last first.
 enum Exercises: EntityQuery {

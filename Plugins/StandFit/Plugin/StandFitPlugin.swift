@@ -16,7 +16,7 @@ enum StandFit: Plugin, DynamicItemsProvider {
     static let actions: [any ShortcutAction.Type] = [
         LogExercise.self, LogLast.self, ViewStreak.self, ViewProgress.self, Undo.self, Redo.self,
         History.self, DeleteLog.self, EditLog.self, Achievements.self, Export.self, Import.self,
-        AddExercise.self, RenameExercise.self, HideExercise.self, SetGoal.self,
+        AddExercise.self, RenameExercise.self, HideExercise.self, SetGoal.self, GoalReminder.self,
     ]
 
     /// The default manifest: "Log Exercise", always shown. The rest depends on what is logged

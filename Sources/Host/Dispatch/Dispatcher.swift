@@ -178,6 +178,20 @@ public struct Dispatcher {
                     // or with a prompt; another would silently take its default, so the refusal
                     // stands.) So is an optional one with a prompt that was not given and that the
                     // handler refused to go on without ("which log?": the refusal lists them).
+                    // With nobody to ask at a prompt (a notification, a reminder), an optional value
+                    // with a prompt and values to choose from that the handler asked for is a
+                    // question, in the handler's words, with the values to offer.
+                    if outcome.status == .invalidInput, options.conversation == nil, let refused = outcome.parameter,
+                       let declared = action.parameters.first(where: { $0.name == refused }), !declared.required,
+                       declared.prompt != nil, declared.domain != nil,
+                       resolution.parameters.contains(where: { $0.name == refused && $0.value == nil }),
+                       let offered = resolver.offered(for: refused) {
+                        outcome.needsValue = refused
+                        outcome.question = outcome.message
+                        outcome.offered = offered
+                        outcome.suggestions = offered.map(\.id)
+                        return outcome
+                    }
                     guard outcome.status == .invalidInput, let conversation = options.conversation,
                           let refused = outcome.parameter,
                           let declared = action.parameters.first(where: { $0.name == refused }), declared.defaultValue == nil,

@@ -40,6 +40,15 @@ extension ParameterResolver {
         }
     }
 
+    /// The values to offer for the parameter `name` when nobody can be asked at a prompt (a
+    /// notification's buttons): its choices, or its entity's suggestions; nil for a parameter
+    /// without values to choose from, or when the entity's query failed.
+    public func offered(for name: String) -> [EntityValue]? {
+        guard let parameter = parameters.first(where: { $0.name == name }), let domain = parameter.domain,
+              let offered = try? suggestions(for: parameter, domain: domain), !offered.isEmpty else { return nil }
+        return offered
+    }
+
     func suggestions(for parameter: ParameterSpec, domain: ParameterDomain) throws -> [EntityValue] {
         switch domain {
         case .choices(let values): return values

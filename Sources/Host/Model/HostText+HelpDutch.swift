@@ -99,7 +99,7 @@ extension HostText {
     "help.run.userInfo" = "De userInfo van het gekozen item, een JSON-object (menu's en desktopbestanden geven het door).";
     "help.run.notify" = "Toont de uitkomst ook als melding op het bureaublad (wat de acties van het desktopbestand uitvoeren).";
     "help.run.scheduled" = "Voert uit zoals een planning dat doet ('schedule add'): het leert geen voorstel (geen donatie).";
-    "help.run.remind" = "Een herinnering ('schedule add --remind'): met --notify is het vragen om een ontbrekende waarde het antwoord (afsluitstatus 0).";
+    "help.run.remind" = "Een herinnering ('schedule add --remind'): met --notify is het vragen om een ontbrekende waarde het antwoord (afsluitstatus 0), en een actie die afziet (niets te vragen: een doel al gehaald) toont niets (afsluitstatus 0).";
     "help.say" = "Voert de actie uit waar een zin om vraagt: say \"log 15 push-ups\".";
     "help.say.discussion" = "De zin wordt vergeleken met de zinnen die plug-ins opgeven (\"log {count} {exercise}\"), eerst in de taal van de opdracht. De woorden op de plaats van een plaatshouder worden de waarde van die parameter. Naar meerdere even goede overeenkomsten wordt in een terminal gevraagd, anders worden ze opgesomd (afsluitstatus 2); zonder overeenkomst volgen de zinnen die er het dichtst bij komen (afsluitstatus 2). Met --audio BESTAND wordt de zin offline herkend in die opname (PocketSphinx, aan de hand van de eigen zinnen van de plug-ins) en bevestigd voordat hij wordt uitgevoerd (\"Log 20 squats? [j/N]\"; --yes voert alleen direct uit waar de herkenner zeker van is, en vraagt de rest). Afsluitstatus: als bij een getypte zin, 1 niet bevestigd, 2 niets gehoord, 3 geluid dat niet kan worden gelezen, 69 geen herkenner of model.";
     "help.say.words" = "Wat er moet gebeuren, in woorden; zet het tussen aanhalingstekens of geef het als meerdere woorden.";
@@ -116,7 +116,7 @@ extension HostText {
     "help.schedule.add.when" = "Wanneer, als kalenderuitdrukking van systemd.";
     "help.schedule.add.type" = "Het type van de actie (of het laatste deel ervan, of dat van een routine).";
     "help.schedule.add.parameters" = "De waarden van de actie.";
-    "help.schedule.add.remind" = "Een herinnering: vraagt om de weggelaten waarde (een melding met de waarden als knoppen) in plaats van uit te voeren.";
+    "help.schedule.add.remind" = "Een herinnering: vraagt om de weggelaten waarde (een melding met de waarden als knoppen) in plaats van uit te voeren; een actie die zelf om een optionele waarde vraagt wanneer ze die nodig heeft (StandFit's goalreminder) wordt uitgevoerd om te vragen.";
     "help.schedule.remove.id" = "Het nummer van de planning, zoals 'schedule list' het toont.";
     "help.serve" = "Draait de warme server op de voorgrond, zodat opdrachten in ongeveer een milliseconde antwoorden.";
     "help.serve.discussion" = "Opdrachten vinden de server via een socket in $XDG_RUNTIME_DIR/standfit (anders /tmp/standfit-UID) die naar de build is genoemd, en draaien daar met hun eigen omgeving, map en terminal. Hij stopt na serverIdleTimeout seconden zonder opdracht (config.json, standaard 900). Een koude opdracht start er een op de achtergrond, tenzij STANDFIT_SERVER of \"server\" in config.json \"off\" of \"manual\" is.";

@@ -101,7 +101,7 @@ extension HostText {
     "help.run.userInfo" = "The chosen item's userInfo, a JSON object (menus and desktop files pass it).";
     "help.run.notify" = "Also show the outcome as a desktop notification (what the desktop file's actions run).";
     "help.run.scheduled" = "Run as a schedule does ('schedule add'): it teaches no suggestion (no donation).";
-    "help.run.remind" = "A reminder ('schedule add --remind'): with --notify, asking for a missing value is the answer (exit 0).";
+    "help.run.remind" = "A reminder ('schedule add --remind'): with --notify, asking for a missing value is the answer (exit 0), and an action that declines (nothing to ask: a goal met already) shows nothing (exit 0).";
     "help.say" = "Run the action a sentence asks for: say \"log 15 push-ups\".";
     "help.say.discussion" = "The sentence is matched against the phrases plugins declare (\"log {count} {exercise}\"), in the run's language first. The words in a placeholder become that parameter's value. Several equally good matches are asked about on a terminal and listed otherwise (exit 2); no match answers with the closest phrases (exit 2). With --audio FILE the sentence is recognised offline in that recording (PocketSphinx, against the plugins' own phrases) and confirmed before it runs (\"Log 20 squats? [y/N]\"; --yes runs at once only what the recogniser is sure of, and asks the rest). Exit status: as typed, 1 not confirmed, 2 nothing heard, 3 audio that cannot be read, 69 no recogniser or model.";
     "help.say.words" = "What to do, in words; quote it or pass it as several words.";
@@ -118,7 +118,7 @@ extension HostText {
     "help.schedule.add.when" = "When, as a systemd calendar expression.";
     "help.schedule.add.type" = "The action's type (or its last component, or a routine's).";
     "help.schedule.add.parameters" = "The action's values.";
-    "help.schedule.add.remind" = "A reminder: ask for the value left out (a notification with the values as buttons) instead of running.";
+    "help.schedule.add.remind" = "A reminder: ask for the value left out (a notification with the values as buttons) instead of running; an action that asks for an optional value itself when it needs it (StandFit's goalreminder) is run to ask.";
     "help.schedule.remove.id" = "The schedule's number, as 'schedule list' shows it.";
     "help.serve" = "Run the warm server in the foreground, so that commands answer in about a millisecond.";
     "help.serve.discussion" = "Commands find the server through a socket in $XDG_RUNTIME_DIR/standfit (else /tmp/standfit-UID) named by the build, and run there with their own environment, directory and terminal. It exits after serverIdleTimeout seconds without a command (config.json, default 900). A cold command starts one in the background unless STANDFIT_SERVER or config.json's \"server\" is \"off\" or \"manual\".";
