@@ -177,16 +177,26 @@ private func declarePrograms(_ programs: [String], host: PluginHost) {
     }
 }
 
-/// Tells the host, through `standfit.action-traits/1`, which actions are not suggestion
-/// material. A host without it donates and suggests every action, as before.
+/// Tells the host, through `standfit.action-traits/2` (else `/1`), which actions are not
+/// suggestion material and which are confirmed before they run. A host without /2 runs every
+/// action unconfirmed; one without either also donates and suggests every action, as before.
 private func registerTraits(_ prepared: [PreparedAction], host: PluginHost) {
-    let unsuggestible = prepared.filter { !$0.actionType.isSuggestible }
-    guard !unsuggestible.isEmpty else { return }
+    let traited = prepared.compactMap { action -> (String, UInt32)? in
+        let bits = (action.actionType.isSuggestible ? 0 : UInt32(STANDFIT_TRAIT_NOT_SUGGESTIBLE))
+            | (action.actionType.confirmsBeforeRunning ? UInt32(STANDFIT_TRAIT_CONFIRM) : 0)
+        return bits == 0 ? nil : (action.actionType.type, bits)
+    }
+    guard !traited.isEmpty else { return }
+    if let traits = host.hostExtension(STANDFIT_EXT_ACTION_TRAITS_2, as: standfit_action_traits_ext.self) {
+        for (type, bits) in traited { _ = traits.pointee.set_action_traits(host.table, type, bits) }
+        return
+    }
     guard let traits = host.hostExtension(STANDFIT_EXT_ACTION_TRAITS, as: standfit_action_traits_ext.self) else {
         host.log(.debug, "This host offers no \(STANDFIT_EXT_ACTION_TRAITS); every action may be suggested.")
         return
     }
-    for action in unsuggestible {
-        _ = traits.pointee.set_action_traits(host.table, action.actionType.type, UInt32(STANDFIT_TRAIT_NOT_SUGGESTIBLE))
+    host.log(.debug, "This host offers no \(STANDFIT_EXT_ACTION_TRAITS_2); no action is confirmed before it runs.")
+    for (type, bits) in traited where bits & UInt32(STANDFIT_TRAIT_NOT_SUGGESTIBLE) != 0 {
+        _ = traits.pointee.set_action_traits(host.table, type, UInt32(STANDFIT_TRAIT_NOT_SUGGESTIBLE))
     }
 }

@@ -33,6 +33,10 @@ public protocol ShortcutAction: SendableMetatype {
     /// False for an action whose runs are never suggestion material (undo, delete, edit): the
     /// host does not donate them and never suggests them. Default true.
     static var isSuggestible: Bool { get }
+    /// True when the host should have the user confirm a run on a terminal before it happens
+    /// (deleting: what only an undo brings back); elsewhere it runs as asked
+    /// (`standfit.action-traits/2`'s `STANDFIT_TRAIT_CONFIRM`).
+    static var confirmsBeforeRunning: Bool { get }
 
     /// Creates the action with its parameters unset; the SDK fills them before `perform`.
     init()
@@ -46,4 +50,5 @@ extension ShortcutAction {
     public static var icon: String { "" }
     public static var phrases: [Phrase] { [] }
     public static var isSuggestible: Bool { true }
+    public static var confirmsBeforeRunning: Bool { false }
 }

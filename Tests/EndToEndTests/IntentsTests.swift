@@ -256,6 +256,16 @@ struct IntentsTests {
         #expect(donations == "2026-11-22 13:05:00  com.fixture.intents.greet  name=ann\n", "\(donations)")
     }
 
+    @Test("an action a C plugin marks to be confirmed (standfit.action-traits/2) says so in plugins check, text and --json; revision 1 still refuses the bit (paintWarnings); without a terminal it runs as asked (donationIDs runs it)")
+    func confirmTrait() throws {
+        let path = intents.path
+        let check = paint.run("plugins", "check", "--json", path)
+        let plugin = try #require((try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])?["plugin"] as? [String: Any], "\(check)")
+        let confirms = (plugin["actions"] as? [[String: Any]] ?? []).map { "\($0["type"] ?? "?")=\($0["confirms"] ?? "?")" }
+        #expect(confirms == ["com.fixture.intents.paint=0", "com.fixture.intents.greet=0", "com.fixture.intents.wave=0", "com.fixture.intents.scrape=1"])
+        #expect(paint.run("plugins", "check", path).stdout.contains("\n      confirmed: asked on a terminal before it runs\n"))
+    }
+
     @Test("a parameter a plugin marks not suggestible (standfit.parameter-traits/1) is left out of the donation: StandFit's at, intents.c's finish")
     func parameterTraits() {
         #expect(paint.run("run", "paint", "colour=red", "finish=gloss").stdout == "Painted 2 coats of red (gloss)\n")

@@ -110,7 +110,7 @@ struct UndoRedoTests {
             """))
     }
 
-    @Test("on a terminal, deletelog and editlog without an id list the newest logs and ask which; the id typed runs the correction, with the values given; Enter at the question ends it", .needs(.tmux))
+    @Test("on a terminal, deletelog and editlog without an id list the newest logs and ask which; the id typed runs the correction, with the values given, a deletion once confirmed; Enter at the question ends it", .needs(.tmux))
     func pickALog() throws {
         let home = Self.threeLogs()
         try home.checkingHandBacks("run deletelog, editlog count=50 (on a terminal)") {
@@ -118,7 +118,10 @@ struct UndoRedoTests {
             var said = Self.pickHead + "\n" + Self.pickList + "\nWhich log (its #)?\n> "
             #expect(tmux.wait(for: IntentsTests.terminal(said)) == IntentsTests.terminal(said))
             tmux.send("2", "Enter")
-            said += "2\nRemoved 45 seconds of plank logged on 21 Nov at 09:00 · −11 XP\nEXIT=0\n"
+            said += "2\nDelete a Log (id=2): go ahead? (yes or no) [no]\n> "
+            #expect(tmux.wait(for: IntentsTests.terminal(said)) == IntentsTests.terminal(said))
+            tmux.send("yes", "Enter")
+            said += "yes\nRemoved 45 seconds of plank logged on 21 Nov at 09:00 · −11 XP\nEXIT=0\n"
             #expect(tmux.wait(for: IntentsTests.terminal(said)) == IntentsTests.terminal(said))
             let list = """
                   #3  Sun 22 Nov 14:05  12 push-ups — after the run
@@ -139,5 +142,26 @@ struct UndoRedoTests {
         }
         expectRun(home, "undo", says: "Changed #1 back to 20 squats, logged at 14:05 · −30 XP\n")
         expectRun(home, "undo", says: "Restored 45 seconds of plank logged on 21 Nov at 09:00 · +11 XP\n")
+    }
+
+    @Test("on a terminal, deleting a log given by id is confirmed first: anything but yes (no, Enter) deletes nothing and says so (exit 1), in Dutch too; --no-input and a script delete as asked", .needs(.tmux))
+    func confirmDeletion() throws {
+        let home = Self.threeLogs()
+        try home.checkingHandBacks("run deletelog id=3 (on a terminal)") {
+            for (answer, typed, words) in [("no", "no", [String]()), ("Enter", "", []), ("nee", "nee", ["--locale", "nl"])] {
+                let tmux = try TmuxSession(command: home.shellCommand(["run", "deletelog", "id=3"] + words))
+                var said = words.isEmpty ? "Delete a Log (id=3): go ahead? (yes or no) [no]\n> " : "Log verwijderen (id=3): doorgaan? (ja of nee) [nee]\n> "
+                #expect(tmux.wait(for: IntentsTests.terminal(said)) == IntentsTests.terminal(said))
+                if answer == "Enter" { tmux.send("Enter") } else { tmux.send(answer, "Enter") }
+                said += typed + "\nstandfit-host: " + (words.isEmpty
+                    ? "Not run: Delete a Log was not confirmed (answer yes to run it, or run it with --no-input).\nEXIT=1\n"
+                    : "Niet uitgevoerd: Log verwijderen is niet bevestigd (antwoord ja om het uit te voeren, of voer het uit met --no-input).\nEXIT=1\n")
+                #expect(tmux.wait(for: IntentsTests.terminal(said)) == IntentsTests.terminal(said))
+            }
+            let quiet = try TmuxSession(command: home.shellCommand(["run", "deletelog", "id=3", "--no-input"]))
+            let said = "Removed 12 push-ups logged at 14:05 · −18 XP\nEXIT=0\n"
+            #expect(quiet.wait(for: IntentsTests.terminal(said)) == IntentsTests.terminal(said))
+        }
+        expectRun(home, "deletelog", "id=1", says: "Removed 20 squats logged at 14:05 · −22 XP\n")
     }
 }

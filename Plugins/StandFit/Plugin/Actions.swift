@@ -128,8 +128,9 @@ struct History: ShortcutAction {
 }
 
 struct DeleteLog: ShortcutAction {
-    /// Corrects a mistake: never suggested.
+    /// Corrects a mistake: never suggested; confirmed on a terminal before it deletes.
     static let isSuggestible = false
+    static let confirmsBeforeRunning = true
     static let type = StandFitTypes.deleteLog
     static var title: String { localizedTitle("action.deletelog.title") }
     static let icon = "trash"

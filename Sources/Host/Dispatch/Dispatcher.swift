@@ -166,6 +166,16 @@ public struct Dispatcher {
                         outcome.resolved = resolution.parameters
                         return outcome
                     }
+                    // An action that asks to be confirmed is, where somebody can answer, once it
+                    // has every value it asks for (one with a prompt left unset, its handler may
+                    // ask for first: "which log?").
+                    if action.confirms, let conversation = options.conversation,
+                       !action.parameters.contains(where: { spec in
+                           spec.prompt != nil && resolution.parameters.contains { $0.name == spec.name && $0.value == nil }
+                       }),
+                       !confirmed(action, resolution.parameters, conversation: conversation) {
+                        return Outcome(status: .declined, type: type, message: text("run.notConfirmed", ["title": action.title]), plugin: plugin)
+                    }
                     let reply = calls.perform(action, Invocation(requestedType: type, userInfo: userInfo,
                                                                  arguments: resolution.values, locale: locale,
                                                                  showsData: options.showsData))
@@ -214,6 +224,17 @@ public struct Dispatcher {
                 }
             }
         }
+    }
+
+    /// Asks whether to run `action` with `parameters` ("Delete a Log (id=2): go ahead? [no]");
+    /// only a yes in the session's language goes ahead (Enter or the end of input does not).
+    private func confirmed(_ action: RegisteredAction, _ parameters: [ResolvedParameter], conversation: Conversation) -> Bool {
+        let values = parameters.compactMap { parameter in parameter.value.map { "\(parameter.name)=\($0)" } }
+        let question = text(values.isEmpty ? "run.confirm" : "run.confirm.values",
+                            ["title": action.title, "values": values.joined(separator: ", ")])
+        guard let answer = conversation.ask(question, options: [], defaultAnswer: text("run.confirm.no")) else { return false }
+        let yes = text("run.confirm.yesWords").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return yes.contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
     private struct Ambiguity: Error {

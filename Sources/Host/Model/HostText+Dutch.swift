@@ -31,6 +31,11 @@ extension HostText {
     "picker.typed" = "{question} {names}. Deze meldingenserver toont geen knoppen: voer er een uit via het menu van de app in je starter of dock, of met 'standfit-host menu' in een terminal.";
 
     "prompt.question" = "{title}?";
+    "run.confirm" = "{title}: doorgaan? (ja of nee)";
+    "run.confirm.values" = "{title} ({values}): doorgaan? (ja of nee)";
+    "run.confirm.no" = "nee";
+    "run.confirm.yesWords" = "ja, j, yes, y";
+    "run.notConfirmed" = "Niet uitgevoerd: {title} is niet bevestigd (antwoord ja om het uit te voeren, of voer het uit met --no-input).";
     "prompt.needsValue" = "{title} heeft een waarde nodig.";
     "prompt.expected" = "Verwacht {expectation}, kreeg '{answer}'.";
     "prompt.chooseOne" = "Kies er één: een nummer van 1 tot en met {count}, of een naam.";

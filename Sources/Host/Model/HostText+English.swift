@@ -31,6 +31,11 @@ extension HostText {
     "picker.typed" = "{question} {names}. This notification server shows no buttons: run one from the app's menu in your launcher or dock, or with 'standfit-host menu' in a terminal.";
 
     "prompt.question" = "{title}?";
+    "run.confirm" = "{title}: go ahead? (yes or no)";
+    "run.confirm.values" = "{title} ({values}): go ahead? (yes or no)";
+    "run.confirm.no" = "no";
+    "run.confirm.yesWords" = "yes, y";
+    "run.notConfirmed" = "Not run: {title} was not confirmed (answer yes to run it, or run it with --no-input).";
     "prompt.needsValue" = "{title} needs a value.";
     "prompt.expected" = "Expected {expectation}, got '{answer}'.";
     "prompt.chooseOne" = "Choose one: a number from 1 to {count}, or a name.";

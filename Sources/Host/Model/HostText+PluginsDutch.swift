@@ -106,6 +106,7 @@ extension HostText {
     "plugin.registration.badRange" = "set_parameter_range geeft '{name}' van '{type}' het bereik {min} tot {max}; geef eindige grenzen, de kleinste eerst";
     "plugin.registration.defaultOutsideRange" = "parameter '{name}' van '{type}' heeft standaardwaarde {value}, buiten zijn bereik {min} tot en met {max}; herstel de standaardwaarde of het bereik";
     "plugin.registration.parameterTraits" = "set_parameter_traits geeft '{name}' van '{type}' traits {traits}, met bits die deze host niet kent (hij kent STANDFIT_PARAM_TRAIT_NOT_SUGGESTIBLE = 1)";
+    "plugin.registration.actionTraits2" = "set_action_traits geeft '{type}' traits {traits}, met bits die deze host niet kent (standfit.action-traits/2 kent STANDFIT_TRAIT_NOT_SUGGESTIBLE = 1 en STANDFIT_TRAIT_CONFIRM = 2)";
     "plugin.registration.actionTraits" = "set_action_traits geeft '{type}' traits {traits}, met bits die deze host niet kent (hij kent STANDFIT_TRAIT_NOT_SUGGESTIBLE = 1)";
 
     "plugin.item.noun.static" = "statisch item";
@@ -207,6 +208,7 @@ extension HostText {
     "check.oneOf" = "een van {choices}";
     "check.phrases" = "zinnen: {phrases}";
     "check.everyLanguage" = "elke taal";
+    "check.confirms" = "bevestigd: op een terminal gevraagd voordat het wordt uitgevoerd";
     "check.notSuggested" = "niet voorgesteld: zijn uitvoeringen worden niet gedoneerd";
     "check.required" = "{name}: {kind}, verplicht";
     "check.slowInit" = "init duurde {milliseconds} ms; houd het onder {limit} ms (geen I/O buiten de eigen bestanden van de plug-in), want het draait telkens als de plug-in wordt gescand.";

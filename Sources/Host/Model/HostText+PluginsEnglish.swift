@@ -106,6 +106,7 @@ extension HostText {
     "plugin.registration.badRange" = "set_parameter_range gives '{name}' of '{type}' the range {min} to {max}; give finite bounds, the smaller first";
     "plugin.registration.defaultOutsideRange" = "parameter '{name}' of '{type}' has default {value}, outside its range {min} to {max}; fix the default or the range";
     "plugin.registration.parameterTraits" = "set_parameter_traits gives '{name}' of '{type}' traits {traits}, with bits this host does not know (it knows STANDFIT_PARAM_TRAIT_NOT_SUGGESTIBLE = 1)";
+    "plugin.registration.actionTraits2" = "set_action_traits gives '{type}' traits {traits}, with bits this host does not know (standfit.action-traits/2 knows STANDFIT_TRAIT_NOT_SUGGESTIBLE = 1 and STANDFIT_TRAIT_CONFIRM = 2)";
     "plugin.registration.actionTraits" = "set_action_traits gives '{type}' traits {traits}, with bits this host does not know (it knows STANDFIT_TRAIT_NOT_SUGGESTIBLE = 1)";
 
     "plugin.item.noun.static" = "static item";
@@ -207,6 +208,7 @@ extension HostText {
     "check.oneOf" = "one of {choices}";
     "check.phrases" = "phrases: {phrases}";
     "check.everyLanguage" = "every language";
+    "check.confirms" = "confirmed: asked on a terminal before it runs";
     "check.notSuggested" = "not suggested: its runs are not donated";
     "check.required" = "{name}: {kind}, required";
     "check.slowInit" = "init took {milliseconds} ms; keep it under {limit} ms (no I/O beyond the plugin's own files), since it runs whenever the plugin is scanned.";

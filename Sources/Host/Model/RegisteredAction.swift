@@ -14,10 +14,13 @@ public struct RegisteredAction: Sendable, Equatable {
     /// False when its runs are never suggestion material (`STANDFIT_TRAIT_NOT_SUGGESTIBLE`):
     /// they are not donated, and `suggest` ignores any donated before.
     public var suggestible: Bool
+    /// True when it is confirmed on a terminal before it runs (`STANDFIT_TRAIT_CONFIRM`).
+    public var confirms: Bool
 
     public init(type: String, title: String, subtitle: String? = nil, icon: String? = nil,
                 parameters: [ParameterSpec] = [], pluginID: String, phrases: [Phrase] = [],
-                suggestible: Bool = true) {
+                suggestible: Bool = true, confirms: Bool = false) {
+        self.confirms = confirms
         self.type = type
         self.title = title
         self.subtitle = subtitle

@@ -191,6 +191,9 @@ static int32_t init(const standfit_host *host) {
         traits->set_action_traits(host, "com.fixture.intents.paint", 6u);
         traits->set_action_traits(host, "com.fixture.intents.dance", STANDFIT_TRAIT_NOT_SUGGESTIBLE);
     }
+    /* Scraping a wall cannot be taken back: a terminal confirms it first (revision 2's bit). */
+    const standfit_action_traits_ext *traits2 = host->get_extension(host, STANDFIT_EXT_ACTION_TRAITS_2);
+    if (traits2) traits2->set_action_traits(host, "com.fixture.intents.scrape", STANDFIT_TRAIT_CONFIRM);
     /* A finish is chosen for one wall, no habit; one mistake: an unknown bit. */
     const standfit_parameter_traits_ext *parameter_traits = host->get_extension(host, STANDFIT_EXT_PARAMETER_TRAITS);
     if (parameter_traits) {

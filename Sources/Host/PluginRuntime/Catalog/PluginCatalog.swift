@@ -171,7 +171,7 @@ public struct PluginCatalog {
         let actions = record.actions.map { action in
             RegisteredAction(type: action.type, title: action.title, subtitle: action.subtitle, icon: action.icon,
                              parameters: action.parameters, pluginID: id, phrases: action.phrases,
-                             suggestible: action.suggestible)
+                             suggestible: action.suggestible, confirms: action.confirms)
         }
         let provider = record.hasProvider ? DynamicProvider(pluginID: id) : nil
         let entities = record.entities.map { EntityProvider(record: $0, pluginID: id) }

@@ -48,6 +48,35 @@ public struct ActionRecord: Sendable, Equatable, Codable {
     public var phrases: [Phrase]
     /// False for `STANDFIT_TRAIT_NOT_SUGGESTIBLE` (`standfit.action-traits/1`).
     public var suggestible: Bool = true
+    /// True for `STANDFIT_TRAIT_CONFIRM` (`standfit.action-traits/2`): asked before it runs on a terminal.
+    public var confirms: Bool = false
+
+    public init(type: String, title: String, subtitle: String? = nil, icon: String? = nil, parameters: [ParameterSpec], phrases: [Phrase],
+                suggestible: Bool = true, confirms: Bool = false) {
+        self.type = type
+        self.title = title
+        self.subtitle = subtitle
+        self.icon = icon
+        self.parameters = parameters
+        self.phrases = phrases
+        self.suggestible = suggestible
+        self.confirms = confirms
+    }
+
+    private enum CodingKeys: String, CodingKey { case type, title, subtitle, icon, parameters, phrases, suggestible, confirms }
+
+    /// A record written before `confirms` existed (a registry cache, a worker of an older build) has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decode(String.self, forKey: .type)
+        title = try container.decode(String.self, forKey: .title)
+        subtitle = try container.decodeIfPresent(String.self, forKey: .subtitle)
+        icon = try container.decodeIfPresent(String.self, forKey: .icon)
+        parameters = try container.decode([ParameterSpec].self, forKey: .parameters)
+        phrases = try container.decode([Phrase].self, forKey: .phrases)
+        suggestible = try container.decodeIfPresent(Bool.self, forKey: .suggestible) ?? true
+        confirms = try container.decodeIfPresent(Bool.self, forKey: .confirms) ?? false
+    }
 }
 
 extension PluginRecord {

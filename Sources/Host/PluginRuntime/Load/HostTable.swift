@@ -55,20 +55,32 @@ private let getExtension: @convention(c) (UnsafePointer<standfit_host>?, UnsafeP
     return registrar.hostExtension(String(cString: id))
 }
 
-/// The `standfit.action-traits/1` table: the same function for every plugin, which finds its
-/// plugin through `host_data`.
+/// The `standfit.action-traits/1` and `/2` tables: the same function for every plugin, which
+/// finds its plugin through `host_data`; /2 knows one bit more.
 enum ActionTraitsTable {
     static func make() -> UnsafePointer<standfit_action_traits_ext> {
+        table { host, type, traits in ActionTraitsTable.set(host, type, traits, revision: 1) }
+    }
+
+    static func makeSecond() -> UnsafePointer<standfit_action_traits_ext> {
+        table { host, type, traits in ActionTraitsTable.set(host, type, traits, revision: 2) }
+    }
+
+    private static func table(_ set: standfit_action_traits_ext.Setter) -> UnsafePointer<standfit_action_traits_ext> {
         let table = UnsafeMutablePointer<standfit_action_traits_ext>.allocate(capacity: 1)
-        table.initialize(to: standfit_action_traits_ext(
-            abi: .host(for: standfit_action_traits_ext.self),
-            set_action_traits: { host, type, traits in
-                ScanTrace.within("set_action_traits") {
-                    PluginRegistrar.from(host)?.setActionTraits(type: type, traits: traits) ?? STANDFIT_ERR_INVALID_ARGUMENT
-                }
-            }))
+        table.initialize(to: standfit_action_traits_ext(abi: .host(for: standfit_action_traits_ext.self), set_action_traits: set))
         return UnsafePointer(table)
     }
+
+    private static func set(_ host: UnsafePointer<standfit_host>?, _ type: UnsafePointer<CChar>?, _ traits: UInt32, revision: Int) -> Int32 {
+        ScanTrace.within("set_action_traits") {
+            PluginRegistrar.from(host)?.setActionTraits(type: type, traits: traits, revision: revision) ?? STANDFIT_ERR_INVALID_ARGUMENT
+        }
+    }
+}
+
+extension standfit_action_traits_ext {
+    typealias Setter = @convention(c) (UnsafePointer<standfit_host>?, UnsafePointer<CChar>?, UInt32) -> Int32
 }
 
 /// The `standfit.parameter-traits/1` table: the same function for every plugin, which finds its

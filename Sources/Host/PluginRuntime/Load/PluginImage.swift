@@ -35,7 +35,7 @@ public struct LoadedPlugin {
             id: info.id, name: info.name, version: info.version, abiMajor: info.abiMajor, abiMinor: info.abiMinor,
             actions: actions.map {
                 ActionRecord(type: $0.type, title: $0.title, subtitle: $0.subtitle, icon: $0.icon,
-                             parameters: $0.parameters, phrases: $0.phrases, suggestible: $0.suggestible)
+                             parameters: $0.parameters, phrases: $0.phrases, suggestible: $0.suggestible, confirms: $0.confirms)
             },
             staticItems: staticItems, hasProvider: provider != nil, entities: entities.map(\.record),
             warnings: warnings,

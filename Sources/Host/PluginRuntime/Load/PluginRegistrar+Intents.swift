@@ -171,17 +171,19 @@ extension PluginRegistrar {
         }
     }
 
-    /// `standfit.action-traits/1`'s `set_action_traits`.
-    func setActionTraits(type: UnsafePointer<CChar>?, traits: UInt32) -> Int32 {
+    /// `standfit.action-traits/1`'s and `/2`'s `set_action_traits`: /2 knows `STANDFIT_TRAIT_CONFIRM` too.
+    func setActionTraits(type: UnsafePointer<CChar>?, traits: UInt32, revision: Int) -> Int32 {
         guard acceptsRegistrations else { return refuseOutsideInit("set_action_traits") }
         guard let type = CText.string(type), let index = actionIndex[type] else {
             return rejectUnknownAction("set_action_traits", type)
         }
-        let known = UInt32(STANDFIT_TRAIT_NOT_SUGGESTIBLE)
+        let known = UInt32(STANDFIT_TRAIT_NOT_SUGGESTIBLE) | (revision >= 2 ? UInt32(STANDFIT_TRAIT_CONFIRM) : 0)
         guard traits & ~known == 0 else {
-            return reject("plugin.registration.actionTraits", ["type": type, "traits": "\(traits)"])
+            return reject(revision >= 2 ? "plugin.registration.actionTraits2" : "plugin.registration.actionTraits",
+                          ["type": type, "traits": "\(traits)"])
         }
         actions[index].suggestible = traits & UInt32(STANDFIT_TRAIT_NOT_SUGGESTIBLE) == 0
+        actions[index].confirms = traits & UInt32(STANDFIT_TRAIT_CONFIRM) != 0
         return STANDFIT_OK
     }
 }

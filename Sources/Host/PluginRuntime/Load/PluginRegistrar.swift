@@ -22,6 +22,8 @@ final class PluginRegistrar {
     nonisolated(unsafe) static let intentsExtension = IntentsTable.make()
     /// The `standfit.action-traits/1` table; one for every plugin, which it finds by `host_data`.
     nonisolated(unsafe) static let actionTraitsExtension = ActionTraitsTable.make()
+    /// The `standfit.action-traits/2` table (`STANDFIT_TRAIT_CONFIRM` too).
+    nonisolated(unsafe) static let actionTraitsExtension2 = ActionTraitsTable.makeSecond()
     /// The `standfit.item-lifetime/1` table; one for every plugin, since it acts on the sink.
     nonisolated(unsafe) static let itemLifetimeExtension = ItemSink.lifetimeTable()
     /// The `standfit.donations/1` table; one for every plugin, since it acts on the invocation.
@@ -89,6 +91,7 @@ final class PluginRegistrar {
         case STANDFIT_EXT_INTENTS: UnsafeRawPointer(PluginRegistrar.intentsExtension)
         case STANDFIT_EXT_ITEM_LIFETIME: UnsafeRawPointer(PluginRegistrar.itemLifetimeExtension)
         case STANDFIT_EXT_ACTION_TRAITS: UnsafeRawPointer(PluginRegistrar.actionTraitsExtension)
+        case STANDFIT_EXT_ACTION_TRAITS_2: UnsafeRawPointer(PluginRegistrar.actionTraitsExtension2)
         case STANDFIT_EXT_DONATIONS: UnsafeRawPointer(PluginRegistrar.donationsExtension)
         case STANDFIT_EXT_PARAMETER_CHECKS: UnsafeRawPointer(PluginRegistrar.parameterChecksExtension)
         case STANDFIT_EXT_CLOCK: UnsafeRawPointer(PluginRegistrar.clockExtension)

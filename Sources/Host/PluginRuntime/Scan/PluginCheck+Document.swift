@@ -39,6 +39,8 @@ extension PluginCheck {
         public var parameters: [Parameter]
         public var phrases: [PhraseText]
         public var suggestible: Bool
+        /// True when a terminal confirms it before it runs (`STANDFIT_TRAIT_CONFIRM`).
+        public var confirms: Bool
     }
 
     public struct Parameter: Encodable {
@@ -105,7 +107,7 @@ extension PluginCheck {
                 Action(type: action.type, title: action.title, subtitle: action.subtitle, icon: action.icon,
                        parameters: action.parameters.map(parameter),
                        phrases: action.phrases.map { PhraseText(language: $0.language, text: $0.template) },
-                       suggestible: action.suggestible)
+                       suggestible: action.suggestible, confirms: action.confirms)
             },
             staticItems: record.staticItems.map {
                 Item(type: $0.type, title: $0.title, subtitle: $0.subtitle, icon: $0.icon, userInfo: $0.userInfo)

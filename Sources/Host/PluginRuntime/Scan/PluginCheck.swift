@@ -209,6 +209,7 @@ extension PluginCheck {
             }.joined(separator: ", ")]))
         }
         if !action.suggestible { lines.append(text("check.notSuggested")) }
+        if action.confirms { lines.append(text("check.confirms")) }
         return lines
     }
 }
