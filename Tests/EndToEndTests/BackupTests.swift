@@ -245,4 +245,19 @@ struct BackupTests {
             """))
         #expect(!FileManager.default.fileExists(atPath: home.root.appendingPathComponent("no").path))
     }
+
+    @Test("a plain copy of the log file alone, taken while the warm worker keeps it open, holds every log made: each change is folded into the file at once",
+          .needs(.sqlite3))
+    func plainCopyIsWhole() throws {
+        let home = HostSandbox.standFit()
+        for count in [20, 25] {
+            #expect(home.run("run", "logexercise", "exercise=squats", "count=\(count)").status == 0)
+        }
+        // The file alone, as `cp` or a file backup takes it: no -wal, no -shm beside it.
+        let log = home.dataHome.appendingPathComponent("standfit/data/com.standfit/standfit.sqlite")
+        let copy = home.root.appendingPathComponent("copy.sqlite")
+        try FileManager.default.copyItem(at: log, to: copy)
+        #expect(runProcess(ExternalTool.sqlite3.url, arguments: [copy.path, "SELECT group_concat(count) FROM log ORDER BY id"])
+            == ProcessResult(status: 0, stdout: "20,25\n", stderr: ""))
+    }
 }
