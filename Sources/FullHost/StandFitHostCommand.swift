@@ -36,7 +36,7 @@ struct StandFitHostCommand: ParsableCommand {
             switch parse(arguments) {
             case .failure(let error):
                 // Help, --version, completion requests and usage errors start no server.
-                Foundation.exit(report(error))
+                Foundation.exit(report(error, json: Usage.asksForJSON(arguments)))
             case .success(let command):
                 if let refused = refuseInsidePlugin(command) { Foundation.exit(refused) }
                 let status = execute(command)
@@ -130,9 +130,15 @@ struct StandFitHostCommand: ParsableCommand {
     /// What ArgumentParser's `exit(withError:)` prints for `error` (help and --version on
     /// stdout, the rest on stderr), in the line's language (`Usage`), without exiting: its
     /// exit status.
-    static func report(_ error: any Error) -> Int32 {
+    /// With `json` (the line asked for `--json`), a usage error is one JSON document on stdout,
+    /// `{"status": "error", "code": "usage", "message": …}`, as every failure under `--json` is.
+    static func report(_ error: any Error, json: Bool = false) -> Int32 {
         let code = exitCode(for: error)
         let text = Usage.localized(fullMessage(for: error), isError: code != .success, text: Usage.text)
+        if json, code != .success, !text.isEmpty {
+            Output.printJSON(Output.ErrorDocument(code: "usage", message: text.trimmingCharacters(in: .whitespacesAndNewlines)))
+            return code.rawValue
+        }
         if !text.isEmpty {
             if code == .success {
                 Console.current.print(text)

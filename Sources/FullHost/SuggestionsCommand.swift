@@ -35,6 +35,32 @@ struct SuggestionsCommand: HostCommand {
                     ["hours": hours?.text ?? text("suggestions.noQuietHours"), "perDay": "\(session.config.suggestionsPerDay)"])
     }
 
+    /// A suggestion turned down, as `--json` has it: `mutedAt` in ISO 8601 with the user's offset.
+    struct Muted: Encodable {
+        var type: String
+        var parameters: [String: String]
+        var title: String
+        var mutedAt: String
+
+        init(_ mute: SuggestionMute, _ zone: TimeZone) {
+            type = mute.type
+            parameters = mute.parameters
+            title = mute.title
+            mutedAt = DonationsCommand.localTime(mute.mutedAt, zone, json: true)
+        }
+    }
+
+    /// What `suggestions on` and `off` print under `--json`.
+    struct Switched: Encodable {
+        var on: Bool
+        /// Whether a systemd user manager runs the timer now (`on`), and why not.
+        var active: Bool?
+        var note: String?
+        /// The unit files removed (`off`).
+        var removed: [String]?
+        var message: String
+    }
+
     struct Status: ManifestCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "status", abstract: Usage.words("help.suggestions.status")) }
@@ -51,7 +77,7 @@ struct SuggestionsCommand: HostCommand {
             var quietHoursLearned: Bool
             var perDay: Int
             var offeredToday: Int
-            var muted: [SuggestionMute]
+            var muted: [Muted]
         }
 
         func run() throws {
@@ -68,7 +94,8 @@ struct SuggestionsCommand: HostCommand {
                 let quiet = try session.quietHours()
                 Output.printJSON(Document(on: on, active: activity == .active, note: note, quietHours: quiet.hours?.text,
                                           quietHoursLearned: quiet.learned,
-                                          perDay: session.config.suggestionsPerDay, offeredToday: offered, muted: muted))
+                                          perDay: session.config.suggestionsPerDay, offeredToday: offered,
+                                          muted: muted.map { Muted($0, session.request.timeZone) }))
                 return
             }
             let text = HostText(language: session.language)
@@ -106,10 +133,13 @@ struct SuggestionsCommand: HostCommand {
             _ = try UnitText.program(timer.executable)
             let activity = try ScheduleCommand.store(options).install(unit: SuggestionTimer.unitName, timer: timer.timerText,
                                                                          service: timer.serviceText)
-            Output.show(HostText(language: session.language)("suggestions.turnedOn", [
+            let message = HostText(language: session.language)("suggestions.turnedOn", [
                 "timer": SuggestionTimer.timerName, "rules": try SuggestionsCommand.rules(session),
                 "activity": ScheduleCommand.describe(activity, language: session.language),
-            ]))
+            ])
+            var note: String?
+            if case .inactive(let why) = activity { note = why }
+            Output.report(global, Switched(on: true, active: activity == .active, note: note, message: message), message: \.message)
         }
     }
 
@@ -125,12 +155,19 @@ struct SuggestionsCommand: HostCommand {
             let store = ScheduleCommand.store(options)
             let text = HostText(language: LanguagePreference(explicit: manifestOptions.locale, environment: options.request.environment).language(fallback: nil))
             guard store.hasUnits(SuggestionTimer.unitName) else {
-                Output.show(text("suggestions.alreadyOff", ["timer": SuggestionTimer.timerName, "directory": store.directory.path]))
-                return
+                let message = text("suggestions.alreadyOff", ["timer": SuggestionTimer.timerName, "directory": store.directory.path])
+                return Output.report(global, Switched(on: false, removed: [], message: message), message: \.message)
             }
             let removed = try store.removeUnits(SuggestionTimer.unitName)
-            Output.show(text("suggestions.turnedOff", ["timer": SuggestionTimer.timerName, "count": "\(removed.count)"]))
+            let message = text("suggestions.turnedOff", ["timer": SuggestionTimer.timerName, "count": "\(removed.count)"])
+            Output.report(global, Switched(on: false, removed: removed, message: message), message: \.message)
         }
+    }
+
+    /// What `suggestions unmute` prints under `--json`.
+    struct Unmuted: Encodable {
+        var unmuted: [Muted]
+        var message: String
     }
 
     struct Unmute: ManifestCommand {
@@ -174,10 +211,20 @@ struct SuggestionsCommand: HostCommand {
             let text = HostText(language: session.language)
             guard !unmuted.isEmpty else {
                 let muted = try session.state.mutes()
-                Output.printError(text(muted.isEmpty ? "suggestions.nothingMuted" : "suggestions.nothingMutedSome", ["type": type ?? text("suggestions.anyType")]))
+                let message = text(muted.isEmpty ? "suggestions.nothingMuted" : "suggestions.nothingMutedSome", ["type": type ?? text("suggestions.anyType")])
+                if global.json {
+                    Output.printJSON(Output.ErrorDocument(code: "nothing-muted", message: message))
+                } else {
+                    Output.printError(message)
+                }
                 throw ExitCode(Output.Status.unknownType)
             }
-            for mute in unmuted { Output.show(text("suggestions.unmuted", ["suggestion": SuggestionsCommand.describe(mute)])) }
+            let lines = unmuted.map { text("suggestions.unmuted", ["suggestion": SuggestionsCommand.describe($0)]) }
+            if global.json {
+                Output.printJSON(Unmuted(unmuted: unmuted.map { Muted($0, session.request.timeZone) }, message: lines.joined(separator: "\n")))
+            } else {
+                for line in lines { Output.show(line) }
+            }
         }
     }
 }

@@ -29,6 +29,11 @@ enum Usage {
     /// (generate-manual's source), a completion script, or a shell's completions. Those are
     /// English whatever the environment says, so that a package built in any language ships the
     /// same man page and scripts.
+    /// Whether `arguments` ask for `--json` (before a `--`, after which words are values).
+    static func asksForJSON(_ arguments: [String]) -> Bool {
+        arguments.prefix { $0 != "--" }.contains("--json")
+    }
+
     static func isForTools(_ arguments: [String]) -> Bool {
         arguments.first == "---completion" || arguments.contains("--experimental-dump-help")
             || arguments.contains { $0.hasPrefix("--generate-completion-script") }

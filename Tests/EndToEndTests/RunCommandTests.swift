@@ -30,6 +30,21 @@ struct RunCommandTests {
             """, "\(group)")
     }
 
+    @Test("a line that cannot be read, under --json, is one JSON document (code usage, the usage error in the line's language) with exit 64; after -- a --json is a value")
+    func usageErrorAsJSON() {
+        #expect(sandbox.run("run", "--json") == ProcessResult(status: 64, stdout: """
+            {
+              "code" : "usage",
+              "message" : "Error: Missing expected argument '<type>'\\nHelp:  <type>  The shortcut type to run.\\nUsage: standfit-host run [<options>] <type> [<name=value> ...]\\n  See 'standfit-host run --help' for more information.",
+              "status" : "error"
+            }
+
+            """, stderr: ""))
+        let dutch = sandbox.run("list", "--bogus", "--json", "--locale", "nl")
+        #expect(dutch.status == 64 && dutch.stdout.hasPrefix("{\n  \"code\" : \"usage\",\n  \"message\" : \"Fout: Onbekende optie '--bogus'"), "\(dutch)")
+        #expect(sandbox.run("run", "--", "viewstreak", "--json").status != 64)
+    }
+
     @Test("a handled Swift action prints its dialog and exits 0")
     func handledSwift() {
         #expect(sandbox.run("run", "com.example.greeter.greet", "name=Ada", "times=2", "excited=true")

@@ -137,6 +137,10 @@ struct SuggestionOfferTests {
         #expect(nine.run("suggest").stdout == "Nothing to suggest yet: suggestions come from the runs you make (see 'standfit-host donations').\n")
         #expect(Self.at(sandbox, "2026-11-23T08:00:00Z").run("suggestions", "offer").stdout
             == "Nothing offered at 09:00: no suggestion usually runs around now ('standfit-host suggest' shows when each does, 'standfit-host suggestions' what you turned down).\n")
+        // Under --json, when it was turned down is ISO 8601 with the user's offset.
+        let status = nine.run("suggestions", "--json")
+        let mutes = (try? JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?["muted"] as? [[String: Any]]
+        #expect(mutes?.count == 1 && (mutes?.first?["mutedAt"] as? String)?.wholeMatch(of: /2026-11-2\dT\d\d:\d\d:\d\d\+01:00/) != nil, "\(status)")
         #expect(nine.run("suggestions", "unmute", "logexercise", "exercise=squats") == ProcessResult(status: 2, stdout: "",
             stderr: "standfit-host: Nothing of com.standfit.logexercise was muted; 'standfit-host suggestions' lists what is.\n"))
         #expect(nine.run("suggestions", "unmute", "logexercise") == ProcessResult(status: 0,
@@ -254,5 +258,29 @@ struct SuggestionTimerTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: units.path) == ["timers.target.wants"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: units.appendingPathComponent("timers.target.wants").path) == [])
         #expect(sandbox.run("suggestions", "off").stdout == "Suggestions are off already: no org.standfit.Host.suggestions.timer in \(units.path).\n")
+    }
+
+    @Test("under --json, on, off and unmute print one document each, a failure too (nothing muted: code nothing-muted, exit 2)")
+    func json() throws {
+        func document(_ result: ProcessResult) -> [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]) ?? [:]
+        }
+        let on = sandbox.run("suggestions", "on", "--json")
+        #expect(on.status == 0 && document(on)["on"] as? Bool == true && document(on)["active"] as? Bool == false
+            && document(on)["note"] as? String == ScheduleTests.noManager.replacingOccurrences(of: "not active: ", with: "")
+            && (document(on)["message"] as? String)?.hasPrefix("Suggestions on: ") == true, "\(on)")
+        let off = sandbox.run("suggestions", "off", "--json")
+        #expect(off.status == 0 && document(off)["on"] as? Bool == false && (document(off)["removed"] as? [String])?.count == 3, "\(off)")
+        let again = sandbox.run("suggestions", "off", "--json")
+        #expect(again.status == 0 && (document(again)["removed"] as? [String]) == [], "\(again)")
+        let unmute = sandbox.run("suggestions", "unmute", "--all", "--json")
+        #expect(unmute == ProcessResult(status: 2, stdout: """
+            {
+              "code" : "nothing-muted",
+              "message" : "Nothing of any type was muted; no suggestion is.",
+              "status" : "error"
+            }
+
+            """, stderr: ""))
     }
 }
