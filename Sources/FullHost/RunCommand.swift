@@ -58,7 +58,7 @@ struct RunCommand: ManifestCommand {
         if notify {
             // A reminder with nothing to ask (its action declined: a goal met already) stays quiet.
             if remind, outcome.status == .declined {
-                Output.show(outcome.message)
+                if global.json { Output.printJSON(outcome) } else { Output.show(outcome.message) }
                 return
             }
             let notShown = CommandNotification.show(outcome, session: session, parameters: named, userInfo: userInfo, logger: global.logger)

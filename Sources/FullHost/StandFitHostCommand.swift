@@ -105,7 +105,7 @@ struct StandFitHostCommand: ParsableCommand {
             default: return Output.Status.configuration
             }
         } catch {
-            return report(error)
+            return report(error, json: declared?.globalOptions?.json ?? false)
         }
     }
 

@@ -245,9 +245,10 @@ public struct HostSession {
 
     /// Whether `type`'s action may ask for a value itself when nobody can be asked at a prompt:
     /// it has an optional parameter with a prompt and values to choose from that `named` leaves
-    /// out (the handler asks for it when it needs it; a reminder may run it to ask).
+    /// out (the handler asks for it when it needs it; a reminder may run it to ask). Never one
+    /// that is confirmed before it runs: a reminder has nobody at a terminal to confirm it.
     public func mayAsk(_ type: String, named: [NamedArgument]) -> Bool {
-        guard let action = plugins.registry.handler(for: type) else { return false }
+        guard let action = plugins.registry.handler(for: type), !action.confirms else { return false }
         return action.parameters.contains { parameter in
             !parameter.required && parameter.prompt != nil && parameter.domain != nil && !named.contains { $0.name == parameter.name }
         }

@@ -177,7 +177,7 @@ struct MenuAndDesktopTests {
             """)
     }
 
-    @Test("menu refuses without a terminal, and menu --json without one on standard input and standard error (64, nothing on stdout)")
+    @Test("menu refuses without a terminal, and menu --json without one on standard input and standard error (64; under --json the refusal is the JSON document)")
     func menuNeedsTerminal() {
         let usage = "Usage: standfit-host menu [--json] [--verbose] [--manifest <path>] [--define <NAME=VALUE> ...] [--locale <language>] [--require-trusted] [--isolate] [--app <id>] [--limit <limit>] [--notify]\n"
             + "  See 'standfit-host menu --help' for more information.\n"
@@ -185,10 +185,15 @@ struct MenuAndDesktopTests {
             Error: menu needs a terminal on standard input and output; in scripts use 'standfit-host list' to see the actions and 'standfit-host run TYPE' to run one.
 
             """ + usage))
-        #expect(sandbox.run("menu", "--json") == ProcessResult(status: 64, stdout: "", stderr: """
-            Error: menu --json needs a terminal on standard input and standard error (it draws there; standard output is the document); in scripts use 'standfit-host list --json' and 'standfit-host run TYPE --json'.
+        let json = "Error: menu --json needs a terminal on standard input and standard error (it draws there; standard output is the document); in scripts use 'standfit-host list --json' and 'standfit-host run TYPE --json'.\n" + usage
+        #expect(sandbox.run("menu", "--json") == ProcessResult(status: 64, stdout: """
+            {
+              "code" : "usage",
+              "message" : "\(json.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: "\\n"))",
+              "status" : "error"
+            }
 
-            """ + usage))
+            """, stderr: ""))
     }
 
     @Test("the exported file validates, and each action's Exec runs that item", .needs(.desktopFileValidate))

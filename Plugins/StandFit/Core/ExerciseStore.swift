@@ -121,6 +121,13 @@ public struct ExerciseStore: Sendable {
         /// Every goal ever set, oldest first: achievements follow them.
         public var goals: [Goal] = []
 
+        /// These rules with the goals `db` holds.
+        func withGoals(of db: Database) throws -> Rules {
+            var rules = self
+            rules.goals = try ExerciseStore.goals(db)
+            return rules
+        }
+
         public init(calendar: Calendar, catalogue: ExerciseCatalogue, timed: Set<String> = [], goals: [Goal] = []) {
             self.calendar = calendar
             self.catalogue = catalogue
@@ -132,7 +139,7 @@ public struct ExerciseStore: Sendable {
     /// The XP and achievements the log supports now: from the stored states, when they hold
     /// for `rules` (else by a replay of the log).
     public func progression(_ rules: Rules) throws -> Progression {
-        try pools.reader().read { db in try ProgressDays.progression(db, rules) }
+        try pools.reader().read { db in try ProgressDays.progression(db, try rules.withGoals(of: db)) }
     }
 
     /// When each earned achievement was stored as earned, by id.
@@ -154,6 +161,9 @@ public struct ExerciseStore: Sendable {
     func write<T>(_ rules: Rules?, _ change: @escaping (Database) throws -> (T, touched: [Date])?) throws -> (T, ProgressionChange?)? {
         let writer = try pools.writer()
         let written = try writer.write { db -> (T, ProgressionChange?)? in
+            // The goals as this transaction reads them: a goal set by another process between
+            // the caller's read and this write is the one the change is folded under.
+            let rules = try rules.map { try $0.withGoals(of: db) }
             let before = try rules.map { try ProgressDays.progression(db, $0) }
             guard let (result, touched) = try change(db) else { return nil }
             guard let rules, let before else {

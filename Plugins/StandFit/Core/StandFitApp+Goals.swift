@@ -4,9 +4,6 @@ import PluginAPI
 /// Goals (`setgoal`), and how the log stands against them in View Streak, View Progress, the
 /// suggestions and the quick actions.
 extension StandFitApp {
-    /// Words that name no exercise but every exercise counted in reps: a goal in total.
-    static let totalWords: Set<String> = ["all", "total", "everything", "alles", "totaal"]
-
     /// What `setgoal` returns as data: the goal as it is now (nil when removed), the one before,
     /// and how today or this week stands against it.
     public struct GoalReport: Encodable, Sendable {
@@ -14,8 +11,8 @@ extension StandFitApp {
         public var previousCount: Int?
     }
 
-    /// Sets the goal of `count` of `exercise` (nil or "all": every exercise counted in reps) a
-    /// day or a week (`per`); a count of 0 removes it.
+    /// Sets the goal of `count` of `exercise` (nil: every exercise counted in reps) a day or a
+    /// week (`per`); a count of 0 removes it.
     public func setGoal(exercise: String?, count: Int, per: String?) throws -> ActionResult {
         guard let per = Goal.Per(rawValue: per?.lowercased() ?? "day") else {
             let known = Goal.Per.allCases.map(\.rawValue).joined(separator: ", ")
@@ -25,7 +22,7 @@ extension StandFitApp {
             return .invalidInput(text("error.goal.count", ["value": "\(count)", "max": "\(StandFitApp.maximumCount)"]), parameter: "count")
         }
         var id: String?
-        if let exercise, !StandFitApp.totalWords.contains(EntityValue.matchKey(exercise)) {
+        if let exercise {
             guard let found = catalogue.match(exercise, names: text.names(in: catalogue)) else {
                 let known = catalogue.exercises.map(\.id).joined(separator: ", ")
                 return .invalidInput(text("error.unknownExercise", ["value": exercise, "known": known]), parameter: "exercise")
@@ -144,7 +141,8 @@ extension StandFitApp {
     public func goalReminder(exercise: String?) throws -> ActionResult {
         let now = clock.now()
         let standing = try goalStanding(now: now)
-        guard !standing.isEmpty else { return .invalidInput(text("error.goal.noGoals")) }
+        // No goals: nothing to remind of (a reminder stays quiet); said how to set one.
+        guard !standing.isEmpty else { return .declined(text("error.goal.noGoals")) }
         if let exercise {
             guard let found = catalogue.match(exercise, names: text.names(in: catalogue)) else { return unknownExercise(exercise) }
             let left = try unmetGoals(now: now).first { $0.exercise == found.id }?.left
@@ -161,13 +159,15 @@ extension StandFitApp {
     }
 
     /// The exercises whose goal is not met yet (today's daily goals, then this week's weekly
-    /// ones) with what is left, most left first within each.
-    func unmetGoals(now: Date) throws -> [(exercise: String, left: Int)] {
-        var unmet: [(exercise: String, left: Int)] = []
+    /// ones, each in the order of their exercises' ids) with what is left and until when it is
+    /// today's or this week's.
+    func unmetGoals(now: Date) throws -> [(exercise: String, left: Int, until: Date)] {
+        var unmet: [(exercise: String, left: Int, until: Date)] = []
         for progress in try goalStanding(now: now) {
             guard let exercise = progress.exercise, catalogue.exercises.contains(where: { $0.id == exercise }),
-                  let done = progress.current, done < progress.count, !unmet.contains(where: { $0.exercise == exercise }) else { continue }
-            unmet.append((exercise, progress.count - done))
+                  let done = progress.current, done < progress.count, !unmet.contains(where: { $0.exercise == exercise }),
+                  let span = clock.calendar.dateInterval(of: progress.per == .day ? .day : .weekOfYear, for: now) else { continue }
+            unmet.append((exercise, progress.count - done, span.end))
         }
         return unmet
     }

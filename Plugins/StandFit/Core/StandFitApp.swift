@@ -256,21 +256,26 @@ public struct StandFitApp: Sendable {
         }
         guard let last = try store.last() else { return items }
         // A goal not met yet takes the last log's place: log what is left of it ("Log Squats ·
-        // 8 squats to go"), until it is met.
-        if let goal = try unmetGoals(now: clock.now()).first, let exercise = catalogue.exercise(id: goal.exercise) {
+        // 8 squats to go"), until it is met or its day or week ends. With goals, the last log's
+        // item holds until midnight too: a new day may bring a goal not met.
+        let now = clock.now()
+        let goals = try store.goals()
+        if let goal = try unmetGoals(now: now).first, let exercise = catalogue.exercise(id: goal.exercise) {
             items.append(ShortcutItem(
                 type: StandFitTypes.logExercise,
                 title: text("item.loglast.title", ["exercise": text.title(exercise.id)]),
                 subtitle: text("item.goal.left", ["amount": amount(goal.left, of: exercise.id)]),
                 icon: exercise.icon,
-                userInfo: ["exercise": exercise.id, "count": min(goal.left, StandFitApp.maximumCount)]))
+                userInfo: ["exercise": exercise.id, "count": min(goal.left, StandFitApp.maximumCount)],
+                validUntil: goal.until))
         } else if let exercise = catalogue.exercise(id: last.exercise) {
             items.append(ShortcutItem(
                 type: StandFitTypes.logExercise,
                 title: text("item.loglast.title", ["exercise": text.title(exercise.id)]),
                 subtitle: text.amount(last.count, unit: exercise.unit),
                 icon: exercise.icon,
-                userInfo: ["exercise": exercise.id, "count": last.count]))
+                userInfo: ["exercise": exercise.id, "count": last.count],
+                validUntil: goals.isEmpty ? nil : clock.calendar.dateInterval(of: .day, for: now)?.end))
         }
         items.append(ShortcutItem(type: StandFitTypes.viewProgress, title: text("action.viewprogress.title"),
                                   icon: "chart.bar.fill"))

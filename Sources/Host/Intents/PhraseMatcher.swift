@@ -337,12 +337,14 @@ extension PhraseMatcher {
     /// placeholders on ("log {count} {exercise}" as "{count} {exercise}" and "{exercise}"), so
     /// that "squats", "20 squats" or "push ups" fit. Only endings that name a thing (an entity
     /// or a choice) and take no free text: "{note}" alone would fit any words, and a number alone
-    /// ("20") says nothing of what to do. Actions without such an ending are left out.
+    /// ("20") says nothing of what to do. Actions without such an ending are left out, and so are
+    /// actions whose runs are never suggested (a correction, a setting such as a goal): bare words
+    /// read as a habit ("20 squats" logs them), and those are reached by their whole phrases.
     public func bareWords() -> PhraseMatcher {
         var matcher = self
         matcher.applications = [:]
         matcher.actions = actions.compactMap { action in
-            guard !action.isNamespace else { return nil }
+            guard !action.isNamespace, action.suggestible else { return nil }
             var endings: [Phrase] = []
             for phrase in action.phrases {
                 let words = phrase.template.split(whereSeparator: \.isWhitespace).map(String.init)

@@ -14,7 +14,7 @@ import HostModel
 /// version; one of another version, or one that cannot be read, is rebuilt from scratch.
 package struct RegistryCache {
     /// Bumped whenever what an entry holds changes shape.
-    package static let formatVersion = 8
+    package static let formatVersion = 9
 
     package static let fileName = "registry.sqlite"
 
