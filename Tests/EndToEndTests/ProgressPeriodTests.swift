@@ -126,6 +126,39 @@ struct ProgressPeriodTests {
             == ProcessResult(status: 3, stdout: "", stderr: "standfit-host: period: no value is called 'decade'; choose one of week, month, year.\n"))
     }
 
+    @Test("an empty month or year says so, 'yet' for this one and naming a past one, in English and Dutch; a month's last week cut to one day is that day alone")
+    func emptyAndOneDay() throws {
+        var home = HostSandbox.standFit()
+        #expect(home.run("run", "viewprogress", "period=month") == ProcessResult(status: 0, stdout: """
+            November 2026, by week
+            1 Nov – 7 Nov    · 0
+            8 Nov – 14 Nov   · 0
+            15 Nov – 21 Nov  · 0
+            22 Nov – 28 Nov  · 0
+            29 Nov – 30 Nov  · 0
+            Nothing logged this month yet.
+
+            """, stderr: ""))
+        #expect(home.run("run", "viewprogress", "period=year").stdout.hasSuffix("Dec  · 0\nNothing logged this year yet.\n"))
+        #expect(home.run("run", "viewprogress", "period=month", "ago=1").stdout.hasSuffix("· 0\nNothing logged in October 2026.\n"))
+        #expect(home.run("run", "viewprogress", "period=year", "ago=1", "--locale", "nl").stdout.hasSuffix("· 0\nIn 2025 is niets gelogd.\n"))
+        #expect(home.run("run", "viewprogress", "period=month", "ago=1", "--locale", "nl").stdout.hasSuffix("· 0\nIn oktober 2026 is niets gelogd.\n"))
+        #expect(home.run("run", "viewprogress", "period=month", "--locale", "nl").stdout.hasSuffix("· 0\nDeze maand is er nog niets gelogd.\n"))
+        // May 2026 ends on a Sunday, the first day of an English week.
+        home.extraEnvironment["STANDFIT_NOW"] = "2026-05-15T10:00:00Z"
+        #expect(home.run("run", "viewprogress", "period=month").stdout == """
+            May 2026, by week
+            1 May – 2 May    · 0
+            3 May – 9 May    · 0
+            10 May – 16 May  · 0
+            17 May – 23 May  · 0
+            24 May – 30 May  · 0
+            31 May           · 0
+            Nothing logged this month yet.
+
+            """)
+    }
+
     @Test("--json: the period's parts, and each exercise's logs and total now and in the period before")
     func json() throws {
         let home = try Self.home()

@@ -7,6 +7,8 @@ public struct PeriodChart {
     public var progress: PeriodProgress
     public var text: StandFitText
     public var width = 30
+    /// A period before this one: an empty one says which, not "yet".
+    public var isPast = false
 
     public init(progress: PeriodProgress, text: StandFitText) {
         self.progress = progress
@@ -21,14 +23,17 @@ public struct PeriodChart {
         let name = isYear ? String(progress.start.prefix(4)) : month.prefix(1).uppercased() + month.dropFirst()
         var lines = [text(isYear ? "progress.year.header" : "progress.month.header", ["period": name])]
         let partLabels = progress.parts.map { part in
-            isYear ? text.localDate(part.start, "LLL") : text("progress.range", ["start": text.localDate(part.start, "d MMM"), "end": text.localDate(part.end, "d MMM")])
+            // A part of one day (a month's last week cut at its edge) is that day alone.
+            isYear ? text.localDate(part.start, "LLL") : part.start == part.end ? text.localDate(part.start, "d MMM")
+                : text("progress.range", ["start": text.localDate(part.start, "d MMM"), "end": text.localDate(part.end, "d MMM")])
         }
         let partWidth = partLabels.map(\.count).max() ?? 0
         for (part, name) in zip(progress.parts, partLabels) {
             lines.append(BarChart.row(name, width: partWidth, logs: part.logs, scale: scale, tail: "\(part.logs)"))
         }
         guard !progress.exercises.isEmpty else {
-            lines.append(text("progress.period.empty"))
+            lines.append(isPast ? text("progress.period.empty.past", ["period": isYear ? name : month])
+                         : text(isYear ? "progress.year.empty" : "progress.month.empty"))
             return lines
         }
         lines.append("")

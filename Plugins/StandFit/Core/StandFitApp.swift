@@ -187,8 +187,9 @@ public struct StandFitApp: Sendable {
                                       calendar: clock.calendar, catalogue: catalogue)
         let standing = goals.isEmpty ? [] : goalProgress(goals, in: current, now: now, entries: entries)
         progress.goals = standing.isEmpty ? nil : standing
-        return .handled(withGoals(PeriodChart(progress: progress, text: text).lines, standing, period: period).joined(separator: "\n"),
-                        data: progress)
+        var chart = PeriodChart(progress: progress, text: text)
+        chart.isPast = ago > 0
+        return .handled(withGoals(chart.lines, standing, period: period).joined(separator: "\n"), data: progress)
     }
 
     /// Takes back the last change the user made (a log, a deletion, an edit, an import), by when
