@@ -199,9 +199,18 @@ struct GoalCommandTests {
         #expect(home.run("run", "goalreminder", "exercise=lunges").stdout == "Logged 12 lunges · +14 XP\n")
         #expect(home.run("run", "logexercise", "exercise=burpees", "count=20").status == 0)
         #expect(home.run("run", "goalreminder") == ProcessResult(status: 1, stdout: "", stderr: "standfit-host: Every goal is met for now ✓\n"))
-        // A reminder may run it: it asks for the exercise itself; one that asks nothing is refused as before.
+    }
+
+    @Test("schedule add --remind takes goalreminder (it asks for the exercise itself); one that asks nothing, and a confirmed action, are refused as before",
+          .needs(.systemdAnalyze))
+    func reminderScheduled() {
+        let home = HostSandbox.standFit()
         #expect(home.run("schedule", "add", "--remind", "*-*-* 17:00", "goalreminder").status == 0)
-        #expect(home.run("schedule", "add", "--remind", "*-*-* 17:00", "viewstreak").status == 3)
+        #expect(home.run("schedule", "add", "--remind", "*-*-* 17:00", "viewstreak") == ProcessResult(status: 3, stdout: "", stderr: """
+            standfit-host: error: A reminder asks for a value, and com.standfit.viewstreak has every value it needs here; leave out the one it should ask for (such as exercise), or drop --remind to run it at those times.
+
+            """))
+        #expect(home.run("schedule", "add", "--remind", "*-*-* 17:00", "deletelog").status == 3)
     }
 
     @Test("a goal reminder on the desktop: while a goal is not met it asks with the exercises as buttons, the goal's first, and the one pressed logs what is left; once every goal is met it shows nothing and succeeds",

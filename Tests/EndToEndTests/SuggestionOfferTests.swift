@@ -267,7 +267,8 @@ struct SuggestionTimerTests {
         }
         let on = sandbox.run("suggestions", "on", "--json")
         #expect(on.status == 0 && document(on)["on"] as? Bool == true && document(on)["active"] as? Bool == false
-            && document(on)["note"] as? String == ScheduleTests.noManager.replacingOccurrences(of: "not active: ", with: "")
+            // (Why no manager runs differs where systemctl is not installed: the note's head is the same.)
+            && (document(on)["note"] as? String)?.hasPrefix("no systemd user manager runs for you (") == true
             && (document(on)["message"] as? String)?.hasPrefix("Suggestions on: ") == true, "\(on)")
         let off = sandbox.run("suggestions", "off", "--json")
         #expect(off.status == 0 && document(off)["on"] as? Bool == false && (document(off)["removed"] as? [String])?.count == 3, "\(off)")
