@@ -182,12 +182,6 @@ public struct Dispatcher {
                     var outcome = outcome(of: reply, action: action, type: type)
                     outcome.resolved = resolution.parameters
                     if route == .fallback { outcome.fallback = fallbackType }
-                    // A value answered at a prompt that the handler refused is asked again, with the
-                    // refusal as the reason (as the host's own checks are); the others are kept.
-                    // (Only one the resolver will ask for again: with no declared default, required
-                    // or with a prompt; another would silently take its default, so the refusal
-                    // stands.) So is an optional one with a prompt that was not given and that the
-                    // handler refused to go on without ("which log?": the refusal lists them).
                     // With nobody to ask at a prompt (a notification, a reminder), an optional value
                     // with a prompt and values to choose from that the handler asked for is a
                     // question, in the handler's words, with the values to offer.
@@ -202,6 +196,12 @@ public struct Dispatcher {
                         outcome.suggestions = offered.map(\.id)
                         return outcome
                     }
+                    // A value answered at a prompt that the handler refused is asked again, with the
+                    // refusal as the reason (as the host's own checks are); the others are kept.
+                    // (Only one the resolver will ask for again: with no declared default, required
+                    // or with a prompt; another would silently take its default, so the refusal
+                    // stands.) So is an optional one with a prompt that was not given and that the
+                    // handler refused to go on without ("which log?": the refusal lists them).
                     guard outcome.status == .invalidInput, let conversation = options.conversation,
                           let refused = outcome.parameter,
                           let declared = action.parameters.first(where: { $0.name == refused }), declared.defaultValue == nil,
