@@ -121,6 +121,11 @@ public struct ExerciseStore: Sendable {
         /// Every goal ever set, oldest first: achievements follow them.
         public var goals: [Goal] = []
 
+        /// Whether a log of `exercise` is counted in seconds (a goal in total counts reps only).
+        public func isTimed(_ exercise: String) -> Bool {
+            timed.contains(exercise) || catalogue.exercise(id: exercise)?.unit == .seconds
+        }
+
         /// These rules with the goals `db` holds.
         func withGoals(of db: Database) throws -> Rules {
             var rules = self

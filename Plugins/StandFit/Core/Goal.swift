@@ -33,6 +33,12 @@ public struct Goal: Sendable, Equatable, Codable {
         public static func < (left: Key, right: Key) -> Bool {
             (left.per == .day ? 0 : 1, left.exercise ?? "") < (right.per == .day ? 0 : 1, right.exercise ?? "")
         }
+
+        /// Whether a log of `exercise` counts toward the goal: its own exercise, or, for a goal in
+        /// total, any exercise counted in reps.
+        public func counts(_ exercise: String, isTimed: (String) -> Bool) -> Bool {
+            self.exercise.map { $0 == exercise } ?? !isTimed(exercise)
+        }
     }
 
     public var key: Key { Key(exercise: exercise, per: per) }
@@ -41,12 +47,6 @@ public struct Goal: Sendable, Equatable, Codable {
     /// not changed or removed by then (a period not over yet counts the goal as it stands now).
     public func holds(endingAt end: Date) -> Bool {
         since < end && (until.map { $0 >= end } ?? true)
-    }
-
-    /// Whether a log of `exercise` counts toward the goal: its own exercise, or, for a goal in
-    /// total, any exercise counted in reps.
-    public func counts(_ exercise: String, isTimed: (String) -> Bool) -> Bool {
-        self.exercise.map { $0 == exercise } ?? !isTimed(exercise)
     }
 }
 
@@ -91,9 +91,7 @@ public struct GoalProgress: Sendable, Equatable, Encodable {
         for entry in entries {
             let day = index(of: entry.at, in: days), week = index(of: entry.at, in: weeks)
             for key in keys {
-                guard let span = key.per == .day ? day : week,
-                      Goal(exercise: key.exercise, per: key.per, count: 0, since: .distantPast).counts(entry.exercise, isTimed: isTimed)
-                else { continue }
+                guard let span = key.per == .day ? day : week, key.counts(entry.exercise, isTimed: isTimed) else { continue }
                 amounts[key, default: [:]][span, default: 0] += entry.count
             }
         }

@@ -41,8 +41,9 @@ public struct ProgressState: Sendable, Equatable, Codable {
 /// Adds entries to a `ProgressState`, asking the calendar once per local day.
 struct ProgressFolder {
     var state: ProgressState
+    /// The calendar, exercises, the user's own timed exercises and every goal ever set.
+    let rules: ExerciseStore.Rules
     let calendar: Calendar
-    let catalogue: ExerciseCatalogue
     /// Monday 1 January 2001, local midnight: weeks are counted from it in whole days, so a
     /// day's week asks the calendar nothing.
     private let monday: Date
@@ -50,21 +51,15 @@ struct ProgressFolder {
     private var nextDay = Date.distantPast
     private var earlyHours: Range<Date>?
 
-    /// The user's own exercises that are timed: they earn as StandFit's timed ones do least.
-    let timed: Set<String>
-
-    /// Every goal ever set, the daily ones that stood at the end of the last logged day, and the
-    /// start of the day before it.
-    let goals: [Goal]
+    /// The daily goals that stood at the end of the last logged day, and the start of the day
+    /// before it.
     private var dayGoals: [Goal] = []
     private var dayBefore: Double?
 
     init(_ state: ProgressState, rules: ExerciseStore.Rules) {
         self.state = state
+        self.rules = rules
         self.calendar = rules.calendar
-        self.catalogue = rules.catalogue
-        self.timed = rules.timed
-        self.goals = rules.goals
         monday = calendar.date(from: DateComponents(year: 2001, month: 1, day: 1)) ?? Date(timeIntervalSinceReferenceDate: 0)
         if let day = state.day { enter(Date(timeIntervalSince1970: day)) }
     }
@@ -74,7 +69,7 @@ struct ProgressFolder {
 
     /// Adds `entry`, which happened no earlier than every entry added before: the XP it earns.
     mutating func add(_ entry: LogEntry) -> Int {
-        var gained = Progression.baseXP(exercise: entry.exercise, count: entry.count, timed: timed.contains(entry.exercise))
+        var gained = Progression.baseXP(exercise: entry.exercise, count: entry.count, timed: rules.timed.contains(entry.exercise))
         if entry.loggedAt >= nextDay {
             let start = calendar.startOfDay(for: entry.loggedAt)
             // Its first log: the streak goes on when the day before was logged (compared as day
@@ -97,21 +92,16 @@ struct ProgressFolder {
         state.totalXP += gained
         state.logs += 1
         if entry.exercise == "squats" { state.squats += entry.count }
-        if catalogue.exercise(id: entry.exercise) != nil, !state.tried.contains(entry.exercise) {
+        if rules.catalogue.exercise(id: entry.exercise) != nil, !state.tried.contains(entry.exercise) {
             state.tried.append(entry.exercise)
             state.tried.sort()
         }
         if earlyHours?.contains(entry.loggedAt) == true { state.early = 1 }
-        for measure in Progression.measures(state, catalogue: catalogue, goals: !goals.isEmpty)
+        for measure in Progression.measures(state, catalogue: rules.catalogue, goals: !rules.goals.isEmpty)
         where measure.current >= measure.target && state.earned[measure.id] == nil {
             state.earned[measure.id] = ProgressState.Earned(at: entry.loggedAt, by: entry.id ?? 0)
         }
         return gained
-    }
-
-    /// Whether a log of `exercise` is counted in seconds (a goal in total counts reps only).
-    func isTimed(_ exercise: String) -> Bool {
-        timed.contains(exercise) || catalogue.exercise(id: exercise)?.unit == .seconds
     }
 
     /// Adds `entry` to its day's amounts: a daily goal it fills is met, and when every daily goal
@@ -119,7 +109,7 @@ struct ProgressFolder {
     private mutating func meetGoals(_ entry: LogEntry) {
         func amount(_ goal: Goal) -> Int {
             goal.exercise.map { state.dayAmounts[$0] ?? 0 }
-                ?? state.dayAmounts.reduce(0) { $0 + (isTimed($1.key) ? 0 : $1.value) }
+                ?? state.dayAmounts.reduce(0) { $0 + (rules.isTimed($1.key) ? 0 : $1.value) }
         }
         let before = dayGoals.map(amount)
         state.dayAmounts[entry.exercise, default: 0] += entry.count
@@ -138,9 +128,9 @@ struct ProgressFolder {
     /// and the daily goals that stood at the day's end.
     private mutating func enter(_ start: Date) {
         nextDay = calendar.date(byAdding: .day, value: 1, to: start).map(calendar.startOfDay) ?? start.addingTimeInterval(86_400)
-        if !goals.isEmpty {
+        if !rules.goals.isEmpty {
             let end = nextDay
-            dayGoals = goals.filter { $0.per == .day && $0.holds(endingAt: end) }
+            dayGoals = rules.goals.filter { $0.per == .day && $0.holds(endingAt: end) }
             dayBefore = calendar.date(byAdding: .day, value: -1, to: start).map { calendar.startOfDay(for: $0).timeIntervalSince1970 }
         }
         if let from = calendar.date(bySettingHour: 4, minute: 0, second: 0, of: start),

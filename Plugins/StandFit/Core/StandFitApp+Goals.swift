@@ -23,10 +23,7 @@ extension StandFitApp {
         }
         var id: String?
         if let exercise {
-            guard let found = catalogue.match(exercise, names: text.names(in: catalogue)) else {
-                let known = catalogue.exercises.map(\.id).joined(separator: ", ")
-                return .invalidInput(text("error.unknownExercise", ["value": exercise, "known": known]), parameter: "exercise")
-            }
+            guard let found = catalogue.match(exercise, names: text.names(in: catalogue)) else { return unknownExercise(exercise) }
             id = found.id
         }
         let key = Goal.Key(exercise: id, per: per)
@@ -68,10 +65,8 @@ extension StandFitApp {
     /// The goals' standing over `interval` up to `now`, from `entries` that cover its whole weeks.
     func goalProgress(_ goals: [Goal], in interval: DateInterval, now: Date,
                       entries: some Sequence<(at: Date, exercise: String, count: Int)>) -> [GoalProgress] {
-        let rules = rules(goals: goals)
-        let folder = ProgressFolder(ProgressState(), rules: rules)
-        return GoalProgress.standing(goals, in: interval, now: now, entries: entries, calendar: clock.calendar,
-                                     isTimed: folder.isTimed)
+        GoalProgress.standing(goals, in: interval, now: now, entries: entries, calendar: clock.calendar,
+                              isTimed: rules(goals: goals).isTimed)
     }
 
     /// "20 squats a day", "60 seconds of plank a day", "500 reps a week in total".

@@ -36,10 +36,7 @@ extension StandFitApp {
         }
         var exercise: Exercise?
         if let name {
-            guard let found = catalogue.match(name, names: text.names(in: catalogue)) else {
-                let known = catalogue.exercises.map(\.id).joined(separator: ", ")
-                return .invalidInput(text("error.unknownExercise", ["value": name, "known": known]), parameter: "exercise")
-            }
+            guard let found = catalogue.match(name, names: text.names(in: catalogue)) else { return unknownExercise(name) }
             exercise = found
         }
         let now = clock.now()
@@ -86,12 +83,12 @@ extension StandFitApp {
         var amounts: [AmountKey: String] = [:]
         for entry in entries {
             let key = AmountKey(exercise: entry.exercise, count: entry.count)
-            let amount = amounts[key] ?? {
-                let worded = text.sentence("history.amount", entry: entry, unit: catalogue.exercise(id: entry.exercise)?.unit ?? .reps)
+            let worded = amounts[key] ?? {
+                let worded = amount(entry.count, of: entry.exercise)
                 amounts[key] = worded
                 return worded
             }()
-            var line = "#\(entry.id ?? 0)  \(shownTime.label(entry.loggedAt))  \(amount)"
+            var line = "#\(entry.id ?? 0)  \(shownTime.label(entry.loggedAt))  \(worded)"
             if let note = entry.note { line += " — \(StandFitText.oneLine(note))" }
             lines.append(line)
         }

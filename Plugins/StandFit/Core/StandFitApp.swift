@@ -51,10 +51,7 @@ public struct StandFitApp: Sendable {
     /// one the user gave. Seconds and minutes together are refused.
     public func logExercise(_ name: String, count: Int?, seconds: Int? = nil, minutes: Int? = nil, note: String?,
                             at: String? = nil) throws -> ActionResult {
-        guard let exercise = catalogue.match(name, names: text.names(in: catalogue)) else {
-            let known = catalogue.exercises.map(\.id).joined(separator: ", ")
-            return .invalidInput(text("error.unknownExercise", ["value": name, "known": known]), parameter: "exercise")
-        }
+        guard let exercise = catalogue.match(name, names: text.names(in: catalogue)) else { return unknownExercise(name) }
         let time = minutes != nil ? "minutes" : seconds != nil ? "seconds" : nil
         if let time {
             guard seconds == nil || minutes == nil else {
