@@ -66,11 +66,12 @@ struct GoalTests {
 
         // Through the store: a goal set after the logs earns what the log already meets that day.
         let app = try fixture.app(at: "2026-11-07 20:00")
-        for entry in logs { _ = try app.store.log(LogEntry(exercise: entry.exercise, count: entry.count, loggedAt: entry.loggedAt), rules: try app.rules) }
+        for entry in logs { _ = try app.store.log(LogEntry(exercise: entry.exercise, count: entry.count, loggedAt: entry.loggedAt), rules: app.rules) }
         let set = try app.setGoal(exercise: "squats", count: 20, per: nil)
         #expect(set.dialog == "Goal set: 20 squats a day.\nAchievement unlocked: A day's goal met\n· 20 squats a day: 20 today ✓")
-        let stored = try app.store.progression(try app.rules)
-        let replayed = Progression(entries: try app.store.entries(in: DateInterval(start: .distantPast, end: .distantFuture)), rules: try app.rules)
+        let stored = try app.store.progression(app.rules)
+        let replayed = Progression(entries: try app.store.entries(in: DateInterval(start: .distantPast, end: .distantFuture)),
+                                   rules: app.rules(goals: try app.store.goals()))
         #expect(stored.achievements == replayed.achievements && stored.totalXP == replayed.totalXP)
         #expect(stored.achievements.first { $0.id == "goal-days-7" }?.progress == 1)
     }

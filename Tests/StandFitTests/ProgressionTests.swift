@@ -171,14 +171,14 @@ struct ProgressionTests {
         }
         let app = try fixture.app(at: "2026-11-22 10:00")
         let replayed = Progression(entries: try app.store.entries(in: DateInterval(start: .distantPast, end: .distantFuture)),
-                                   calendar: try app.rules.calendar, catalogue: .standard)
+                                   calendar: app.rules.calendar, catalogue: .standard)
         // Before any change, reads replay (they never write).
         #expect(try app.store.progression(app.rules).totalXP == replayed.totalXP)
         #expect(replayed.totalXP > 0)
         let logged = try app.logExercise("squats", count: 20, note: nil)
         #expect(logged.dialog == "Logged 20 squats · +40 XP")
         let entries = try app.store.entries(in: DateInterval(start: .distantPast, end: .distantFuture))
-        let after = Progression(entries: entries, calendar: try app.rules.calendar, catalogue: .standard)
+        let after = Progression(entries: entries, calendar: app.rules.calendar, catalogue: .standard)
         let stored = try app.store.progression(app.rules)
         #expect(stored.totalXP == after.totalXP && stored.bestStreak == 1_001 && stored.achievements == after.achievements)
         let (days, xp) = try DatabaseQueue(path: path).read { db in

@@ -118,7 +118,8 @@ public struct ExerciseStore: Sendable {
         public var catalogue: ExerciseCatalogue
         /// The user's own timed exercises (their unit never changes, so the stored states hold).
         public var timed: Set<String> = []
-        /// Every goal ever set, oldest first: achievements follow them.
+        /// Every goal ever set, oldest first: achievements follow them. The store sets them from
+        /// its own transaction (`withGoals(of:)`) for every change and read it folds.
         public var goals: [Goal] = []
 
         /// Whether a log of `exercise` is counted in seconds (a goal in total counts reps only).

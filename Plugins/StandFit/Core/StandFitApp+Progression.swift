@@ -7,12 +7,12 @@ extension StandFitApp {
     /// How the store derives XP and achievements: the user's calendar and StandFit's own
     /// catalogue (the user's own exercises earn a point per rep or ten seconds, and "Every
     /// exercise tried" means StandFit's ten; adding or hiding one replays nothing).
-    /// The goals are read from the log each time: a change reads the ones it is made under.
-    public var rules: ExerciseStore.Rules {
-        get throws { rules(goals: try store.goals()) }
-    }
+    /// Without goals: the store reads them inside each change's (and each read's) transaction,
+    /// so a change is folded under the goals it is made under, and nothing reads them twice.
+    public var rules: ExerciseStore.Rules { rules(goals: []) }
 
-    func rules(goals: [Goal]) -> ExerciseStore.Rules {
+    /// The rules with `goals` (a replay of the log outside the store needs them).
+    public func rules(goals: [Goal]) -> ExerciseStore.Rules {
         let standard = Set(ExerciseCatalogue.standard.exercises.map(\.id))
         let timed = (catalogue.exercises + catalogue.hidden).filter { $0.unit == .seconds && !standard.contains($0.id) }.map(\.id)
         return ExerciseStore.Rules(calendar: clock.calendar, catalogue: .standard, timed: Set(timed), goals: goals)
