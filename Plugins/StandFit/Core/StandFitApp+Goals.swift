@@ -57,7 +57,11 @@ extension StandFitApp {
 
     /// How today (daily goals) and this week (weekly goals) stand against the goals that hold.
     func goalStanding(now: Date) throws -> [GoalProgress] {
-        let goals = try store.goals()
+        try goalStanding(store.goals(), now: now)
+    }
+
+    /// The same, of `goals` (every goal ever set, as the store has them).
+    func goalStanding(_ goals: [Goal], now: Date) throws -> [GoalProgress] {
         guard !goals.isEmpty, let week = clock.calendar.dateInterval(of: .weekOfYear, for: now) else { return [] }
         return try goalProgress(goals, in: week, now: now, entries: store.amounts(in: week)).filter { $0.current != nil }
     }
@@ -140,7 +144,7 @@ extension StandFitApp {
         guard !standing.isEmpty else { return .declined(text("error.goal.noGoals")) }
         if let exercise {
             guard let found = catalogue.match(exercise, names: text.names(in: catalogue)) else { return unknownExercise(exercise) }
-            let left = try unmetGoals(now: now).first { $0.exercise == found.id }?.left
+            let left = unmetGoals(in: standing, now: now).first { $0.exercise == found.id }?.left
             return try logExercise(found.id, count: left.map { min($0, StandFitApp.maximumCount) } ?? found.defaultCount, note: nil)
         }
         let unmet = standing.filter { ($0.current ?? 0) < $0.count }
@@ -153,12 +157,12 @@ extension StandFitApp {
         return .invalidInput(text("goal.reminder.ask", ["left": left.joined(separator: ", ")]), parameter: "exercise")
     }
 
-    /// The exercises whose goal is not met yet (today's daily goals, then this week's weekly
-    /// ones, each in the order of their exercises' ids) with what is left and until when it is
+    /// The exercises whose goal is not met yet in `standing` (`goalStanding`: today's daily
+    /// goals, then this week's weekly ones, each in the order of their exercises' ids) with what is left and until when it is
     /// today's or this week's.
-    func unmetGoals(now: Date) throws -> [(exercise: String, left: Int, until: Date)] {
+    func unmetGoals(in standing: [GoalProgress], now: Date) -> [(exercise: String, left: Int, until: Date)] {
         var unmet: [(exercise: String, left: Int, until: Date)] = []
-        for progress in try goalStanding(now: now) {
+        for progress in standing {
             guard let exercise = progress.exercise, catalogue.exercises.contains(where: { $0.id == exercise }),
                   let done = progress.current, done < progress.count, !unmet.contains(where: { $0.exercise == exercise }),
                   let span = clock.calendar.dateInterval(of: progress.per == .day ? .day : .weekOfYear, for: now) else { continue }

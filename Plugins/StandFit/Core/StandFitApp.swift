@@ -229,7 +229,8 @@ public struct StandFitApp: Sendable {
     public func suggestedExercises() throws -> [EntityValue] {
         let shown = Set(catalogue.exercises.map(\.id))
         let values = try exerciseValues().filter { shown.contains($0.id) }
-        let goals = try unmetGoals(now: clock.now()).compactMap { unmet in values.first { $0.id == unmet.exercise } }
+        let now = clock.now()
+        let goals = unmetGoals(in: try goalStanding(now: now), now: now).compactMap { unmet in values.first { $0.id == unmet.exercise } }
         let recent = try store.recentCounts(of: catalogue.exercises.map(\.id)).compactMap { logged in values.first { $0.id == logged.exercise } }
         var ordered: [EntityValue] = []
         for value in goals + recent + values where !ordered.contains(where: { $0.id == value.id }) { ordered.append(value) }
@@ -258,7 +259,7 @@ public struct StandFitApp: Sendable {
         // item holds until midnight too: a new day may bring a goal not met.
         let now = clock.now()
         let goals = try store.goals()
-        if let goal = try unmetGoals(now: now).first, let exercise = catalogue.exercise(id: goal.exercise) {
+        if let goal = unmetGoals(in: try goalStanding(goals, now: now), now: now).first, let exercise = catalogue.exercise(id: goal.exercise) {
             items.append(ShortcutItem(
                 type: StandFitTypes.logExercise,
                 title: text("item.loglast.title", ["exercise": text.title(exercise.id)]),
