@@ -59,6 +59,12 @@ struct SuggestionsCommand: HostCommand {
         /// The unit files removed (`off`).
         var removed: [String]?
         var message: String
+
+        /// The document under `--json`, else the message with what systemctl and the paths put
+        /// in it made visible (as before there was a document).
+        func say(_ global: GlobalOptions) {
+            if global.json { Output.printJSON(self) } else { Output.show(message) }
+        }
     }
 
     struct Status: ManifestCommand {
@@ -139,7 +145,7 @@ struct SuggestionsCommand: HostCommand {
             ])
             var note: String?
             if case .inactive(let why) = activity { note = why }
-            Output.report(global, Switched(on: true, active: activity == .active, note: note, message: message), message: \.message)
+            Switched(on: true, active: activity == .active, note: note, message: message).say(global)
         }
     }
 
@@ -156,11 +162,11 @@ struct SuggestionsCommand: HostCommand {
             let text = HostText(language: LanguagePreference(explicit: manifestOptions.locale, environment: options.request.environment).language(fallback: nil))
             guard store.hasUnits(SuggestionTimer.unitName) else {
                 let message = text("suggestions.alreadyOff", ["timer": SuggestionTimer.timerName, "directory": store.directory.path])
-                return Output.report(global, Switched(on: false, removed: [], message: message), message: \.message)
+                return Switched(on: false, removed: [], message: message).say(global)
             }
             let removed = try store.removeUnits(SuggestionTimer.unitName)
             let message = text("suggestions.turnedOff", ["timer": SuggestionTimer.timerName, "count": "\(removed.count)"])
-            Output.report(global, Switched(on: false, removed: removed, message: message), message: \.message)
+            Switched(on: false, removed: removed, message: message).say(global)
         }
     }
 
