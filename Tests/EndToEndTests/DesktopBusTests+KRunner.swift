@@ -50,10 +50,14 @@ extension DesktopBusTests {
         func enter(logging expected: String) -> Bool {
             for _ in 0..<3 {
                 let runs = Self.serverLog(sandbox).components(separatedBy: "KRunner Run '").count
-                guard let window = x("search", "--onlyvisible", "--class", "krunner").stdout.split(separator: "\n").first.map(String.init) else {
-                    usleep(500_000)
-                    continue
+                // KRunner shows its window again for each query, later under load: wait for it
+                // (it was three half-second tries, which a loaded run could miss).
+                var shown: String?
+                _ = eventually(10) {
+                    shown = x("search", "--onlyvisible", "--class", "krunner").stdout.split(separator: "\n").first.map(String.init)
+                    return shown != nil
                 }
+                guard let window = shown else { continue }
                 _ = x("windowfocus", "--sync", window)
                 _ = x("key", "--window", window, "Return")
                 if eventually(5, { Self.serverLog(sandbox).components(separatedBy: "KRunner Run '").count > runs }) { break }
